@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "policy/builtin.h"
+
+/* The order is the one the documentation lists them in. */
+const struct bl_heuristic_ops *const policy_builtin[] = {
+        &heuristic_util,
+        &heuristic_pelt,
+        NULL,
+};

@@ -1,0 +1,873 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
+#include <ini.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "core/config.h"
+
+#define DEFAULT_HEURISTIC "pelt"
+#define POLICY_PREFIX "policy."
+
+struct choice {
+        const char *name;
+        int value;
+};
+
+static const struct choice mode_choices[] = {
+        { "auto", BL_MODE_AUTO },
+        { "cluster", BL_MODE_CLUSTER },
+        { "pair", BL_MODE_PAIR },
+        { "mp", BL_MODE_MP },
+        { NULL, 0 },
+};
+
+static const struct choice backend_choices[] = {
+        { "auto", BL_BACKEND_AUTO },
+        { "switcher", BL_BACKEND_SWITCHER },
+        { "hotplug", BL_BACKEND_HOTPLUG },
+        { "cpuset", BL_BACKEND_CPUSET },
+        { "cpufreq", BL_BACKEND_CPUFREQ },
+        { "dryrun", BL_BACKEND_DRYRUN },
+        { NULL, 0 },
+};
+
+static const struct choice log_level_choices[] = {
+        { "err", LOG_ERR },
+        { "warning", LOG_WARNING },
+        { "notice", LOG_NOTICE },
+        { "info", LOG_INFO },
+        { "debug", LOG_DEBUG },
+        { NULL, 0 },
+};
+
+static const struct choice combine_choices[] = {
+        { "max", BL_COMBINE_MAX },
+        { "weighted", BL_COMBINE_WEIGHTED },
+        { NULL, 0 },
+};
+
+enum key_kind {
+        KIND_CHOICE,
+        KIND_UINT,              /* an integer in [min, max] */
+        KIND_TEMP,              /* degrees Celsius, decimals allowed, in [min, max]; stored in m°C */
+        KIND_HEURISTICS,
+        KIND_ZONES,
+};
+
+struct key_desc {
+        const char *section;
+        const char *name;
+        enum key_kind kind;
+        long min, max;
+        const char *what;       /* KIND_UINT, KIND_TEMP: what "expected" names */
+        const struct choice *choices;
+};
+
+static const struct key_desc keys[BL_CONFIG_NKEYS] = {
+        [BL_KEY_MODE] = { "daemon", "mode", KIND_CHOICE, .choices = mode_choices },
+        [BL_KEY_BACKEND] = { "daemon", "backend", KIND_CHOICE, .choices = backend_choices },
+        [BL_KEY_SAMPLE_INTERVAL_MS] = { "daemon", "sample_interval_ms", KIND_UINT, 5, 1000,
+                                        "an integer 5-1000 (ms)", NULL },
+        [BL_KEY_LOG_LEVEL] = { "daemon", "log_level", KIND_CHOICE, .choices = log_level_choices },
+        [BL_KEY_HEURISTICS] = { "policy", "heuristics", KIND_HEURISTICS },
+        [BL_KEY_COMBINE] = { "policy", "combine", KIND_CHOICE, .choices = combine_choices },
+        [BL_KEY_UP_THRESHOLD] = { "hysteresis", "up_threshold", KIND_UINT, 1, 100,
+                                  "a percentage 1-100", NULL },
+        [BL_KEY_DOWN_THRESHOLD] = { "hysteresis", "down_threshold", KIND_UINT, 0, 99,
+                                    "a percentage 0-99", NULL },
+        [BL_KEY_UP_DELAY_MS] = { "hysteresis", "up_delay_ms", KIND_UINT, 0, 10000,
+                                 "an integer 0-10000 (ms)", NULL },
+        [BL_KEY_DOWN_DELAY_MS] = { "hysteresis", "down_delay_ms", KIND_UINT, 0, 60000,
+                                   "an integer 0-60000 (ms)", NULL },
+        [BL_KEY_MIN_RESIDENCY_MS] = { "hysteresis", "min_residency_ms", KIND_UINT, 0, 60000,
+                                      "an integer 0-60000 (ms)", NULL },
+        [BL_KEY_MAX_SWITCH_RATE_HZ] = { "hysteresis", "max_switch_rate_hz", KIND_UINT, 0, 1000,
+                                        "an integer 0-1000 (Hz, 0 = unlimited)", NULL },
+        [BL_KEY_ZONES] = { "thermal", "zones", KIND_ZONES },
+        [BL_KEY_CAP_TEMP_C] = { "thermal", "cap_temp_c", KIND_TEMP, 20, 150,
+                                "a temperature 20-150 (degrees Celsius)", NULL },
+        [BL_KEY_RELEASE_TEMP_C] = { "thermal", "release_temp_c", KIND_TEMP, 20, 150,
+                                    "a temperature 20-150 (degrees Celsius)", NULL },
+        [BL_KEY_CRITICAL_TEMP_C] = { "thermal", "critical_temp_c", KIND_TEMP, 20, 150,
+                                     "a temperature 20-150 (degrees Celsius)", NULL },
+};
+
+static const char *const main_sections[] = { "daemon", "policy", "hysteresis", "thermal", NULL };
+
+static bool streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+
+static const char *choice_name(const struct choice *ch, int value)
+{
+        for (; ch->name; ch++)
+                if (ch->value == value)
+                        return ch->name;
+        return "?";
+}
+
+static bool choice_parse(const struct choice *ch, const char *text, long long *ret)
+{
+        for (; ch->name; ch++)
+                if (streq(ch->name, text)) {
+                        *ret = ch->value;
+                        return true;
+                }
+        return false;
+}
+
+/* "a, b, c or d": how people list alternatives. */
+static void choice_format(const struct choice *ch, char *buf, size_t size)
+{
+        size_t used = 0;
+
+        buf[0] = '\0';
+        for (unsigned i = 0; ch[i].name && used < size; i++) {
+                const char *sep = i == 0 ? "" : ch[i + 1].name ? ", " : " or ";
+
+                used += (size_t)snprintf(buf + used, size - used, "%s%s", sep, ch[i].name);
+        }
+}
+
+const char *backend_kind_to_string(enum bl_backend_kind b)
+{
+        return choice_name(backend_choices, (int)b);
+}
+
+const char *log_level_to_string(int level)
+{
+        return choice_name(log_level_choices, level);
+}
+
+static unsigned heuristic_nparams(const struct bl_heuristic_ops *ops)
+{
+        return ops->nparams < BL_HEURISTIC_MAX_PARAMS ? ops->nparams : BL_HEURISTIC_MAX_PARAMS;
+}
+
+static struct bl_heuristic_settings *known_find(struct bl_config *c, const char *name)
+{
+        for (unsigned i = 0; i < c->nknown; i++)
+                if (streq(c->known[i].ops->name, name))
+                        return &c->known[i];
+        return NULL;
+}
+
+/* Adds the heuristics of 'table' not yet known, at their defaults. Names
+ * that do not fit a struct bl_heuristic_conf cannot be selected, so they are
+ * left out rather than truncated into another name. */
+static void known_sync(struct bl_config *c, const struct bl_heuristic_ops *const *table)
+{
+        for (; table && *table && c->nknown < BL_MAX_KNOWN_HEURISTICS; table++) {
+                const struct bl_heuristic_ops *ops = *table;
+                struct bl_heuristic_settings *h;
+
+                if (strlen(ops->name) >= BL_NAME_MAX || known_find(c, ops->name))
+                        continue;
+                h = &c->known[c->nknown++];
+                memset(h, 0, sizeof(*h));
+                h->ops = ops;
+                h->weight = 1.0;
+                for (unsigned i = 0; i < heuristic_nparams(ops); i++)
+                        h->params[i] = ops->params[i].def;
+        }
+}
+
+static void known_format(const struct bl_config *c, char *buf, size_t size)
+{
+        size_t used = 0;
+
+        buf[0] = '\0';
+        for (unsigned i = 0; i < c->nknown && used < size; i++)
+                used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                                         c->known[i].ops->name);
+}
+
+/* The selected heuristics take the settings of their [policy.NAME]
+ * sections, wherever those appeared. */
+static void resolve_heuristics(struct bl_config *c)
+{
+        for (unsigned i = 0; i < c->nheuristics; i++) {
+                struct bl_heuristic_conf *h = &c->heuristics[i];
+                const struct bl_heuristic_settings *s = known_find(c, h->name);
+
+                if (!s)
+                        continue;
+                h->ops = s->ops;
+                h->weight = s->weight;
+                memcpy(h->params, s->params, sizeof(h->params));
+        }
+}
+
+void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *table)
+{
+        const struct bl_heuristic_settings *def;
+
+        memset(c, 0, sizeof(*c));
+        c->mode = BL_MODE_AUTO;
+        c->backend = BL_BACKEND_AUTO;
+        c->sample_interval_ms = 20;
+        c->log_level = LOG_INFO;
+
+        known_sync(c, table);
+        def = known_find(c, DEFAULT_HEURISTIC);
+        if (def) {
+                c->nheuristics = 1;
+                snprintf(c->heuristics[0].name, sizeof(c->heuristics[0].name), "%s", def->ops->name);
+        }
+        c->combine = BL_COMBINE_MAX;
+
+        c->up_threshold = 80;
+        c->down_threshold = 60;
+        c->up_delay_ms = 20;
+        c->down_delay_ms = 100;
+        c->min_residency_ms = 40;
+        c->max_switch_rate_hz = 10;
+
+        c->zones_auto = true;
+        c->nzones = 0;
+        c->cap_temp_mc = 85000;
+        c->release_temp_mc = 80000;
+        c->critical_temp_mc = 95000;
+
+        resolve_heuristics(c);
+}
+
+static const char *skip_space(const char *s)
+{
+        while (isspace((unsigned char)*s))
+                s++;
+        return s;
+}
+
+/* Decimal only: optional sign, digits, optional surrounding whitespace.
+ * Huge values saturate, which keeps them out of every range. */
+static bool parse_integer(const char *text, long long *ret)
+{
+        const char *s = skip_space(text);
+        bool negative = false;
+        long long v = 0;
+
+        if (*s == '-' || *s == '+')
+                negative = *s++ == '-';
+        if (!isdigit((unsigned char)*s))
+                return false;
+        for (; isdigit((unsigned char)*s); s++)
+                if (v < 1000000000000000LL)
+                        v = v * 10 + (*s - '0');
+        if (*skip_space(s) != '\0')
+                return false;
+        *ret = negative ? -v : v;
+        return true;
+}
+
+/* Like parse_integer() with an optional fraction ("84.5"). Parsed by hand
+ * because strtod() would also take exponents, hex and the locale's decimal
+ * point. */
+static bool parse_number(const char *text, double *ret)
+{
+        const char *s = skip_space(text);
+        bool negative = false;
+        double v = 0, scale = 1;
+
+        if (*s == '-' || *s == '+')
+                negative = *s++ == '-';
+        if (!isdigit((unsigned char)*s))
+                return false;
+        for (; isdigit((unsigned char)*s); s++)
+                v = v * 10 + (*s - '0');
+        if (*s == '.') {
+                s++;
+                if (!isdigit((unsigned char)*s))
+                        return false;
+                for (; isdigit((unsigned char)*s); s++) {
+                        scale /= 10;
+                        v += (*s - '0') * scale;
+                }
+        }
+        if (*skip_space(s) != '\0')
+                return false;
+        *ret = negative ? -v : v;
+        return true;
+}
+
+static int celsius_to_mc(double celsius)
+{
+        return (int)(celsius * 1000 + (celsius < 0 ? -0.5 : 0.5));
+}
+
+/* m°C as degrees with only the decimals needed: 85000 -> "85", 84500 -> "84.5". */
+static void mc_format(int mc, char *buf, size_t size)
+{
+        unsigned magnitude = mc < 0 ? -(unsigned)mc : (unsigned)mc;
+        size_t len;
+
+        snprintf(buf, size, "%s%u.%03u", mc < 0 ? "-" : "", magnitude / 1000, magnitude % 1000);
+        len = strlen(buf);
+        while (len > 0 && buf[len - 1] == '0')
+                buf[--len] = '\0';
+        if (len > 0 && buf[len - 1] == '.')
+                buf[--len] = '\0';
+}
+
+/* "1-10000", or "-5 to 5" when a minus sign would make that ambiguous. */
+static void range_format(double min, double max, char *buf, size_t size)
+{
+        snprintf(buf, size, min < 0 ? "%g to %g" : "%g-%g", min, max);
+}
+
+enum section_state {
+        SECTION_NONE,           /* no section header yet */
+        SECTION_KNOWN,
+        SECTION_IGNORED,        /* unknown or broken header, already reported */
+};
+
+struct parser {
+        struct bl_config *c;
+        const char *filename;
+        const char *text;
+        size_t len, pos;
+        unsigned line;
+        enum section_state state;
+        struct bl_diag *diag;
+        unsigned problems;
+};
+
+static void report(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report(struct parser *p, const char *fmt, ...)
+{
+        char msg[BL_DIAG_LEN];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        diag_add(p->diag, "%s:%u: %s", p->filename, p->line, msg);
+        p->problems++;
+}
+
+static void note_origin(struct parser *p, enum bl_config_key k, const char *value)
+{
+        struct bl_config_origin *o = &p->c->origin[k];
+
+        o->line = p->line;
+        o->seq = ++p->c->nassigned;
+        snprintf(o->file, sizeof(o->file), "%s", p->filename);
+        snprintf(o->value, sizeof(o->value), "%s", value);
+}
+
+/* The next item of a comma-separated list, trimmed. Returns false when the
+ * list is exhausted; an empty value is one empty item. */
+static bool list_next(const char **cursor, char *item, size_t size)
+{
+        const char *s = *cursor, *end, *comma;
+
+        if (!s)
+                return false;
+        comma = strchr(s, ',');
+        end = comma ? comma : s + strlen(s);
+        *cursor = comma ? comma + 1 : NULL;
+        s = skip_space(s);
+        while (end > s && isspace((unsigned char)end[-1]))
+                end--;
+        snprintf(item, size, "%.*s", (int)(end - s), s);
+        return true;
+}
+
+static bool set_heuristics(struct parser *p, const char *name, const char *value)
+{
+        struct bl_config *c = p->c;
+        const struct bl_heuristic_ops *selected[BL_MAX_HEURISTICS];
+        char item[BL_CONFIG_LINE_MAX + 1];
+        const char *cursor = value;
+        unsigned n = 0;
+
+        while (list_next(&cursor, item, sizeof(item))) {
+                const struct bl_heuristic_settings *h;
+
+                if (item[0] == '\0') {
+                        report(p, "%s: expected a comma-separated list of heuristic names, got \"%s\"",
+                               name, value);
+                        return false;
+                }
+                h = known_find(c, item);
+                if (!h) {
+                        char known[256];
+
+                        known_format(c, known, sizeof(known));
+                        report(p, "%s: unknown heuristic \"%s\" (known: %s), got \"%s\"", name, item, known,
+                               value);
+                        return false;
+                }
+                for (unsigned i = 0; i < n; i++)
+                        if (selected[i] == h->ops) {
+                                report(p, "%s: \"%s\" is listed twice, got \"%s\"", name, item, value);
+                                return false;
+                        }
+                if (n == BL_MAX_HEURISTICS) {
+                        report(p, "%s: expected at most %d heuristics, got \"%s\"", name, BL_MAX_HEURISTICS,
+                               value);
+                        return false;
+                }
+                selected[n++] = h->ops;
+        }
+
+        memset(c->heuristics, 0, sizeof(c->heuristics));
+        c->nheuristics = n;
+        for (unsigned i = 0; i < n; i++)
+                snprintf(c->heuristics[i].name, sizeof(c->heuristics[i].name), "%s", selected[i]->name);
+        return true;
+}
+
+static bool zone_type_valid(const char *s)
+{
+        if (*s == '\0')
+                return false;
+        for (; *s; s++)
+                if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+                        return false;
+        return true;
+}
+
+static bool set_zones(struct parser *p, const char *name, const char *value)
+{
+        struct bl_config *c = p->c;
+        char zones[BL_MAX_ZONES][BL_NAME_MAX];
+        char item[BL_CONFIG_LINE_MAX + 1];
+        const char *cursor = value;
+        unsigned n = 0;
+
+        if (streq(value, "auto")) {
+                c->zones_auto = true;
+                c->nzones = 0;
+                memset(c->zones, 0, sizeof(c->zones));
+                return true;
+        }
+        while (list_next(&cursor, item, sizeof(item))) {
+                if (!zone_type_valid(item)) {
+                        report(p, "%s: expected auto or a comma-separated list of thermal zone types "
+                               "(letters, digits, \"_\", \".\", \"-\"), got \"%s\"", name, value);
+                        return false;
+                }
+                if (strlen(item) >= BL_NAME_MAX) {
+                        report(p, "%s: expected zone types of at most %d characters, got \"%s\"", name,
+                               BL_NAME_MAX - 1, value);
+                        return false;
+                }
+                for (unsigned i = 0; i < n; i++)
+                        if (streq(zones[i], item)) {
+                                report(p, "%s: \"%s\" is listed twice, got \"%s\"", name, item, value);
+                                return false;
+                        }
+                if (n == BL_MAX_ZONES) {
+                        report(p, "%s: expected at most %d zone types, got \"%s\"", name, BL_MAX_ZONES,
+                               value);
+                        return false;
+                }
+                snprintf(zones[n++], BL_NAME_MAX, "%s", item);
+        }
+
+        c->zones_auto = false;
+        c->nzones = n;
+        memset(c->zones, 0, sizeof(c->zones));
+        memcpy(c->zones, zones, n * sizeof(zones[0]));
+        return true;
+}
+
+static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
+{
+        switch (k) {
+        case BL_KEY_MODE:
+                c->mode = (enum bl_mode)v;
+                break;
+        case BL_KEY_BACKEND:
+                c->backend = (enum bl_backend_kind)v;
+                break;
+        case BL_KEY_SAMPLE_INTERVAL_MS:
+                c->sample_interval_ms = (unsigned)v;
+                break;
+        case BL_KEY_LOG_LEVEL:
+                c->log_level = (int)v;
+                break;
+        case BL_KEY_COMBINE:
+                c->combine = (enum bl_combine)v;
+                break;
+        case BL_KEY_UP_THRESHOLD:
+                c->up_threshold = (unsigned)v;
+                break;
+        case BL_KEY_DOWN_THRESHOLD:
+                c->down_threshold = (unsigned)v;
+                break;
+        case BL_KEY_UP_DELAY_MS:
+                c->up_delay_ms = (unsigned)v;
+                break;
+        case BL_KEY_DOWN_DELAY_MS:
+                c->down_delay_ms = (unsigned)v;
+                break;
+        case BL_KEY_MIN_RESIDENCY_MS:
+                c->min_residency_ms = (unsigned)v;
+                break;
+        case BL_KEY_MAX_SWITCH_RATE_HZ:
+                c->max_switch_rate_hz = (unsigned)v;
+                break;
+        case BL_KEY_CAP_TEMP_C:
+                c->cap_temp_mc = (int)v;
+                break;
+        case BL_KEY_RELEASE_TEMP_C:
+                c->release_temp_mc = (int)v;
+                break;
+        case BL_KEY_CRITICAL_TEMP_C:
+                c->critical_temp_mc = (int)v;
+                break;
+        case BL_KEY_HEURISTICS:
+        case BL_KEY_ZONES:
+        case BL_CONFIG_NKEYS:
+                break;
+        }
+}
+
+/* The current value of a numeric key, as a person would write it. */
+static void key_format(const struct bl_config *c, enum bl_config_key k, char *buf, size_t size)
+{
+        switch (k) {
+        case BL_KEY_UP_THRESHOLD:
+                snprintf(buf, size, "%u", c->up_threshold);
+                break;
+        case BL_KEY_DOWN_THRESHOLD:
+                snprintf(buf, size, "%u", c->down_threshold);
+                break;
+        case BL_KEY_CAP_TEMP_C:
+                mc_format(c->cap_temp_mc, buf, size);
+                break;
+        case BL_KEY_RELEASE_TEMP_C:
+                mc_format(c->release_temp_mc, buf, size);
+                break;
+        case BL_KEY_CRITICAL_TEMP_C:
+                mc_format(c->critical_temp_mc, buf, size);
+                break;
+        default:
+                snprintf(buf, size, "?");
+                break;
+        }
+}
+
+static void set_key(struct parser *p, const char *section, const char *name, const char *value)
+{
+        const struct key_desc *d = NULL;
+        enum bl_config_key k;
+        long long v = 0;
+        double number;
+        bool ok = false;
+
+        for (k = 0; k < BL_CONFIG_NKEYS; k++)
+                if (streq(keys[k].section, section) && streq(keys[k].name, name)) {
+                        d = &keys[k];
+                        break;
+                }
+        if (!d) {
+                report(p, "[%s]: unknown key \"%s\"", section, name);
+                return;
+        }
+
+        switch (d->kind) {
+        case KIND_CHOICE:
+                ok = choice_parse(d->choices, value, &v);
+                if (!ok) {
+                        char what[128];
+
+                        choice_format(d->choices, what, sizeof(what));
+                        report(p, "%s: expected %s, got \"%s\"", name, what, value);
+                }
+                break;
+        case KIND_UINT:
+                ok = parse_integer(value, &v) && v >= d->min && v <= d->max;
+                if (!ok)
+                        report(p, "%s: expected %s, got \"%s\"", name, d->what, value);
+                break;
+        case KIND_TEMP:
+                ok = parse_number(value, &number) && number >= d->min && number <= d->max;
+                if (ok)
+                        v = celsius_to_mc(number);
+                else
+                        report(p, "%s: expected %s, got \"%s\"", name, d->what, value);
+                break;
+        case KIND_HEURISTICS:
+                ok = set_heuristics(p, name, value);
+                break;
+        case KIND_ZONES:
+                ok = set_zones(p, name, value);
+                break;
+        }
+        if (!ok)
+                return;
+        key_store(p->c, k, v);
+        note_origin(p, k, value);
+}
+
+static void set_heuristic_key(struct parser *p, const char *section, const char *name, const char *value)
+{
+        struct bl_heuristic_settings *h = known_find(p->c, section + strlen(POLICY_PREFIX));
+        double number;
+
+        /* The section header was checked when it was read. */
+        if (!h)
+                return;
+
+        if (streq(name, "weight")) {
+                if (parse_number(value, &number) && number > 0 && number <= 100)
+                        h->weight = number;
+                else
+                        report(p, "%s: expected a number above 0 and at most 100, got \"%s\"", name, value);
+                return;
+        }
+
+        for (unsigned i = 0; i < heuristic_nparams(h->ops); i++) {
+                const struct bl_heuristic_param *param = &h->ops->params[i];
+                char range[64], unit[48] = "";
+                long long integer;
+                bool ok;
+
+                if (!streq(param->key, name))
+                        continue;
+                if (param->integer) {
+                        ok = parse_integer(value, &integer);
+                        number = (double)integer;
+                } else
+                        ok = parse_number(value, &number);
+                if (ok && number >= param->min && number <= param->max) {
+                        h->params[i] = number;
+                        return;
+                }
+                range_format(param->min, param->max, range, sizeof(range));
+                if (param->unit && param->unit[0])
+                        snprintf(unit, sizeof(unit), " (%s)", param->unit);
+                report(p, "%s: expected %s %s%s, got \"%s\"", name,
+                       param->integer ? "an integer" : "a number", range, unit, value);
+                return;
+        }
+        report(p, "[%s]: unknown key \"%s\"", section, name);
+}
+
+static int handle_key(void *user, const char *section, const char *name, const char *value)
+{
+        struct parser *p = user;
+        unsigned before = p->problems;
+
+        switch (p->state) {
+        case SECTION_NONE:
+                report(p, "key \"%s\" outside of any section", name);
+                break;
+        case SECTION_IGNORED:
+                break;
+        case SECTION_KNOWN:
+                if (strncmp(section, POLICY_PREFIX, strlen(POLICY_PREFIX)) == 0)
+                        set_heuristic_key(p, section, name, value);
+                else
+                        set_key(p, section, name, value);
+                break;
+        }
+        return p->problems == before;
+}
+
+static void enter_section(struct parser *p, const char *name)
+{
+        for (unsigned i = 0; main_sections[i]; i++)
+                if (streq(main_sections[i], name)) {
+                        p->state = SECTION_KNOWN;
+                        return;
+                }
+        if (strncmp(name, POLICY_PREFIX, strlen(POLICY_PREFIX)) == 0) {
+                const char *heuristic = name + strlen(POLICY_PREFIX);
+                char known[256];
+
+                if (known_find(p->c, heuristic)) {
+                        p->state = SECTION_KNOWN;
+                        return;
+                }
+                known_format(p->c, known, sizeof(known));
+                report(p, "unknown heuristic \"%s\" in [%s] (known: %s)", heuristic, name, known);
+        } else
+                report(p, "unknown section [%s]", name);
+        p->state = SECTION_IGNORED;
+}
+
+/* inih's scan for a separator, which stops at an inline comment: a ';'
+ * after whitespace. Mirrored so that what we accept is what inih parses. */
+static const char *find_chars_or_comment(const char *s, const char *chars)
+{
+        bool was_space = false;
+
+        while (*s && !strchr(chars, *s) && !(was_space && *s == ';')) {
+                was_space = isspace((unsigned char)*s);
+                s++;
+        }
+        return s;
+}
+
+/* Checks one trimmed, non-empty line the way inih will read it, so that
+ * every bad line is reported, not only inih's first. Returns false for a
+ * line inih must not see. */
+static bool check_line(struct parser *p, const char *line)
+{
+        const char *end;
+
+        if (line[0] == ';' || line[0] == '#')
+                return true;
+        if (line[0] == '[') {
+                const char *rest;
+                char name[BL_CONFIG_LINE_MAX + 1];
+
+                end = find_chars_or_comment(line + 1, "]");
+                if (*end != ']')
+                        return false;
+                /* inih ignores whatever follows the ']'; only a comment may. */
+                rest = skip_space(end + 1);
+                if (*rest && *rest != ';' && *rest != '#')
+                        return false;
+                snprintf(name, sizeof(name), "%.*s", (int)(end - line - 1), line + 1);
+                enter_section(p, name);
+                return true;
+        }
+        end = find_chars_or_comment(line, "=:");
+        if (*end != '=' && *end != ':')
+                return false;
+        /* A key without a name is not something inih rejects, but it is wrong. */
+        return end > line;
+}
+
+/* The fgets-style reader inih pulls lines through. It counts lines (the
+ * distro's inih tells the handler none), rejects lines its buffer would
+ * split, strips leading whitespace (inih would take an indented line for a
+ * continuation) and hands inih an empty line in place of any bad one, so
+ * line numbers stay aligned and parsing goes on. */
+static char *read_line_for_inih(char *buf, int size, void *stream)
+{
+        struct parser *p = stream;
+        const char *line = p->text + p->pos, *eol, *start;
+        size_t n, limit, len;
+
+        if (p->pos >= p->len || size < 2)
+                return NULL;
+        eol = memchr(line, '\n', p->len - p->pos);
+        n = eol ? (size_t)(eol - line) : p->len - p->pos;
+        p->pos += eol ? n + 1 : n;
+        p->line++;
+        if (n > 0 && line[n - 1] == '\r')
+                n--;
+        limit = (size_t)size - 2 < BL_CONFIG_LINE_MAX ? (size_t)size - 2 : BL_CONFIG_LINE_MAX;
+        buf[0] = '\0';
+
+        if (n > limit) {
+                report(p, "line too long (%zu characters, at most %zu)", n, limit);
+                if (*skip_space(line) == '[')
+                        p->state = SECTION_IGNORED;
+        } else if (memchr(line, '\0', n)) {
+                report(p, "line contains a NUL byte");
+                if (*skip_space(line) == '[')
+                        p->state = SECTION_IGNORED;
+        } else {
+                memcpy(buf, line, n);
+                buf[n] = '\0';
+                start = buf;
+                if (p->line == 1 && strncmp(start, "\xef\xbb\xbf", 3) == 0)
+                        start += 3;
+                start = skip_space(start);
+                len = strlen(start);
+                while (len > 0 && isspace((unsigned char)start[len - 1]))
+                        len--;
+                memmove(buf, start, len);
+                buf[len] = '\0';
+                if (len > 0 && !check_line(p, buf)) {
+                        report(p, "expected \"key = value\" or \"[section]\", got \"%s\"", buf);
+                        if (buf[0] == '[')
+                                p->state = SECTION_IGNORED;
+                        buf[0] = '\0';
+                }
+        }
+        strcat(buf, "\n");
+        return buf;
+}
+
+unsigned config_parse(struct bl_config *c, const struct bl_heuristic_ops *const *table,
+                      const char *filename, const char *text, size_t len, struct bl_diag *diag)
+{
+        struct parser p = {
+                .c = c,
+                .filename = filename,
+                .text = text,
+                .len = len,
+                .state = SECTION_NONE,
+                .diag = diag,
+        };
+
+        known_sync(c, table);
+        if (ini_parse_stream(read_line_for_inih, &p, handle_key, &p) < 0) {
+                diag_add(diag, "%s: cannot parse: out of memory", filename);
+                p.problems++;
+        }
+        resolve_heuristics(c);
+        return p.problems;
+}
+
+static void origin_format(const struct bl_config_origin *o, char *buf, size_t size)
+{
+        if (o->line)
+                snprintf(buf, size, "%s:%u", o->file, o->line);
+        else
+                snprintf(buf, size, "defaults");
+}
+
+static void value_format(const struct bl_config *c, enum bl_config_key k, char *buf, size_t size)
+{
+        if (c->origin[k].line)
+                snprintf(buf, size, "%s", c->origin[k].value);
+        else
+                key_format(c, k, buf, size);
+}
+
+/* One ordering rule between two keys. The problem is reported where the
+ * later of the two was set: that assignment is the one that broke it. */
+static unsigned check_below(const struct bl_config *c, struct bl_diag *diag, enum bl_config_key low,
+                            long low_value, enum bl_config_key high, long high_value)
+{
+        const struct bl_config_origin *lo = &c->origin[low], *hi = &c->origin[high];
+        enum bl_config_key at, other;
+        char where[BL_CONFIG_FILE_MAX + 16], other_where[BL_CONFIG_FILE_MAX + 24];
+        char value[BL_CONFIG_VALUE_MAX], other_value[BL_CONFIG_VALUE_MAX];
+
+        if (low_value < high_value)
+                return 0;
+        at = lo->seq >= hi->seq ? low : high;
+        other = at == low ? high : low;
+        origin_format(&c->origin[at], where, sizeof(where));
+        if (c->origin[other].line)
+                snprintf(other_where, sizeof(other_where), "set at %s:%u", c->origin[other].file,
+                         c->origin[other].line);
+        else
+                snprintf(other_where, sizeof(other_where), "the default");
+        value_format(c, at, value, sizeof(value));
+        value_format(c, other, other_value, sizeof(other_value));
+        diag_add(diag, "%s: %s: must be %s %s (%s, %s), got \"%s\"", where, keys[at].name,
+                 at == low ? "below" : "above", keys[other].name, other_value, other_where, value);
+        return 1;
+}
+
+unsigned config_validate(const struct bl_config *c, struct bl_diag *diag)
+{
+        unsigned problems = 0;
+
+        if (c->nheuristics == 0) {
+                diag_add(diag, "defaults: heuristics: expected at least one heuristic, "
+                         "the default \"%s\" is not available", DEFAULT_HEURISTIC);
+                problems++;
+        }
+        problems += check_below(c, diag, BL_KEY_DOWN_THRESHOLD, c->down_threshold, BL_KEY_UP_THRESHOLD,
+                                c->up_threshold);
+        problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc, BL_KEY_CAP_TEMP_C,
+                                c->cap_temp_mc);
+        problems += check_below(c, diag, BL_KEY_CAP_TEMP_C, c->cap_temp_mc, BL_KEY_CRITICAL_TEMP_C,
+                                c->critical_temp_mc);
+        return problems;
+}

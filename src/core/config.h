@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The configuration model: defaults, the text parser and validation. Reading
+ * files from disk happens at the edge (common/conf-files.c); here a file is
+ * just a name and its text, so every error path is testable in memory. */
+
+#include "core/diag.h"
+#include "core/heuristic.h"
+
+#define BL_MAX_HEURISTICS 8
+#define BL_MAX_ZONES 16
+/* The longest line we accept. inih would silently split a line that does
+ * not fit its buffer, so the parser rejects such lines itself: the limit is
+ * the smaller of this and what inih's buffer holds (198 characters with
+ * Debian's build, whose buffer is 200 bytes). */
+#define BL_CONFIG_LINE_MAX 200
+
+enum bl_backend_kind {
+        BL_BACKEND_AUTO,
+        BL_BACKEND_SWITCHER,
+        BL_BACKEND_HOTPLUG,
+        BL_BACKEND_CPUSET,
+        BL_BACKEND_CPUFREQ,
+        BL_BACKEND_DRYRUN,
+};
+
+enum bl_combine {
+        BL_COMBINE_MAX,
+        BL_COMBINE_WEIGHTED,
+};
+
+struct bl_heuristic_conf {
+        char name[BL_NAME_MAX];
+        const struct bl_heuristic_ops *ops;
+        double weight;
+        double params[BL_HEURISTIC_MAX_PARAMS];
+};
+
+/* Settings of one available heuristic ([policy.NAME]), kept for every known
+ * heuristic whether or not it is selected: a section applies wherever it
+ * appears relative to the heuristics= line, and in any file. */
+#define BL_MAX_KNOWN_HEURISTICS 32
+struct bl_heuristic_settings {
+        const struct bl_heuristic_ops *ops;
+        double weight;
+        double params[BL_HEURISTIC_MAX_PARAMS];
+};
+
+/* The scalar keys, for remembering where each value was set. */
+enum bl_config_key {
+        BL_KEY_MODE,
+        BL_KEY_BACKEND,
+        BL_KEY_SAMPLE_INTERVAL_MS,
+        BL_KEY_LOG_LEVEL,
+        BL_KEY_HEURISTICS,
+        BL_KEY_COMBINE,
+        BL_KEY_UP_THRESHOLD,
+        BL_KEY_DOWN_THRESHOLD,
+        BL_KEY_UP_DELAY_MS,
+        BL_KEY_DOWN_DELAY_MS,
+        BL_KEY_MIN_RESIDENCY_MS,
+        BL_KEY_MAX_SWITCH_RATE_HZ,
+        BL_KEY_ZONES,
+        BL_KEY_CAP_TEMP_C,
+        BL_KEY_RELEASE_TEMP_C,
+        BL_KEY_CRITICAL_TEMP_C,
+        BL_CONFIG_NKEYS,
+};
+
+#define BL_CONFIG_FILE_MAX 256
+#define BL_CONFIG_VALUE_MAX 48
+
+/* Where a key's value came from. The file name is copied because the
+ * caller frees its buffers after parsing; both strings are truncated to fit. */
+struct bl_config_origin {
+        unsigned line;                          /* 0: the built-in default */
+        unsigned long seq;                      /* assignment order across all files */
+        char file[BL_CONFIG_FILE_MAX];
+        char value[BL_CONFIG_VALUE_MAX];        /* as written */
+};
+
+struct bl_config {
+        /* [daemon] */
+        enum bl_mode mode;
+        enum bl_backend_kind backend;
+        unsigned sample_interval_ms;
+        int log_level;                  /* syslog priority: LOG_ERR .. LOG_DEBUG */
+
+        /* [policy] */
+        unsigned nheuristics;
+        struct bl_heuristic_conf heuristics[BL_MAX_HEURISTICS];
+        enum bl_combine combine;
+
+        /* [hysteresis] */
+        unsigned up_threshold;          /* percent */
+        unsigned down_threshold;        /* percent */
+        unsigned up_delay_ms;
+        unsigned down_delay_ms;
+        unsigned min_residency_ms;
+        unsigned max_switch_rate_hz;    /* 0 = unlimited */
+
+        /* [thermal] */
+        bool zones_auto;
+        unsigned nzones;
+        char zones[BL_MAX_ZONES][BL_NAME_MAX];  /* thermal zone types */
+        int cap_temp_mc;
+        int release_temp_mc;
+        int critical_temp_mc;
+
+        /* Parser bookkeeping: per-heuristic settings and where keys were set. */
+        unsigned nknown;
+        struct bl_heuristic_settings known[BL_MAX_KNOWN_HEURISTICS];
+        unsigned long nassigned;
+        struct bl_config_origin origin[BL_CONFIG_NKEYS];
+};
+
+/* The shipped defaults. 'table' lists the heuristics that exist (built in
+ * or loaded); the default policy must be among them (if it is not, no
+ * heuristic is selected and config_validate() says so). Only the first
+ * BL_MAX_KNOWN_HEURISTICS entries of a table can be configured. */
+void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *table);
+
+/* Parses one file's text on top of what 'c' already holds (so drop-ins
+ * override the main file key by key). Every problem is added to 'diag' as
+ * "file:line: key: what was expected, got \"value\"", and a bad value leaves
+ * the key as it was. heuristics[] is resolved against the [policy.NAME]
+ * settings at the end of every call. Returns the number of problems found
+ * in this text (0 = clean). */
+unsigned config_parse(struct bl_config *c, const struct bl_heuristic_ops *const *table,
+                      const char *filename, const char *text, size_t len, struct bl_diag *diag);
+
+/* Checks rules across keys (down < up, release < cap < critical, ...) after
+ * every file has been parsed. Returns the number of problems added. */
+unsigned config_validate(const struct bl_config *c, struct bl_diag *diag);
+
+const char *backend_kind_to_string(enum bl_backend_kind b);
+const char *log_level_to_string(int level);

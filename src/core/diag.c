@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+
+#include "core/diag.h"
+
+void diag_init(struct bl_diag *d)
+{
+        d->n = 0;
+        d->dropped = 0;
+}
+
+void diag_addv(struct bl_diag *d, const char *fmt, va_list ap)
+{
+        if (d->n >= BL_DIAG_MAX) {
+                d->dropped++;
+                return;
+        }
+        vsnprintf(d->msg[d->n++], BL_DIAG_LEN, fmt, ap);
+}
+
+void diag_add(struct bl_diag *d, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        diag_addv(d, fmt, ap);
+        va_end(ap);
+}
+
+unsigned diag_count(const struct bl_diag *d)
+{
+        return d->n + d->dropped;
+}

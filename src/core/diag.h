@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Messages for people, collected rather than printed, so that the core can
+ * report every problem in a file at once without doing I/O itself. */
+
+#include <stdarg.h>
+#include "core/types.h"
+
+#define BL_DIAG_MAX 64
+#define BL_DIAG_LEN 320
+
+struct bl_diag {
+        unsigned n;             /* stored messages */
+        unsigned dropped;       /* messages beyond BL_DIAG_MAX */
+        char msg[BL_DIAG_MAX][BL_DIAG_LEN];
+};
+
+void diag_init(struct bl_diag *d);
+void diag_add(struct bl_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_addv(struct bl_diag *d, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* Total problems reported, stored or not. */
+unsigned diag_count(const struct bl_diag *d);

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The decision rules, in the order engine_decide() applies them. cap(L) is the
+ * capacity of level L; levels run 0 (efficient) .. n-1 (fast).
+ *
+ * 1. Thermal (only with a temperature): temp >= critical sets "critical",
+ *    temp >= cap sets "capped"; both clear only once temp < release. Critical
+ *    forces level 0 at once; capped makes n-2 the highest level and forces a
+ *    higher current level down to it at once. These moves ignore dwell,
+ *    residency and the rate limit.
+ * 2. Wanted level. Up when demand > up% of cap(current): the lowest higher
+ *    level whose up% covers the demand, or the top. Down when demand < down%
+ *    of cap(current-1): the lowest level L with demand < down% of cap(L), so a
+ *    collapse goes straight down. Clamped to the thermal maximum.
+ * 3. Dwell: the same direction must be seen on consecutive decisions; the
+ *    timer starts at the first decision that saw it and any other decision
+ *    resets it. The move is due once now - since >= up_delay (down_delay).
+ * 4. Residency: a due move waits until the current level has been applied for
+ *    min_residency (not before engine_switched() has been called once).
+ * 5. Rate: with max_rate_hz > 0, a due move waits while max_rate_hz switches
+ *    happened at times > now - 1 s. Thermal moves are counted, never held.
+ *
+ * Every decision carries a reason for people, e.g. "demand 612 > 80% of
+ * little (377) for 40 ms": up names the current level, down the next lower
+ * one. While a thermal limit holds the level (at 0 when critical, at the
+ * capped maximum when more is wanted) the cause is CRITICAL or THERMAL_CAP
+ * with no change. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "core/engine.h"
+
+#define TEMP_FMT "%.1f C"
+#define TEMP_ARG(mc) ((double)(mc) / 1000.0)
+
+static unsigned clamp_rate(unsigned hz)
+{
+        return hz > BL_ENGINE_MAX_RATE ? BL_ENGINE_MAX_RATE : hz;
+}
+
+void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c)
+{
+        *p = (struct bl_engine_params){
+                .up_pct = c->up_threshold,
+                .down_pct = c->down_threshold,
+                .up_delay = (bl_usec_t)c->up_delay_ms * BL_USEC_PER_MSEC,
+                .down_delay = (bl_usec_t)c->down_delay_ms * BL_USEC_PER_MSEC,
+                .min_residency = (bl_usec_t)c->min_residency_ms * BL_USEC_PER_MSEC,
+                .max_rate_hz = clamp_rate(c->max_switch_rate_hz),
+                .cap_mc = c->cap_temp_mc,
+                .release_mc = c->release_temp_mc,
+                .critical_mc = c->critical_temp_mc,
+        };
+}
+
+void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p,
+                 unsigned level)
+{
+        *e = (struct bl_engine){ .ladder = l, .p = *p };
+        e->p.max_rate_hz = clamp_rate(p->max_rate_hz);
+        e->level = l->nlevels > 0 && level >= l->nlevels ? l->nlevels - 1 : level;
+}
+
+void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p)
+{
+        e->p = *p;
+        e->p.max_rate_hz = clamp_rate(p->max_rate_hz);
+        e->pending_dir = 0;
+        e->pending_since = 0;
+}
+
+void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now)
+{
+        if (e->started) {
+                e->recent[e->recent_head] = now;
+                e->recent_head = (e->recent_head + 1) % BL_ENGINE_MAX_RATE;
+                if (e->recent_n < BL_ENGINE_MAX_RATE)
+                        e->recent_n++;
+        }
+        e->level = level;
+        e->level_since = now;
+        e->started = true;
+        e->pending_dir = 0;
+        e->pending_since = 0;
+}
+
+static bl_usec_t elapsed(bl_usec_t now, bl_usec_t since)
+{
+        return now > since ? now - since : 0;
+}
+
+static unsigned long long to_ms(bl_usec_t usec)
+{
+        return (unsigned long long)(usec / BL_USEC_PER_MSEC);
+}
+
+/* demand * 100 against pct * capacity: exact for integer demand, so a
+ * demand of exactly the threshold is on the documented side. */
+static bool above_pct(double demand, unsigned pct, unsigned capacity)
+{
+        return demand * 100.0 > (double)pct * capacity;
+}
+
+static bool below_pct(double demand, unsigned pct, unsigned capacity)
+{
+        return demand * 100.0 < (double)pct * capacity;
+}
+
+static bool rate_limited(const struct bl_engine *e, bl_usec_t now)
+{
+        unsigned in_window = 0;
+
+        if (e->p.max_rate_hz == 0)
+                return false;
+        /* Times are recorded in order, so only the newest max_rate_hz matter. */
+        for (unsigned i = 0; i < e->recent_n && i < e->p.max_rate_hz; i++) {
+                unsigned idx = (e->recent_head + BL_ENGINE_MAX_RATE - 1 - i) % BL_ENGINE_MAX_RATE;
+
+                if (e->recent[idx] + BL_USEC_PER_SEC > now)
+                        in_window++;
+        }
+        return in_window >= e->p.max_rate_hz;
+}
+
+static void decide_thermal_state(struct bl_engine *e, const int *temp_mc)
+{
+        if (!temp_mc) {
+                e->critical = false;
+                e->capped = false;
+                return;
+        }
+        if (*temp_mc >= e->p.critical_mc)
+                e->critical = true;
+        else if (*temp_mc < e->p.release_mc)
+                e->critical = false;
+        if (*temp_mc >= e->p.cap_mc)
+                e->capped = true;
+        else if (*temp_mc < e->p.release_mc)
+                e->capped = false;
+}
+
+__attribute__((format(printf, 2, 3))) static void set_reason(struct bl_decision *d, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(d->reason, sizeof(d->reason), fmt, ap);
+        va_end(ap);
+}
+
+/* "temperature 96.0 C >= critical 95.0 C", or why a limit still holds below it. */
+static void format_thermal(char *buf, size_t size, int temp_mc, const char *limit, int limit_mc,
+                           int release_mc)
+{
+        if (temp_mc >= limit_mc)
+                snprintf(buf, size, "temperature " TEMP_FMT " >= %s " TEMP_FMT, TEMP_ARG(temp_mc), limit,
+                         TEMP_ARG(limit_mc));
+        else
+                snprintf(buf, size,
+                         "temperature " TEMP_FMT " not below release " TEMP_FMT " after %s " TEMP_FMT,
+                         TEMP_ARG(temp_mc), TEMP_ARG(release_mc), limit, TEMP_ARG(limit_mc));
+}
+
+void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now,
+                   struct bl_decision *d)
+{
+        const struct bl_ladder *l = e->ladder;
+        const unsigned n = l->nlevels;
+        const unsigned cur = e->level;
+        char thermal[96] = "", cond[96] = "";
+        unsigned highest = n > 0 ? n - 1 : 0;
+        unsigned want = cur;
+        bl_usec_t delay, held;
+        int dir;
+
+        *d = (struct bl_decision){ .from = cur, .to = cur, .cause = BL_CAUSE_NONE };
+        decide_thermal_state(e, temp_mc);
+
+        if (e->critical) {
+                format_thermal(thermal, sizeof(thermal), *temp_mc, "critical", e->p.critical_mc,
+                               e->p.release_mc);
+                e->pending_dir = 0;
+                d->cause = BL_CAUSE_CRITICAL;
+                d->to = 0;
+                d->change = cur != 0;
+                set_reason(d, "%s: %s %s", thermal, d->change ? "forced to" : "held at", l->levels[0].name);
+                return;
+        }
+
+        if (e->capped) {
+                if (n >= 2)
+                        highest = n - 2;
+                format_thermal(thermal, sizeof(thermal), *temp_mc, "cap", e->p.cap_mc, e->p.release_mc);
+                if (cur > highest) {
+                        e->pending_dir = 0;
+                        d->cause = BL_CAUSE_THERMAL_CAP;
+                        d->to = highest;
+                        d->change = true;
+                        set_reason(d, "%s: highest level %s", thermal, l->levels[highest].name);
+                        return;
+                }
+        }
+
+        if (cur + 1 < n && above_pct(demand, e->p.up_pct, l->levels[cur].capacity)) {
+                want = n - 1;
+                for (unsigned i = cur + 1; i < n; i++)
+                        if (!above_pct(demand, e->p.up_pct, l->levels[i].capacity)) {
+                                want = i;
+                                break;
+                        }
+                snprintf(cond, sizeof(cond), "demand %.0f > %u%% of %s (%u)", demand, e->p.up_pct,
+                         l->levels[cur].name, l->levels[cur].capacity);
+        } else if (cur > 0 && below_pct(demand, e->p.down_pct, l->levels[cur - 1].capacity)) {
+                for (want = 0; want < cur - 1; want++)
+                        if (below_pct(demand, e->p.down_pct, l->levels[want].capacity))
+                                break;
+                snprintf(cond, sizeof(cond), "demand %.0f < %u%% of %s (%u)", demand, e->p.down_pct,
+                         l->levels[cur - 1].name, l->levels[cur - 1].capacity);
+        }
+
+        if (want > highest) {
+                want = highest;
+                if (want == cur) {
+                        e->pending_dir = 0;
+                        d->cause = BL_CAUSE_THERMAL_CAP;
+                        set_reason(d, "%s, held at %s: %s", cond, l->levels[cur].name, thermal);
+                        return;
+                }
+        }
+
+        if (want == cur) {
+                e->pending_dir = 0;
+                if (cur + 1 == n && above_pct(demand, e->p.up_pct, l->levels[cur].capacity))
+                        set_reason(d, "demand %.0f at top level %s", demand, l->levels[cur].name);
+                else if (cur == 0 && below_pct(demand, e->p.down_pct, l->levels[0].capacity))
+                        set_reason(d, "demand %.0f at lowest level %s", demand, l->levels[cur].name);
+                else
+                        set_reason(d, "demand %.0f within thresholds of %s", demand, l->levels[cur].name);
+                return;
+        }
+
+        dir = want > cur ? 1 : -1;
+        if (e->pending_dir != dir) {
+                e->pending_dir = dir;
+                e->pending_since = now;
+        }
+        held = elapsed(now, e->pending_since);
+        delay = dir > 0 ? e->p.up_delay : e->p.down_delay;
+
+        if (held < delay) {
+                d->cause = BL_CAUSE_PENDING;
+                set_reason(d, "%s for %llu ms, waiting for %llu ms", cond, to_ms(held), to_ms(delay));
+                return;
+        }
+
+        if (e->started && elapsed(now, e->level_since) < e->p.min_residency) {
+                d->cause = BL_CAUSE_RESIDENCY;
+                set_reason(d, "%s for %llu ms, held: minimum residency %llu ms not reached (%llu ms at %s)",
+                           cond, to_ms(held), to_ms(e->p.min_residency), to_ms(elapsed(now, e->level_since)),
+                           l->levels[cur].name);
+                return;
+        }
+
+        if (rate_limited(e, now)) {
+                d->cause = BL_CAUSE_RATE;
+                set_reason(d, "%s for %llu ms, held: rate limit %u switches/s reached", cond, to_ms(held),
+                           e->p.max_rate_hz);
+                return;
+        }
+
+        d->to = want;
+        d->change = true;
+        d->cause = dir > 0 ? BL_CAUSE_UP : BL_CAUSE_DOWN;
+        set_reason(d, "%s for %llu ms", cond, to_ms(held));
+}
+
+const char *cause_to_string(enum bl_cause c)
+{
+        switch (c) {
+        case BL_CAUSE_NONE:
+                return "none";
+        case BL_CAUSE_PENDING:
+                return "pending";
+        case BL_CAUSE_RESIDENCY:
+                return "residency";
+        case BL_CAUSE_RATE:
+                return "rate";
+        case BL_CAUSE_UP:
+                return "up";
+        case BL_CAUSE_DOWN:
+                return "down";
+        case BL_CAUSE_THERMAL_CAP:
+                return "thermal-cap";
+        case BL_CAUSE_CRITICAL:
+                return "critical";
+        }
+        return "?";
+}

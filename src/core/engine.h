@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The decision core: demand and temperature in, target level out, with
+ * hysteresis, dwell delays, minimum residency, a switch-rate limit and
+ * thermal limits. Pure: time is an argument, so the daemon, the simulator
+ * and the tests run exactly this code. */
+
+#include "core/config.h"
+#include "core/ladder.h"
+
+#define BL_ENGINE_MAX_RATE 1000
+
+struct bl_engine_params {
+        unsigned up_pct;
+        unsigned down_pct;
+        bl_usec_t up_delay;
+        bl_usec_t down_delay;
+        bl_usec_t min_residency;
+        unsigned max_rate_hz;           /* switches per second, 0 = unlimited */
+        int cap_mc;
+        int release_mc;
+        int critical_mc;
+};
+
+enum bl_cause {
+        BL_CAUSE_NONE,          /* staying, nothing pending */
+        BL_CAUSE_PENDING,       /* a change waits for its dwell delay */
+        BL_CAUSE_RESIDENCY,     /* a change waits for minimum residency */
+        BL_CAUSE_RATE,          /* a change waits for the switch-rate limit */
+        BL_CAUSE_UP,
+        BL_CAUSE_DOWN,
+        BL_CAUSE_THERMAL_CAP,
+        BL_CAUSE_CRITICAL,
+};
+
+struct bl_decision {
+        unsigned from;
+        unsigned to;            /* == from when no switch is wanted now */
+        bool change;
+        enum bl_cause cause;
+        char reason[BL_REASON_MAX];
+};
+
+struct bl_engine {
+        const struct bl_ladder *ladder;
+        struct bl_engine_params p;
+        unsigned level;                 /* what the backend has applied */
+        bl_usec_t level_since;
+        bool started;                   /* level_since is meaningful */
+        /* the pending move and since when its condition has held */
+        int pending_dir;                /* +1 up, -1 down, 0 none */
+        bl_usec_t pending_since;
+        /* thermal state */
+        bool capped;
+        bool critical;
+        /* times of recent switches, for the rate limit (ring buffer) */
+        bl_usec_t recent[BL_ENGINE_MAX_RATE];
+        unsigned recent_head, recent_n;
+};
+
+void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c);
+
+void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p, unsigned level);
+
+/* New parameters (reload) keep the current level and thermal state. */
+void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p);
+
+/* Decides for the sample ending at 'now'. 'temp_mc' is NULL when no thermal
+ * zone is watched. Does not change the level: call engine_switched() once the
+ * backend has applied d->to. */
+void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now, struct bl_decision *d);
+
+/* Records that 'level' is now applied (also the initial level at start). */
+void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);
+
+const char *cause_to_string(enum bl_cause c);

@@ -1,0 +1,14 @@
+# The pure core: no I/O, linked by the daemon, the simulator and the tests.
+noinst_LIBRARIES += src/core/libblcore.a
+src_core_libblcore_a_SOURCES = \
+	src/core/types.h src/core/types.c \
+	src/core/cpuset.h src/core/cpuset.c \
+	src/core/diag.h src/core/diag.c \
+	src/core/topology.h src/core/topology.c \
+	src/core/ladder.h src/core/ladder.c \
+	src/core/sample.h src/core/sample.c \
+	src/core/heuristic.h src/core/heuristic.c \
+	src/core/config.h src/core/config.c \
+	src/core/scorer.h src/core/scorer.c \
+	src/core/engine.h src/core/engine.c
+src_core_libblcore_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)

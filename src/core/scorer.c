@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/scorer.h"
+
+int scorer_init(struct bl_scorer *s, const struct bl_config *c)
+{
+        int r = 0;
+
+        *s = (struct bl_scorer){ .combine = c->combine };
+        if (c->nheuristics > BL_MAX_HEURISTICS)
+                return -EINVAL;
+
+        for (unsigned i = 0; i < c->nheuristics; i++) {
+                const struct bl_heuristic_conf *h = &c->heuristics[i];
+
+                if (!h->ops || !h->ops->score) {
+                        r = -EINVAL;
+                        break;
+                }
+                if (h->ops->abi != BL_HEURISTIC_ABI) {
+                        r = -EPROTO;
+                        break;
+                }
+                s->ops[i] = h->ops;
+                s->weight[i] = h->weight;
+                s->n = i + 1;
+                if (h->ops->state_size > 0) {
+                        s->state[i] = calloc(1, h->ops->state_size);
+                        if (!s->state[i]) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                }
+                if (h->ops->init) {
+                        r = h->ops->init(s->state[i], h->params);
+                        if (r < 0)
+                                break;
+                }
+        }
+
+        if (r < 0)
+                scorer_done(s);
+        return r;
+}
+
+void scorer_done(struct bl_scorer *s)
+{
+        for (unsigned i = 0; i < BL_MAX_HEURISTICS; i++)
+                free(s->state[i]);
+        *s = (struct bl_scorer){ 0 };
+}
+
+double scorer_score(struct bl_scorer *s, const struct bl_sample *sample, bl_usec_t now)
+{
+        double max = 0.0, sum = 0.0, wsum = 0.0, plain = 0.0;
+
+        for (unsigned i = 0; i < s->n; i++) {
+                double v = s->ops[i]->score(s->state[i], sample, now);
+
+                /* A broken plugin must not poison the engine's comparisons. */
+                if (!isfinite(v) || v < 0.0)
+                        v = 0.0;
+                s->last[i] = v;
+                if (v > max)
+                        max = v;
+                sum += s->weight[i] * v;
+                wsum += s->weight[i];
+                plain += v;
+        }
+
+        if (s->combine == BL_COMBINE_MAX || s->n == 0)
+                return max;
+        /* Weights that add up to nothing mean "no preference": the plain mean. */
+        return wsum > 0.0 ? sum / wsum : plain / s->n;
+}
+
+void scorer_reset(struct bl_scorer *s)
+{
+        for (unsigned i = 0; i < s->n; i++) {
+                if (s->ops[i]->reset)
+                        s->ops[i]->reset(s->state[i]);
+                s->last[i] = 0.0;
+        }
+}

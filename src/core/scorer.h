@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Runs the configured heuristics on each sample and combines their demand
+ * (max, or weighted mean). Owns each heuristic's private state. */
+
+#include "core/config.h"
+
+struct bl_scorer {
+        unsigned n;
+        enum bl_combine combine;
+        const struct bl_heuristic_ops *ops[BL_MAX_HEURISTICS];
+        double weight[BL_MAX_HEURISTICS];
+        void *state[BL_MAX_HEURISTICS];
+        double last[BL_MAX_HEURISTICS];         /* each heuristic's last score */
+};
+
+/* Returns 0 or a negative errno (-ENOMEM, or what a heuristic's init said). */
+int scorer_init(struct bl_scorer *s, const struct bl_config *c);
+void scorer_done(struct bl_scorer *s);
+double scorer_score(struct bl_scorer *s, const struct bl_sample *sample, bl_usec_t now);
+void scorer_reset(struct bl_scorer *s);

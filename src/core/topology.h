@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The machine's clusters as the kernel describes them. Sources gather the raw
+ * per-CPU facts from sysfs; topology_build() groups and orders them here,
+ * without I/O, so that every board layout can be tested from plain data. */
+
+#include "core/cpuset.h"
+
+/* What sysfs says about one CPU; -1 where the kernel does not say. */
+struct bl_cpu_info {
+        bool present;
+        bool online;
+        bool can_offline;       /* has a writable cpuN/online */
+        int capacity;           /* cpuN/cpu_capacity */
+        int max_freq_khz;       /* cpufreq cpuinfo_max_freq */
+        int policy;             /* first CPU of the cpufreq policy's related_cpus */
+        int policy_size;        /* CPUs in related_cpus */
+        int cluster_id;         /* topology/cluster_id */
+};
+
+struct bl_cluster {
+        bl_cpuset cpus;
+        unsigned capacity;      /* per-CPU capacity at the top frequency */
+        unsigned max_freq_khz;  /* 0 when unknown */
+};
+
+struct bl_topology {
+        unsigned ncpus;                 /* highest present CPU + 1 */
+        bl_cpuset present;
+        bl_cpuset online;               /* at discovery time */
+        bl_cpuset can_offline;
+        unsigned nclusters;
+        struct bl_cluster clusters[BL_MAX_CLUSTERS];   /* efficient -> fast */
+        int cpu_cluster[BL_MAX_CPUS];   /* index into clusters, -1 if none */
+        char how[160];                  /* how the kinds of core were told apart */
+};
+
+/* Groups CPUs into clusters of one kind of core and orders them by capacity.
+ * Returns 0, or -ENODEV (no CPU present), -E2BIG (more kinds of core than
+ * BL_MAX_CLUSTERS). A symmetric machine gives nclusters == 1; that is not an
+ * error here, the caller decides what it means. */
+int topology_build(struct bl_topology *t, const struct bl_cpu_info *cpus, unsigned ncpus);
