@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/conf-files.h"
+#include "common/fileio.h"
+
+#define DROPIN_SUFFIX ".conf"
+
+struct name_list {
+        unsigned n;
+        char *name[BL_MAX_CONFIG_FILES];
+};
+
+static void name_list_free(struct name_list *l)
+{
+        for (unsigned i = 0; i < l->n; i++)
+                free(l->name[i]);
+        l->n = 0;
+}
+
+static void closedirp(DIR **d)
+{
+        if (*d)
+                closedir(*d);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_dropin_name(const char *name)
+{
+        size_t len = strlen(name), suffix = strlen(DROPIN_SUFFIX);
+
+        /* Hidden files are editor and package-manager leftovers. */
+        return name[0] != '.' && len > suffix && strcmp(name + len - suffix, DROPIN_SUFFIX) == 0;
+}
+
+/* Lists the regular *.conf files of 'dir' (following symlinks, so a link to
+ * /dev/null masks a file), sorted. A missing directory is an empty list. */
+static int list_dropins(const char *dir, unsigned room, struct name_list *l, struct bl_diag *diag)
+{
+        __attribute__((cleanup(closedirp))) DIR *d = NULL;
+        struct dirent *de;
+        int fd;
+
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+                if (errno == ENOENT || errno == ENOTDIR)
+                        return 0;
+                diag_add(diag, "%s: cannot read: %s", dir, strerror(errno));
+                return -errno;
+        }
+        d = fdopendir(fd);
+        if (!d) {
+                int r = -errno;
+
+                close(fd);
+                diag_add(diag, "%s: cannot read: %s", dir, strerror(-r));
+                return r;
+        }
+
+        for (errno = 0; (de = readdir(d)); errno = 0) {
+                struct stat st;
+
+                if (!is_dropin_name(de->d_name))
+                        continue;
+                if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                if (l->n >= room) {
+                        diag_add(diag, "%s: too many drop-in files (at most %u are read)", dir, room);
+                        return -E2BIG;
+                }
+                l->name[l->n] = strdup(de->d_name);
+                if (!l->name[l->n])
+                        return -ENOMEM;
+                l->n++;
+        }
+        if (errno) {
+                int r = -errno;
+
+                diag_add(diag, "%s: cannot read: %s", dir, strerror(-r));
+                return r;
+        }
+        qsort(l->name, l->n, sizeof(l->name[0]), compare_names);
+        return 0;
+}
+
+/* Returns the problems found in the file, or a negative errno when it could
+ * not be read (described in 'diag'). */
+static int load_file(struct bl_config *c, const struct bl_heuristic_ops *const *table, const char *path,
+                     struct bl_conf_files *files, struct bl_diag *diag)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int r;
+
+        r = read_file(path, &text, &len);
+        if (r < 0)
+                return r;
+        snprintf(files->path[files->n++], sizeof(files->path[0]), "%s", path);
+        return (int)config_parse(c, table, path, text, len, diag);
+}
+
+int conf_files_load(struct bl_config *c, const struct bl_heuristic_ops *const *table, const char *path,
+                    bool optional, struct bl_conf_files *files, struct bl_diag *diag)
+{
+        __attribute__((cleanup(name_list_free))) struct name_list dropins = { 0 };
+        char dir[sizeof(files->path[0])];
+        int problems = 0, r;
+
+        files->n = 0;
+        if (strlen(path) + strlen(".d/") >= sizeof(dir)) {
+                diag_add(diag, "%s: cannot read: %s", path, strerror(ENAMETOOLONG));
+                return -ENAMETOOLONG;
+        }
+
+        r = load_file(c, table, path, files, diag);
+        if (r == -ENOENT && optional)
+                r = 0;
+        else if (r < 0) {
+                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
+                return r;
+        }
+        problems += r;
+
+        /* Drop-ins apply even without the main file, as with systemd. */
+        snprintf(dir, sizeof(dir), "%s.d", path);
+        r = list_dropins(dir, BL_MAX_CONFIG_FILES - files->n, &dropins, diag);
+        if (r < 0)
+                return r;
+        for (unsigned i = 0; i < dropins.n; i++) {
+                char file[sizeof(files->path[0])];
+
+                if ((size_t)snprintf(file, sizeof(file), "%s/%s", dir, dropins.name[i]) >= sizeof(file)) {
+                        diag_add(diag, "%s/%s: cannot read: %s", dir, dropins.name[i],
+                                 strerror(ENAMETOOLONG));
+                        return -ENAMETOOLONG;
+                }
+                r = load_file(c, table, file, files, diag);
+                if (r < 0) {
+                        diag_add(diag, "%s: cannot read: %s", file, strerror(-r));
+                        return r;
+                }
+                problems += r;
+        }
+
+        problems += (int)config_validate(c, diag);
+        return problems;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/fileio.h"
+
+/* Config files are small; refuse anything that is clearly not one. */
+#define READ_FILE_MAX (4u << 20)
+
+int read_file(const char *path, char **ret, size_t *ret_len)
+{
+        _cleanup_close_ int fd = -1;
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0, size = 4096;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        buf = malloc(size);
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                ssize_t n;
+
+                if (len + 1 >= size) {
+                        char *p;
+
+                        if (size >= READ_FILE_MAX)
+                                return -EFBIG;
+                        size *= 2;
+                        p = realloc(buf, size);
+                        if (!p)
+                                return -ENOMEM;
+                        buf = p;
+                }
+                n = read(fd, buf + len, size - len - 1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        break;
+                len += (size_t)n;
+        }
+        buf[len] = '\0';
+        *ret = buf;
+        buf = NULL;
+        if (ret_len)
+                *ret_len = len;
+        return 0;
+}
+
+int pread_text(int fd, char *buf, size_t size, size_t *ret_len)
+{
+        ssize_t n;
+
+        if (size == 0)
+                return -EINVAL;
+        do
+                n = pread(fd, buf, size - 1, 0);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        buf[n] = '\0';
+        if (ret_len)
+                *ret_len = (size_t)n;
+        return 0;
+}
+
+int read_line(const char *path, char *buf, size_t size)
+{
+        _cleanup_close_ int fd = -1;
+        size_t len;
+        int r;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        r = pread_text(fd, buf, size, &len);
+        if (r < 0)
+                return r;
+        while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+                buf[--len] = '\0';
+        return 0;
+}
+
+int parse_int(const char *text, long long *ret)
+{
+        char *end;
+        long long v;
+
+        while (*text == ' ' || *text == '\t')
+                text++;
+        if (*text == '\0')
+                return -EINVAL;
+        errno = 0;
+        v = strtoll(text, &end, 10);
+        if (errno)
+                return -errno;
+        if (end == text)
+                return -EINVAL;
+        while (*end == ' ' || *end == '\t' || *end == '\n')
+                end++;
+        if (*end != '\0')
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+int write_string(const char *path, const char *value)
+{
+        _cleanup_close_ int fd = -1;
+        size_t len = strlen(value);
+        ssize_t n;
+
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        do
+                n = write(fd, value, len);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        /* sysfs takes the whole value in one write or fails it. */
+        if ((size_t)n != len)
+                return -EIO;
+        return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static inline void freep(void *p)
+{
+        free(*(void **)p);
+}
+
+static inline void closep(int *fd)
+{
+        if (*fd >= 0)
+                close(*fd);
+}
+
+#define _cleanup_free_ __attribute__((cleanup(freep)))
+#define _cleanup_close_ __attribute__((cleanup(closep)))
+
+/* Reads a whole file into a NUL-terminated buffer. Returns 0 or -errno. */
+int read_file(const char *path, char **ret, size_t *ret_len);
+/* Reads a small sysfs-style file, strips the trailing newline. */
+int read_line(const char *path, char *buf, size_t size);
+/* pread()s a kept descriptor from offset 0 into buf (NUL-terminated). */
+int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
+/* Parses a decimal integer with optional surrounding whitespace. */
+int parse_int(const char *text, long long *ret);
+/* Writes a string (one write(2)), as sysfs wants. Returns 0 or -errno. */
+int write_string(const char *path, const char *value);

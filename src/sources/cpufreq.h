@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Current frequency of each cpufreq policy, for frequency-invariant demand. */
+
+#include "core/topology.h"
+
+struct cpufreq_policy_reader {
+        int fd;                 /* scaling_cur_freq, kept open */
+        bl_cpuset cpus;         /* related_cpus */
+        unsigned max_khz;       /* cpuinfo_max_freq */
+        unsigned cur_khz;       /* last value read; max_khz until one is */
+};
+
+struct cpufreq_reader {
+        unsigned n;
+        struct cpufreq_policy_reader *policy;
+};
+
+/* Parses related_cpus / affected_cpus: CPU numbers separated by spaces
+ * ("0 1 2 3"); cpulist ranges ("0-3,6") are accepted as well. Returns 0,
+ * -EINVAL or -ERANGE (a CPU >= BL_MAX_CPUS). */
+int cpufreq_parse_cpus(const char *text, bl_cpuset *cpus);
+
+/* Opens every policy under /sys/devices/system/cpu/cpufreq. A machine
+ * without cpufreq gives n == 0 and returns 0. */
+int cpufreq_open(struct cpufreq_reader *r);
+/* Re-reads every policy. A policy whose CPUs are all offline answers EBUSY
+ * on real kernels; it keeps its last value. Returns 0 or a negative errno. */
+int cpufreq_read(struct cpufreq_reader *r);
+/* Fills capacity[cpu] = top capacity x cur / max for the CPUs of each
+ * policy, and the top capacity for CPUs without cpufreq. */
+void cpufreq_scale(const struct cpufreq_reader *r, const struct bl_topology *t, uint16_t *capacity);
+void cpufreq_close(struct cpufreq_reader *r);

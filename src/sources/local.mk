@@ -1,0 +1,10 @@
+# Sources: what the kernel says about load, frequency, temperature and topology.
+noinst_LIBRARIES += src/sources/libblsources.a
+src_sources_libblsources_a_SOURCES = \
+	src/sources/procstat.h src/sources/procstat.c \
+	src/sources/psi.h src/sources/psi.c \
+	src/sources/cpufreq.h src/sources/cpufreq.c \
+	src/sources/thermal.h src/sources/thermal.c \
+	src/sources/topology-udev.h src/sources/topology-udev.c \
+	src/sources/sampler.h src/sources/sampler.c
+src_sources_libblsources_a_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS)

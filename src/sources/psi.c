@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fileio.h"
+#include "sources/psi.h"
+
+/* Two lines of about 70 bytes each. */
+#define PSI_TEXT_MAX 256
+
+static bool is_digit(char c)
+{
+        return c >= '0' && c <= '9';
+}
+
+int psi_parse(const char *text, size_t len, uint64_t *some_total_us)
+{
+        static const char some[] = "some ", total[] = "total=";
+        const char *eol, *p;
+        bool found = false;
+        uint64_t v = 0;
+
+        if (len < sizeof(some) - 1 || memcmp(text, some, sizeof(some) - 1) != 0)
+                return -EINVAL;
+        /* The kernel ends every line; without the newline the total may be cut. */
+        eol = memchr(text, '\n', len);
+        if (!eol)
+                return -EINVAL;
+        p = text + sizeof(some) - 1;
+        while (p < eol) {
+                const char *tok = p, *tok_end;
+
+                while (p < eol && *p != ' ')
+                        p++;
+                tok_end = p;
+                while (p < eol && *p == ' ')
+                        p++;
+                if ((size_t)(tok_end - tok) < sizeof(total) - 1 ||
+                    memcmp(tok, total, sizeof(total) - 1) != 0)
+                        continue;
+                tok += sizeof(total) - 1;
+                if (tok == tok_end)
+                        return -EINVAL;
+                v = 0;
+                for (; tok < tok_end; tok++) {
+                        if (!is_digit(*tok))
+                                return -EINVAL;
+                        if (__builtin_mul_overflow(v, 10, &v) ||
+                            __builtin_add_overflow(v, (uint64_t)(*tok - '0'), &v))
+                                return -EINVAL;
+                }
+                found = true;
+        }
+        if (!found)
+                return -EINVAL;
+        *some_total_us = v;
+        return 0;
+}
+
+int psi_open(struct psi_reader *r, const char *path)
+{
+        uint64_t total;
+        int ret;
+
+        r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (r->fd < 0)
+                return -errno;
+        /* With psi=0 the file is there but every read fails: find out now. */
+        ret = psi_read(r, &total);
+        if (ret < 0)
+                psi_close(r);
+        return ret;
+}
+
+int psi_read(struct psi_reader *r, uint64_t *some_total_us)
+{
+        char buf[PSI_TEXT_MAX];
+        size_t len;
+        int ret;
+
+        if (r->fd < 0)
+                return -ENODATA;
+        ret = pread_text(r->fd, buf, sizeof(buf), &len);
+        if (ret < 0)
+                return ret;
+        return psi_parse(buf, len, some_total_us);
+}
+
+void psi_close(struct psi_reader *r)
+{
+        if (r->fd >= 0)
+                close(r->fd);
+        r->fd = -1;
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <libudev.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "common/fileio.h"
+#include "sources/thermal.h"
+
+/* Zone types that describe the CPUs or the SoC around them, as device trees
+ * and x86 drivers name them ("cpu0-thermal", "soc_thermal", "x86_pkg_temp",
+ * "little-cluster", "bigcore0-thermal"). */
+static const char *const auto_words[] = { "cpu", "soc", "x86_pkg_temp", "cluster", "big", "little" };
+
+struct zone_info {
+        char type[BL_NAME_MAX];
+        char sysname[BL_NAME_MAX];
+        char syspath[512];
+};
+
+static void udev_unrefp(struct udev **u)
+{
+        if (*u)
+                udev_unref(*u);
+}
+
+static void udev_enumerate_unrefp(struct udev_enumerate **e)
+{
+        if (*e)
+                udev_enumerate_unref(*e);
+}
+
+static bool contains_nocase(const char *haystack, const char *needle)
+{
+        size_t n = strlen(needle);
+
+        for (; *haystack; haystack++)
+                if (strncasecmp(haystack, needle, n) == 0)
+                        return true;
+        return false;
+}
+
+static bool auto_selects(const char *type)
+{
+        for (size_t i = 0; i < sizeof(auto_words) / sizeof(auto_words[0]); i++)
+                if (contains_nocase(type, auto_words[i]))
+                        return true;
+        return false;
+}
+
+/* Every thermal_zoneN the kernel has, in sysfs order. */
+static int list_zones(struct zone_info **ret, unsigned *ret_n)
+{
+        __attribute__((cleanup(udev_unrefp))) struct udev *u = NULL;
+        __attribute__((cleanup(udev_enumerate_unrefp))) struct udev_enumerate *e = NULL;
+        _cleanup_free_ struct zone_info *zones = NULL;
+        struct udev_list_entry *entry;
+        unsigned n = 0, cap = 0;
+        int r;
+
+        u = udev_new();
+        if (!u)
+                return -ENOMEM;
+        e = udev_enumerate_new(u);
+        if (!e)
+                return -ENOMEM;
+        r = udev_enumerate_add_match_subsystem(e, "thermal");
+        if (r < 0)
+                return r;
+        r = udev_enumerate_scan_devices(e);
+        if (r < 0)
+                return r;
+        udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e)) {
+                const char *syspath = udev_list_entry_get_name(entry);
+                struct udev_device *dev;
+                const char *sysname, *type;
+
+                dev = udev_device_new_from_syspath(u, syspath);
+                if (!dev)
+                        continue;
+                sysname = udev_device_get_sysname(dev);
+                /* cooling_deviceN share the subsystem */
+                if (!sysname || strncmp(sysname, "thermal_zone", 12) != 0) {
+                        udev_device_unref(dev);
+                        continue;
+                }
+                type = udev_device_get_sysattr_value(dev, "type");
+                if (n == cap) {
+                        unsigned ncap = cap ? cap * 2 : 16;
+                        struct zone_info *z = realloc(zones, ncap * sizeof(*z));
+
+                        if (!z) {
+                                udev_device_unref(dev);
+                                return -ENOMEM;
+                        }
+                        zones = z;
+                        cap = ncap;
+                }
+                snprintf(zones[n].type, sizeof(zones[n].type), "%s", type ? type : "");
+                snprintf(zones[n].sysname, sizeof(zones[n].sysname), "%s", sysname);
+                if (strlen(syspath) < sizeof(zones[n].syspath)) {
+                        memcpy(zones[n].syspath, syspath, strlen(syspath) + 1);
+                        n++;
+                }
+                udev_device_unref(dev);
+        }
+        *ret = zones;
+        zones = NULL;
+        *ret_n = n;
+        return 0;
+}
+
+static int add_zone(struct thermal_reader *r, const struct zone_info *z, struct bl_diag *diag)
+{
+        char path[sizeof(z->syspath) + 8];
+        int fd;
+
+        if (r->n >= BL_THERMAL_MAX) {
+                diag_add(diag, "thermal: more than %u zones selected, %s (%s) is not watched",
+                         BL_THERMAL_MAX, z->sysname, z->type);
+                return 0;
+        }
+        snprintf(path, sizeof(path), "%s/temp", z->syspath);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                int err = errno;
+
+                diag_add(diag, "thermal: %s (%s): cannot open %s: %s",
+                         z->sysname, z->type, path, strerror(err));
+                return -err;
+        }
+        r->zone[r->n] = (struct thermal_zone){ .fd = fd };
+        snprintf(r->zone[r->n].type, sizeof(r->zone[r->n].type), "%s", z->type);
+        snprintf(r->zone[r->n].sysname, sizeof(r->zone[r->n].sysname), "%s", z->sysname);
+        r->n++;
+        return 0;
+}
+
+static void describe_available(const struct zone_info *zones, unsigned n, char *buf, size_t size)
+{
+        size_t len = 0;
+
+        buf[0] = '\0';
+        if (n == 0) {
+                snprintf(buf, size, "none");
+                return;
+        }
+        for (unsigned i = 0; i < n && len < size; i++)
+                len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", zones[i].type);
+}
+
+int thermal_open(struct thermal_reader *r, const struct bl_config *c, struct bl_diag *diag)
+{
+        _cleanup_free_ struct zone_info *zones = NULL;
+        unsigned nzones = 0;
+        int ret;
+
+        r->n = 0;
+        ret = list_zones(&zones, &nzones);
+        if (ret < 0)
+                return ret;
+
+        if (c->zones_auto) {
+                for (unsigned i = 0; i < nzones; i++) {
+                        if (!auto_selects(zones[i].type))
+                                continue;
+                        /* one unreadable sensor does not take the others down */
+                        (void)add_zone(r, &zones[i], diag);
+                }
+                return 0;
+        }
+
+        for (unsigned k = 0; k < c->nzones; k++) {
+                bool found = false;
+
+                for (unsigned i = 0; i < nzones; i++) {
+                        if (strcmp(zones[i].type, c->zones[k]) != 0 &&
+                            strcmp(zones[i].sysname, c->zones[k]) != 0)
+                                continue;
+                        found = true;
+                        ret = add_zone(r, &zones[i], diag);
+                        if (ret < 0)
+                                goto fail;
+                }
+                if (!found) {
+                        char avail[BL_DIAG_LEN];
+
+                        describe_available(zones, nzones, avail, sizeof(avail));
+                        diag_add(diag, "thermal: zone \"%s\" not found; available zone types: %s",
+                                 c->zones[k], avail);
+                        ret = -ENOENT;
+                        goto fail;
+                }
+        }
+        return 0;
+fail:
+        thermal_close(r);
+        return ret;
+}
+
+int thermal_read(struct thermal_reader *r, int *max_mc)
+{
+        bool any = false;
+        int ret = -ENODATA, hottest = 0;
+
+        for (unsigned i = 0; i < r->n; i++) {
+                struct thermal_zone *z = &r->zone[i];
+                char buf[32];
+                long long v = 0;
+                int k;
+
+                /* Some sensors answer EIO, ENODATA or EAGAIN now and then:
+                 * skip them for this read only. */
+                k = pread_text(z->fd, buf, sizeof(buf), NULL);
+                if (k == 0)
+                        k = parse_int(buf, &v);
+                if (k == 0 && (v < INT32_MIN || v > INT32_MAX))
+                        k = -ERANGE;
+                if (k < 0) {
+                        ret = k;
+                        continue;
+                }
+                z->last_mc = (int)v;
+                if (!any || z->last_mc > hottest)
+                        hottest = z->last_mc;
+                any = true;
+        }
+        if (!any)
+                return ret;
+        *max_mc = hottest;
+        return 0;
+}
+
+void thermal_close(struct thermal_reader *r)
+{
+        for (unsigned i = 0; i < r->n; i++)
+                if (r->zone[i].fd >= 0)
+                        close(r->zone[i].fd);
+        r->n = 0;
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <libudev.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+#include "sources/cpufreq.h"
+#include "sources/topology-udev.h"
+
+/* A cpufreq policy seen through one of its CPUs. */
+struct policy_info {
+        bl_cpuset cpus;
+        int first;
+        int max_freq_khz;
+};
+
+struct discovery {
+        struct bl_cpu_info *cpus;       /* BL_MAX_CPUS entries */
+        struct policy_info *policies;
+        unsigned npolicies, policies_size;
+        unsigned ncpus;                 /* highest present CPU + 1 */
+};
+
+static void udev_unrefp(struct udev **u)
+{
+        if (*u)
+                udev_unref(*u);
+}
+
+static void udev_enumerate_unrefp(struct udev_enumerate **e)
+{
+        if (*e)
+                udev_enumerate_unref(*e);
+}
+
+static void udev_device_unrefp(struct udev_device **d)
+{
+        if (*d)
+                udev_device_unref(*d);
+}
+
+/* Reads an optional integer attribute: 0 with *ret set, -ENOENT when the
+ * kernel does not have it, -EINVAL (described in diag) when it is not a
+ * number. */
+static int attr_int(struct udev_device *dev, const char *name, long long min, long long max, long long *ret,
+                    struct bl_diag *diag)
+{
+        const char *value = udev_device_get_sysattr_value(dev, name);
+        long long v;
+
+        if (!value)
+                return -ENOENT;
+        if (parse_int(value, &v) < 0 || v < min || v > max) {
+                diag_add(diag, "%s/%s: expected an integer %lld-%lld, got \"%s\"",
+                         udev_device_get_syspath(dev), name, min, max, value);
+                return -EINVAL;
+        }
+        *ret = v;
+        return 0;
+}
+
+static int first_cpu(const bl_cpuset *cpus)
+{
+        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
+                if (cpuset_isset(cpus, cpu))
+                        return (int)cpu;
+        return -1;
+}
+
+static int note_policy(struct discovery *d, const bl_cpuset *cpus, int max_freq_khz)
+{
+        int first = first_cpu(cpus);
+        struct policy_info *p;
+
+        for (unsigned i = 0; i < d->npolicies; i++)
+                if (d->policies[i].first == first)
+                        return 0;
+        if (d->npolicies == d->policies_size) {
+                unsigned size = d->policies_size ? d->policies_size * 2 : 8;
+
+                p = realloc(d->policies, size * sizeof(*p));
+                if (!p)
+                        return -ENOMEM;
+                d->policies = p;
+                d->policies_size = size;
+        }
+        d->policies[d->npolicies++] = (struct policy_info){
+                .cpus = *cpus, .first = first, .max_freq_khz = max_freq_khz,
+        };
+        return 0;
+}
+
+static int read_cpu(struct discovery *d, struct udev_device *dev, unsigned cpu, struct bl_diag *diag)
+{
+        struct bl_cpu_info *info = &d->cpus[cpu];
+        const char *value;
+        long long v;
+        int r;
+
+        info->present = true;
+
+        /* Without an online file the CPU cannot be taken offline (cpu0 on
+         * most ARM32 boards) and is therefore online. */
+        value = udev_device_get_sysattr_value(dev, "online");
+        if (!value) {
+                info->online = true;
+                info->can_offline = false;
+        } else if (strcmp(value, "0") == 0 || strcmp(value, "1") == 0) {
+                info->online = value[0] == '1';
+                info->can_offline = true;
+        } else {
+                diag_add(diag, "%s/online: expected 0 or 1, got \"%s\"", udev_device_get_syspath(dev), value);
+                return -EINVAL;
+        }
+
+        /* Newer kernels drop cpu_capacity while the CPU is offline. */
+        r = attr_int(dev, "cpu_capacity", 0, 65535, &v, diag);
+        if (r == -EINVAL)
+                return r;
+        info->capacity = r == 0 ? (int)v : -1;
+
+        r = attr_int(dev, "topology/cluster_id", -1, INT32_MAX, &v, diag);
+        if (r == -EINVAL)
+                return r;
+        info->cluster_id = r == 0 ? (int)v : -1;
+
+        r = attr_int(dev, "cpufreq/cpuinfo_max_freq", 1, INT32_MAX, &v, diag);
+        if (r == -EINVAL)
+                return r;
+        info->max_freq_khz = r == 0 ? (int)v : -1;
+
+        value = udev_device_get_sysattr_value(dev, "cpufreq/related_cpus");
+        if (value) {
+                bl_cpuset related;
+
+                r = cpufreq_parse_cpus(value, &related);
+                if (r == 0 && !cpuset_isset(&related, cpu))
+                        r = -EINVAL;
+                if (r < 0) {
+                        diag_add(diag, "%s/cpufreq/related_cpus: expected a list of CPUs including cpu%u, "
+                                 "got \"%s\"", udev_device_get_syspath(dev), cpu, value);
+                        return -EINVAL;
+                }
+                r = note_policy(d, &related, info->max_freq_khz);
+                if (r < 0)
+                        return r;
+                info->policy = first_cpu(&related);
+                info->policy_size = (int)cpuset_count(&related);
+        }
+        if (cpu >= d->ncpus)
+                d->ncpus = cpu + 1;
+        return 0;
+}
+
+/* Kernels before 4.x removed cpuN/cpufreq while the CPU was offline: such a
+ * CPU still belongs to the policy that its online siblings list. */
+static void fill_policies_of_offline(struct discovery *d)
+{
+        for (unsigned cpu = 0; cpu < d->ncpus; cpu++) {
+                struct bl_cpu_info *info = &d->cpus[cpu];
+
+                if (!info->present || info->policy >= 0)
+                        continue;
+                for (unsigned i = 0; i < d->npolicies; i++) {
+                        const struct policy_info *p = &d->policies[i];
+
+                        if (!cpuset_isset(&p->cpus, cpu))
+                                continue;
+                        info->policy = p->first;
+                        info->policy_size = (int)cpuset_count(&p->cpus);
+                        if (info->max_freq_khz < 0)
+                                info->max_freq_khz = p->max_freq_khz;
+                        break;
+                }
+        }
+}
+
+/* "cpu12" -> 12; other devices of the subsystem (none today) are not CPUs. */
+static int cpu_number(const char *sysname, unsigned *ret)
+{
+        unsigned v = 0;
+        const char *p;
+
+        if (!sysname || strncmp(sysname, "cpu", 3) != 0 || sysname[3] == '\0')
+                return -EINVAL;
+        for (p = sysname + 3; *p; p++) {
+                if (*p < '0' || *p > '9')
+                        return -EINVAL;
+                if (v >= BL_MAX_CPUS)
+                        return -ERANGE;
+                v = v * 10 + (unsigned)(*p - '0');
+        }
+        if (v >= BL_MAX_CPUS)
+                return -ERANGE;
+        *ret = v;
+        return 0;
+}
+
+static int scan_cpus(struct discovery *d, struct bl_diag *diag)
+{
+        __attribute__((cleanup(udev_unrefp))) struct udev *u = NULL;
+        __attribute__((cleanup(udev_enumerate_unrefp))) struct udev_enumerate *e = NULL;
+        struct udev_list_entry *entry;
+        int r;
+
+        u = udev_new();
+        if (!u)
+                return -ENOMEM;
+        e = udev_enumerate_new(u);
+        if (!e)
+                return -ENOMEM;
+        r = udev_enumerate_add_match_subsystem(e, "cpu");
+        if (r < 0)
+                return r;
+        r = udev_enumerate_scan_devices(e);
+        if (r < 0)
+                return r;
+        udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e)) {
+                __attribute__((cleanup(udev_device_unrefp))) struct udev_device *dev = NULL;
+                unsigned cpu;
+
+                dev = udev_device_new_from_syspath(u, udev_list_entry_get_name(entry));
+                if (!dev)
+                        continue;
+                r = cpu_number(udev_device_get_sysname(dev), &cpu);
+                if (r == -ERANGE) {
+                        diag_add(diag, "%s: beyond the %u CPUs supported, ignored",
+                                 udev_device_get_syspath(dev), BL_MAX_CPUS);
+                        continue;
+                }
+                if (r < 0)
+                        continue;
+                r = read_cpu(d, dev, cpu, diag);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int topology_discover(struct bl_topology *t, struct bl_diag *diag)
+{
+        _cleanup_free_ struct bl_cpu_info *cpus = NULL;
+        _cleanup_free_ struct policy_info *policies = NULL;
+        struct discovery d = { 0 };
+        int r;
+
+        cpus = calloc(BL_MAX_CPUS, sizeof(*cpus));
+        if (!cpus)
+                return -ENOMEM;
+        for (unsigned i = 0; i < BL_MAX_CPUS; i++)
+                cpus[i] = (struct bl_cpu_info){
+                        .capacity = -1, .max_freq_khz = -1, .policy = -1, .policy_size = -1, .cluster_id = -1,
+                };
+        d.cpus = cpus;
+        r = scan_cpus(&d, diag);
+        policies = d.policies;
+        if (r < 0)
+                return r;
+        if (d.ncpus == 0) {
+                diag_add(diag, "no CPU found in sysfs (udev subsystem \"cpu\")");
+                return -ENODEV;
+        }
+        fill_policies_of_offline(&d);
+
+        r = topology_build(t, cpus, d.ncpus);
+        if (r == -E2BIG)
+                diag_add(diag, "more kinds of CPU core than the %u clusters supported", BL_MAX_CLUSTERS);
+        else if (r < 0)
+                diag_add(diag, "cannot group the CPUs into clusters: %s", strerror(-r));
+        return r;
+}
