@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+
+#include "backends/backend.h"
+
+const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const struct bl_topology *t,
+                                            char *why, size_t size)
+{
+        char list[256];
+
+        switch (kind) {
+        case BL_BACKEND_AUTO:
+                if (cpuset_empty(&t->can_offline)) {
+                        snprintf(why, size, "auto: no backend of this version can switch this machine "
+                                            "(no CPU can be taken offline)");
+                        return NULL;
+                }
+                cpuset_format(&t->can_offline, list, sizeof(list));
+                snprintf(why, size, "auto: CPUs %s can be taken offline", list);
+                return &backend_hotplug;
+        case BL_BACKEND_HOTPLUG:
+                snprintf(why, size, "configured");
+                return &backend_hotplug;
+        case BL_BACKEND_DRYRUN:
+                snprintf(why, size, "configured: decisions are logged, nothing is changed");
+                return &backend_dryrun;
+        case BL_BACKEND_SWITCHER:
+        case BL_BACKEND_CPUSET:
+        case BL_BACKEND_CPUFREQ:
+                break;
+        }
+        snprintf(why, size, "backend %s is not available in this version (hotplug and dryrun are)",
+                 backend_kind_to_string(kind));
+        return NULL;
+}

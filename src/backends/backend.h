@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* A backend applies a level through the kernel, verifies it, and on close
+ * restores exactly what it found. apply() is all or nothing: on failure the
+ * kernel is back in the previous level. */
+
+#include "core/config.h"
+#include "core/diag.h"
+#include "core/ladder.h"
+
+struct bl_backend;
+
+struct bl_backend_ops {
+        const char *name;
+        /* Records the state it may change. */
+        int (*open)(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
+                    struct bl_diag *diag);
+        /* 'detail' receives a short description of the writes made. */
+        int (*apply)(struct bl_backend *b, unsigned level, char *detail, size_t size);
+        /* Puts back what open() found. */
+        int (*restore)(struct bl_backend *b, char *detail, size_t size);
+        void (*free)(struct bl_backend *b);
+};
+
+extern const struct bl_backend_ops backend_hotplug;
+extern const struct bl_backend_ops backend_dryrun;
+
+/* The backend for a configured kind; 'why' says why it was picked for auto.
+ * Returns NULL (and says why) for kinds this version does not have. */
+const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const struct bl_topology *t,
+                                            char *why, size_t size);

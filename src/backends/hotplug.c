@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "backends/hotplug.h"
+#include "backends/sysfs.h"
+
+struct bl_backend {
+        const struct bl_ladder *ladder;
+        bl_cpuset present;
+        bl_cpuset can_offline;
+        bl_cpuset saved;        /* online set found at open(), restored on close */
+        struct hotplug_step steps[BL_MAX_CPUS];
+};
+
+int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpuset *can_offline,
+                 struct hotplug_step *steps, unsigned max)
+{
+        bl_cpuset result = *target, fixed = *current, bring_up = *target, take_down = *current;
+        unsigned n = 0, span;
+
+        /* CPUs the kernel will not take offline keep whatever state they have. */
+        cpuset_andnot(&fixed, can_offline);
+        cpuset_and(&result, can_offline);
+        cpuset_or(&result, &fixed);
+        if (cpuset_empty(&result))
+                return -EINVAL;
+
+        cpuset_andnot(&bring_up, current);
+        cpuset_and(&bring_up, can_offline);
+        cpuset_andnot(&take_down, &result);
+
+        span = cpuset_span(&bring_up);
+        for (unsigned cpu = 0; cpu < span; cpu++) {
+                if (!cpuset_isset(&bring_up, cpu))
+                        continue;
+                if (n >= max)
+                        return -ENOBUFS;
+                steps[n++] = (struct hotplug_step){ .cpu = cpu, .online = true };
+        }
+        for (unsigned cpu = cpuset_span(&take_down); cpu-- > 0;) {
+                if (!cpuset_isset(&take_down, cpu))
+                        continue;
+                if (n >= max)
+                        return -ENOBUFS;
+                steps[n++] = (struct hotplug_step){ .cpu = cpu, .online = false };
+        }
+        return (int)n;
+}
+
+/* Runs a plan; on the first refusal undoes the steps already made, newest
+ * first, so the kernel is back where it started. */
+static int run_plan(struct bl_backend *b, int nsteps, char *detail, size_t size)
+{
+        for (int i = 0; i < nsteps; i++) {
+                int r = cpu_online_write(b->steps[i].cpu, b->steps[i].online);
+                int undo_failed = 0;
+
+                if (r >= 0)
+                        continue;
+                for (int j = i - 1; j >= 0; j--)
+                        if (cpu_online_write(b->steps[j].cpu, !b->steps[j].online) < 0)
+                                undo_failed++;
+                snprintf(detail, size, "cpu%u: writing online=%d failed: %s; %s", b->steps[i].cpu,
+                         b->steps[i].online, strerror(-r),
+                         undo_failed ? "could not undo every earlier write" : "earlier writes undone");
+                return undo_failed ? -EIO : r;
+        }
+        return 0;
+}
+
+static void describe(const bl_cpuset *online, char *detail, size_t size)
+{
+        char list[256];
+
+        cpuset_format(online, list, sizeof(list));
+        snprintf(detail, size, "online %s", list);
+}
+
+static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *detail, size_t size)
+{
+        bl_cpuset current;
+        int n, r;
+
+        /* Read the kernel's state rather than trusting ours: someone else may
+         * have changed it since. */
+        r = cpu_online_read_set(&b->present, &current);
+        if (r < 0) {
+                snprintf(detail, size, "reading online CPUs failed: %s", strerror(-r));
+                return r;
+        }
+        n = hotplug_plan(&current, want, &b->can_offline, b->steps, BL_MAX_CPUS);
+        if (n < 0) {
+                snprintf(detail, size, "no CPU would stay online");
+                return n;
+        }
+        r = run_plan(b, n, detail, size);
+        if (r < 0)
+                return r;
+        r = cpu_online_read_set(&b->present, &current);
+        if (r < 0)
+                return r;
+        describe(&current, detail, size);
+        return 0;
+}
+
+static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
+                        struct bl_diag *diag)
+{
+        struct bl_backend *b;
+        int r;
+
+        if (cpuset_empty(&t->can_offline)) {
+                diag_add(diag, "hotplug: no CPU can be taken offline on this machine");
+                return -EOPNOTSUPP;
+        }
+        b = calloc(1, sizeof(*b));
+        if (!b)
+                return -ENOMEM;
+        b->ladder = l;
+        b->present = t->present;
+        b->can_offline = t->can_offline;
+        r = cpu_online_read_set(&b->present, &b->saved);
+        if (r < 0) {
+                diag_add(diag, "hotplug: cannot read the online CPUs: %s", strerror(-r));
+                free(b);
+                return r;
+        }
+        *ret = b;
+        return 0;
+}
+
+static int hotplug_apply(struct bl_backend *b, unsigned level, char *detail, size_t size)
+{
+        if (level >= b->ladder->nlevels)
+                return -EINVAL;
+        return hotplug_apply_set(b, &b->ladder->levels[level].cpus, detail, size);
+}
+
+static int hotplug_restore(struct bl_backend *b, char *detail, size_t size)
+{
+        return hotplug_apply_set(b, &b->saved, detail, size);
+}
+
+static void hotplug_free(struct bl_backend *b)
+{
+        free(b);
+}
+
+const struct bl_backend_ops backend_hotplug = {
+        .name = "hotplug",
+        .open = hotplug_open,
+        .apply = hotplug_apply,
+        .restore = hotplug_restore,
+        .free = hotplug_free,
+};

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "daemon/options.h"
+
+/* Runs the daemon until SIGTERM/SIGINT; returns the process exit status. */
+int daemon_run(const struct options *o);
+
+/* Validates the configuration (--check-config); returns the exit status. */
+int daemon_check_config(const struct options *o);

@@ -1,0 +1,10 @@
+sbin_PROGRAMS += src/daemon/bigLittled
+src_daemon_bigLittled_SOURCES = \
+	src/daemon/main.c \
+	src/daemon/options.h src/daemon/options.c \
+	src/daemon/daemon.h src/daemon/daemon.c
+src_daemon_bigLittled_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS) $(UDEV_CFLAGS)
+src_daemon_bigLittled_LDADD = \
+	src/backends/libblbackends.a src/sources/libblsources.a src/common/libblcommon.a \
+	policy/libblpolicy.a src/core/libblcore.a \
+	$(SYSTEMD_LIBS) $(UDEV_LIBS) $(INIH_LIBS) $(LIBM)

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "daemon/daemon.h"
+#include "daemon/options.h"
+
+int main(int argc, char **argv)
+{
+        struct options o;
+        int status;
+
+        if (options_parse(&o, argc, argv, &status) != 0)
+                return status;
+        if (o.check_config)
+                return daemon_check_config(&o);
+        return daemon_run(&o);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "daemon/options.h"
+
+static void usage(FILE *f, const char *argv0)
+{
+        fprintf(f,
+                "Usage: %s [OPTION]...\n"
+                "Switch a big.LITTLE machine between its efficient and fast cores.\n\n"
+                "  -c, --config FILE        read FILE (and FILE.d/*.conf) instead of %s\n"
+                "  -f, --foreground         log to stderr instead of the journal\n"
+                "  -b, --backend NAME       override [daemon] backend (hotplug, dryrun, auto)\n"
+                "      --check-config [FILE] validate the configuration and exit\n"
+                "  -h, --help               show this help\n"
+                "  -V, --version            show the version\n",
+                argv0, SYSCONFDIR "/bigLittle.conf");
+}
+
+int options_parse(struct options *o, int argc, char **argv, int *exit_status)
+{
+        enum { OPT_CHECK_CONFIG = 0x100 };
+        static const struct option longopts[] = {
+                { "config", required_argument, NULL, 'c' },
+                { "foreground", no_argument, NULL, 'f' },
+                { "backend", required_argument, NULL, 'b' },
+                { "check-config", optional_argument, NULL, OPT_CHECK_CONFIG },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, 'V' },
+                {},
+        };
+        int c;
+
+        *o = (struct options){ 0 };
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "c:fb:hV", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'c':
+                        o->config = optarg;
+                        break;
+                case 'f':
+                        o->foreground = true;
+                        break;
+                case 'b':
+                        o->backend = optarg;
+                        break;
+                case OPT_CHECK_CONFIG:
+                        o->check_config = true;
+                        /* Accept "--check-config FILE" as well as "--check-config=FILE". */
+                        if (optarg)
+                                o->config = optarg;
+                        else if (optind < argc && argv[optind][0] != '-')
+                                o->config = argv[optind++];
+                        break;
+                case 'h':
+                        usage(stdout, argv[0]);
+                        *exit_status = EXIT_SUCCESS;
+                        return 1;
+                case 'V':
+                        printf("bigLittled %s\n", PACKAGE_VERSION);
+                        *exit_status = EXIT_SUCCESS;
+                        return 1;
+                default:
+                        usage(stderr, argv[0]);
+                        *exit_status = EXIT_USAGE;
+                        return 1;
+                }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "%s: unexpected argument \"%s\"\n", argv[0], argv[optind]);
+                *exit_status = EXIT_USAGE;
+                return 1;
+        }
+        return 0;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+/* Exit statuses (sysexits.h); documented in bigLittled(8). systemd treats
+ * EXIT_NOT_HETEROGENEOUS as success (SuccessExitStatus= in the unit). */
+#define EXIT_USAGE 64                   /* EX_USAGE */
+#define EXIT_NOT_HETEROGENEOUS 69       /* EX_UNAVAILABLE: one kind of core */
+#define EXIT_CONFIG 78                  /* EX_CONFIG */
+
+struct options {
+        const char *config;             /* NULL: the default file, optional */
+        const char *backend;            /* NULL: as configured */
+        bool foreground;
+        bool check_config;
+};
+
+/* Returns 0 to run, a positive exit status to exit with at once (after
+ * --help or --version: 0 is returned through *exit_status). */
+int options_parse(struct options *o, int argc, char **argv, int *exit_status);
