@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The hotplug backend: the order of its writes (pure), and applying,
+ * rolling back and restoring against a umockdev testbed shaped like an
+ * Exynos 5422, where cpu0 has no online file. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <umockdev.h>
+
+#include "backends/backend.h"
+#include "backends/hotplug.h"
+
+static bl_cpuset set_of(const char *list)
+{
+        bl_cpuset s;
+
+        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        return s;
+}
+
+static void format_steps(const struct hotplug_step *steps, int n, char *buf, size_t size)
+{
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (int i = 0; i < n; i++)
+                len += (size_t)snprintf(buf + len, size - len, "%s%c%u", i ? " " : "", steps[i].online ? '+' : '-',
+                                        steps[i].cpu);
+}
+
+static void check_plan(const char *current, const char *target, const char *can_offline, const char *want)
+{
+        bl_cpuset c = set_of(current), t = set_of(target), o = set_of(can_offline);
+        struct hotplug_step steps[BL_MAX_CPUS];
+        char got[512];
+        int n;
+
+        n = hotplug_plan(&c, &t, &o, steps, BL_MAX_CPUS);
+        ck_assert_int_ge(n, 0);
+        format_steps(steps, n, got, sizeof(got));
+        ck_assert_str_eq(got, want);
+}
+
+START_TEST(plan_little_to_big_onlines_first)
+{
+        /* Exynos 5422: cpu0 (LITTLE) cannot go offline and stays. */
+        check_plan("0-3", "4-7", "1-7", "+4 +5 +6 +7 -3 -2 -1");
+}
+END_TEST
+
+START_TEST(plan_big_to_little)
+{
+        check_plan("0,4-7", "0-3", "1-7", "+1 +2 +3 -7 -6 -5 -4");
+}
+END_TEST
+
+START_TEST(plan_nothing_to_do)
+{
+        check_plan("0-3", "0-3", "1-7", "");
+        /* cpu0 is not in the target but cannot go offline: no write for it. */
+        check_plan("0,4-7", "4-7", "1-7", "");
+}
+END_TEST
+
+START_TEST(plan_untouchable_cpu_never_written)
+{
+        /* cpu2 is offline and cannot be written: it stays offline. */
+        check_plan("0-1,3", "0-3", "0-1,3", "");
+        check_plan("0-1,3", "4-5", "0-1,3-5", "+4 +5 -3 -1 -0");
+}
+END_TEST
+
+START_TEST(plan_refuses_to_empty_the_machine)
+{
+        bl_cpuset c = set_of("0-3"), t = set_of(""), o = set_of("0-7");
+        struct hotplug_step steps[8];
+
+        ck_assert_int_eq(hotplug_plan(&c, &t, &o, steps, 8), -EINVAL);
+}
+END_TEST
+
+START_TEST(plan_reports_short_buffer)
+{
+        bl_cpuset c = set_of("0-3"), t = set_of("4-7"), o = set_of("0-7");
+        struct hotplug_step steps[3];
+
+        ck_assert_int_eq(hotplug_plan(&c, &t, &o, steps, 3), -ENOBUFS);
+}
+END_TEST
+
+/* --- against a testbed --- */
+
+static UMockdevTestbed *testbed;
+static struct bl_topology topo;
+static struct bl_ladder ladder;
+
+static void add_cpu(unsigned cpu, const char *online)
+{
+        char desc[256];
+        GError *error = NULL;
+
+        snprintf(desc, sizeof(desc), "P: /devices/system/cpu/cpu%u\nE: SUBSYSTEM=cpu\nA: cpu_capacity=%u\n%s%s%s\n",
+                 cpu, cpu < 4 ? 377 : 1024, online ? "A: online=" : "", online ? online : "", online ? "\n" : "");
+        ck_assert_msg(umockdev_testbed_add_from_string(testbed, desc, &error), "testbed: %s",
+                      error ? error->message : "?");
+}
+
+static char *online_path(unsigned cpu)
+{
+        static char path[512];
+
+        snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/online", umockdev_testbed_get_sys_dir(testbed), cpu);
+        return path;
+}
+
+/* The testbed's own view, read through real paths, not the preload. */
+static void assert_online(const char *want)
+{
+        bl_cpuset got;
+        char list[64];
+
+        cpuset_zero(&got);
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                FILE *f = fopen(online_path(cpu), "r");
+                int c = '1';
+
+                if (f) {
+                        c = fgetc(f);
+                        fclose(f);
+                }
+                if (c == '1')
+                        cpuset_set(&got, cpu);
+        }
+        cpuset_format(&got, list, sizeof(list));
+        ck_assert_str_eq(list, want);
+}
+
+static void board_setup(void)
+{
+        testbed = umockdev_testbed_new();
+        add_cpu(0, NULL);
+        for (unsigned cpu = 1; cpu < 8; cpu++)
+                add_cpu(cpu, "1");
+
+        memset(&topo, 0, sizeof(topo));
+        topo.ncpus = 8;
+        topo.present = set_of("0-7");
+        topo.online = set_of("0-7");
+        topo.can_offline = set_of("1-7");
+        memset(&ladder, 0, sizeof(ladder));
+        ladder.mode = BL_MODE_CLUSTER;
+        ladder.nlevels = 2;
+        snprintf(ladder.levels[0].name, BL_NAME_MAX, "little");
+        ladder.levels[0].cpus = set_of("0-3");
+        ladder.levels[0].capacity = 377;
+        snprintf(ladder.levels[1].name, BL_NAME_MAX, "big");
+        ladder.levels[1].cpus = set_of("4-7");
+        ladder.levels[1].capacity = 1024;
+}
+
+static void board_teardown(void)
+{
+        g_object_unref(testbed);
+}
+
+static struct bl_backend *open_backend(void)
+{
+        struct bl_backend *b = NULL;
+        struct bl_diag diag;
+
+        diag_init(&diag);
+        ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, &diag), 0);
+        ck_assert_int_eq(diag.n, 0);
+        return b;
+}
+
+START_TEST(apply_switches_and_restores)
+{
+        struct bl_backend *b = open_backend();
+        char detail[256];
+
+        ck_assert_int_eq(backend_hotplug.apply(b, 0, detail, sizeof(detail)), 0);
+        assert_online("0-3");
+        ck_assert_str_eq(detail, "online 0-3");
+        ck_assert_int_eq(backend_hotplug.apply(b, 1, detail, sizeof(detail)), 0);
+        assert_online("0,4-7");
+        ck_assert_str_eq(detail, "online 0,4-7");
+        /* Applying the level in force writes nothing and says the same. */
+        ck_assert_int_eq(backend_hotplug.apply(b, 1, detail, sizeof(detail)), 0);
+        assert_online("0,4-7");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        assert_online("0-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
+START_TEST(restore_brings_back_an_unusual_start)
+{
+        struct bl_backend *b;
+        char detail[256];
+        FILE *f = fopen(online_path(5), "w");
+
+        ck_assert_ptr_nonnull(f);
+        fputs("0\n", f);
+        fclose(f);
+        b = open_backend();
+        ck_assert_int_eq(backend_hotplug.apply(b, 1, detail, sizeof(detail)), 0);
+        assert_online("0,4-7");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        assert_online("0-4,6-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
+START_TEST(refused_write_rolls_back)
+{
+        struct bl_backend *b = open_backend();
+        char detail[256];
+
+        /* cpu6 answers reads (no file: online) but every write fails, as a
+         * CPU the kernel will not take offline. */
+        ck_assert_int_eq(unlink(online_path(6)), 0);
+        ck_assert_int_eq(symlink("/nonexistent/bigLittle-test", online_path(6)), 0);
+
+        ck_assert_int_lt(backend_hotplug.apply(b, 0, detail, sizeof(detail)), 0);
+        ck_assert_msg(strstr(detail, "cpu6") && strstr(detail, "undone"), "detail: %s", detail);
+        /* cpu7 went offline before cpu6 refused; it is back, so the machine is
+         * still wholly at the level it was. */
+        assert_online("0-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
+START_TEST(open_refuses_when_nothing_can_go_offline)
+{
+        struct bl_backend *b = NULL;
+        struct bl_diag diag;
+
+        cpuset_zero(&topo.can_offline);
+        diag_init(&diag);
+        ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, &diag), -EOPNOTSUPP);
+        ck_assert_ptr_null(b);
+        ck_assert_int_eq(diag.n, 1);
+}
+END_TEST
+
+static Suite *hotplug_suite(void)
+{
+        Suite *s = suite_create("hotplug");
+        TCase *plan = tcase_create("plan"), *board = tcase_create("board");
+
+        tcase_add_test(plan, plan_little_to_big_onlines_first);
+        tcase_add_test(plan, plan_big_to_little);
+        tcase_add_test(plan, plan_nothing_to_do);
+        tcase_add_test(plan, plan_untouchable_cpu_never_written);
+        tcase_add_test(plan, plan_refuses_to_empty_the_machine);
+        tcase_add_test(plan, plan_reports_short_buffer);
+        suite_add_tcase(s, plan);
+
+        tcase_add_checked_fixture(board, board_setup, board_teardown);
+        tcase_add_test(board, apply_switches_and_restores);
+        tcase_add_test(board, restore_brings_back_an_unusual_start);
+        tcase_add_test(board, refused_write_rolls_back);
+        tcase_add_test(board, open_refuses_when_nothing_can_go_offline);
+        suite_add_tcase(s, board);
+        return s;
+}
+
+int main(int argc, char **argv)
+{
+        const char *preload = getenv("LD_PRELOAD");
+        SRunner *sr;
+        int failed;
+
+        /* The backend writes real /sys paths; run under umockdev's preload so
+         * they land in the testbed. */
+        if (!preload || !strstr(preload, "libumockdev-preload")) {
+                char *args[] = { "umockdev-wrapper", argv[0], NULL };
+
+                (void)argc;
+                execvp(args[0], args);
+                perror("umockdev-wrapper");
+                return 99;
+        }
+        sr = srunner_create(hotplug_suite());
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,979 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sysfs-facing sources against umockdev testbeds shaped like real boards.
+ * The preload library must be loaded before the program starts, so main()
+ * re-executes itself under umockdev-wrapper. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <umockdev.h>
+#include <unistd.h>
+
+#include "sources/cpufreq.h"
+#include "sources/sampler.h"
+#include "sources/thermal.h"
+#include "sources/topology-udev.h"
+
+#define NO_VALUE (-2)
+
+static UMockdevTestbed *testbed;
+static char *root;
+
+static void bed_setup(void)
+{
+        testbed = umockdev_testbed_new();
+        ck_assert_ptr_nonnull(testbed);
+        root = umockdev_testbed_get_root_dir(testbed);
+}
+
+static void bed_teardown(void)
+{
+        g_free(root);
+        root = NULL;
+        g_object_unref(testbed);
+        testbed = NULL;
+}
+
+static void bed_add(const char *records)
+{
+        GError *error = NULL;
+
+        if (!umockdev_testbed_add_from_string(testbed, records, &error))
+                ck_abort_msg("testbed: %s", error->message);
+}
+
+static void bed_path(char *buf, size_t size, const char *rel)
+{
+        ck_assert_int_lt(snprintf(buf, size, "%s/%s", root, rel), (int)size);
+}
+
+/* Writes a file of the testbed in place: descriptors kept open by the code
+ * under test see the new contents, as with sysfs and procfs. */
+static void bed_write(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bed_write(const char *rel, const char *fmt, ...)
+{
+        char path[1024], text[16384];
+        char *dir;
+        va_list ap;
+        int fd, len;
+
+        bed_path(path, sizeof(path), rel);
+        dir = g_path_get_dirname(path);
+        ck_assert_int_eq(g_mkdir_with_parents(dir, 0755), 0);
+        g_free(dir);
+        va_start(ap, fmt);
+        len = vsnprintf(text, sizeof(text), fmt, ap);
+        va_end(ap);
+        ck_assert_int_lt(len, (int)sizeof(text));
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, text, (size_t)len), len);
+        close(fd);
+}
+
+static void bed_mkdir(const char *rel)
+{
+        char path[1024];
+
+        bed_path(path, sizeof(path), rel);
+        ck_assert_int_eq(g_mkdir_with_parents(path, 0755), 0);
+}
+
+static void add_cpu(unsigned cpu, const char *online, int capacity, int cluster_id, int policy)
+{
+        GString *rec = g_string_new(NULL);
+
+        g_string_append_printf(rec, "P: /devices/system/cpu/cpu%u\nE: SUBSYSTEM=cpu\n", cpu);
+        if (online)
+                g_string_append_printf(rec, "A: online=%s\n", online);
+        if (capacity != NO_VALUE)
+                g_string_append_printf(rec, "A: cpu_capacity=%d\n", capacity);
+        if (cluster_id != NO_VALUE)
+                g_string_append_printf(rec, "A: topology/cluster_id=%d\n", cluster_id);
+        if (policy != NO_VALUE)
+                g_string_append_printf(rec, "L: cpufreq=../cpufreq/policy%d\n", policy);
+        g_string_append(rec, "\n");
+        bed_add(rec->str);
+        g_string_free(rec, TRUE);
+}
+
+/* related_cpus is printed as CPU numbers separated by spaces. */
+static void add_policy(unsigned policy, const char *related, unsigned max_khz, unsigned cur_khz)
+{
+        char rel[256];
+
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/related_cpus", policy);
+        bed_write(rel, "%s\n", related);
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/affected_cpus", policy);
+        bed_write(rel, "%s\n", related);
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/cpuinfo_max_freq", policy);
+        bed_write(rel, "%u\n", max_khz);
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/cpuinfo_min_freq", policy);
+        bed_write(rel, "%u\n", max_khz / 7);
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/scaling_governor", policy);
+        bed_write(rel, "schedutil\n");
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/scaling_cur_freq", policy);
+        bed_write(rel, "%u\n", cur_khz);
+}
+
+static void set_cur_freq(unsigned policy, const char *text)
+{
+        char rel[256];
+
+        snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpufreq/policy%u/scaling_cur_freq", policy);
+        bed_write(rel, "%s", text);
+}
+
+/* temp_mc == NO_VALUE leaves the zone without a temp file. */
+static void add_zone(unsigned n, const char *type, int temp_mc)
+{
+        GString *rec = g_string_new(NULL);
+
+        g_string_append_printf(rec, "P: /devices/virtual/thermal/thermal_zone%u\nE: SUBSYSTEM=thermal\n"
+                               "A: type=%s\nA: mode=enabled\nA: policy=step_wise\n", n, type);
+        if (temp_mc != NO_VALUE)
+                g_string_append_printf(rec, "A: temp=%d\n", temp_mc);
+        g_string_append(rec, "\n");
+        bed_add(rec->str);
+        g_string_free(rec, TRUE);
+}
+
+static void set_temp(unsigned zone, const char *text)
+{
+        char rel[256];
+
+        snprintf(rel, sizeof(rel), "sys/devices/virtual/thermal/thermal_zone%u/temp", zone);
+        bed_write(rel, "%s", text);
+}
+
+static void add_cooling_device(unsigned n, const char *type)
+{
+        char rec[256];
+
+        snprintf(rec, sizeof(rec), "P: /devices/virtual/thermal/cooling_device%u\nE: SUBSYSTEM=thermal\n"
+                 "A: type=%s\nA: max_state=12\nA: cur_state=0\n\n", n, type);
+        bed_add(rec);
+}
+
+/* Odroid-XU3 (Exynos 5422): cpu0-3 Cortex-A7, cpu4-7 Cortex-A15. ARM32
+ * cannot take cpu0 offline, so it has no online file. The LITTLE cluster is
+ * cluster_id 1 and the big one 0. */
+static void add_exynos5422(unsigned little_khz, unsigned big_khz)
+{
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                add_cpu(cpu, cpu == 0 ? NULL : "1", cpu < 4 ? 377 : 1024, cpu < 4 ? 1 : 0, cpu < 4 ? 0 : 4);
+        add_policy(0, "0 1 2 3", 1400000, little_khz);
+        add_policy(4, "4 5 6 7", 2000000, big_khz);
+        add_zone(0, "cpu0-thermal", 48000);
+        add_zone(1, "cpu1-thermal", 52000);
+        add_zone(2, "cpu2-thermal", 50000);
+        add_zone(3, "cpu3-thermal", 47000);
+        add_zone(4, "gpu-thermal", 61000);
+        add_cooling_device(0, "thermal-cpufreq-0");
+        add_cooling_device(1, "thermal-cpufreq-1");
+}
+
+/* A plain 4-CPU x86 laptop: per-CPU policies with turbo binning, no
+ * cpu_capacity, cpu0 not hot-pluggable. */
+static void add_symmetric_x86(void)
+{
+        static const unsigned max_khz[] = { 4500000, 4500000, 4200000, 4200000 };
+
+        for (unsigned cpu = 0; cpu < 4; cpu++) {
+                char related[8];
+
+                add_cpu(cpu, cpu == 0 ? NULL : "1", NO_VALUE, 0, (int)cpu);
+                snprintf(related, sizeof(related), "%u", cpu);
+                add_policy(cpu, related, max_khz[cpu], 2100000);
+        }
+        add_zone(0, "acpitz", 60000);
+        add_zone(1, "x86_pkg_temp", 45000);
+        add_cooling_device(0, "Processor");
+        add_cooling_device(1, "intel_powerclamp");
+}
+
+static bool diag_has(const struct bl_diag *d, const char *needle)
+{
+        for (unsigned i = 0; i < d->n; i++)
+                if (strstr(d->msg[i], needle))
+                        return true;
+        return false;
+}
+
+static bl_cpuset cpus_of(const char *list)
+{
+        bl_cpuset s;
+
+        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        return s;
+}
+
+/* Topology discovery. */
+
+START_TEST(test_topology_exynos5422)
+{
+        struct bl_topology t;
+        struct bl_diag d;
+        bl_cpuset little = cpus_of("0-3"), big = cpus_of("4-7");
+
+        diag_init(&d);
+        add_exynos5422(1400000, 2000000);
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_uint_eq(d.n, 0);
+        ck_assert_uint_eq(t.ncpus, 8);
+        ck_assert(cpuset_equal(&t.present, &(bl_cpuset){ .bits = { 0xff } }));
+        ck_assert(cpuset_equal(&t.online, &t.present));
+        ck_assert(cpuset_equal(&t.can_offline, &(bl_cpuset){ .bits = { 0xfe } }));
+        ck_assert_uint_eq(t.nclusters, 2);
+        ck_assert(cpuset_equal(&t.clusters[0].cpus, &little));
+        ck_assert_uint_eq(t.clusters[0].capacity, 377);
+        ck_assert_uint_eq(t.clusters[0].max_freq_khz, 1400000);
+        ck_assert(cpuset_equal(&t.clusters[1].cpus, &big));
+        ck_assert_uint_eq(t.clusters[1].capacity, 1024);
+        ck_assert_uint_eq(t.clusters[1].max_freq_khz, 2000000);
+        ck_assert_int_eq(t.cpu_cluster[0], 0);
+        ck_assert_int_eq(t.cpu_cluster[7], 1);
+}
+END_TEST
+
+START_TEST(test_topology_offline_cpu_without_capacity)
+{
+        struct bl_topology t;
+        struct bl_diag d;
+        bl_cpuset little = cpus_of("0-3"), big = cpus_of("4-7");
+
+        diag_init(&d);
+        /* cpu5 offline on a kernel that drops cpu_capacity with it; cpu3
+         * offline on an old kernel that also removed its cpufreq link, so
+         * only its siblings' related_cpus place it among the LITTLE ones */
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                bool offline = cpu == 3 || cpu == 5;
+
+                add_cpu(cpu, cpu == 0 ? NULL : offline ? "0" : "1", offline ? NO_VALUE : cpu < 4 ? 377 : 1024,
+                        NO_VALUE, cpu == 3 ? NO_VALUE : cpu < 4 ? 0 : 4);
+        }
+        add_policy(0, "0 1 2 3", 1400000, 1400000);
+        add_policy(4, "4 5 6 7", 2000000, 2000000);
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_uint_eq(t.nclusters, 2);
+        ck_assert(cpuset_equal(&t.clusters[0].cpus, &little));
+        ck_assert(cpuset_equal(&t.clusters[1].cpus, &big));
+        ck_assert(!cpuset_isset(&t.online, 3));
+        ck_assert(!cpuset_isset(&t.online, 5));
+        ck_assert(cpuset_isset(&t.online, 6));
+        ck_assert(cpuset_isset(&t.can_offline, 3));
+}
+END_TEST
+
+START_TEST(test_topology_symmetric_x86)
+{
+        struct bl_topology t;
+        struct bl_diag d;
+        bl_cpuset all = cpus_of("0-3");
+
+        diag_init(&d);
+        add_symmetric_x86();
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_uint_eq(t.ncpus, 4);
+        ck_assert_uint_eq(t.nclusters, 1);
+        ck_assert(cpuset_equal(&t.clusters[0].cpus, &all));
+        ck_assert(cpuset_equal(&t.can_offline, &(bl_cpuset){ .bits = { 0xe } }));
+}
+END_TEST
+
+START_TEST(test_topology_no_cpu)
+{
+        struct bl_topology t;
+        struct bl_diag d;
+
+        diag_init(&d);
+        add_zone(0, "acpitz", 30000);
+        ck_assert_int_eq(topology_discover(&t, &d), -ENODEV);
+        ck_assert(diag_has(&d, "no CPU found"));
+}
+END_TEST
+
+START_TEST(test_topology_bad_sysfs_values)
+{
+        struct bl_topology t;
+        struct bl_diag d;
+
+        diag_init(&d);
+        add_cpu(0, NULL, 1024, 0, NO_VALUE);
+        add_cpu(1, "1", NO_VALUE, 0, NO_VALUE);
+        bed_write("sys/devices/system/cpu/cpu1/cpu_capacity", "fast\n");
+        ck_assert_int_eq(topology_discover(&t, &d), -EINVAL);
+        ck_assert_msg(diag_has(&d, "/sys/devices/system/cpu/cpu1/cpu_capacity") && diag_has(&d, "\"fast\""),
+                      "diag: %s", d.n ? d.msg[0] : "(none)");
+
+        diag_init(&d);
+        bed_write("sys/devices/system/cpu/cpu1/cpu_capacity", "512\n");
+        bed_write("sys/devices/system/cpu/cpu1/online", "2\n");
+        ck_assert_int_eq(topology_discover(&t, &d), -EINVAL);
+        ck_assert(diag_has(&d, "cpu1/online"));
+
+        diag_init(&d);
+        bed_write("sys/devices/system/cpu/cpu1/online", "0\n");
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_uint_eq(t.nclusters, 2);
+        ck_assert(!cpuset_isset(&t.online, 1));
+}
+END_TEST
+
+START_TEST(test_topology_bad_related_cpus)
+{
+        struct bl_topology t;
+        struct bl_diag d;
+
+        diag_init(&d);
+        add_cpu(0, NULL, 1024, 0, 0);
+        add_policy(0, "1 2", 1000000, 1000000);         /* does not list cpu0 */
+        ck_assert_int_eq(topology_discover(&t, &d), -EINVAL);
+        ck_assert(diag_has(&d, "related_cpus"));
+}
+END_TEST
+
+/* cpufreq. */
+
+START_TEST(test_cpufreq_parse_cpus)
+{
+        bl_cpuset s;
+
+        ck_assert_int_eq(cpufreq_parse_cpus("0 1 2 3\n", &s), 0);
+        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0xf } }));
+        ck_assert_int_eq(cpufreq_parse_cpus("4 5 6 7 \n", &s), 0);
+        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0xf0 } }));
+        ck_assert_int_eq(cpufreq_parse_cpus("0-2,6", &s), 0);
+        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0x47 } }));
+        ck_assert_int_eq(cpufreq_parse_cpus("", &s), 0);
+        ck_assert(cpuset_empty(&s));
+        ck_assert_int_eq(cpufreq_parse_cpus("1023", &s), 0);
+        ck_assert(cpuset_isset(&s, 1023));
+        ck_assert_int_eq(cpufreq_parse_cpus("1024", &s), -ERANGE);
+        ck_assert_int_eq(cpufreq_parse_cpus("0 x", &s), -EINVAL);
+        ck_assert_int_eq(cpufreq_parse_cpus("3-1", &s), -EINVAL);
+        ck_assert_int_eq(cpufreq_parse_cpus("1-", &s), -EINVAL);
+        ck_assert_int_eq(cpufreq_parse_cpus("-1", &s), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_cpufreq_scale_exynos)
+{
+        struct cpufreq_reader r;
+        struct bl_topology t;
+        struct bl_diag d;
+        uint16_t cap[BL_MAX_CPUS];
+
+        diag_init(&d);
+        add_exynos5422(700000, 1000000);
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_int_eq(cpufreq_open(&r), 0);
+        ck_assert_uint_eq(r.n, 2);
+        ck_assert(cpuset_equal(&r.policy[0].cpus, &(bl_cpuset){ .bits = { 0x0f } }));
+        ck_assert(cpuset_equal(&r.policy[1].cpus, &(bl_cpuset){ .bits = { 0xf0 } }));
+        ck_assert_uint_eq(r.policy[0].max_khz, 1400000);
+        ck_assert_uint_eq(r.policy[1].max_khz, 2000000);
+
+        /* before the first read: top frequency */
+        cpufreq_scale(&r, &t, cap);
+        ck_assert_uint_eq(cap[0], 377);
+        ck_assert_uint_eq(cap[4], 1024);
+
+        ck_assert_int_eq(cpufreq_read(&r), 0);
+        cpufreq_scale(&r, &t, cap);
+        for (unsigned cpu = 0; cpu < 4; cpu++)
+                ck_assert_uint_eq(cap[cpu], 377 * 700000 / 1400000);    /* 188 */
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_uint_eq(cap[cpu], 512);
+
+        /* boost above cpuinfo_max_freq is clamped to the top capacity */
+        set_cur_freq(0, "1500000\n");
+        set_cur_freq(4, "200000\n");
+        ck_assert_int_eq(cpufreq_read(&r), 0);
+        cpufreq_scale(&r, &t, cap);
+        ck_assert_uint_eq(cap[1], 377);
+        ck_assert_uint_eq(cap[5], 102);
+
+        /* a policy that cannot answer keeps its last frequency */
+        set_cur_freq(4, "<unknown>\n");
+        ck_assert_int_eq(cpufreq_read(&r), -EINVAL);
+        ck_assert_uint_eq(r.policy[1].cur_khz, 200000);
+        ck_assert_uint_eq(r.policy[0].cur_khz, 1500000);
+        cpufreq_close(&r);
+        ck_assert_uint_eq(r.n, 0);
+}
+END_TEST
+
+START_TEST(test_cpufreq_absent)
+{
+        struct cpufreq_reader r;
+        struct bl_topology t;
+        struct bl_diag d;
+        uint16_t cap[BL_MAX_CPUS];
+
+        diag_init(&d);
+        add_cpu(0, NULL, 446, NO_VALUE, NO_VALUE);
+        add_cpu(1, "1", 1024, NO_VALUE, NO_VALUE);
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_int_eq(cpufreq_open(&r), 0);
+        ck_assert_uint_eq(r.n, 0);
+        ck_assert_int_eq(cpufreq_read(&r), 0);
+        cpufreq_scale(&r, &t, cap);
+        ck_assert_uint_eq(cap[0], 446);
+        ck_assert_uint_eq(cap[1], 1024);
+        cpufreq_close(&r);
+}
+END_TEST
+
+START_TEST(test_cpufreq_policy_of_1024_cpus)
+{
+        struct cpufreq_reader r;
+        GString *related = g_string_new(NULL);
+
+        /* about 4 KiB of "0 1 2 ... 1023 " */
+        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
+                g_string_append_printf(related, "%u ", cpu);
+        add_policy(0, related->str, 3000000, 1500000);
+        g_string_free(related, TRUE);
+        ck_assert_int_eq(cpufreq_open(&r), 0);
+        ck_assert_uint_eq(r.n, 1);
+        ck_assert_uint_eq(cpuset_count(&r.policy[0].cpus), BL_MAX_CPUS);
+        ck_assert(cpuset_isset(&r.policy[0].cpus, 1023));
+        cpufreq_close(&r);
+}
+END_TEST
+
+START_TEST(test_cpufreq_skips_broken_policy)
+{
+        struct cpufreq_reader r;
+
+        add_policy(0, "0 1", 1800000, 900000);
+        add_policy(2, "2 3", 2400000, 1200000);
+        bed_write("sys/devices/system/cpu/cpufreq/policy2/cpuinfo_max_freq", "many\n");
+        bed_mkdir("sys/devices/system/cpu/cpufreq/ondemand");
+        ck_assert_int_eq(cpufreq_open(&r), 0);
+        ck_assert_uint_eq(r.n, 1);
+        ck_assert_uint_eq(r.policy[0].max_khz, 1800000);
+        ck_assert_int_eq(cpufreq_read(&r), 0);
+        ck_assert_uint_eq(r.policy[0].cur_khz, 900000);
+        cpufreq_close(&r);
+}
+END_TEST
+
+/* Thermal. */
+
+START_TEST(test_thermal_auto_picks_cpu_zones)
+{
+        struct bl_config c = { .zones_auto = true };
+        struct thermal_reader r;
+        struct bl_diag d;
+        int mc = 0;
+
+        diag_init(&d);
+        add_exynos5422(1400000, 2000000);
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 4);
+        for (unsigned i = 0; i < r.n; i++)
+                ck_assert_msg(strstr(r.zone[i].type, "cpu"), "zone %s", r.zone[i].type);
+        ck_assert_str_eq(r.zone[1].sysname, "thermal_zone1");
+        /* the GPU is hotter but not watched */
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 52000);
+        ck_assert_int_eq(r.zone[3].last_mc, 47000);
+
+        set_temp(2, "71500\n");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 71500);
+        thermal_close(&r);
+        ck_assert_uint_eq(r.n, 0);
+}
+END_TEST
+
+START_TEST(test_thermal_auto_x86)
+{
+        struct bl_config c = { .zones_auto = true };
+        struct thermal_reader r;
+        struct bl_diag d;
+        int mc = 0;
+
+        diag_init(&d);
+        add_symmetric_x86();
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 1);
+        ck_assert_str_eq(r.zone[0].type, "x86_pkg_temp");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 45000);
+        thermal_close(&r);
+}
+END_TEST
+
+START_TEST(test_thermal_auto_names)
+{
+        static const char *const types[] = {
+                "soc_thermal", "CPU-big", "LITTLE", "bigcore0-thermal", "cluster1-thermal",
+                "battery", "gpu-thermal", "acpitz", "npu_thermal",
+        };
+        struct bl_config c = { .zones_auto = true };
+        struct thermal_reader r;
+        struct bl_diag d;
+
+        diag_init(&d);
+        for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+                add_zone(i, types[i], 30000);
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 5);
+        thermal_close(&r);
+}
+END_TEST
+
+START_TEST(test_thermal_explicit_names)
+{
+        struct bl_config c = { .zones_auto = false, .nzones = 2, .zones = { "gpu-thermal", "cpu3-thermal" } };
+        struct thermal_reader r;
+        struct bl_diag d;
+        int mc = 0;
+
+        diag_init(&d);
+        add_exynos5422(1400000, 2000000);
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 2);
+        ck_assert_str_eq(r.zone[0].type, "gpu-thermal");
+        ck_assert_str_eq(r.zone[1].type, "cpu3-thermal");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 61000);
+        thermal_close(&r);
+
+        /* a zone may also be named by its sysfs name */
+        c = (struct bl_config){ .nzones = 1, .zones = { "thermal_zone2" } };
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 1);
+        ck_assert_str_eq(r.zone[0].type, "cpu2-thermal");
+        thermal_close(&r);
+}
+END_TEST
+
+START_TEST(test_thermal_explicit_missing)
+{
+        struct bl_config c = { .zones_auto = false, .nzones = 2, .zones = { "cpu0-thermal", "soc-thermal" } };
+        struct thermal_reader r;
+        struct bl_diag d;
+
+        diag_init(&d);
+        add_exynos5422(1400000, 2000000);
+        ck_assert_int_eq(thermal_open(&r, &c, &d), -ENOENT);
+        ck_assert_uint_eq(r.n, 0);
+        ck_assert_uint_eq(d.n, 1);
+        ck_assert_msg(strstr(d.msg[0], "\"soc-thermal\"") &&
+                      strstr(d.msg[0], "cpu0-thermal, cpu1-thermal, cpu2-thermal, cpu3-thermal, gpu-thermal"),
+                      "diag: %s", d.msg[0]);
+}
+END_TEST
+
+START_TEST(test_thermal_none)
+{
+        struct bl_config c = { .zones_auto = true };
+        struct bl_config named = { .nzones = 1, .zones = { "acpitz" } };
+        struct thermal_reader r;
+        struct bl_diag d;
+        int mc = 12345;
+
+        diag_init(&d);
+        add_zone(0, "gpu-thermal", 40000);
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 0);
+        ck_assert_int_eq(thermal_read(&r, &mc), -ENODATA);
+        ck_assert_int_eq(mc, 12345);
+        ck_assert_int_eq(thermal_open(&r, &named, &d), -ENOENT);
+        ck_assert(diag_has(&d, "available zone types: gpu-thermal"));
+}
+END_TEST
+
+START_TEST(test_thermal_failing_sensors)
+{
+        struct bl_config c = { .zones_auto = true };
+        struct thermal_reader r;
+        struct bl_diag d;
+        int mc = 0;
+
+        diag_init(&d);
+        add_zone(0, "cpu-thermal", NO_VALUE);
+        add_zone(1, "soc-thermal", -12000);
+        add_zone(2, "little-thermal", -15500);
+        /* a temp that opens but cannot be read, like a sensor answering EIO */
+        bed_mkdir("sys/devices/virtual/thermal/thermal_zone0/temp");
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 3);
+        /* below zero is a temperature too */
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, -12000);
+
+        set_temp(1, "garbage\n");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, -15500);
+        ck_assert_int_eq(r.zone[1].last_mc, -12000);
+
+        set_temp(2, "\n");
+        ck_assert_int_lt(thermal_read(&r, &mc), 0);
+
+        set_temp(2, "33000\n");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 33000);
+        thermal_close(&r);
+}
+END_TEST
+
+/* The sampler, end to end. */
+
+static void write_stat(const unsigned *busy, const unsigned *idle, unsigned ncpus, const bl_cpuset *online)
+{
+        GString *text = g_string_new("cpu  0 0 0 0 0 0 0 0 0 0\n");
+
+        for (unsigned cpu = 0; cpu < ncpus; cpu++)
+                if (!online || cpuset_isset(online, cpu))
+                        g_string_append_printf(text, "cpu%u %u 0 0 %u 0 0 0 0 0 0\n",
+                                               cpu, busy[cpu], idle[cpu]);
+        g_string_append(text, "intr 1234 0 0 0 0\nctxt 99\nbtime 1700000000\nprocesses 12\n"
+                        "procs_running 1\nprocs_blocked 0\nsoftirq 1 0 0 0 0 0 0 0 0 0 0\n");
+        bed_write("proc/stat", "%s", text->str);
+        g_string_free(text, TRUE);
+}
+
+static void write_psi(unsigned long long total)
+{
+        bed_write("proc/pressure/cpu", "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n"
+                  "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", total);
+}
+
+struct board {
+        struct bl_topology topo;
+        struct bl_config config;
+        struct bl_diag diag;
+        struct bl_sampler sampler;
+        struct bl_sample sample;
+};
+
+static struct board *exynos_sampler(bool psi)
+{
+        static const unsigned busy[8] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+        static const unsigned idle[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+        struct board *b = calloc(1, sizeof(*b));
+
+        ck_assert_ptr_nonnull(b);
+        add_exynos5422(700000, 2000000);
+        write_stat(busy, idle, 8, NULL);
+        if (psi)
+                write_psi(1000);
+        else
+                /* opens, then every read fails (EISDIR), as with psi=0; a
+                 * missing or dangling testbed file would fall through to
+                 * the real /proc */
+                bed_mkdir("proc/pressure/cpu");
+        diag_init(&b->diag);
+        b->config.zones_auto = true;
+        ck_assert_int_eq(topology_discover(&b->topo, &b->diag), 0);
+        ck_assert_int_eq(sampler_open(&b->sampler, &b->topo, &b->config, &b->diag), 0);
+        return b;
+}
+
+static void free_board(struct board *b)
+{
+        sampler_close(&b->sampler);
+        free(b);
+}
+
+START_TEST(test_sampler_two_ticks)
+{
+        static const unsigned busy[8] = { 101, 200, 302, 400, 502, 601, 700, 800 };
+        static const unsigned idle[8] = { 1001, 1002, 1000, 1000, 1000, 1001, 1002, 1002 };
+        struct board *b = exynos_sampler(true);
+        struct bl_sample *s = &b->sample;
+        const bl_usec_t now = 5000000;
+
+        ck_assert_uint_eq(b->diag.n, 0);
+
+        ck_assert_int_eq(sampler_read(&b->sampler, now, s), 0);
+        ck_assert_uint_eq(s->now, now);
+        ck_assert_uint_eq(s->interval, 0);
+        ck_assert_uint_eq(s->ncpus, 8);
+        ck_assert_uint_eq(cpuset_count(&s->online), 8);
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                ck_assert_float_eq(s->busy[cpu], 0.0f);
+        ck_assert(!s->has_pressure);
+        ck_assert(s->has_temp);
+        ck_assert_int_eq(s->temp_mc, 52000);
+        ck_assert_uint_eq(s->capacity[0], 188);
+        ck_assert_uint_eq(s->capacity[4], 1024);
+
+        /* 20 ms later: two USER_HZ ticks per CPU */
+        write_stat(busy, idle, 8, NULL);
+        write_psi(1000 + 5000);
+        set_cur_freq(4, "1000000\n");
+        set_temp(4, "90000\n");         /* the GPU is not watched */
+        set_temp(3, "55500\n");
+        ck_assert_int_eq(sampler_read(&b->sampler, now + 20000, s), 0);
+        ck_assert_uint_eq(s->now, now + 20000);
+        ck_assert_uint_eq(s->interval, 20000);
+        ck_assert_float_eq(s->busy[0], 0.5f);
+        ck_assert_float_eq(s->busy[1], 0.0f);
+        ck_assert_float_eq(s->busy[2], 1.0f);
+        ck_assert_float_eq(s->busy[3], 0.0f);   /* no tick at all */
+        ck_assert_float_eq(s->busy[4], 1.0f);
+        ck_assert_float_eq(s->busy[5], 0.5f);
+        ck_assert_float_eq(s->busy[6], 0.0f);
+        ck_assert_uint_eq(s->capacity[2], 188);
+        ck_assert_uint_eq(s->capacity[5], 512);
+        ck_assert(s->has_pressure);
+        ck_assert_double_eq_tol(s->pressure, 0.25, 1e-9);
+        ck_assert_int_eq(s->temp_mc, 55500);
+        ck_assert_double_eq_tol(sample_peak_demand(s), 512.0, 1e-6);
+
+        /* PSI going backwards is no stall; more stall than time is all of it */
+        write_psi(2000);
+        ck_assert_int_eq(sampler_read(&b->sampler, now + 40000, s), 0);
+        ck_assert(s->has_pressure);
+        ck_assert_double_eq(s->pressure, 0.0);
+        write_psi(2000 + 50000);
+        ck_assert_int_eq(sampler_read(&b->sampler, now + 60000, s), 0);
+        ck_assert_double_eq(s->pressure, 1.0);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_sampler_offline_cpu)
+{
+        static const unsigned busy[8] = { 102, 200, 300, 400, 500, 600, 9999, 802 };
+        static const unsigned idle[8] = { 1000, 1002, 1002, 1002, 1002, 1002, 9999, 1000 };
+        struct board *b = exynos_sampler(true);
+        struct bl_sample *s = &b->sample;
+        bl_cpuset online = cpus_of("0-5,7");
+
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        /* cpu6 went offline: /proc/stat has no line for it */
+        write_stat(busy, idle, 8, &online);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), 0);
+        ck_assert(cpuset_equal(&s->online, &online));
+        ck_assert_float_eq(s->busy[6], 0.0f);
+        ck_assert_uint_eq(s->capacity[6], 0);
+        ck_assert_uint_eq(s->capacity[7], 1024);
+        ck_assert_float_eq(s->busy[7], 1.0f);
+        ck_assert_float_eq(s->busy[0], 1.0f);
+
+        /* back online: offline for one more sample, then counted again */
+        write_stat((const unsigned[8]){ 102, 200, 300, 400, 500, 600, 700, 803 },
+                   (const unsigned[8]){ 1002, 1004, 1004, 1004, 1004, 1004, 1000, 1001 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, s), 0);
+        ck_assert(!cpuset_isset(&s->online, 6));
+        ck_assert_float_eq_tol(s->busy[7], 0.5f, 1e-6f);
+        write_stat((const unsigned[8]){ 102, 200, 300, 400, 500, 600, 701, 803 },
+                   (const unsigned[8]){ 1004, 1006, 1006, 1006, 1006, 1006, 1001, 1003 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 61000, s), 0);
+        ck_assert(cpuset_isset(&s->online, 6));
+        ck_assert_float_eq_tol(s->busy[6], 0.5f, 1e-6f);
+        ck_assert_uint_eq(s->capacity[6], 1024);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_sampler_without_psi)
+{
+        static const unsigned busy[8] = { 101, 201, 301, 401, 501, 601, 701, 801 };
+        static const unsigned idle[8] = { 1001, 1001, 1001, 1001, 1001, 1001, 1001, 1001 };
+        struct board *b = exynos_sampler(false);
+        struct bl_sample *s = &b->sample;
+
+        ck_assert(diag_has(&b->diag, "/proc/pressure/cpu"));
+        ck_assert_int_eq(b->sampler.psi.fd, -1);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        ck_assert(!s->has_pressure);
+        write_stat(busy, idle, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), 0);
+        ck_assert(!s->has_pressure);
+        ck_assert_double_eq(s->pressure, 0.0);
+        ck_assert_float_eq(s->busy[3], 0.5f);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_sampler_psi_read_fails_for_a_tick)
+{
+        struct board *b = exynos_sampler(true);
+        struct bl_sample *s = &b->sample;
+
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        write_psi(3000);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), 0);
+        ck_assert(s->has_pressure);
+        ck_assert_double_eq_tol(s->pressure, 0.1, 1e-9);
+        /* a bad read: no pressure now, and the next read starts afresh */
+        bed_write("proc/pressure/cpu", "some avg10=0.00");
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, s), 0);
+        ck_assert(!s->has_pressure);
+        write_psi(9000);
+        ck_assert_int_eq(sampler_read(&b->sampler, 61000, s), 0);
+        ck_assert(!s->has_pressure);
+        write_psi(13000);
+        ck_assert_int_eq(sampler_read(&b->sampler, 81000, s), 0);
+        ck_assert(s->has_pressure);
+        ck_assert_double_eq_tol(s->pressure, 0.2, 1e-9);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_sampler_bad_stat_read_keeps_previous)
+{
+        static const unsigned busy[8] = { 104, 200, 300, 400, 500, 600, 700, 800 };
+        static const unsigned idle[8] = { 1000, 1004, 1004, 1004, 1004, 1004, 1004, 1004 };
+        struct board *b = exynos_sampler(true);
+        struct bl_sample *s = &b->sample;
+
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        bed_write("proc/stat", "cpu  1 2 3 4\ncpu0 1 2");
+        write_psi(1000 + 10000);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), -EINVAL);
+        /* the next good read covers both intervals */
+        write_stat(busy, idle, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, s), 0);
+        ck_assert_uint_eq(s->interval, 40000);
+        ck_assert_float_eq(s->busy[0], 1.0f);
+        ck_assert_float_eq(s->busy[1], 0.0f);
+        ck_assert(s->has_pressure);
+        ck_assert_double_eq_tol(s->pressure, 0.25, 1e-9);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_sampler_thermal_config)
+{
+        static const unsigned zero[4] = { 0 };
+        struct bl_topology t;
+        struct bl_config c = { .nzones = 1, .zones = { "cpu_thermal" } };
+        struct bl_sampler sampler;
+        struct bl_sample s;
+        struct bl_diag d;
+
+        diag_init(&d);
+        add_symmetric_x86();
+        write_stat(zero, zero, 4, NULL);
+        write_psi(0);
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        /* a named zone that is not there stops the sampler */
+        ck_assert_int_eq(sampler_open(&sampler, &t, &c, &d), -ENOENT);
+        ck_assert(diag_has(&d, "\"cpu_thermal\" not found; available zone types: acpitz, x86_pkg_temp"));
+
+        /* auto on a machine without a CPU zone: no thermal limits, said so */
+        diag_init(&d);
+        c = (struct bl_config){ .zones_auto = true };
+        bed_write("sys/devices/virtual/thermal/thermal_zone1/type", "pch_cannonlake\n");
+        ck_assert_int_eq(sampler_open(&sampler, &t, &c, &d), 0);
+        ck_assert(diag_has(&d, "no thermal zone: thermal limits disabled"));
+        ck_assert_int_eq(sampler_read(&sampler, 1000, &s), 0);
+        ck_assert(!s.has_temp);
+        /* one kind of core, capacity 1024, scaled by each CPU's own policy */
+        ck_assert_uint_eq(s.capacity[0], 1024 * 2100000ULL / 4500000);
+        ck_assert_uint_eq(s.capacity[3], 512);
+        sampler_close(&sampler);
+}
+END_TEST
+
+START_TEST(test_sampler_without_proc_stat)
+{
+        struct bl_topology t;
+        struct bl_config c = { .zones_auto = true };
+        struct bl_sampler sampler;
+        struct bl_diag d;
+        struct stat st;
+
+        /* only meaningful where the real /proc/stat is hidden: make the
+         * testbed's one a directory, which opens but does not read */
+        diag_init(&d);
+        add_symmetric_x86();
+        bed_mkdir("proc/stat");
+        ck_assert_int_eq(stat("/proc/stat", &st), 0);
+        ck_assert(S_ISDIR(st.st_mode));
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_int_eq(sampler_open(&sampler, &t, &c, &d), 0);
+        ck_assert_int_eq(sampler_read(&sampler, 1000, &(struct bl_sample){ 0 }), -EISDIR);
+        sampler_close(&sampler);
+}
+END_TEST
+
+static Suite *sources_suite(void)
+{
+        Suite *s = suite_create("sources");
+        TCase *tc;
+
+        tc = tcase_create("topology");
+        tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
+        tcase_add_test(tc, test_topology_exynos5422);
+        tcase_add_test(tc, test_topology_offline_cpu_without_capacity);
+        tcase_add_test(tc, test_topology_symmetric_x86);
+        tcase_add_test(tc, test_topology_no_cpu);
+        tcase_add_test(tc, test_topology_bad_sysfs_values);
+        tcase_add_test(tc, test_topology_bad_related_cpus);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("cpufreq");
+        tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
+        tcase_add_test(tc, test_cpufreq_parse_cpus);
+        tcase_add_test(tc, test_cpufreq_scale_exynos);
+        tcase_add_test(tc, test_cpufreq_absent);
+        tcase_add_test(tc, test_cpufreq_policy_of_1024_cpus);
+        tcase_add_test(tc, test_cpufreq_skips_broken_policy);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("thermal");
+        tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
+        tcase_add_test(tc, test_thermal_auto_picks_cpu_zones);
+        tcase_add_test(tc, test_thermal_auto_x86);
+        tcase_add_test(tc, test_thermal_auto_names);
+        tcase_add_test(tc, test_thermal_explicit_names);
+        tcase_add_test(tc, test_thermal_explicit_missing);
+        tcase_add_test(tc, test_thermal_none);
+        tcase_add_test(tc, test_thermal_failing_sensors);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("sampler");
+        tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
+        tcase_add_test(tc, test_sampler_two_ticks);
+        tcase_add_test(tc, test_sampler_offline_cpu);
+        tcase_add_test(tc, test_sampler_without_psi);
+        tcase_add_test(tc, test_sampler_psi_read_fails_for_a_tick);
+        tcase_add_test(tc, test_sampler_bad_stat_read_keeps_previous);
+        tcase_add_test(tc, test_sampler_thermal_config);
+        tcase_add_test(tc, test_sampler_without_proc_stat);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(int argc, char **argv)
+{
+        const char *preload = getenv("LD_PRELOAD");
+        SRunner *sr;
+        int failed;
+
+        if (!preload || !strstr(preload, "libumockdev-preload")) {
+                char **args = calloc((size_t)argc + 2, sizeof(char *));
+
+                if (!args)
+                        return EXIT_FAILURE;
+                args[0] = (char *)"umockdev-wrapper";
+                for (int i = 0; i < argc; i++)
+                        args[i + 1] = argv[i];
+                /* ASan wants to be first in the link order; the preload is */
+                setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);
+                execvp(args[0], args);
+                fprintf(stderr, "cannot run umockdev-wrapper: %s\n", strerror(errno));
+                free(args);
+                return EXIT_FAILURE;
+        }
+
+        sr = srunner_create(sources_suite());
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
