@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The real bigLittled on a fake board. Each test builds a testbed, writes a
+ * configuration, starts the daemon under the umockdev preload and drives the
+ * board in real time, asserting on the board's own state (its online files)
+ * and on the daemon's log.
+ *
+ * Timing: the machines running this are shared, so expectations come from
+ * the configured delays with slack: a switch may not come before its delay
+ * (less one sample interval for observation lag), and must come within a
+ * generous bound.
+ */
+#include <check.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/fakeboard/fakeboard.h"
+
+#define SAMPLE_MS 20
+#define UP_DELAY_MS 200
+#define DOWN_DELAY_MS 300
+/* Bounds for things that must happen: far above what the delays need. */
+#define START_BOUND_MS 5000
+#define SWITCH_BOUND_MS 2000
+#define EXIT_BOUND_MS 10000
+
+#define EXIT_UNAVAILABLE 69
+#define EXIT_CONFIG 78
+
+static const char base_config[] =
+        "[daemon]\n"
+        "sample_interval_ms = 20\n"
+        "backend = hotplug\n"
+        "[hysteresis]\n"
+        "up_threshold = 80\n"
+        "down_threshold = 60\n"
+        "up_delay_ms = 200\n"
+        "down_delay_ms = 300\n"
+        "min_residency_ms = 40\n"
+        "max_switch_rate_hz = 10\n";
+
+static const unsigned idle_load[] = { 40 };
+static const unsigned heavy_load[] = { 600, 600 };
+
+/* One test's world; Check runs each test in its own process. */
+static struct fakeboard *fb;
+static char workdir[PATH_MAX];
+
+static void setup(void)
+{
+        const char *tmp = getenv("TMPDIR");
+
+        fb = NULL;
+        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(workdir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)flag;
+        (void)ftw;
+        return remove(path);
+}
+
+/* Runs only when the test passed: a failed test's process ends at once, its
+ * daemon dies with it (PR_SET_PDEATHSIG) and main() removes what is left. */
+static void teardown(void)
+{
+        fakeboard_free(fb);
+        fb = NULL;
+        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void new_board(const char *name)
+{
+        int r = fakeboard_new(name, &fb);
+
+        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
+}
+
+static const char *write_config(const char *name, const char *text)
+{
+        static char path[PATH_MAX + 64];
+        FILE *f;
+
+        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_ge(fputs(text, f), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        return path;
+}
+
+/* The daemon's log so far, for failure messages. */
+static const char *log_text(void)
+{
+        static char buf[8192];
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (unsigned i = 0; i < fakeboard_n_lines(fb) && len < sizeof(buf) - 1; i++) {
+                int n = snprintf(buf + len, sizeof(buf) - len, "\n    | %s", fakeboard_line(fb, i, NULL));
+
+                if (n < 0)
+                        break;
+                len += (size_t)n;
+        }
+        return buf;
+}
+
+static void spawn_daemon(const char *config, ...)
+{
+        char *argv[16] = { (char *)DAEMON_PATH };
+        unsigned argc = 1;
+        const char *arg;
+        va_list ap;
+        int r;
+
+        va_start(ap, config);
+        while ((arg = va_arg(ap, const char *)) && argc < 13)
+                argv[argc++] = (char *)arg;
+        va_end(ap);
+        argv[argc++] = (char *)"--config";
+        argv[argc++] = (char *)config;
+        argv[argc] = NULL;
+        r = fakeboard_spawn(fb, argv, false);
+        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
+}
+
+struct line_wait {
+        unsigned from;
+        const char *needle;
+        int found;
+};
+
+static bool line_seen(struct fakeboard *board, void *userdata)
+{
+        struct line_wait *w = userdata;
+
+        w->found = fakeboard_find_line(board, w->from, w->needle);
+        return w->found >= 0 || !fakeboard_running(board);
+}
+
+/* Runs the board until a line containing needle appears at or after from;
+ * returns its index. */
+static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
+{
+        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
+        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
+                      r == 1 ? "before the daemon exited" : "in time", log_text());
+        return (unsigned)w.found;
+}
+
+static void start_daemon(const char *config, const char *extra)
+{
+        if (extra)
+                spawn_daemon(config, "--foreground", extra, NULL);
+        else
+                spawn_daemon(config, "--foreground", NULL);
+        expect_line(0, "started: ", START_BOUND_MS);
+}
+
+static bool online_equals(const char *list)
+{
+        bl_cpuset want, now;
+
+        ck_assert_int_eq(cpuset_parse(&want, list), 0);
+        fakeboard_online(fb, &now);
+        return cpuset_equal(&want, &now);
+}
+
+static bool online_matches(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        return online_equals(userdata);
+}
+
+static const char *online_text(void)
+{
+        static char buf[256];
+        bl_cpuset now;
+
+        fakeboard_online(fb, &now);
+        cpuset_format(&now, buf, sizeof(buf));
+        return buf;
+}
+
+/* Runs the board until its online set is list; returns when the board saw
+ * the change (its last recorded change, or now if it was already so). */
+static bl_usec_t expect_online(const char *list, unsigned timeout_ms)
+{
+        bl_usec_t when = fakeboard_now();
+        unsigned n;
+        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
+                      timeout_ms, log_text());
+        n = fakeboard_n_online_changes(fb);
+        if (n > 0)
+                ck_assert_int_eq(fakeboard_online_change(fb, n - 1, &when, NULL), 0);
+        return when;
+}
+
+/* Runs the board for ms and asserts its online set stayed list throughout. */
+static void expect_online_stays(const char *list, unsigned ms)
+{
+        unsigned before = fakeboard_n_online_changes(fb);
+
+        ck_assert_msg(online_equals(list), "online is %s, not %s", online_text(), list);
+        ck_assert_int_eq(fakeboard_run_for(fb, ms), 0);
+        ck_assert_msg(fakeboard_n_online_changes(fb) == before && online_equals(list),
+                      "online changed to %s within %u ms; the daemon said:%s", online_text(), ms, log_text());
+}
+
+static void set_load(const unsigned *demand, unsigned n)
+{
+        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
+}
+
+static void assert_file(const char *path, const char *want)
+{
+        char full[PATH_MAX], buf[64] = "";
+        FILE *f;
+
+        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
+        f = fopen(full, "r");
+        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+        ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+        fclose(f);
+        buf[strcspn(buf, "\n")] = '\0';
+        ck_assert_msg(strcmp(buf, want) == 0, "%s is \"%s\", expected \"%s\"", path, buf, want);
+}
+
+static int stop_daemon(int sig)
+{
+        int status = -1, r;
+
+        ck_assert_int_eq(fakeboard_kill(fb, sig), 0);
+        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
+        ck_assert_msg(r == 0, "the daemon did not exit within %u ms of signal %d; it said:%s", EXIT_BOUND_MS,
+                      sig, log_text());
+        /* Let the board see the daemon's last writes. */
+        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
+        return status;
+}
+
+static int wait_exit(void)
+{
+        int status = -1;
+        int r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
+
+        ck_assert_msg(r == 0, "the daemon still runs after %u ms; it said:%s", EXIT_BOUND_MS, log_text());
+        return status;
+}
+
+static void assert_exit_status(int status, int want)
+{
+        ck_assert_msg(WIFEXITED(status), "the daemon died of signal %d; it said:%s",
+                      WIFSIGNALED(status) ? WTERMSIG(status) : -1, log_text());
+        ck_assert_msg(WEXITSTATUS(status) == want, "exit status %d, expected %d; the daemon said:%s",
+                      WEXITSTATUS(status), want, log_text());
+}
+
+static double ms_between(bl_usec_t from, bl_usec_t to)
+{
+        return to >= from ? (double)(to - from) / 1000.0 : -(double)(from - to) / 1000.0;
+}
+
+START_TEST(test_start_applies_little)
+{
+        new_board("exynos5422");
+        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        for (unsigned cpu = 4; cpu < 8; cpu++) {
+                char path[64];
+
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+                assert_file(path, "0");
+        }
+        assert_file("/sys/devices/system/cpu/cpu1/online", "1");
+        assert_file("/sys/devices/system/cpu/cpu3/online", "1");
+        /* The daemon stays at little while nothing happens. */
+        set_load(idle_load, 1);
+        expect_online_stays("0-3", 500);
+        ck_assert(fakeboard_running(fb));
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "switch "), -ENOENT);
+}
+END_TEST
+
+START_TEST(test_load_step_switches_up_then_down)
+{
+        bl_usec_t load_on, load_off, up, down;
+        unsigned started, line;
+        const char *text;
+
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        started = (unsigned)fakeboard_find_line(fb, 0, "started: ");
+        expect_online("0-3", SWITCH_BOUND_MS);
+        expect_online_stays("0-3", 300);
+
+        load_on = fakeboard_now();
+        set_load(heavy_load, 2);
+        up = expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_msg(ms_between(load_on, up) >= UP_DELAY_MS - SAMPLE_MS,
+                      "switched up %.0f ms after the load began, before up_delay_ms = %d",
+                      ms_between(load_on, up), UP_DELAY_MS);
+        line = expect_line(started, "switch little -> big: ", 1000);
+        text = fakeboard_line(fb, line, NULL);
+        ck_assert_msg(strstr(text, "demand"), "the reason does not mention demand: %s", text);
+
+        /* The load holds: no flapping while it lasts. */
+        expect_online_stays("0,4-7", 1000);
+
+        load_off = fakeboard_now();
+        set_load(idle_load, 1);
+        down = expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_msg(ms_between(load_off, down) >= DOWN_DELAY_MS - SAMPLE_MS,
+                      "switched down %.0f ms after the load ended, before down_delay_ms = %d",
+                      ms_between(load_off, down), DOWN_DELAY_MS);
+        line = expect_line(line + 1, "switch big -> little: ", 1000);
+        text = fakeboard_line(fb, line, NULL);
+        ck_assert_msg(strstr(text, "demand"), "the reason does not mention demand: %s", text);
+        expect_online_stays("0-3", 500);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+START_TEST(test_sigterm_restores_start_set)
+{
+        int status;
+
+        new_board("exynos5422");
+        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        status = stop_daemon(SIGTERM);
+        assert_exit_status(status, 0);
+        expect_line(0, "restored: ", 100);
+        ck_assert_msg(online_equals("0-7"), "online is %s after exit", online_text());
+        for (unsigned cpu = 1; cpu < 8; cpu++) {
+                char path[64];
+
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+                assert_file(path, "1");
+        }
+}
+END_TEST
+
+START_TEST(test_sigint_restores_unusual_start_set)
+{
+        new_board("exynos5422");
+        /* An administrator took cpu6 down before the daemon started. */
+        ck_assert_int_eq(fakeboard_set_cpu_online(fb, 6, false), 0);
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        /* At big the daemon brings cpu6 up; exit must take it down again. */
+        set_load(heavy_load, 2);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGINT), 0);
+        expect_line(0, "restored: ", 100);
+        ck_assert_msg(online_equals("0-5,7"), "online is %s after exit, expected 0-5,7", online_text());
+        assert_file("/sys/devices/system/cpu/cpu6/online", "0");
+}
+END_TEST
+
+START_TEST(test_sighup_reload)
+{
+        static const unsigned moderate[] = { 230 };
+        const char *config;
+        char where[PATH_MAX + 8];
+        unsigned refused, line;
+
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        config = write_config("bigLittle.conf", base_config);
+        start_daemon(config, NULL);
+        expect_online("0-3", SWITCH_BOUND_MS);
+
+        /* 230 < 80% of the LITTLE cluster's 377: no reason to switch. */
+        set_load(moderate, 1);
+        expect_online_stays("0-3", 1000);
+
+        /* A bad file is refused, naming its place, and the daemon goes on. */
+        write_config("bigLittle.conf",
+                     "[daemon]\n"
+                     "sample_interval_ms = 20\n"
+                     "backend = hotplug\n"
+                     "[hysteresis]\n"
+                     "up_threshold = 120\n");
+        ck_assert_int_eq(fakeboard_kill(fb, SIGHUP), 0);
+        refused = expect_line(0, "reload: refused", 3000);
+        snprintf(where, sizeof(where), "%s:5:", config);
+        expect_line(0, where, 1000);
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "reload: applied"), -ENOENT);
+        expect_online_stays("0-3", 500);
+        ck_assert(fakeboard_running(fb));
+
+        /* The running configuration still switches. */
+        set_load(heavy_load, 2);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        set_load(idle_load, 1);
+        expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        set_load(moderate, 1);
+        expect_online_stays("0-3", 1000);
+
+        /* A good file with a lower up threshold (45% of 377 = 170): the same
+         * load now goes big. */
+        write_config("bigLittle.conf",
+                     "[daemon]\n"
+                     "sample_interval_ms = 20\n"
+                     "backend = hotplug\n"
+                     "[hysteresis]\n"
+                     "up_threshold = 45\n"
+                     "down_threshold = 30\n"
+                     "up_delay_ms = 200\n"
+                     "down_delay_ms = 300\n");
+        ck_assert_int_eq(fakeboard_kill(fb, SIGHUP), 0);
+        line = expect_line(refused + 1, "reload: applied", 3000);
+        ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, line, NULL), config));
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        ck_assert_msg(online_equals("0-7"), "online is %s after exit", online_text());
+}
+END_TEST
+
+START_TEST(test_symmetric_machine_exits_69)
+{
+        new_board("x86-symmetric");
+        spawn_daemon(write_config("bigLittle.conf", base_config), "--foreground", NULL);
+        assert_exit_status(wait_exit(), EXIT_UNAVAILABLE);
+        expect_line(0, "one kind of core", 100);
+        ck_assert_msg(online_equals("0-3"), "online is %s", online_text());
+        ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
+}
+END_TEST
+
+START_TEST(test_bad_config_at_start)
+{
+        static const char bad[] = "[daemon]\n"
+                                  "sample_interval_ms = 20\n"
+                                  "no_such_key = 1\n";
+        const char *config;
+        char where[PATH_MAX + 8];
+
+        new_board("exynos5422");
+        config = write_config("bad.conf", bad);
+        snprintf(where, sizeof(where), "%s:3:", config);
+        spawn_daemon(config, "--foreground", NULL);
+        assert_exit_status(wait_exit(), EXIT_CONFIG);
+        expect_line(0, where, 100);
+        ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
+        ck_assert(online_equals("0-7"));
+}
+END_TEST
+
+START_TEST(test_check_config)
+{
+        char *argv[] = { (char *)DAEMON_PATH, (char *)"--check-config", NULL, NULL };
+        char where[PATH_MAX + 8];
+        int status = -1;
+
+        new_board("exynos5422");
+        argv[2] = (char *)write_config("good.conf", base_config);
+        ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+        assert_exit_status(status, 0);
+
+        argv[2] = (char *)write_config("bad.conf", "[hysteresis]\nup_threshold = 80\ndown_threshold = 95\n");
+        snprintf(where, sizeof(where), "%s:", argv[2]);
+        ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+        assert_exit_status(status, EXIT_CONFIG);
+        expect_line(0, where, 100);
+        /* Checking changes nothing. */
+        ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
+}
+END_TEST
+
+START_TEST(test_dryrun_changes_nothing)
+{
+        unsigned up;
+
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", base_config), "--backend=dryrun");
+        expect_online_stays("0-7", 300);
+
+        set_load(heavy_load, 2);
+        up = expect_line(0, "switch little -> big: ", UP_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, up, NULL), "demand"));
+        set_load(idle_load, 1);
+        expect_line(up + 1, "switch big -> little: ", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+
+        ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
+        for (unsigned cpu = 1; cpu < 8; cpu++) {
+                char path[64];
+
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+                assert_file(path, "1");
+        }
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
+}
+END_TEST
+
+static Suite *daemon_suite(void)
+{
+        Suite *s = suite_create("daemon");
+        TCase *tc = tcase_create("exynos5422");
+        TCase *other = tcase_create("refusals");
+
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 60);
+        tcase_add_test(tc, test_start_applies_little);
+        tcase_add_test(tc, test_load_step_switches_up_then_down);
+        tcase_add_test(tc, test_sigterm_restores_start_set);
+        tcase_add_test(tc, test_sigint_restores_unusual_start_set);
+        tcase_add_test(tc, test_sighup_reload);
+        tcase_add_test(tc, test_dryrun_changes_nothing);
+        suite_add_tcase(s, tc);
+
+        tcase_add_checked_fixture(other, setup, teardown);
+        tcase_set_timeout(other, 60);
+        tcase_add_test(other, test_symmetric_machine_exits_69);
+        tcase_add_test(other, test_bad_config_at_start);
+        tcase_add_test(other, test_check_config);
+        suite_add_tcase(s, other);
+        return s;
+}
+
+int main(void)
+{
+        char tmp[] = "/tmp/bl-check-daemon.XXXXXX";
+        SRunner *sr;
+        int failed;
+
+        /* Everything a test leaves behind when it fails (Check ends its
+         * process at once) is under here: testbeds and configurations. */
+        if (!mkdtemp(tmp))
+                return EXIT_FAILURE;
+        setenv("TMPDIR", tmp, 1);
+        sr = srunner_create(daemon_suite());
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

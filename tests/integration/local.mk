@@ -1,0 +1,35 @@
+# The fake board: a umockdev testbed shaped like a real board, and a load
+# driver that plays a pattern into its /proc/stat and /proc/pressure/cpu.
+noinst_PROGRAMS += tests/fakeboard/bl-fakeboard
+tests_fakeboard_bl_fakeboard_SOURCES = \
+	tests/fakeboard/main.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_fakeboard_bl_fakeboard_CFLAGS = $(AM_CFLAGS) $(UMOCKDEV_CFLAGS)
+tests_fakeboard_bl_fakeboard_LDADD = src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
+
+# Integration tests: the fake board on its own, then the real daemon on it.
+integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon
+check_PROGRAMS += $(integration_tests)
+TESTS += $(integration_tests)
+tests_integration_check_fakeboard_SOURCES = \
+	tests/integration/check_fakeboard.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_fakeboard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS)
+tests_integration_check_fakeboard_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_daemon_SOURCES = \
+	tests/integration/check_daemon.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
+tests_integration_check_daemon_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
+# The quick-start demo: the daemon on the fake Exynos 5422 while a load plays.
+demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled
+	$(builddir)/tests/fakeboard/bl-fakeboard demo --board exynos5422 \
+		--daemon $(abs_top_builddir)/src/daemon/bigLittled \
+		--config $(abs_top_srcdir)/conf/bigLittle.conf
+.PHONY: demo
