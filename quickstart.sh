@@ -1,0 +1,73 @@
+#!/bin/sh
+# The README's quick start.
+#   ./quickstart.sh demo   build, then run the daemon on a fake Exynos 5422 while a load plays
+#   ./quickstart.sh test   build, then run the whole test suite: plain (-Werror), under
+#                          AddressSanitizer + UndefinedBehaviorSanitizer, and make distcheck
+# As root on Debian 12 it first installs the build dependencies with apt-get.
+set -eu
+cd "$(dirname "$0")"
+top=$(pwd)
+
+DEPS="build-essential autoconf automake autoconf-archive pkg-config
+      libsystemd-dev libudev-dev libinih-dev check umockdev libumockdev-dev systemd"
+
+install_deps() {
+        missing=""
+        for p in $DEPS; do
+                dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+        done
+        [ -n "$missing" ] || return 0
+        if [ "$(id -u)" -ne 0 ]; then
+                echo "quickstart: missing packages:$missing (run as root, or install them)" >&2
+                exit 1
+        fi
+        echo "quickstart: installing$missing"
+        apt-get update -q
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+}
+
+# build DIR CONFIGURE-ARGS...: an out-of-tree build, so plain and sanitizer
+# builds live side by side.
+build() {
+        dir=$1
+        shift
+        [ -x configure ] || ./autogen.sh
+        mkdir -p "$dir"
+        (cd "$dir" && "$top/configure" -q "$@" && make -j"$(nproc)" >/dev/null)
+}
+
+# Check's own summary lines live in the per-test logs; show them, pass or fail.
+check() {
+        dir=$1
+        status=0
+        make -C "$dir" -j"$(nproc)" check || status=$?
+        for log in "$dir"/tests/*/*.log; do
+                [ -f "$log" ] || continue
+                echo "=== $log"
+                cat "$log"
+        done
+        return $status
+}
+
+case "${1:-}" in
+demo)
+        install_deps
+        build build --enable-werror
+        make -C build demo
+        ;;
+test)
+        install_deps
+        build build --enable-werror
+        check build
+        echo "=== the same suite under AddressSanitizer + UndefinedBehaviorSanitizer"
+        build build-asan --enable-werror --enable-sanitizers
+        check build-asan
+        echo "=== make distcheck"
+        make -C build distcheck >build/distcheck.log 2>&1 || { tail -n 100 build/distcheck.log; exit 1; }
+        grep -A3 "archives ready for distribution" build/distcheck.log || true
+        ;;
+*)
+        echo "usage: $0 demo|test" >&2
+        exit 64
+        ;;
+esac
