@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
-#include <libudev.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "common/fileio.h"
 #include "sources/thermal.h"
+#include "sources/udev-scan.h"
 
 /* Zone types that describe the CPUs or the SoC around them, as device trees
  * and x86 drivers name them ("cpu0-thermal", "soc_thermal", "x86_pkg_temp",
@@ -21,18 +21,6 @@ struct zone_info {
         char sysname[BL_NAME_MAX];
         char syspath[512];
 };
-
-static void udev_unrefp(struct udev **u)
-{
-        if (*u)
-                udev_unref(*u);
-}
-
-static void udev_enumerate_unrefp(struct udev_enumerate **e)
-{
-        if (*e)
-                udev_enumerate_unref(*e);
-}
 
 static bool contains_nocase(const char *haystack, const char *needle)
 {
@@ -52,65 +40,51 @@ static bool auto_selects(const char *type)
         return false;
 }
 
+struct zone_list {
+        struct zone_info *zones;
+        unsigned n, cap;
+};
+
+static int collect_zone(struct udev_device *dev, void *userdata)
+{
+        struct zone_list *l = userdata;
+        const char *syspath = udev_device_get_syspath(dev);
+        const char *sysname = udev_device_get_sysname(dev);
+        const char *type;
+
+        /* cooling_deviceN share the subsystem */
+        if (!sysname || strncmp(sysname, "thermal_zone", 12) != 0 || strlen(syspath) >= sizeof(l->zones->syspath))
+                return 0;
+        if (l->n == l->cap) {
+                unsigned ncap = l->cap ? l->cap * 2 : 16;
+                struct zone_info *z = realloc(l->zones, ncap * sizeof(*z));
+
+                if (!z)
+                        return -ENOMEM;
+                l->zones = z;
+                l->cap = ncap;
+        }
+        type = udev_device_get_sysattr_value(dev, "type");
+        snprintf(l->zones[l->n].type, sizeof(l->zones[l->n].type), "%s", type ? type : "");
+        snprintf(l->zones[l->n].sysname, sizeof(l->zones[l->n].sysname), "%s", sysname);
+        memcpy(l->zones[l->n].syspath, syspath, strlen(syspath) + 1);
+        l->n++;
+        return 0;
+}
+
 /* Every thermal_zoneN the kernel has, in sysfs order. */
 static int list_zones(struct zone_info **ret, unsigned *ret_n)
 {
-        __attribute__((cleanup(udev_unrefp))) struct udev *u = NULL;
-        __attribute__((cleanup(udev_enumerate_unrefp))) struct udev_enumerate *e = NULL;
-        _cleanup_free_ struct zone_info *zones = NULL;
-        struct udev_list_entry *entry;
-        unsigned n = 0, cap = 0;
+        struct zone_list l = { 0 };
         int r;
 
-        u = udev_new();
-        if (!u)
-                return -ENOMEM;
-        e = udev_enumerate_new(u);
-        if (!e)
-                return -ENOMEM;
-        r = udev_enumerate_add_match_subsystem(e, "thermal");
-        if (r < 0)
+        r = udev_scan_subsystem("thermal", collect_zone, &l);
+        if (r < 0) {
+                free(l.zones);
                 return r;
-        r = udev_enumerate_scan_devices(e);
-        if (r < 0)
-                return r;
-        udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e)) {
-                const char *syspath = udev_list_entry_get_name(entry);
-                struct udev_device *dev;
-                const char *sysname, *type;
-
-                dev = udev_device_new_from_syspath(u, syspath);
-                if (!dev)
-                        continue;
-                sysname = udev_device_get_sysname(dev);
-                /* cooling_deviceN share the subsystem */
-                if (!sysname || strncmp(sysname, "thermal_zone", 12) != 0) {
-                        udev_device_unref(dev);
-                        continue;
-                }
-                type = udev_device_get_sysattr_value(dev, "type");
-                if (n == cap) {
-                        unsigned ncap = cap ? cap * 2 : 16;
-                        struct zone_info *z = realloc(zones, ncap * sizeof(*z));
-
-                        if (!z) {
-                                udev_device_unref(dev);
-                                return -ENOMEM;
-                        }
-                        zones = z;
-                        cap = ncap;
-                }
-                snprintf(zones[n].type, sizeof(zones[n].type), "%s", type ? type : "");
-                snprintf(zones[n].sysname, sizeof(zones[n].sysname), "%s", sysname);
-                if (strlen(syspath) < sizeof(zones[n].syspath)) {
-                        memcpy(zones[n].syspath, syspath, strlen(syspath) + 1);
-                        n++;
-                }
-                udev_device_unref(dev);
         }
-        *ret = zones;
-        zones = NULL;
-        *ret_n = n;
+        *ret = l.zones;
+        *ret_n = l.n;
         return 0;
 }
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <libudev.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/fileio.h"
 #include "sources/cpufreq.h"
 #include "sources/topology-udev.h"
+#include "sources/udev-scan.h"
 
 /* A cpufreq policy seen through one of its CPUs. */
 struct policy_info {
@@ -21,24 +21,6 @@ struct discovery {
         unsigned npolicies, policies_size;
         unsigned ncpus;                 /* highest present CPU + 1 */
 };
-
-static void udev_unrefp(struct udev **u)
-{
-        if (*u)
-                udev_unref(*u);
-}
-
-static void udev_enumerate_unrefp(struct udev_enumerate **e)
-{
-        if (*e)
-                udev_enumerate_unref(*e);
-}
-
-static void udev_device_unrefp(struct udev_device **d)
-{
-        if (*d)
-                udev_device_unref(*d);
-}
 
 /* Reads an optional integer attribute: 0 with *ret set, -ENOENT when the
  * kernel does not have it, -EINVAL (described in diag) when it is not a
@@ -197,45 +179,26 @@ static int cpu_number(const char *sysname, unsigned *ret)
         return 0;
 }
 
-static int scan_cpus(struct discovery *d, struct bl_diag *diag)
+struct scan {
+        struct discovery *d;
+        struct bl_diag *diag;
+};
+
+static int scan_cpu(struct udev_device *dev, void *userdata)
 {
-        __attribute__((cleanup(udev_unrefp))) struct udev *u = NULL;
-        __attribute__((cleanup(udev_enumerate_unrefp))) struct udev_enumerate *e = NULL;
-        struct udev_list_entry *entry;
+        struct scan *scan = userdata;
+        unsigned cpu;
         int r;
 
-        u = udev_new();
-        if (!u)
-                return -ENOMEM;
-        e = udev_enumerate_new(u);
-        if (!e)
-                return -ENOMEM;
-        r = udev_enumerate_add_match_subsystem(e, "cpu");
-        if (r < 0)
-                return r;
-        r = udev_enumerate_scan_devices(e);
-        if (r < 0)
-                return r;
-        udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e)) {
-                __attribute__((cleanup(udev_device_unrefp))) struct udev_device *dev = NULL;
-                unsigned cpu;
-
-                dev = udev_device_new_from_syspath(u, udev_list_entry_get_name(entry));
-                if (!dev)
-                        continue;
-                r = cpu_number(udev_device_get_sysname(dev), &cpu);
-                if (r == -ERANGE) {
-                        diag_add(diag, "%s: beyond the %u CPUs supported, ignored",
-                                 udev_device_get_syspath(dev), BL_MAX_CPUS);
-                        continue;
-                }
-                if (r < 0)
-                        continue;
-                r = read_cpu(d, dev, cpu, diag);
-                if (r < 0)
-                        return r;
+        r = cpu_number(udev_device_get_sysname(dev), &cpu);
+        if (r == -ERANGE) {
+                diag_add(scan->diag, "%s: beyond the %u CPUs supported, ignored", udev_device_get_syspath(dev),
+                         BL_MAX_CPUS);
+                return 0;
         }
-        return 0;
+        if (r < 0)
+                return 0;
+        return read_cpu(scan->d, dev, cpu, scan->diag);
 }
 
 int topology_discover(struct bl_topology *t, struct bl_diag *diag)
@@ -253,7 +216,7 @@ int topology_discover(struct bl_topology *t, struct bl_diag *diag)
                         .capacity = -1, .max_freq_khz = -1, .policy = -1, .policy_size = -1, .cluster_id = -1,
                 };
         d.cpus = cpus;
-        r = scan_cpus(&d, diag);
+        r = udev_scan_subsystem("cpu", scan_cpu, &(struct scan){ .d = &d, .diag = diag });
         policies = d.policies;
         if (r < 0)
                 return r;
