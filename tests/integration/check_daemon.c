@@ -19,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -519,6 +522,117 @@ START_TEST(test_dryrun_changes_nothing)
 }
 END_TEST
 
+/* What the daemon tells systemd, read from a NOTIFY_SOCKET of our own. */
+struct notify_log {
+        int fd;
+        char text[16384];
+        size_t len;
+};
+
+static bool notify_drain(struct fakeboard *board, void *userdata)
+{
+        struct notify_log *n = userdata;
+        char msg[1024];
+        ssize_t len;
+
+        (void)board;
+        while ((len = recv(n->fd, msg, sizeof(msg) - 1, 0)) > 0) {
+                msg[len] = '\0';
+                n->len += (size_t)snprintf(n->text + n->len, sizeof(n->text) - n->len, "%s\n", msg);
+                if (n->len >= sizeof(n->text))
+                        n->len = sizeof(n->text) - 1;
+        }
+        return false;
+}
+
+static unsigned count_of(const char *haystack, const char *needle)
+{
+        unsigned n = 0;
+
+        for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle))
+                n++;
+        return n;
+}
+
+START_TEST(test_notify_protocol_and_watchdog)
+{
+        static struct notify_log n;
+        struct sockaddr_un addr = { .sun_family = AF_UNIX };
+        char name[64];
+        socklen_t len;
+
+        /* An abstract socket: no path length limit to worry about. */
+        snprintf(name, sizeof(name), "@bigLittle-test-notify-%d", (int)getpid());
+        memcpy(addr.sun_path + 1, name + 1, strlen(name) - 1);
+        len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name));
+        n.fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        ck_assert_int_ge(n.fd, 0);
+        ck_assert_int_eq(bind(n.fd, (struct sockaddr *)&addr, len), 0);
+        ck_assert_int_eq(setenv("NOTIFY_SOCKET", name, 1), 0);
+        /* sd-event pings at a quarter of this; no WATCHDOG_PID, so any pid may. */
+        ck_assert_int_eq(setenv("WATCHDOG_USEC", "400000", 1), 0);
+
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        ck_assert_int_eq(fakeboard_run(fb, 1000, notify_drain, &n), 0);
+        ck_assert_msg(strstr(n.text, "READY=1\n"), "no READY=1 in:\n%s", n.text);
+        ck_assert_msg(strstr(n.text, "STATUS=level little"), "no STATUS= in:\n%s", n.text);
+        ck_assert_msg(count_of(n.text, "WATCHDOG=1") >= 3, "too few watchdog pings in 1 s:\n%s", n.text);
+
+        n.len = 0;
+        n.text[0] = '\0';
+        ck_assert_int_eq(fakeboard_kill(fb, SIGHUP), 0);
+        expect_line(0, "reload: applied", 3000);
+        ck_assert_int_eq(fakeboard_run(fb, 200, notify_drain, &n), 0);
+        ck_assert_msg(strstr(n.text, "RELOADING=1") && strstr(strstr(n.text, "RELOADING=1"), "READY=1"),
+                      "no RELOADING=1 then READY=1 in:\n%s", n.text);
+
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        notify_drain(fb, &n);
+        ck_assert_msg(strstr(n.text, "STOPPING=1"), "no STOPPING=1 in:\n%s", n.text);
+        close(n.fd);
+}
+END_TEST
+
+START_TEST(test_thermal_cap_and_release)
+{
+        bl_usec_t hot;
+
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 60000), 0);
+        set_load(heavy_load, 2);
+        start_daemon(write_config("bigLittle.conf",
+                                  "[daemon]\n"
+                                  "sample_interval_ms = 20\n"
+                                  "[hysteresis]\n"
+                                  "up_delay_ms = 100\n"
+                                  "down_delay_ms = 300\n"
+                                  "[thermal]\n"
+                                  "cap_temp_c = 85\n"
+                                  "release_temp_c = 80\n"
+                                  "critical_temp_c = 95\n"),
+                     NULL);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+
+        /* Hot: capped at once, whatever the load and the delays. */
+        hot = fakeboard_now();
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 86000), 0);
+        ck_assert_msg(ms_between(hot, expect_online("0-3", SWITCH_BOUND_MS)) < DOWN_DELAY_MS + 1000,
+                      "the cap waited for the down delay");
+        expect_line(0, "switch big -> little: temperature 86.0 C", 1000);
+
+        /* Between release and cap the cap holds (hysteresis). */
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 82000), 0);
+        expect_online_stays("0-3", 800);
+
+        /* Below release the load takes it up again. */
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 70000), 0);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
 static Suite *daemon_suite(void)
 {
         Suite *s = suite_create("daemon");
@@ -533,6 +647,8 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_sigint_restores_unusual_start_set);
         tcase_add_test(tc, test_sighup_reload);
         tcase_add_test(tc, test_dryrun_changes_nothing);
+        tcase_add_test(tc, test_notify_protocol_and_watchdog);
+        tcase_add_test(tc, test_thermal_cap_and_release);
         suite_add_tcase(s, tc);
 
         tcase_add_checked_fixture(other, setup, teardown);

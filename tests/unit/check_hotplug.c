@@ -94,6 +94,7 @@ END_TEST
 /* --- against a testbed --- */
 
 static UMockdevTestbed *testbed;
+static gchar *sys_dir;
 static struct bl_topology topo;
 static struct bl_ladder ladder;
 
@@ -112,7 +113,7 @@ static char *online_path(unsigned cpu)
 {
         static char path[512];
 
-        snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/online", umockdev_testbed_get_sys_dir(testbed), cpu);
+        snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/online", sys_dir, cpu);
         return path;
 }
 
@@ -141,6 +142,7 @@ static void assert_online(const char *want)
 static void board_setup(void)
 {
         testbed = umockdev_testbed_new();
+        sys_dir = umockdev_testbed_get_sys_dir(testbed);
         add_cpu(0, NULL);
         for (unsigned cpu = 1; cpu < 8; cpu++)
                 add_cpu(cpu, "1");
@@ -163,6 +165,7 @@ static void board_setup(void)
 
 static void board_teardown(void)
 {
+        g_free(sys_dir);
         g_object_unref(testbed);
 }
 
