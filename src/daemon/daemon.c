@@ -173,7 +173,9 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
         r = sd_event_source_set_time(s, d->next_tick);
         if (r < 0)
                 return r;
-        decide(d, now);
+        /* Decide on the tick's scheduled time, not the wakeup's jitter, so
+         * that delays count whole sample intervals as they do in blsim. */
+        decide(d, usec);
         return 0;
 }
 
