@@ -72,6 +72,34 @@ static int parse_cpu(const char **p, unsigned *ret)
         return 0;
 }
 
+static bool is_separator(char c)
+{
+        return c == ' ' || c == ',' || c == '\t' || c == '\n';
+}
+
+/* One "N" or "N-M" item at *p, added to 'out'. */
+static int parse_item(const char **p, bl_cpuset *out)
+{
+        unsigned first, last;
+        int r;
+
+        r = parse_cpu(p, &first);
+        if (r < 0)
+                return r;
+        last = first;
+        if (**p == '-') {
+                (*p)++;
+                r = parse_cpu(p, &last);
+                if (r < 0)
+                        return r;
+                if (last < first)
+                        return -EINVAL;
+        }
+        for (unsigned c = first; c <= last; c++)
+                cpuset_set(out, c);
+        return 0;
+}
+
 int cpuset_parse(bl_cpuset *s, const char *text)
 {
         const char *p = text;
@@ -82,22 +110,9 @@ int cpuset_parse(bl_cpuset *s, const char *text)
         while (*p == ' ' || *p == '\t')
                 p++;
         while (*p && *p != '\n') {
-                unsigned first, last;
-
-                r = parse_cpu(&p, &first);
+                r = parse_item(&p, &out);
                 if (r < 0)
                         return r;
-                last = first;
-                if (*p == '-') {
-                        p++;
-                        r = parse_cpu(&p, &last);
-                        if (r < 0)
-                                return r;
-                        if (last < first)
-                                return -EINVAL;
-                }
-                for (unsigned c = first; c <= last; c++)
-                        cpuset_set(&out, c);
                 if (*p == ',') {
                         p++;
                         if (*p == '\0' || *p == '\n')
@@ -107,6 +122,28 @@ int cpuset_parse(bl_cpuset *s, const char *text)
         }
         if (*p == '\n' && p[1] != '\0')
                 return -EINVAL;
+        *s = out;
+        return 0;
+}
+
+int cpuset_parse_words(bl_cpuset *s, const char *text)
+{
+        const char *p = text;
+        bl_cpuset out;
+        int r;
+
+        cpuset_zero(&out);
+        for (;;) {
+                while (is_separator(*p))
+                        p++;
+                if (*p == '\0')
+                        break;
+                r = parse_item(&p, &out);
+                if (r < 0)
+                        return r;
+                if (*p && !is_separator(*p))
+                        return -EINVAL;
+        }
         *s = out;
         return 0;
 }

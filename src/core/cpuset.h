@@ -43,5 +43,9 @@ unsigned cpuset_span(const bl_cpuset *s);
 /* Parses a cpulist ("0-3,6", a trailing newline allowed, "" = empty).
  * Returns 0 or -EINVAL (malformed) / -ERANGE (CPU >= BL_MAX_CPUS). */
 int cpuset_parse(bl_cpuset *s, const char *text);
+/* Parses either form the kernel prints CPU sets in: a cpulist, or CPU
+ * numbers separated by spaces (cpufreq related_cpus, affected_cpus: "0 1 2 3 ").
+ * Same returns as cpuset_parse(). */
+int cpuset_parse_words(bl_cpuset *s, const char *text);
 /* Formats as a cpulist; always NUL-terminates, returns the length it needed. */
 size_t cpuset_format(const bl_cpuset *s, char *buf, size_t size);

@@ -13,61 +13,6 @@
 #define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
 #define PATH_SIZE 512
 
-static bool is_digit(char c)
-{
-        return c >= '0' && c <= '9';
-}
-
-static int parse_cpu_number(const char **p, unsigned *ret)
-{
-        unsigned v = 0;
-
-        if (!is_digit(**p))
-                return -EINVAL;
-        for (; is_digit(**p); (*p)++) {
-                v = v * 10 + (unsigned)(**p - '0');
-                if (v >= BL_MAX_CPUS)
-                        return -ERANGE;
-        }
-        *ret = v;
-        return 0;
-}
-
-int cpufreq_parse_cpus(const char *text, bl_cpuset *cpus)
-{
-        const char *p = text;
-        bl_cpuset out;
-        int r;
-
-        cpuset_zero(&out);
-        for (;;) {
-                unsigned first, last;
-
-                while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n')
-                        p++;
-                if (*p == '\0')
-                        break;
-                r = parse_cpu_number(&p, &first);
-                if (r < 0)
-                        return r;
-                last = first;
-                if (*p == '-') {
-                        p++;
-                        r = parse_cpu_number(&p, &last);
-                        if (r < 0)
-                                return r;
-                        if (last < first)
-                                return -EINVAL;
-                }
-                if (*p != '\0' && *p != ' ' && *p != ',' && *p != '\t' && *p != '\n')
-                        return -EINVAL;
-                for (unsigned cpu = first; cpu <= last; cpu++)
-                        cpuset_set(&out, cpu);
-        }
-        *cpus = out;
-        return 0;
-}
-
 static int join_path(char *buf, size_t size, const char *dir, const char *name)
 {
         int n = snprintf(buf, size, "%s/%s", dir, name);
@@ -110,7 +55,7 @@ static int open_policy(const char *dir, struct cpufreq_policy_reader *p)
         r = read_file(path, &text, NULL);
         if (r < 0)
                 return r;
-        r = cpufreq_parse_cpus(text, &p->cpus);
+        r = cpuset_parse_words(&p->cpus, text);
         if (r < 0)
                 return r;
         if (cpuset_empty(&p->cpus))

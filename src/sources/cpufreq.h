@@ -17,11 +17,6 @@ struct cpufreq_reader {
         struct cpufreq_policy_reader *policy;
 };
 
-/* Parses related_cpus / affected_cpus: CPU numbers separated by spaces
- * ("0 1 2 3"); cpulist ranges ("0-3,6") are accepted as well. Returns 0,
- * -EINVAL or -ERANGE (a CPU >= BL_MAX_CPUS). */
-int cpufreq_parse_cpus(const char *text, bl_cpuset *cpus);
-
 /* Opens every policy under /sys/devices/system/cpu/cpufreq. A machine
  * without cpufreq gives n == 0 and returns 0. */
 int cpufreq_open(struct cpufreq_reader *r);

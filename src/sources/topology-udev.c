@@ -116,7 +116,7 @@ static int read_cpu(struct discovery *d, struct udev_device *dev, unsigned cpu, 
         if (value) {
                 bl_cpuset related;
 
-                r = cpufreq_parse_cpus(value, &related);
+                r = cpuset_parse_words(&related, value);
                 if (r == 0 && !cpuset_isset(&related, cpu))
                         r = -EINVAL;
                 if (r < 0) {

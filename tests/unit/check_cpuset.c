@@ -97,6 +97,29 @@ START_TEST(test_parse_failure_keeps_set)
 }
 END_TEST
 
+/* The space-separated form of cpufreq's related_cpus and affected_cpus. */
+START_TEST(test_parse_words)
+{
+        bl_cpuset s;
+
+        ck_assert_int_eq(cpuset_parse_words(&s, "0 1 2 3\n"), 0);
+        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0xf } }));
+        ck_assert_int_eq(cpuset_parse_words(&s, "4 5 6 7 \n"), 0);
+        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0xf0 } }));
+        ck_assert_int_eq(cpuset_parse_words(&s, "0-2,6"), 0);
+        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0x47 } }));
+        ck_assert_int_eq(cpuset_parse_words(&s, ""), 0);
+        ck_assert(cpuset_empty(&s));
+        ck_assert_int_eq(cpuset_parse_words(&s, "1023"), 0);
+        ck_assert(cpuset_isset(&s, 1023));
+        ck_assert_int_eq(cpuset_parse_words(&s, "1024"), -ERANGE);
+        ck_assert_int_eq(cpuset_parse_words(&s, "0 x"), -EINVAL);
+        ck_assert_int_eq(cpuset_parse_words(&s, "3-1"), -EINVAL);
+        ck_assert_int_eq(cpuset_parse_words(&s, "1-"), -EINVAL);
+        ck_assert_int_eq(cpuset_parse_words(&s, "-1"), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_format_basic)
 {
         static const unsigned cpus[] = { 0, 1, 2, 3, 6, 8, 9, 63, 64, 1023 };
@@ -236,6 +259,7 @@ static Suite *cpuset_suite(void)
         tcase_add_test(parse, test_parse_sysfs_forms);
         tcase_add_test(parse, test_parse_limits);
         tcase_add_test(parse, test_parse_malformed);
+        tcase_add_test(parse, test_parse_words);
         tcase_add_test(parse, test_parse_failure_keeps_set);
         suite_add_tcase(s, parse);
 

@@ -339,27 +339,6 @@ END_TEST
 
 /* cpufreq. */
 
-START_TEST(test_cpufreq_parse_cpus)
-{
-        bl_cpuset s;
-
-        ck_assert_int_eq(cpufreq_parse_cpus("0 1 2 3\n", &s), 0);
-        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0xf } }));
-        ck_assert_int_eq(cpufreq_parse_cpus("4 5 6 7 \n", &s), 0);
-        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0xf0 } }));
-        ck_assert_int_eq(cpufreq_parse_cpus("0-2,6", &s), 0);
-        ck_assert(cpuset_equal(&s, &(bl_cpuset){ .bits = { 0x47 } }));
-        ck_assert_int_eq(cpufreq_parse_cpus("", &s), 0);
-        ck_assert(cpuset_empty(&s));
-        ck_assert_int_eq(cpufreq_parse_cpus("1023", &s), 0);
-        ck_assert(cpuset_isset(&s, 1023));
-        ck_assert_int_eq(cpufreq_parse_cpus("1024", &s), -ERANGE);
-        ck_assert_int_eq(cpufreq_parse_cpus("0 x", &s), -EINVAL);
-        ck_assert_int_eq(cpufreq_parse_cpus("3-1", &s), -EINVAL);
-        ck_assert_int_eq(cpufreq_parse_cpus("1-", &s), -EINVAL);
-        ck_assert_int_eq(cpufreq_parse_cpus("-1", &s), -EINVAL);
-}
-END_TEST
 
 START_TEST(test_cpufreq_scale_exynos)
 {
@@ -918,7 +897,6 @@ static Suite *sources_suite(void)
 
         tc = tcase_create("cpufreq");
         tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
-        tcase_add_test(tc, test_cpufreq_parse_cpus);
         tcase_add_test(tc, test_cpufreq_scale_exynos);
         tcase_add_test(tc, test_cpufreq_absent);
         tcase_add_test(tc, test_cpufreq_policy_of_1024_cpus);
