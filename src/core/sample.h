@@ -12,6 +12,7 @@ struct bl_sample {
         bl_cpuset online;
         float busy[BL_MAX_CPUS];        /* fraction of the interval, 0..1 */
         uint16_t capacity[BL_MAX_CPUS]; /* capacity at the current frequency */
+        uint16_t max_capacity[BL_MAX_CPUS];     /* at the top frequency (0 when unknown) */
         bool has_pressure;
         double pressure;                /* PSI cpu "some": share of the interval, 0..1 */
         bool has_temp;

@@ -104,9 +104,14 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample *out)
         /* A policy that fails to answer keeps its last frequency. */
         (void)cpufreq_read(&s->freq);
         cpufreq_scale(&s->freq, t, out->capacity);
-        for (unsigned cpu = 0; cpu < t->ncpus; cpu++)
+        for (unsigned cpu = 0; cpu < t->ncpus; cpu++) {
+                int k = t->cpu_cluster[cpu];
+
                 if (!cpuset_isset(&out->online, cpu))
                         out->capacity[cpu] = 0;
+                else if (k >= 0)
+                        out->max_capacity[cpu] = (uint16_t)t->clusters[k].capacity;
+        }
 
         read_pressure(s, out->interval, out);
 

@@ -686,6 +686,9 @@ START_TEST(test_sampler_two_ticks)
         ck_assert_int_eq(s->temp_mc, 52000);
         ck_assert_uint_eq(s->capacity[0], 188);
         ck_assert_uint_eq(s->capacity[4], 1024);
+        /* the top capacity stays whatever the frequency */
+        ck_assert_uint_eq(s->max_capacity[0], 377);
+        ck_assert_uint_eq(s->max_capacity[4], 1024);
 
         /* 20 ms later: two USER_HZ ticks per CPU */
         write_stat(busy, idle, 8, NULL);
