@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
-#include <ini.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
 
 #include "core/config.h"
+#include "core/ini-reader.h"
 
 #define DEFAULT_HEURISTIC "pelt"
 #define POLICY_PREFIX "policy."
@@ -318,19 +318,10 @@ static void range_format(double min, double max, char *buf, size_t size)
         snprintf(buf, size, min < 0 ? "%g to %g" : "%g-%g", min, max);
 }
 
-enum section_state {
-        SECTION_NONE,           /* no section header yet */
-        SECTION_KNOWN,
-        SECTION_IGNORED,        /* unknown or broken header, already reported */
-};
-
 struct parser {
         struct bl_config *c;
         const char *filename;
-        const char *text;
-        size_t len, pos;
         unsigned line;
-        enum section_state state;
         struct bl_diag *diag;
         unsigned problems;
 };
@@ -650,144 +641,38 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
         report(p, "[%s]: unknown key \"%s\"", section, name);
 }
 
-static int handle_key(void *user, const char *section, const char *name, const char *value)
-{
-        struct parser *p = user;
-        unsigned before = p->problems;
-
-        switch (p->state) {
-        case SECTION_NONE:
-                report(p, "key \"%s\" outside of any section", name);
-                break;
-        case SECTION_IGNORED:
-                break;
-        case SECTION_KNOWN:
-                if (strncmp(section, POLICY_PREFIX, strlen(POLICY_PREFIX)) == 0)
-                        set_heuristic_key(p, section, name, value);
-                else
-                        set_key(p, section, name, value);
-                break;
-        }
-        return p->problems == before;
-}
-
-static void enter_section(struct parser *p, const char *name)
+static unsigned enter_section(struct parser *p, const char *name)
 {
         for (unsigned i = 0; main_sections[i]; i++)
-                if (streq(main_sections[i], name)) {
-                        p->state = SECTION_KNOWN;
-                        return;
-                }
+                if (streq(main_sections[i], name))
+                        return 0;
         if (strncmp(name, POLICY_PREFIX, strlen(POLICY_PREFIX)) == 0) {
                 const char *heuristic = name + strlen(POLICY_PREFIX);
                 char known[256];
 
-                if (known_find(p->c, heuristic)) {
-                        p->state = SECTION_KNOWN;
-                        return;
-                }
+                if (known_find(p->c, heuristic))
+                        return 0;
                 known_format(p->c, known, sizeof(known));
                 report(p, "unknown heuristic \"%s\" in [%s] (known: %s)", heuristic, name, known);
         } else
                 report(p, "unknown section [%s]", name);
-        p->state = SECTION_IGNORED;
+        return 1;
 }
 
-/* inih's scan for a separator, which stops at an inline comment: a ';'
- * after whitespace. Mirrored so that what we accept is what inih parses. */
-static const char *find_chars_or_comment(const char *s, const char *chars)
+static unsigned handle_line(void *user, const char *section, const char *key, const char *value,
+                            unsigned line)
 {
-        bool was_space = false;
+        struct parser *p = user;
+        unsigned before = p->problems;
 
-        while (*s && !strchr(chars, *s) && !(was_space && *s == ';')) {
-                was_space = isspace((unsigned char)*s);
-                s++;
-        }
-        return s;
-}
-
-/* Checks one trimmed, non-empty line the way inih will read it, so that
- * every bad line is reported, not only inih's first. Returns false for a
- * line inih must not see. */
-static bool check_line(struct parser *p, const char *line)
-{
-        const char *end;
-
-        if (line[0] == ';' || line[0] == '#')
-                return true;
-        if (line[0] == '[') {
-                const char *rest;
-                char name[BL_CONFIG_LINE_MAX + 1];
-
-                end = find_chars_or_comment(line + 1, "]");
-                if (*end != ']')
-                        return false;
-                /* inih ignores whatever follows the ']'; only a comment may. */
-                rest = skip_space(end + 1);
-                if (*rest && *rest != ';' && *rest != '#')
-                        return false;
-                snprintf(name, sizeof(name), "%.*s", (int)(end - line - 1), line + 1);
-                enter_section(p, name);
-                return true;
-        }
-        end = find_chars_or_comment(line, "=:");
-        if (*end != '=' && *end != ':')
-                return false;
-        /* A key without a name is not something inih rejects, but it is wrong. */
-        return end > line;
-}
-
-/* The fgets-style reader inih pulls lines through. It counts lines (the
- * distro's inih tells the handler none), rejects lines its buffer would
- * split, strips leading whitespace (inih would take an indented line for a
- * continuation) and hands inih an empty line in place of any bad one, so
- * line numbers stay aligned and parsing goes on. */
-static char *read_line_for_inih(char *buf, int size, void *stream)
-{
-        struct parser *p = stream;
-        const char *line = p->text + p->pos, *eol, *start;
-        size_t n, limit, len;
-
-        if (p->pos >= p->len || size < 2)
-                return NULL;
-        eol = memchr(line, '\n', p->len - p->pos);
-        n = eol ? (size_t)(eol - line) : p->len - p->pos;
-        p->pos += eol ? n + 1 : n;
-        p->line++;
-        if (n > 0 && line[n - 1] == '\r')
-                n--;
-        limit = (size_t)size - 2 < BL_CONFIG_LINE_MAX ? (size_t)size - 2 : BL_CONFIG_LINE_MAX;
-        buf[0] = '\0';
-
-        if (n > limit) {
-                report(p, "line too long (%zu characters, at most %zu)", n, limit);
-                if (*skip_space(line) == '[')
-                        p->state = SECTION_IGNORED;
-        } else if (memchr(line, '\0', n)) {
-                report(p, "line contains a NUL byte");
-                if (*skip_space(line) == '[')
-                        p->state = SECTION_IGNORED;
-        } else {
-                memcpy(buf, line, n);
-                buf[n] = '\0';
-                start = buf;
-                if (p->line == 1 && strncmp(start, "\xef\xbb\xbf", 3) == 0)
-                        start += 3;
-                start = skip_space(start);
-                len = strlen(start);
-                while (len > 0 && isspace((unsigned char)start[len - 1]))
-                        len--;
-                memmove(buf, start, len);
-                buf[len] = '\0';
-                if (len > 0 && !check_line(p, buf)) {
-                        report(p, "expected \"key = value\" or \"[section]\", got \"%s\"", buf);
-                        if (buf[0] == '[')
-                                p->state = SECTION_IGNORED;
-                        buf[0] = '\0';
-                }
-        }
-        strcat(buf, "\n");
-        return buf;
+        p->line = line;
+        if (!key)
+                return enter_section(p, section);
+        if (strncmp(section, POLICY_PREFIX, strlen(POLICY_PREFIX)) == 0)
+                set_heuristic_key(p, section, key, value);
+        else
+                set_key(p, section, key, value);
+        return p->problems - before;
 }
 
 unsigned config_parse(struct bl_config *c, const struct bl_heuristic_ops *const *table,
@@ -796,19 +681,14 @@ unsigned config_parse(struct bl_config *c, const struct bl_heuristic_ops *const 
         struct parser p = {
                 .c = c,
                 .filename = filename,
-                .text = text,
-                .len = len,
-                .state = SECTION_NONE,
                 .diag = diag,
         };
+        unsigned problems;
 
         known_sync(c, table);
-        if (ini_parse_stream(read_line_for_inih, &p, handle_key, &p) < 0) {
-                diag_add(diag, "%s: cannot parse: out of memory", filename);
-                p.problems++;
-        }
+        problems = ini_read(filename, text, len, handle_line, &p, diag);
         resolve_heuristics(c);
-        return p.problems;
+        return problems;
 }
 
 static void origin_format(const struct bl_config_origin *o, char *buf, size_t size)

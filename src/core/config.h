@@ -7,14 +7,12 @@
 
 #include "core/diag.h"
 #include "core/heuristic.h"
+#include "core/ini-reader.h"
 
 #define BL_MAX_HEURISTICS 8
 #define BL_MAX_ZONES 16
-/* The longest line we accept. inih would silently split a line that does
- * not fit its buffer, so the parser rejects such lines itself: the limit is
- * the smaller of this and what inih's buffer holds (198 characters with
- * Debian's build, whose buffer is 200 bytes). */
-#define BL_CONFIG_LINE_MAX 200
+/* The longest line accepted (see core/ini-reader.h). */
+#define BL_CONFIG_LINE_MAX INI_READ_LINE_MAX
 
 enum bl_backend_kind {
         BL_BACKEND_AUTO,

@@ -8,6 +8,7 @@ src_core_libblcore_a_SOURCES = \
 	src/core/ladder.h src/core/ladder.c \
 	src/core/sample.h src/core/sample.c \
 	src/core/heuristic.h src/core/heuristic.c \
+	src/core/ini-reader.h src/core/ini-reader.c \
 	src/core/config.h src/core/config.c \
 	src/core/scorer.h src/core/scorer.c \
 	src/core/engine.h src/core/engine.c
