@@ -5,5 +5,12 @@
 const struct bl_heuristic_ops *const policy_builtin[] = {
         &heuristic_util,
         &heuristic_pelt,
+        &heuristic_always_big,
+        &heuristic_always_little,
+        &heuristic_ondemand,
+        &heuristic_conservative,
+        &heuristic_interactive,
+        &heuristic_hmp,
+        &heuristic_exynos5410,
         NULL,
 };

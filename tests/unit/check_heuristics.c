@@ -50,9 +50,19 @@ static double pelt_feed(struct pelt_run *r, double demand, bl_usec_t interval)
 
 START_TEST(test_builtin_table)
 {
-        ck_assert_ptr_eq(policy_builtin[0], &heuristic_util);
-        ck_assert_ptr_eq(policy_builtin[1], &heuristic_pelt);
-        ck_assert_ptr_null(policy_builtin[2]);
+        static const char *const names[] = {
+                "util", "pelt", "always-big", "always-little", "ondemand", "conservative", "interactive", "hmp",
+                "exynos5410",
+        };
+        size_t n = sizeof(names) / sizeof(names[0]);
+
+        /* The documented order, every name unique, every descriptor of this ABI. */
+        for (size_t i = 0; i < n; i++) {
+                ck_assert_ptr_nonnull(policy_builtin[i]);
+                ck_assert_str_eq(policy_builtin[i]->name, names[i]);
+                ck_assert_uint_eq(policy_builtin[i]->abi, BL_HEURISTIC_ABI);
+        }
+        ck_assert_ptr_null(policy_builtin[n]);
         ck_assert_ptr_eq(heuristic_find(policy_builtin, "pelt"), &heuristic_pelt);
         ck_assert_ptr_eq(heuristic_find(policy_builtin, "util"), &heuristic_util);
         ck_assert_ptr_null(heuristic_find(policy_builtin, "psi"));
