@@ -22,6 +22,7 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
                double *backlog, const double *new_work, struct sim_step *out);
 
 /* The in-cluster DVFS rule: the lowest OPP whose capacity is at least
- * 1.25 x reference_capacity x max_pending / avail_us, else the top one. */
+ * 1.25 x reference_capacity x max_pending / avail_us, else the top one; with
+ * no time available (avail_us <= 0) the top one, work or not. */
 unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity, double max_pending,
                        double avail_us);

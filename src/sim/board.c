@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Board files are INI, read like the daemon's configuration (core/ini-reader)
+ * so that every problem names its line. Checks that need the whole file
+ * (required keys, orders, capacities against reference_capacity, clusters
+ * ordered by capacity) run at the end and point at the line that made the
+ * rule fail: a section's header for what is missing, the key otherwise.
+ *
+ * Clusters must get faster with their order: the daemon's topology orders
+ * clusters by capacity and merges CPUs of equal capacity, and the simulator
+ * hands the engine that topology, so the engine's levels and the board's
+ * clusters only line up when order and top capacity agree. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+#include "core/ini-reader.h"
+#include "sim/board.h"
+
+#define CLUSTER_PREFIX "cluster."
+#define MHZ_MAX 100000
+#define CAPACITY_MAX 1000000
+#define DECIMAL_MAX 1000000.0
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+enum board_key {
+        KEY_NAME,
+        KEY_REFERENCE_CAPACITY,
+        KEY_SWITCH_LATENCY_US,
+        KEY_SWITCH_ENERGY_UJ,
+        NBOARD_KEYS,
+};
+
+enum cluster_key {
+        KEY_CPUS,
+        KEY_ORDER,
+        KEY_OFF_MW,
+        KEY_CORE,
+        NCLUSTER_KEYS,
+};
+
+static const char *const board_keys[NBOARD_KEYS] = {
+        [KEY_NAME] = "name",
+        [KEY_REFERENCE_CAPACITY] = "reference_capacity",
+        [KEY_SWITCH_LATENCY_US] = "switch_latency_us",
+        [KEY_SWITCH_ENERGY_UJ] = "switch_energy_uj",
+};
+
+static const char *const cluster_keys[NCLUSTER_KEYS] = {
+        [KEY_CPUS] = "cpus",
+        [KEY_ORDER] = "order",
+        [KEY_OFF_MW] = "off_mw",
+        [KEY_CORE] = "core",
+};
+
+/* Where each thing was set (0 = not set), for the checks at the end. */
+struct cluster_lines {
+        unsigned header;
+        unsigned key[NCLUSTER_KEYS];
+        unsigned opp[SIM_MAX_OPPS];
+        unsigned first_opp;             /* the first opp line, even if rejected */
+        bool order_valid;
+};
+
+struct board_parser {
+        struct sim_board *b;
+        const char *filename;
+        struct bl_diag *diag;
+        unsigned line;
+        unsigned problems;
+        unsigned board_header;
+        unsigned board_key[NBOARD_KEYS];
+        struct cluster_lines cl[BL_MAX_CLUSTERS];
+        int current;            /* index of the cluster being read, -1 for [board] */
+};
+
+static void report_atv(struct board_parser *p, unsigned line, const char *fmt, va_list ap)
+        __attribute__((format(printf, 3, 0)));
+static void report_atv(struct board_parser *p, unsigned line, const char *fmt, va_list ap)
+{
+        char msg[BL_DIAG_LEN];
+
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        if (line)
+                diag_add(p->diag, "%s:%u: %s", p->filename, line, msg);
+        else
+                diag_add(p->diag, "%s: %s", p->filename, msg);
+        p->problems++;
+}
+
+/* At 'line' (0: the file as a whole). */
+static void report_at(struct board_parser *p, unsigned line, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static void report_at(struct board_parser *p, unsigned line, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        report_atv(p, line, fmt, ap);
+        va_end(ap);
+}
+
+/* At the line being read. */
+static void report(struct board_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report(struct board_parser *p, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        report_atv(p, p->line, fmt, ap);
+        va_end(ap);
+}
+
+static bool streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+
+/* Digits only: no sign, no spaces (inih has trimmed the value). Large
+ * values saturate, which keeps them out of every range. */
+static bool parse_uint(const char *s, size_t n, unsigned long *ret)
+{
+        unsigned long v = 0;
+
+        if (n == 0)
+                return false;
+        for (size_t i = 0; i < n; i++) {
+                if (!isdigit((unsigned char)s[i]))
+                        return false;
+                if (v < 100000000000UL)
+                        v = v * 10 + (unsigned long)(s[i] - '0');
+        }
+        *ret = v;
+        return true;
+}
+
+/* Digits with an optional fraction ("12.5"). By hand because strtod() would
+ * also take signs, exponents, hex, "inf" and the locale's decimal point. */
+static bool parse_decimal(const char *s, size_t n, double *ret)
+{
+        double v = 0, scale = 1;
+        size_t i = 0;
+
+        if (n == 0 || !isdigit((unsigned char)s[0]))
+                return false;
+        for (; i < n && isdigit((unsigned char)s[i]); i++)
+                if (v < 1e12)
+                        v = v * 10 + (s[i] - '0');
+        if (i < n && s[i] == '.') {
+                if (++i == n)
+                        return false;
+                for (; i < n; i++) {
+                        if (!isdigit((unsigned char)s[i]))
+                                return false;
+                        scale /= 10;
+                        v += (s[i] - '0') * scale;
+                }
+        }
+        if (i != n)
+                return false;
+        *ret = v;
+        return true;
+}
+
+/* Names end up in reports and JSON: keep them to a safe alphabet. */
+static bool name_valid(const char *s, size_t max, const char *extra)
+{
+        size_t n = strlen(s);
+
+        if (n == 0 || n > max)
+                return false;
+        for (; *s; s++)
+                if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+                        return false;
+        return true;
+}
+
+static unsigned enter_section(struct board_parser *p, const char *section)
+{
+        struct sim_board *b = p->b;
+        const char *name;
+
+        if (streq(section, "board")) {
+                if (p->board_header) {
+                        report(p, "duplicate section [board] (first at line %u)", p->board_header);
+                        return 1;
+                }
+                p->board_header = p->line;
+                p->current = -1;
+                return 0;
+        }
+        if (strncmp(section, CLUSTER_PREFIX, strlen(CLUSTER_PREFIX)) != 0) {
+                report(p, "unknown section [%s] (expected [board] or [cluster.NAME])", section);
+                return 1;
+        }
+
+        name = section + strlen(CLUSTER_PREFIX);
+        if (!name_valid(name, BL_NAME_MAX - 1, "_-")) {
+                report(p, "[%s]: expected a cluster name of letters, digits, \"_\" and \"-\" "
+                          "(at most %d characters), got \"%s\"", section, BL_NAME_MAX - 1, name);
+                return 1;
+        }
+        for (unsigned k = 0; k < b->nclusters; k++)
+                if (streq(b->cluster[k].name, name)) {
+                        report(p, "duplicate section [%s] (first at line %u)", section,
+                                  p->cl[k].header);
+                        return 1;
+                }
+        if (b->nclusters == BL_MAX_CLUSTERS) {
+                report(p, "[%s]: expected at most %d clusters, got another", section,
+                          BL_MAX_CLUSTERS);
+                return 1;
+        }
+        p->current = (int)b->nclusters;
+        memset(&p->cl[p->current], 0, sizeof(p->cl[p->current]));
+        p->cl[p->current].header = p->line;
+        snprintf(b->cluster[b->nclusters].name, BL_NAME_MAX, "%s", name);
+        b->nclusters++;
+        return 0;
+}
+
+/* 'key' has been set before in this section: opp is the only key that may
+ * repeat. */
+static bool check_twice(struct board_parser *p, unsigned *seen, const char *key)
+{
+        if (*seen) {
+                report(p, "%s: set twice in this section (first at line %u)", key, *seen);
+                return false;
+        }
+        *seen = p->line;
+        return true;
+}
+
+static void set_board_key(struct board_parser *p, const char *key, const char *value)
+{
+        struct sim_board *b = p->b;
+        size_t n = strlen(value);
+        unsigned long v;
+        double d;
+        int k;
+
+        for (k = 0; k < NBOARD_KEYS; k++)
+                if (streq(board_keys[k], key))
+                        break;
+        if (k == NBOARD_KEYS) {
+                report(p, "[board]: unknown key \"%s\" (known: name, reference_capacity, "
+                          "switch_latency_us, switch_energy_uj)", key);
+                return;
+        }
+        if (!check_twice(p, &p->board_key[k], key))
+                return;
+
+        switch ((enum board_key)k) {
+        case KEY_NAME:
+                if (name_valid(value, sizeof(b->name) - 1, "_-.+"))
+                        snprintf(b->name, sizeof(b->name), "%s", value);
+                else
+                        report(p, "name: expected letters, digits, \"_\", \"-\", \".\" and \"+\" "
+                                  "(at most %zu characters), got \"%s\"", sizeof(b->name) - 1, value);
+                break;
+        case KEY_REFERENCE_CAPACITY:
+                if (parse_uint(value, n, &v) && v >= 1 && v <= CAPACITY_MAX)
+                        b->reference_capacity = (unsigned)v;
+                else
+                        report(p, "reference_capacity: expected an integer 1-%d, got \"%s\"",
+                                  CAPACITY_MAX, value);
+                break;
+        case KEY_SWITCH_LATENCY_US:
+                if (parse_decimal(value, n, &d) && d <= DECIMAL_MAX)
+                        b->switch_latency_us = d;
+                else
+                        report(p, "switch_latency_us: expected a number 0-%.0f (µs), got \"%s\"",
+                                  DECIMAL_MAX, value);
+                break;
+        case KEY_SWITCH_ENERGY_UJ:
+                if (parse_decimal(value, n, &d) && d <= DECIMAL_MAX)
+                        b->switch_energy_uj = d;
+                else
+                        report(p, "switch_energy_uj: expected a number 0-%.0f (µJ), got \"%s\"",
+                                  DECIMAL_MAX, value);
+                break;
+        case NBOARD_KEYS:
+                break;
+        }
+}
+
+/* The next whitespace-separated field of an opp line. */
+static bool next_field(const char **cursor, const char **start, size_t *n)
+{
+        const char *s = *cursor;
+
+        while (isspace((unsigned char)*s))
+                s++;
+        if (!*s)
+                return false;
+        *start = s;
+        while (*s && !isspace((unsigned char)*s))
+                s++;
+        *n = (size_t)(s - *start);
+        *cursor = s;
+        return true;
+}
+
+static void add_opp(struct board_parser *p, struct sim_cluster *c, struct cluster_lines *cl,
+                    const char *value)
+{
+        static const char *const what[4] = { "MHz", "capacity", "core_mW", "idle_mW" };
+        const char *cursor = value, *field[5];
+        size_t len[5];
+        unsigned nfields = 0;
+        unsigned long mhz, capacity;
+        double core_mw, idle_mw;
+        const struct sim_opp *prev;
+
+        while (nfields < 5 && next_field(&cursor, &field[nfields], &len[nfields]))
+                nfields++;
+        if (nfields != 4) {
+                report(p, "opp: expected 4 numbers \"MHz capacity core_mW idle_mW\", got \"%s\"",
+                          value);
+                return;
+        }
+        if (!parse_uint(field[0], len[0], &mhz) || mhz < 1 || mhz > MHZ_MAX) {
+                report(p, "opp: expected %s as an integer 1-%d, got \"%.*s\"", what[0], MHZ_MAX,
+                          (int)len[0], field[0]);
+                return;
+        }
+        if (!parse_uint(field[1], len[1], &capacity) || capacity < 1 || capacity > CAPACITY_MAX) {
+                report(p, "opp: expected %s as an integer 1-%d, got \"%.*s\"", what[1],
+                          CAPACITY_MAX, (int)len[1], field[1]);
+                return;
+        }
+        if (!parse_decimal(field[2], len[2], &core_mw) || core_mw > DECIMAL_MAX) {
+                report(p, "opp: expected %s as a number 0-%.0f, got \"%.*s\"", what[2],
+                          DECIMAL_MAX, (int)len[2], field[2]);
+                return;
+        }
+        if (!parse_decimal(field[3], len[3], &idle_mw) || idle_mw > DECIMAL_MAX) {
+                report(p, "opp: expected %s as a number 0-%.0f, got \"%.*s\"", what[3],
+                          DECIMAL_MAX, (int)len[3], field[3]);
+                return;
+        }
+        if (c->nopps == SIM_MAX_OPPS) {
+                report(p, "opp: expected at most %d opp lines per cluster, got another", SIM_MAX_OPPS);
+                return;
+        }
+        prev = c->nopps ? &c->opp[c->nopps - 1] : NULL;
+        if (prev && mhz <= prev->mhz) {
+                report(p, "opp: expected MHz above %u (the opp of line %u), got \"%lu\"", prev->mhz,
+                          cl->opp[c->nopps - 1], mhz);
+                return;
+        }
+        if (prev && capacity <= prev->capacity) {
+                report(p, "opp: expected capacity above %u (the opp of line %u), got \"%lu\"",
+                          prev->capacity, cl->opp[c->nopps - 1], capacity);
+                return;
+        }
+        cl->opp[c->nopps] = p->line;
+        c->opp[c->nopps++] = (struct sim_opp){
+                .mhz = (unsigned)mhz,
+                .capacity = (unsigned)capacity,
+                .core_mw = core_mw,
+                .idle_mw = idle_mw,
+        };
+}
+
+static void set_cluster_key(struct board_parser *p, const char *section, const char *key, const char *value)
+{
+        struct sim_cluster *c = &p->b->cluster[p->current];
+        struct cluster_lines *cl = &p->cl[p->current];
+        size_t n = strlen(value);
+        unsigned long v;
+        double d;
+        int k;
+
+        if (streq(key, "opp")) {
+                if (!cl->first_opp)
+                        cl->first_opp = p->line;
+                add_opp(p, c, cl, value);
+                return;
+        }
+        for (k = 0; k < NCLUSTER_KEYS; k++)
+                if (streq(cluster_keys[k], key))
+                        break;
+        if (k == NCLUSTER_KEYS) {
+                report(p, "[%s]: unknown key \"%s\" (known: cpus, order, off_mw, core, opp)", section,
+                          key);
+                return;
+        }
+        if (!check_twice(p, &cl->key[k], key))
+                return;
+
+        switch ((enum cluster_key)k) {
+        case KEY_CPUS:
+                if (parse_uint(value, n, &v) && v >= 1 && v <= SIM_MAX_CPUS)
+                        c->cpus = (unsigned)v;
+                else
+                        report(p, "cpus: expected an integer 1-%d, got \"%s\"", SIM_MAX_CPUS, value);
+                break;
+        case KEY_ORDER:
+                if (parse_uint(value, n, &v) && v < BL_MAX_CLUSTERS) {
+                        c->order = (unsigned)v;
+                        cl->order_valid = true;
+                } else
+                        report(p, "order: expected an integer 0-%d, got \"%s\"", BL_MAX_CLUSTERS - 1,
+                                  value);
+                break;
+        case KEY_OFF_MW:
+                if (parse_decimal(value, n, &d) && d <= DECIMAL_MAX)
+                        c->off_mw = d;
+                else
+                        report(p, "off_mw: expected a number 0-%.0f (mW), got \"%s\"", DECIMAL_MAX,
+                                  value);
+                break;
+        case KEY_CORE:
+                if (name_valid(value, BL_NAME_MAX - 1, "_-.+"))
+                        snprintf(c->core, sizeof(c->core), "%s", value);
+                else
+                        report(p, "core: expected letters, digits, \"_\", \"-\", \".\" and \"+\" "
+                                  "(at most %d characters), got \"%s\"", BL_NAME_MAX - 1, value);
+                break;
+        case NCLUSTER_KEYS:
+                break;
+        }
+}
+
+static unsigned handle_line(void *userdata, const char *section, const char *key, const char *value,
+                            unsigned line)
+{
+        struct board_parser *p = userdata;
+        unsigned before = p->problems;
+
+        p->line = line;
+        if (!key)
+                return enter_section(p, section);
+        if (p->current < 0)
+                set_board_key(p, key, value);
+        else
+                set_cluster_key(p, section, key, value);
+        return p->problems - before;
+}
+
+/* A key that was given but rejected was reported where it stood; only keys
+ * never written are reported as missing. */
+static void check_complete(struct board_parser *p)
+{
+        static const char *const board_expect[NBOARD_KEYS] = {
+                [KEY_NAME] = "a board name",
+                [KEY_REFERENCE_CAPACITY] = "an integer 1-" STRINGIFY(CAPACITY_MAX),
+                [KEY_SWITCH_LATENCY_US] = "a number of µs",
+                [KEY_SWITCH_ENERGY_UJ] = "a number of µJ",
+        };
+        char cluster_expect[NCLUSTER_KEYS][48];
+        const struct sim_board *b = p->b;
+
+        snprintf(cluster_expect[KEY_CPUS], sizeof(cluster_expect[0]), "an integer 1-%d", SIM_MAX_CPUS);
+        snprintf(cluster_expect[KEY_ORDER], sizeof(cluster_expect[0]), "an integer 0-%d, 0 = most efficient",
+                 BL_MAX_CLUSTERS - 1);
+        snprintf(cluster_expect[KEY_OFF_MW], sizeof(cluster_expect[0]), "a number of mW");
+        if (!p->board_header)
+                report_at(p, 0, "missing section [board]");
+        else
+                for (unsigned k = 0; k < NBOARD_KEYS; k++)
+                        if (!p->board_key[k])
+                                report_at(p, p->board_header, "[board]: missing key \"%s\" (%s)",
+                                          board_keys[k], board_expect[k]);
+        if (b->nclusters == 0)
+                report_at(p, 0, "expected at least one [cluster.NAME] section, got none");
+        for (unsigned i = 0; i < b->nclusters; i++) {
+                const struct cluster_lines *cl = &p->cl[i];
+
+                for (unsigned k = 0; k < NCLUSTER_KEYS; k++)
+                        if (!cl->key[k] && k != KEY_CORE)
+                                report_at(p, cl->header, "[cluster.%s]: missing key \"%s\" (%s)",
+                                          b->cluster[i].name, cluster_keys[k], cluster_expect[k]);
+                if (!cl->first_opp)
+                        report_at(p, cl->header, "[cluster.%s]: expected at least one \"opp = MHz capacity "
+                                  "core_mW idle_mW\" line, got none", b->cluster[i].name);
+        }
+}
+
+static void check_orders(struct board_parser *p)
+{
+        const struct sim_board *b = p->b;
+
+        for (unsigned i = 0; i < b->nclusters; i++) {
+                const struct sim_cluster *c = &b->cluster[i];
+
+                if (!p->cl[i].order_valid)
+                        continue;
+                if (c->order >= b->nclusters) {
+                        report_at(p, p->cl[i].key[KEY_ORDER],
+                                  "order: expected 0-%u (one per cluster), got \"%u\"", b->nclusters - 1,
+                                  c->order);
+                        continue;
+                }
+                for (unsigned j = 0; j < i; j++)
+                        if (p->cl[j].order_valid && b->cluster[j].order == c->order) {
+                                report_at(p, p->cl[i].key[KEY_ORDER],
+                                          "order: expected a value no other cluster has, got \"%u\" "
+                                          "(also [cluster.%s], line %u)", c->order, b->cluster[j].name,
+                                          p->cl[j].key[KEY_ORDER]);
+                                break;
+                        }
+        }
+}
+
+static void check_capacities(struct board_parser *p)
+{
+        const struct sim_board *b = p->b;
+        unsigned ncpus = 0;
+
+        for (unsigned i = 0; i < b->nclusters; i++) {
+                const struct sim_cluster *c = &b->cluster[i];
+
+                ncpus += c->cpus;
+                if (ncpus > SIM_MAX_CPUS && ncpus - c->cpus <= SIM_MAX_CPUS)
+                        report_at(p, p->cl[i].key[KEY_CPUS], "cpus: expected at most %d CPUs on the board, "
+                                  "got %u with [cluster.%s]", SIM_MAX_CPUS, ncpus, c->name);
+                if (!p->board_key[KEY_REFERENCE_CAPACITY] || !b->reference_capacity)
+                        continue;
+                for (unsigned o = 0; o < c->nopps; o++)
+                        if (c->opp[o].capacity > b->reference_capacity) {
+                                report_at(p, p->cl[i].opp[o], "opp: expected a capacity of at most "
+                                          "reference_capacity (%u, line %u), got \"%u\"",
+                                          b->reference_capacity, p->board_key[KEY_REFERENCE_CAPACITY],
+                                          c->opp[o].capacity);
+                                break;
+                        }
+        }
+}
+
+static unsigned top_capacity(const struct sim_cluster *c)
+{
+        return c->nopps ? c->opp[c->nopps - 1].capacity : 0;
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+        const struct sim_cluster *x = a, *y = b;
+
+        return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Runs on a board whose orders are known to be 0..n-1, each once. */
+static void sort_clusters(struct board_parser *p)
+{
+        struct sim_board *b = p->b;
+        unsigned header[BL_MAX_CLUSTERS];
+
+        for (unsigned i = 0; i < b->nclusters; i++)
+                header[b->cluster[i].order] = p->cl[i].header;
+        qsort(b->cluster, b->nclusters, sizeof(b->cluster[0]), cmp_order);
+        b->ncpus = 0;
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                struct sim_cluster *c = &b->cluster[k];
+
+                c->first_cpu = b->ncpus;
+                b->ncpus += c->cpus;
+                if (k > 0 && top_capacity(c) <= top_capacity(&b->cluster[k - 1]))
+                        report_at(p, header[k], "[cluster.%s]: expected a top capacity above %u (that of "
+                                  "[cluster.%s], order %u: clusters get faster with their order), got %u",
+                                  c->name, top_capacity(&b->cluster[k - 1]), b->cluster[k - 1].name, k - 1,
+                                  top_capacity(c));
+        }
+}
+
+unsigned board_parse(struct sim_board *b, const char *filename, const char *text, size_t len,
+                     struct bl_diag *diag)
+{
+        struct board_parser p = {
+                .b = b,
+                .filename = filename,
+                .diag = diag,
+                .current = -1,
+        };
+
+        memset(b, 0, sizeof(*b));
+        p.problems = ini_read(filename, text, len, handle_line, &p, diag);
+        check_complete(&p);
+        check_orders(&p);
+        check_capacities(&p);
+        if (p.problems == 0)
+                sort_clusters(&p);
+        return p.problems;
+}
+
+int board_load(struct sim_board *b, const char *path, struct bl_diag *diag)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int r;
+
+        r = read_file(path, &text, &len);
+        if (r < 0) {
+                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
+                return r;
+        }
+        return (int)board_parse(b, path, text, len, diag);
+}
+
+void board_topology(const struct sim_board *b, struct bl_topology *t)
+{
+        struct bl_cpu_info cpus[SIM_MAX_CPUS];
+
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_cluster *c = &b->cluster[k];
+
+                for (unsigned i = 0; i < c->cpus; i++)
+                        cpus[c->first_cpu + i] = (struct bl_cpu_info){
+                                .present = true,
+                                .online = true,
+                                .can_offline = c->first_cpu + i != 0,
+                                .capacity = (int)top_capacity(c),
+                                .max_freq_khz = (int)(c->opp[c->nopps - 1].mhz * 1000),
+                                .policy = (int)c->first_cpu,
+                                .policy_size = (int)c->cpus,
+                                .cluster_id = (int)k,
+                        };
+        }
+        /* Cannot fail on a parsed board: CPUs exist and capacities are
+         * distinct per cluster, at most BL_MAX_CLUSTERS of them. */
+        (void)topology_build(t, cpus, b->ncpus);
+}
