@@ -12,7 +12,11 @@ unit_tests = \
 	tests/unit/check_heuristics \
 	tests/unit/check_procstat \
 	tests/unit/check_sources \
-	tests/unit/check_hotplug
+	tests/unit/check_hotplug \
+	tests/unit/check_sim \
+	tests/unit/check_simrun \
+	tests/unit/check_rtapp \
+	tests/unit/check_baselines
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -42,3 +46,20 @@ tests_unit_check_hotplug_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 
 EXTRA_DIST += tests/data
+# The trace suite blsim's tests run on (and its generator).
+EXTRA_DIST += tests/workloads
+
+SIM_LDADD = src/sim/libblsim.a $(UNIT_LDADD)
+tests_unit_check_sim_SOURCES = tests/unit/check_sim.c
+tests_unit_check_sim_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_sim_LDADD = $(SIM_LDADD)
+tests_unit_check_simrun_SOURCES = tests/unit/check_simrun.c
+tests_unit_check_simrun_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
+tests_unit_check_simrun_LDADD = $(SIM_LDADD)
+tests_unit_check_rtapp_SOURCES = tests/unit/check_rtapp.c
+tests_unit_check_rtapp_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"'
+tests_unit_check_rtapp_LDADD = $(SIM_LDADD)
+tests_unit_check_baselines_SOURCES = tests/unit/check_baselines.c
+tests_unit_check_baselines_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_baselines_LDADD = $(SIM_LDADD)

@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* blsim: runs the daemon's engine and heuristics in virtual time on a board
+ * model and scores them against always-big, always-little and the oracle.
+ * One function per verb; everything they share is a "scenario": the board,
+ * the workload and the three references every verb reports against. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/conf-files.h"
+#include "policy/builtin.h"
+#include "sim/presets.h"
+#include "sim/report.h"
+#include "sim/rtapp.h"
+
+/* Exit statuses (sysexits.h), documented in blsim(1). */
+#define EXIT_USAGE 64
+#define EXIT_NOINPUT 66
+#define EXIT_UNAVAILABLE 69
+#define EXIT_SOFTWARE 70
+#define EXIT_IOERR 74
+#define EXIT_CONFIG 78
+
+#define PLOT_PACKAGE "gnuplot-nox"
+
+/* The policies "compare" runs through the engine, in table order. A
+ * --config file goes on top of the last, the shipped defaults, and that row
+ * is then called "config". */
+static const char *const compare_presets[] = {
+        "ondemand", "conservative", "interactive", "hmp", "exynos5410", "default",
+};
+
+struct options {
+        const char *board;
+        const char *workload;
+        const char *config;
+        const char *policy;
+        const char *plot;
+        bl_usec_t step_us;              /* 0: the trace's own, rt-app's default */
+        bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
+        bool json;
+};
+
+struct scenario {
+        struct sim_board board;
+        struct bl_topology topo;
+        struct bl_ladder ladder;
+        bool rtapp;
+        struct sim_trace trace;         /* the CSV, or the always-big arrivals of an rt-app run */
+        struct sim_workload *workload;
+        struct sim_oracle oracle;
+        struct sim_report report;
+};
+
+static void usage(FILE *f)
+{
+        fprintf(f,
+                "Usage: blsim run --board B --workload W [--config C] [--policy NAME] [--step-us N]\n"
+                "                 [--duration S] [--json]\n"
+                "       blsim compare --board B --workload W [--config C] [--step-us N] [--duration S]\n"
+                "                 [--json] [--plot FILE]\n"
+                "       blsim list\n"
+                "       blsim --help | --version\n"
+                "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
+                "  -b, --board B         board model (a file, or the name of an installed board)\n"
+                "  -w, --workload W      trace (.csv) or rt-app description (.json)\n"
+                "  -c, --config C        bigLittle.conf-style file (and C.d/*.conf) on top of the policy\n"
+                "  -p, --policy NAME     preset to run (default \"default\"; see blsim list)\n"
+                "      --step-us N       step of an rt-app simulation in us (default %llu)\n"
+                "      --duration S      length of an rt-app workload that sets none, in s (default %llu)\n"
+                "  -j, --json            one JSON object instead of text\n"
+                "      --plot FILE       compare: draw the timelines with gnuplot (.svg or .png)\n"
+                "  -h, --help            show this help\n"
+                "  -V, --version         show the version\n",
+                (unsigned long long)RTAPP_DEFAULT_STEP_US,
+                (unsigned long long)(RTAPP_DEFAULT_DURATION_US / BL_USEC_PER_SEC));
+}
+
+/* Messages that name their place (FILE:LINE) are printed as they are. */
+static void print_diag(const struct bl_diag *diag)
+{
+        for (unsigned i = 0; i < diag->n; i++)
+                fprintf(stderr, "%s\n", diag->msg[i]);
+        if (diag->dropped > 0)
+                fprintf(stderr, "blsim: %u more problems not shown\n", diag->dropped);
+}
+
+static bool parse_usec(const char *text, double scale, bl_usec_t *ret)
+{
+        char *end;
+        double v;
+
+        errno = 0;
+        v = strtod(text, &end);
+        if (errno != 0 || end == text || *end != '\0' || !(v > 0.0) || v * scale > 1e15)
+                return false;
+        *ret = (bl_usec_t)(v * scale + 0.5);
+        return *ret > 0;
+}
+
+/* Returns -1 to go on, or the status to exit with. */
+static int parse_options(int argc, char **argv, bool compare, struct options *o)
+{
+        enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_PLOT };
+        static const struct option longopts[] = {
+                { "board", required_argument, NULL, 'b' },
+                { "workload", required_argument, NULL, 'w' },
+                { "config", required_argument, NULL, 'c' },
+                { "policy", required_argument, NULL, 'p' },
+                { "step-us", required_argument, NULL, OPT_STEP_US },
+                { "duration", required_argument, NULL, OPT_DURATION },
+                { "json", no_argument, NULL, 'j' },
+                { "plot", required_argument, NULL, OPT_PLOT },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        const char *verb = argv[0];
+        int c;
+
+        *o = (struct options){ 0 };
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "b:w:c:p:jh", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'b':
+                        o->board = optarg;
+                        break;
+                case 'w':
+                        o->workload = optarg;
+                        break;
+                case 'c':
+                        o->config = optarg;
+                        break;
+                case 'p':
+                        if (compare) {
+                                fprintf(stderr, "blsim compare: --policy does not apply: compare runs every "
+                                                "preset\n");
+                                return EXIT_USAGE;
+                        }
+                        o->policy = optarg;
+                        break;
+                case OPT_STEP_US:
+                        if (!parse_usec(optarg, 1.0, &o->step_us)) {
+                                fprintf(stderr, "blsim %s: --step-us: expected a positive number of us, got "
+                                                "\"%s\"\n", verb, optarg);
+                                return EXIT_USAGE;
+                        }
+                        break;
+                case OPT_DURATION:
+                        if (!parse_usec(optarg, 1e6, &o->duration_us)) {
+                                fprintf(stderr, "blsim %s: --duration: expected a positive number of "
+                                                "seconds, got \"%s\"\n", verb, optarg);
+                                return EXIT_USAGE;
+                        }
+                        break;
+                case 'j':
+                        o->json = true;
+                        break;
+                case OPT_PLOT:
+                        if (!compare) {
+                                fprintf(stderr, "blsim run: --plot belongs to blsim compare\n");
+                                return EXIT_USAGE;
+                        }
+                        if (!report_plot_terminal(optarg)) {
+                                fprintf(stderr, "blsim compare: --plot %s: the file name must end in .svg or "
+                                                ".png\n", optarg);
+                                return EXIT_USAGE;
+                        }
+                        o->plot = optarg;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return EXIT_SUCCESS;
+                default:
+                        usage(stderr);
+                        return EXIT_USAGE;
+                }
+        }
+        if (optind < argc) {
+                fprintf(stderr, "blsim %s: unexpected argument \"%s\"\n", verb, argv[optind]);
+                return EXIT_USAGE;
+        }
+        if (!o->board || !o->workload) {
+                fprintf(stderr, "blsim %s: --board and --workload are required\n", verb);
+                return EXIT_USAGE;
+        }
+        return -1;
+}
+
+/* A board is a file, or the name of one installed in BOARDSDIR. */
+static int load_board(struct scenario *sc, const char *arg)
+{
+        char installed[PATH_MAX];
+        const char *path = arg;
+        struct bl_diag diag;
+        int r;
+
+        if (!strchr(arg, '/') && access(arg, F_OK) < 0 &&
+            (size_t)snprintf(installed, sizeof(installed), "%s/%s.ini", BOARDSDIR, arg) < sizeof(installed) &&
+            access(installed, F_OK) == 0)
+                path = installed;
+
+        diag_init(&diag);
+        r = board_load(&sc->board, path, &diag);
+        print_diag(&diag);
+        if (r < 0)
+                return EXIT_NOINPUT;
+        if (r > 0)
+                return EXIT_CONFIG;
+        r = sim_board_ladder(&sc->board, &sc->topo, &sc->ladder);
+        if (r < 0) {
+                fprintf(stderr, "%s: the clusters' order does not follow their capacity (%s)\n", path,
+                        strerror(-r));
+                return EXIT_CONFIG;
+        }
+        return 0;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+        size_t n = strlen(s), m = strlen(suffix);
+
+        return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* By extension, else by the first character: rt-app files are JSON objects.
+ * Only the start is read here: traces can be far larger than read_file()
+ * takes, and trace_load() reads them itself. */
+static int looks_like_rtapp(const char *path, bool *rtapp)
+{
+        char head[256];
+        size_t n;
+        FILE *f;
+
+        if (has_suffix(path, ".json") || has_suffix(path, ".csv")) {
+                *rtapp = has_suffix(path, ".json");
+                return 0;
+        }
+        f = fopen(path, "re");
+        if (!f)
+                return -errno;
+        errno = 0;
+        n = fread(head, 1, sizeof(head) - 1, f);
+        head[n] = '\0';
+        if (ferror(f)) {
+                int r = errno ? -errno : -EIO;
+
+                fclose(f);
+                return r;
+        }
+        fclose(f);
+        *rtapp = head[strspn(head, " \t\r\n")] == '{';
+        return 0;
+}
+
+static int load_rtapp(struct scenario *sc, const struct options *o)
+{
+        struct bl_diag diag;
+        int r;
+
+        diag_init(&diag);
+        r = rtapp_workload_load(&sc->workload, o->workload, o->step_us, o->duration_us, &diag);
+        print_diag(&diag);
+        if (r == -ENOMEM)
+                return EXIT_FAILURE;
+        if (r == -EINVAL) {
+                if (diag.n == 0)
+                        fprintf(stderr, "%s: not a valid rt-app workload\n", o->workload);
+                return EXIT_CONFIG;
+        }
+        if (r < 0)
+                return EXIT_NOINPUT;
+        rtapp_workload_set_reference_capacity(sc->workload, sc->board.reference_capacity);
+        return 0;
+}
+
+static int load_trace(struct scenario *sc, const struct options *o)
+{
+        struct bl_diag diag;
+        int r;
+
+        diag_init(&diag);
+        r = trace_load(&sc->trace, o->workload, &diag);
+        print_diag(&diag);
+        if (r == -ENOMEM)
+                return EXIT_FAILURE;
+        if (r < 0)
+                return EXIT_NOINPUT;
+        if (r > 0)
+                return EXIT_CONFIG;
+        if (o->step_us && o->step_us != sc->trace.step_us) {
+                fprintf(stderr, "blsim: --step-us %llu: %s has step_us=%llu; --step-us only sets the step of "
+                                "rt-app workloads\n", (unsigned long long)o->step_us, o->workload,
+                        (unsigned long long)sc->trace.step_us);
+                return EXIT_USAGE;
+        }
+        r = workload_from_trace(&sc->workload, o->workload, &sc->trace);
+        if (r < 0) {
+                fprintf(stderr, "%s: %s\n", o->workload, strerror(-r));
+                return EXIT_FAILURE;
+        }
+        return 0;
+}
+
+static int load_workload(struct scenario *sc, const struct options *o)
+{
+        int r = looks_like_rtapp(o->workload, &sc->rtapp);
+
+        if (r < 0) {
+                fprintf(stderr, "%s: cannot read: %s\n", o->workload, strerror(-r));
+                return EXIT_NOINPUT;
+        }
+        return sc->rtapp ? load_rtapp(sc, o) : load_trace(sc, o);
+}
+
+static int run_failed(const char *what, int r)
+{
+        fprintf(stderr, "blsim: %s: %s\n", what, strerror(-r));
+        return r == -ENOMEM ? EXIT_FAILURE : EXIT_SOFTWARE;
+}
+
+/* The references every verb reports against: always-little, always-big
+ * (which also records what an rt-app workload asked for) and the oracle. */
+static int run_references(struct scenario *sc, const struct options *o)
+{
+        struct sim_report *rep = &sc->report;
+        const unsigned top = sc->board.nclusters - 1;
+        int r;
+
+        r = sim_run_fixed(&sc->board, sc->workload, 0, &rep->little, NULL);
+        if (r < 0)
+                return run_failed("always-little", r);
+        r = sim_run_fixed(&sc->board, sc->workload, top, &rep->big, sc->rtapp ? &sc->trace : NULL);
+        if (r < 0)
+                return run_failed("always-big", r);
+        snprintf(rep->little.policy, sizeof(rep->little.policy), "always-little");
+        snprintf(rep->big.policy, sizeof(rep->big.policy), "always-big");
+
+        r = oracle_solve(&sc->board, &sc->trace, false, &sc->oracle);
+        if (r < 0)
+                return run_failed("oracle", r);
+
+        rep->board = sc->board.name;
+        rep->workload = o->workload;
+        rep->rtapp = sc->rtapp;
+        rep->steps = rep->big.steps;
+        rep->step_us = sc->workload->step_us;
+        rep->ladder = &sc->ladder;
+        rep->oracle = &sc->oracle;
+        return 0;
+}
+
+static void scenario_free(struct scenario *sc)
+{
+        if (!sc)
+                return;
+        workload_free(sc->workload);
+        trace_free(&sc->trace);
+        oracle_free(&sc->oracle);
+        free(sc);
+}
+
+static int scenario_open(struct scenario **ret, const struct options *o)
+{
+        struct scenario *sc = calloc(1, sizeof(*sc));
+        int status;
+
+        if (!sc) {
+                fprintf(stderr, "blsim: %s\n", strerror(ENOMEM));
+                return EXIT_FAILURE;
+        }
+        status = load_board(sc, o->board);
+        if (status == 0)
+                status = load_workload(sc, o);
+        if (status == 0)
+                status = run_references(sc, o);
+        if (status != 0) {
+                scenario_free(sc);
+                return status;
+        }
+        *ret = sc;
+        return 0;
+}
+
+/* A preset, then the --config file (and its drop-ins) on top of it. */
+static int load_policy(struct bl_config *cfg, const char *preset_name, const char *config)
+{
+        const struct sim_preset *preset = preset_find(preset_name);
+        struct bl_conf_files files;
+        struct bl_diag diag;
+        int r;
+
+        if (!preset) {
+                fprintf(stderr, "blsim: unknown policy \"%s\" (blsim list shows the presets)\n", preset_name);
+                return EXIT_USAGE;
+        }
+        diag_init(&diag);
+        r = preset_config(preset, cfg, &diag);
+        if (r != 0) {
+                fprintf(stderr, "blsim: the preset \"%s\" does not parse:\n", preset_name);
+                print_diag(&diag);
+                return EXIT_SOFTWARE;
+        }
+        if (config) {
+                r = conf_files_load(cfg, policy_builtin, config, false, &files, &diag);
+                print_diag(&diag);
+                if (r < 0)
+                        return EXIT_NOINPUT;
+                if (r > 0)
+                        return EXIT_CONFIG;
+        }
+        if (cfg->mode != BL_MODE_AUTO && cfg->mode != BL_MODE_CLUSTER) {
+                fprintf(stderr, "%s: mode = %s: blsim simulates cluster mode only\n",
+                        config ? config : preset_name, mode_to_string(cfg->mode));
+                return EXIT_CONFIG;
+        }
+        return 0;
+}
+
+/* Every policy's configuration, read before anything runs so that a bad
+ * file is reported at once; the --config file goes on top of the last. */
+static int load_policies(const char *const *presets, unsigned n, const char *config,
+                         struct bl_config **ret)
+{
+        struct bl_config *cfg = calloc(n, sizeof(*cfg));
+        int status = 0;
+
+        if (!cfg) {
+                fprintf(stderr, "blsim: %s\n", strerror(ENOMEM));
+                return EXIT_FAILURE;
+        }
+        for (unsigned i = 0; i < n && status == 0; i++)
+                status = load_policy(&cfg[i], presets[i], i == n - 1 ? config : NULL);
+        if (status != 0) {
+                free(cfg);
+                return status;
+        }
+        *ret = cfg;
+        return 0;
+}
+
+static int run_policy(struct scenario *sc, const struct bl_config *cfg, const char *name,
+                      struct sim_result *res, struct sim_timeline *tl)
+{
+        int r = sim_run_policy(&sc->board, sc->workload, cfg, res, tl);
+
+        if (r < 0)
+                return run_failed(name, r);
+        snprintf(res->policy, sizeof(res->policy), "%s", name);
+        return 0;
+}
+
+static int finish_output(void)
+{
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "blsim: cannot write the report: %s\n", strerror(errno));
+                return EXIT_IOERR;
+        }
+        return EXIT_SUCCESS;
+}
+
+static int verb_run(int argc, char **argv)
+{
+        struct scenario *sc = NULL;
+        struct bl_config *cfg = NULL;
+        const char *preset;
+        struct options o;
+        char name[BL_NAME_MAX];
+        int status;
+
+        status = parse_options(argc, argv, false, &o);
+        if (status >= 0)
+                return status;
+        preset = o.policy ? o.policy : "default";
+        status = load_policies(&preset, 1, o.config, &cfg);
+        if (status == 0)
+                status = scenario_open(&sc, &o);
+        if (status == 0) {
+                if (o.config && o.policy)
+                        snprintf(name, sizeof(name), "%s+config", o.policy);
+                else
+                        snprintf(name, sizeof(name), "%s", o.config ? "config" : preset);
+                status = run_policy(sc, cfg, name, &sc->report.policy[0], NULL);
+        }
+        if (status == 0) {
+                sc->report.npolicies = 1;
+                if (o.json)
+                        report_run_json(stdout, &sc->report);
+                else
+                        report_run_text(stdout, &sc->report);
+                status = finish_output();
+        }
+        scenario_free(sc);
+        free(cfg);
+        return status;
+}
+
+static bool gnuplot_installed(void)
+{
+        const char *path = getenv("PATH");
+        char file[PATH_MAX];
+
+        if (!path)
+                path = "/usr/bin:/bin";
+        for (const char *p = path; *p;) {
+                size_t n = strcspn(p, ":");
+                /* An empty entry is the current directory, as for the shell. */
+                int len = snprintf(file, sizeof(file), "%.*s/gnuplot", (int)(n ? n : 1), n ? p : ".");
+
+                if (len > 0 && (size_t)len < sizeof(file) && access(file, X_OK) == 0)
+                        return true;
+                p += n;
+                if (*p == ':')
+                        p++;
+        }
+        return false;
+}
+
+static int plot(const struct options *o, const struct sim_report *rep, const struct sim_timeline *tl)
+{
+        FILE *gp;
+        int r, wstatus;
+
+        /* A gnuplot that dies early must not kill us with SIGPIPE. */
+        signal(SIGPIPE, SIG_IGN);
+        gp = popen("gnuplot", "w");
+        if (!gp) {
+                fprintf(stderr, "blsim: cannot run gnuplot: %s\n", strerror(errno));
+                return EXIT_UNAVAILABLE;
+        }
+        r = report_plot_script(gp, o->plot, rep, tl);
+        wstatus = pclose(gp);
+        if (r < 0 || wstatus == -1 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+                fprintf(stderr, "blsim: gnuplot could not draw %s\n", o->plot);
+                return EXIT_IOERR;
+        }
+        return 0;
+}
+
+static int verb_compare(int argc, char **argv)
+{
+        const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
+        struct sim_timeline tl[sizeof(compare_presets) / sizeof(compare_presets[0])] = { 0 };
+        struct scenario *sc = NULL;
+        struct bl_config *cfg = NULL;
+        struct options o;
+        int status;
+
+        status = parse_options(argc, argv, true, &o);
+        if (status >= 0)
+                return status;
+        if (o.plot && !gnuplot_installed()) {
+                fprintf(stderr, "blsim: --plot needs gnuplot, which is not installed (package %s)\n",
+                        PLOT_PACKAGE);
+                return EXIT_UNAVAILABLE;
+        }
+        status = load_policies(compare_presets, n, o.config, &cfg);
+        if (status == 0)
+                status = scenario_open(&sc, &o);
+
+        for (unsigned i = 0; i < n && status == 0; i++) {
+                bool custom = i == n - 1 && o.config;
+
+                status = run_policy(sc, &cfg[i], custom ? "config" : compare_presets[i],
+                                    &sc->report.policy[i], o.plot ? &tl[i] : NULL);
+        }
+        if (status == 0) {
+                sc->report.npolicies = n;
+                if (o.plot)
+                        status = plot(&o, &sc->report, tl);
+        }
+        if (status == 0) {
+                if (o.json)
+                        report_compare_json(stdout, &sc->report);
+                else
+                        report_compare_table(stdout, &sc->report);
+                status = finish_output();
+        }
+        for (unsigned i = 0; i < n; i++)
+                sim_timeline_free(&tl[i]);
+        scenario_free(sc);
+        free(cfg);
+        return status;
+}
+
+static int board_filter(const struct dirent *d)
+{
+        return d->d_name[0] != '.' && has_suffix(d->d_name, ".ini");
+}
+
+static void list_boards(void)
+{
+        struct dirent **names = NULL;
+        int n = scandir(BOARDSDIR, &names, board_filter, alphasort);
+
+        printf("boards (%s):\n", BOARDSDIR);
+        if (n < 0) {
+                printf("  none installed (%s)\n", strerror(errno));
+                return;
+        }
+        for (int i = 0; i < n; i++) {
+                char path[PATH_MAX];
+                struct sim_board b;
+                struct bl_diag diag;
+
+                diag_init(&diag);
+                snprintf(path, sizeof(path), "%s/%s", BOARDSDIR, names[i]->d_name);
+                if (board_load(&b, path, &diag) != 0) {
+                        printf("  %-20s (does not load; blsim run --board %s says why)\n", names[i]->d_name,
+                               path);
+                } else {
+                        printf("  %-20s", b.name);
+                        for (unsigned k = 0; k < b.nclusters; k++)
+                                printf("%s%ux %s (%u)", k ? " + " : " ", b.cluster[k].cpus, b.cluster[k].name,
+                                       b.cluster[k].opp[b.cluster[k].nopps - 1].capacity);
+                        putchar('\n');
+                }
+                free(names[i]);
+        }
+        free(names);
+}
+
+static int verb_list(int argc, char **argv)
+{
+        if (argc > 1) {
+                fprintf(stderr, "blsim list: unexpected argument \"%s\"\n", argv[1]);
+                return EXIT_USAGE;
+        }
+        printf("presets (--policy):\n");
+        for (const struct sim_preset *p = sim_presets; p->name; p++)
+                printf("  %-14s %s\n", p->name, p->summary);
+        putchar('\n');
+        list_boards();
+        return finish_output();
+}
+
+int main(int argc, char **argv)
+{
+        static const struct {
+                const char *name;
+                int (*fn)(int argc, char **argv);
+        } verbs[] = {
+                { "run", verb_run },
+                { "compare", verb_compare },
+                { "list", verb_list },
+        };
+
+        if (argc < 2) {
+                usage(stderr);
+                return EXIT_USAGE;
+        }
+        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+                usage(stdout);
+                return finish_output();
+        }
+        if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+                printf("blsim %s\n", PACKAGE_VERSION);
+                return finish_output();
+        }
+        for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+                if (strcmp(argv[1], verbs[i].name) == 0)
+                        return verbs[i].fn(argc - 1, argv + 1);
+        fprintf(stderr, "blsim: unknown verb \"%s\"\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+}

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Every number goes through a fixed printf format and nothing else is
+ * printed (no time, no addresses), so outputs can be compared byte for byte.
+ * A value that is not finite would not be JSON: it is written as null. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sim/report.h"
+
+#define ORACLE_NOTE_RTAPP \
+        "the oracle of an rt-app workload is solved on the per-step work arrivals of the always-big run"
+
+bool sim_eta(double big_uj, double policy_uj, double oracle_uj, double *eta)
+{
+        double span = big_uj - oracle_uj;
+
+        *eta = 0.0;
+        if (!(span > 0.0))
+                return false;
+        *eta = (big_uj - policy_uj) / span;
+        return true;
+}
+
+/* Runs of an rt-app workload without a duration can end at different
+ * times, so shares are of each run's own length. */
+static double run_length_us(const struct sim_report *rep, size_t steps)
+{
+        return (double)steps * (double)rep->step_us;
+}
+
+static double share_pct(bl_usec_t part, double whole)
+{
+        return whole > 0.0 ? 100.0 * (double)part / whole : 0.0;
+}
+
+static double saving_pct(const struct sim_report *rep, double energy_uj)
+{
+        return rep->big.energy_uj > 0.0 ? 100.0 * (rep->big.energy_uj - energy_uj) / rep->big.energy_uj : 0.0;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+        fputc('"', f);
+        for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+                if (*p == '"' || *p == '\\')
+                        fprintf(f, "\\%c", *p);
+                else if (*p == '\n')
+                        fputs("\\n", f);
+                else if (*p == '\t')
+                        fputs("\\t", f);
+                else if (*p < 0x20 || *p == 0x7f)
+                        fprintf(f, "\\u%04x", *p);
+                else
+                        fputc(*p, f);
+        }
+        fputc('"', f);
+}
+
+static void json_key(FILE *f, const char *indent, const char *key)
+{
+        fprintf(f, ",\n%s", indent);
+        json_string(f, key);
+        fputs(": ", f);
+}
+
+/* 'decimals' < 0: six significant digits, for ratios that can be tiny. */
+static void json_double(FILE *f, const char *indent, const char *key, int decimals, double v)
+{
+        json_key(f, indent, key);
+        if (!isfinite(v))
+                fputs("null", f);
+        else if (decimals < 0)
+                fprintf(f, "%.6g", v);
+        else
+                fprintf(f, "%.*f", decimals, v);
+}
+
+static void json_ulong(FILE *f, const char *indent, const char *key, unsigned long long v)
+{
+        json_key(f, indent, key);
+        fprintf(f, "%llu", v);
+}
+
+static void json_eta(FILE *f, const char *indent, const struct sim_report *rep, double energy_uj)
+{
+        double eta;
+
+        if (sim_eta(rep->big.energy_uj, energy_uj, rep->oracle->energy_uj, &eta))
+                json_double(f, indent, "eta", 4, eta);
+        else {
+                json_key(f, indent, "eta");
+                fputs("null", f);
+        }
+}
+
+static void json_time_per_level(FILE *f, const char *indent, const struct sim_report *rep,
+                                const bl_usec_t *time_in)
+{
+        json_key(f, indent, "time_per_level");
+        fputc('{', f);
+        for (unsigned i = 0; i < rep->ladder->nlevels; i++) {
+                fputs(i ? ", " : "", f);
+                json_string(f, rep->ladder->levels[i].name);
+                fprintf(f, ": %llu", (unsigned long long)time_in[i]);
+        }
+        fputc('}', f);
+}
+
+static void json_qos(FILE *f, const char *indent, const struct sim_qos *q)
+{
+        json_ulong(f, indent, "activations", q->activations);
+        json_ulong(f, indent, "misses", q->misses);
+        if (q->activations > 0) {
+                json_double(f, indent, "min_slack_us", 1, q->min_slack_us);
+                json_double(f, indent, "mean_slack_us", 1, q->mean_slack_us);
+        } else {
+                json_key(f, indent, "min_slack_us");
+                fputs("null", f);
+                json_key(f, indent, "mean_slack_us");
+                fputs("null", f);
+        }
+}
+
+static void json_header(FILE *f, const char *indent, const struct sim_report *rep)
+{
+        fprintf(f, "{\n%s", indent);
+        json_string(f, "board");
+        fputs(": ", f);
+        json_string(f, rep->board);
+        json_key(f, indent, "workload");
+        json_string(f, rep->workload);
+}
+
+static void json_steps(FILE *f, const char *indent, const struct sim_report *rep, size_t steps)
+{
+        json_ulong(f, indent, "steps", steps);
+        json_ulong(f, indent, "step_us", rep->step_us);
+}
+
+static void json_references(FILE *f, const char *indent, const struct sim_report *rep)
+{
+        json_double(f, indent, "oracle_energy_uj", 3, rep->oracle->energy_uj);
+        json_ulong(f, indent, "oracle_switches", rep->oracle->switches);
+        json_ulong(f, indent, "oracle_infeasible_steps", rep->oracle->infeasible_steps);
+        json_double(f, indent, "always_big_energy_uj", 3, rep->big.energy_uj);
+        json_double(f, indent, "always_little_energy_uj", 3, rep->little.energy_uj);
+}
+
+void report_run_json(FILE *f, const struct sim_report *rep)
+{
+        const struct sim_result *p = &rep->policy[0];
+        const char *in = "  ";
+
+        json_header(f, in, rep);
+        json_key(f, in, "policy");
+        json_string(f, p->policy);
+        json_steps(f, in, rep, p->steps);
+        json_double(f, in, "energy_uj", 3, p->energy_uj);
+        json_double(f, in, "late_work_ratio", -1, p->late_work_ratio);
+        json_ulong(f, in, "switches", p->switches);
+        json_time_per_level(f, in, rep, p->time_in);
+        json_eta(f, in, rep, p->energy_uj);
+        if (rep->rtapp)
+                json_qos(f, in, &p->qos);
+        json_references(f, in, rep);
+        fputs("\n}\n", f);
+}
+
+void report_run_text(FILE *f, const struct sim_report *rep)
+{
+        const struct sim_result *p = &rep->policy[0];
+        const double length = run_length_us(rep, p->steps);
+        const int w = 24;
+        double eta;
+
+        fprintf(f, "%-*s %s\n", w, "board", rep->board);
+        fprintf(f, "%-*s %s\n", w, "workload", rep->workload);
+        fprintf(f, "%-*s %s\n", w, "policy", p->policy);
+        fprintf(f, "%-*s %zu x %llu us\n", w, "steps", p->steps, (unsigned long long)rep->step_us);
+        fprintf(f, "%-*s %.3f\n", w, "energy_uj", p->energy_uj);
+        fprintf(f, "%-*s %.6g\n", w, "late_work_ratio", p->late_work_ratio);
+        fprintf(f, "%-*s %lu\n", w, "switches", p->switches);
+        for (unsigned i = 0; i < rep->ladder->nlevels; i++) {
+                char key[BL_NAME_MAX + 8];
+
+                snprintf(key, sizeof(key), "time %s", rep->ladder->levels[i].name);
+                fprintf(f, "%-*s %llu us (%.1f%%)\n", w, key, (unsigned long long)p->time_in[i],
+                        share_pct(p->time_in[i], length));
+        }
+        fprintf(f, "%-*s %.3f\n", w, "oracle_energy_uj", rep->oracle->energy_uj);
+        fprintf(f, "%-*s %lu\n", w, "oracle_switches", rep->oracle->switches);
+        fprintf(f, "%-*s %zu\n", w, "oracle_infeasible_steps", rep->oracle->infeasible_steps);
+        fprintf(f, "%-*s %.3f\n", w, "always_big_energy_uj", rep->big.energy_uj);
+        fprintf(f, "%-*s %.3f\n", w, "always_little_energy_uj", rep->little.energy_uj);
+        if (sim_eta(rep->big.energy_uj, p->energy_uj, rep->oracle->energy_uj, &eta))
+                fprintf(f, "%-*s %.4f\n", w, "eta", eta);
+        else
+                fprintf(f, "%-*s n/a (always-big cannot be improved on)\n", w, "eta");
+        if (rep->rtapp) {
+                fprintf(f, "%-*s %lu\n", w, "activations", p->qos.activations);
+                fprintf(f, "%-*s %lu\n", w, "misses", p->qos.misses);
+                if (p->qos.activations > 0) {
+                        fprintf(f, "%-*s %.1f\n", w, "min_slack_us", p->qos.min_slack_us);
+                        fprintf(f, "%-*s %.1f\n", w, "mean_slack_us", p->qos.mean_slack_us);
+                }
+                fprintf(f, "note: %s\n", ORACLE_NOTE_RTAPP);
+        }
+}
+
+/* One row of the comparison, whatever produced it. */
+struct row {
+        const char *policy;
+        size_t steps;
+        double energy_uj;
+        bool has_late;
+        double late_work_ratio;
+        unsigned long switches;
+        const bl_usec_t *time_in;
+        const struct sim_qos *qos;      /* NULL: not applicable (the oracle) */
+};
+
+static struct row row_of(const struct sim_result *r)
+{
+        return (struct row){ .policy = r->policy, .steps = r->steps, .energy_uj = r->energy_uj,
+                             .has_late = true, .late_work_ratio = r->late_work_ratio,
+                             .switches = r->switches, .time_in = r->time_in, .qos = &r->qos };
+}
+
+/* The oracle clears every step it can, so it leaves no late work unless
+ * some step could not be cleared at all. */
+static struct row row_of_oracle(const struct sim_oracle *o, size_t steps)
+{
+        return (struct row){ .policy = "oracle", .steps = steps, .energy_uj = o->energy_uj,
+                             .has_late = o->infeasible_steps == 0, .late_work_ratio = 0.0,
+                             .switches = o->switches, .time_in = o->time_in };
+}
+
+static unsigned collect_rows(const struct sim_report *rep, struct row *rows)
+{
+        unsigned n = 0;
+
+        rows[n] = row_of(&rep->little);
+        rows[n++].policy = "always-little";
+        rows[n] = row_of(&rep->big);
+        rows[n++].policy = "always-big";
+        for (unsigned i = 0; i < rep->npolicies; i++)
+                rows[n++] = row_of(&rep->policy[i]);
+        rows[n++] = row_of_oracle(rep->oracle, rep->steps);
+        return n;
+}
+
+void report_compare_table(FILE *f, const struct sim_report *rep)
+{
+        struct row rows[SIM_REPORT_MAX_POLICIES + 3];
+        const unsigned n = collect_rows(rep, rows);
+        int name_w = 6, level_w[BL_MAX_LEVELS];
+
+        for (unsigned i = 0; i < n; i++)
+                if ((int)strlen(rows[i].policy) > name_w)
+                        name_w = (int)strlen(rows[i].policy);
+
+        fprintf(f, "board %s, workload %s: %zu steps of %llu us\n\n", rep->board, rep->workload, rep->steps,
+                (unsigned long long)rep->step_us);
+        fprintf(f, "%-*s %11s %9s %7s %10s %8s", name_w, "policy", "energy mJ", "saving %", "eta",
+                "late work", "switches");
+        for (unsigned l = 0; l < rep->ladder->nlevels; l++) {
+                char head[BL_NAME_MAX + 4];
+
+                snprintf(head, sizeof(head), "%% %s", rep->ladder->levels[l].name);
+                level_w[l] = (int)strlen(head) > 7 ? (int)strlen(head) : 7;
+                fprintf(f, " %*s", level_w[l], head);
+        }
+        if (rep->rtapp)
+                fprintf(f, " %7s", "misses");
+        fputc('\n', f);
+
+        for (unsigned i = 0; i < n; i++) {
+                const struct row *r = &rows[i];
+                double eta;
+
+                fprintf(f, "%-*s %11.3f %9.1f", name_w, r->policy, r->energy_uj / 1000.0,
+                        saving_pct(rep, r->energy_uj));
+                if (sim_eta(rep->big.energy_uj, r->energy_uj, rep->oracle->energy_uj, &eta))
+                        fprintf(f, " %7.3f", eta);
+                else
+                        fprintf(f, " %7s", "n/a");
+                if (r->has_late)
+                        fprintf(f, " %10.4f", r->late_work_ratio);
+                else
+                        fprintf(f, " %10s", "-");
+                fprintf(f, " %8lu", r->switches);
+                for (unsigned l = 0; l < rep->ladder->nlevels; l++)
+                        fprintf(f, " %*.1f", level_w[l],
+                                share_pct(r->time_in[l], run_length_us(rep, r->steps)));
+                if (rep->rtapp) {
+                        if (r->qos)
+                                fprintf(f, " %7lu", r->qos->misses);
+                        else
+                                fprintf(f, " %7s", "-");
+                }
+                fputc('\n', f);
+        }
+
+        fputs("\nsaving % = energy saved against always-big; "
+              "eta = (E_always-big - E) / (E_always-big - E_oracle)\n", f);
+        if (rep->oracle->infeasible_steps > 0)
+                fprintf(f, "oracle: %zu steps could not be cleared on any cluster (see blsim(1))\n",
+                        rep->oracle->infeasible_steps);
+        if (rep->rtapp)
+                fprintf(f, "%s\n", ORACLE_NOTE_RTAPP);
+}
+
+void report_compare_json(FILE *f, const struct sim_report *rep)
+{
+        struct row rows[SIM_REPORT_MAX_POLICIES + 3];
+        const unsigned n = collect_rows(rep, rows);
+        const char *in = "  ", *in2 = "      ";
+
+        json_header(f, in, rep);
+        json_key(f, in, "rtapp");
+        fputs(rep->rtapp ? "true" : "false", f);
+        json_steps(f, in, rep, rep->steps);
+        json_references(f, in, rep);
+        json_key(f, in, "rows");
+        fputc('[', f);
+        for (unsigned i = 0; i < n; i++) {
+                const struct row *r = &rows[i];
+
+                fprintf(f, "%s\n    {\n%s", i ? "," : "", in2);
+                json_string(f, "policy");
+                fputs(": ", f);
+                json_string(f, r->policy);
+                json_ulong(f, in2, "steps", r->steps);
+                json_double(f, in2, "energy_uj", 3, r->energy_uj);
+                json_double(f, in2, "saving_pct", 3, saving_pct(rep, r->energy_uj));
+                json_eta(f, in2, rep, r->energy_uj);
+                if (r->has_late)
+                        json_double(f, in2, "late_work_ratio", -1, r->late_work_ratio);
+                else {
+                        json_key(f, in2, "late_work_ratio");
+                        fputs("null", f);
+                }
+                json_ulong(f, in2, "switches", r->switches);
+                json_time_per_level(f, in2, rep, r->time_in);
+                if (rep->rtapp && r->qos)
+                        json_qos(f, in2, r->qos);
+                fputs("\n    }", f);
+        }
+        fputs("\n  ]\n}\n", f);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+        size_t n = strlen(s), m = strlen(suffix);
+
+        return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+const char *report_plot_terminal(const char *output)
+{
+        if (ends_with(output, ".svg"))
+                return "svg";
+        if (ends_with(output, ".png"))
+                return "png";
+        return NULL;
+}
+
+/* gnuplot's single-quoted strings take everything literally but the quote,
+ * which is doubled. */
+static void gnuplot_string(FILE *f, const char *s)
+{
+        fputc('\'', f);
+        for (; *s; s++) {
+                if (*s == '\'')
+                        fputc('\'', f);
+                if (*s != '\n')
+                        fputc(*s, f);
+        }
+        fputc('\'', f);
+}
+
+static void plot_series(FILE *f, const struct sim_report *rep, const char *columns, const char *style)
+{
+        fputs("plot ", f);
+        for (unsigned i = 0; i < rep->npolicies; i++) {
+                fprintf(f, "%s$p%u using %s with %s title ", i ? ", \\\n     " : "", i, columns, style);
+                gnuplot_string(f, rep->policy[i].policy);
+        }
+        fputc('\n', f);
+}
+
+int report_plot_script(FILE *f, const char *output, const struct sim_report *rep,
+                       const struct sim_timeline *tl)
+{
+        const char *terminal = report_plot_terminal(output);
+        char title[512];
+
+        if (!terminal)
+                return -EINVAL;
+        if (strcmp(terminal, "svg") == 0)
+                fputs("set terminal svg size 1200,900 dynamic font 'sans,10'\n", f);
+        else
+                fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+                      "    set terminal pngcairo size 1200,900 font 'sans,10'\n"
+                      "} else {\n"
+                      "    set terminal png size 1200,900\n"
+                      "}\n", f);
+        fputs("set termoption noenhanced\nset output ", f);
+        gnuplot_string(f, output);
+        fputc('\n', f);
+
+        /* Each policy's level is offset a little so that equal lines stay
+         * visible side by side. */
+        for (unsigned i = 0; i < rep->npolicies; i++) {
+                fprintf(f, "$p%u << EOD\n", i);
+                for (size_t k = 0; k < tl[i].n; k++) {
+                        const struct sim_timeline_point *p = &tl[i].p[k];
+
+                        fprintf(f, "%.3f %.1f %.3f %.3f\n", (double)p->t / 1e6, p->demand,
+                                p->level + 0.04 * i, p->energy_uj / 1000.0);
+                }
+                fputs("EOD\n", f);
+        }
+
+        snprintf(title, sizeof(title), "%s on %s", rep->workload, rep->board);
+        fputs("set multiplot layout 3,1 title ", f);
+        gnuplot_string(f, title);
+        fputs("\nset grid\nset key outside right\nset xlabel 'time (s)'\n", f);
+
+        /* Baselines that want "any level above" say so with demands far
+         * beyond the top; they would flatten everything else. */
+        fprintf(f, "set ylabel 'demand (capacity)'\nset yrange [0:%u]\n",
+                rep->ladder->levels[rep->ladder->nlevels - 1].capacity * 5 / 4);
+        plot_series(f, rep, "1:2", "steps");
+
+        fputs("set ylabel 'level'\nset ytics (", f);
+        for (unsigned l = 0; l < rep->ladder->nlevels; l++) {
+                fputs(l ? ", " : "", f);
+                gnuplot_string(f, rep->ladder->levels[l].name);
+                fprintf(f, " %u", l);
+        }
+        fprintf(f, ")\nset yrange [-0.2:%u.5]\n", rep->ladder->nlevels - 1);
+        plot_series(f, rep, "1:3", "steps");
+
+        fputs("set ylabel 'energy (mJ)'\nset ytics autofreq\nset autoscale y\n", f);
+        plot_series(f, rep, "1:4", "lines");
+        fputs("unset multiplot\n", f);
+        return 0;
+}

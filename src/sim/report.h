@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* What blsim prints: one run against its references, or the comparison
+ * table of every policy, as text or JSON, and the gnuplot script of the
+ * timelines. Output depends only on the numbers (fixed formats, no clock),
+ * so the same inputs give the same bytes. */
+
+#include <stdio.h>
+
+#include "core/ladder.h"
+#include "sim/oracle.h"
+#include "sim/run.h"
+
+#define SIM_REPORT_MAX_POLICIES 16
+
+struct sim_report {
+        const char *board;              /* the board's name */
+        const char *workload;           /* as the user named it */
+        bool rtapp;                     /* QoS columns, and the oracle is on the always-big arrivals */
+        size_t steps;                   /* of always-big, whose arrivals the oracle solves */
+        bl_usec_t step_us;
+        const struct bl_ladder *ladder; /* level names; level i = cluster i */
+        struct sim_result little;       /* fixed on the lowest cluster */
+        struct sim_result big;          /* fixed on the top cluster */
+        const struct sim_oracle *oracle;
+        unsigned npolicies;             /* engine-driven runs */
+        struct sim_result policy[SIM_REPORT_MAX_POLICIES];
+};
+
+/* eta = (E_big - E_policy) / (E_big - E_oracle). False (and *eta = 0) when
+ * E_big - E_oracle <= 0: no saving was possible, so no efficiency. */
+bool sim_eta(double big_uj, double policy_uj, double oracle_uj, double *eta);
+
+/* "blsim run": policy[0] against the references. */
+void report_run_text(FILE *f, const struct sim_report *rep);
+void report_run_json(FILE *f, const struct sim_report *rep);
+
+/* "blsim compare": always-little, always-big, policy[0..n-1], the oracle. */
+void report_compare_table(FILE *f, const struct sim_report *rep);
+void report_compare_json(FILE *f, const struct sim_report *rep);
+
+/* The gnuplot terminal for an output file: "svg" for .svg, "png" for .png
+ * (pngcairo when gnuplot has it). NULL for any other name. */
+const char *report_plot_terminal(const char *output);
+
+/* A self-contained gnuplot script (data inline) drawing demand, level and
+ * cumulative energy over time for each policy; tl[i] belongs to policy[i].
+ * Returns 0, or -EINVAL when the output's extension has no terminal. */
+int report_plot_script(FILE *f, const char *output, const struct sim_report *rep,
+                       const struct sim_timeline *tl);

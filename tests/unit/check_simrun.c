@@ -1,0 +1,1341 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The simulation loop on boards small enough to compute by hand: when the
+ * engine decides, what it sees, what a switch costs and what the scores
+ * add up to; then the blsim program itself on the trace suite and on bad
+ * input. */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/fileio.h"
+#include "policy/builtin.h"
+#include "sim/presets.h"
+#include "sim/report.h"
+#include "sim/run.h"
+
+extern char **environ;
+
+#define TOL 1e-6
+
+static const char *const preset_names[] = {
+        "ondemand", "conservative", "interactive", "hmp", "exynos5410", "default",
+};
+
+static unsigned count(const char *text, const char *what)
+{
+        unsigned n = 0;
+
+        for (const char *p = text; (p = strstr(p, what)); p++)
+                n++;
+        return n;
+}
+
+/* A heuristic that says what the test tells it to and keeps every sample. */
+#define PROBE_MAX 64
+static struct bl_sample probe_seen[PROBE_MAX];
+static bl_usec_t probe_now[PROBE_MAX];
+static double probe_demand[PROBE_MAX];
+static unsigned probe_calls;
+
+static double probe_score(void *state, const struct bl_sample *s, bl_usec_t now)
+{
+        unsigned i = probe_calls++;
+
+        if (i >= PROBE_MAX)
+                return 0.0;
+        probe_seen[i] = *s;
+        probe_now[i] = now;
+        return probe_demand[i];
+}
+
+static const struct bl_heuristic_ops probe_ops = {
+        .abi = BL_HEURISTIC_ABI,
+        .name = "probe",
+        .summary = "scripted demand, records samples",
+        .score = probe_score,
+};
+
+static void probe_reset(void)
+{
+        probe_calls = 0;
+        memset(probe_demand, 0, sizeof(probe_demand));
+        memset(probe_now, 0, sizeof(probe_now));
+}
+
+/* The probe alone, thresholds 80/60 and no delays, residency or rate limit:
+ * the engine then does exactly what the demand says at every decision. */
+static void probe_config(struct bl_config *cfg, unsigned interval_ms)
+{
+        static const struct bl_heuristic_ops *const table[] = { &probe_ops, NULL };
+
+        config_init(cfg, table);
+        cfg->nheuristics = 1;
+        snprintf(cfg->heuristics[0].name, sizeof(cfg->heuristics[0].name), "probe");
+        cfg->heuristics[0].ops = &probe_ops;
+        cfg->heuristics[0].weight = 1.0;
+        cfg->sample_interval_ms = interval_ms;
+        cfg->up_threshold = 80;
+        cfg->down_threshold = 60;
+        cfg->up_delay_ms = 0;
+        cfg->down_delay_ms = 0;
+        cfg->min_residency_ms = 0;
+        cfg->max_switch_rate_hz = 0;
+}
+
+static void add_cluster(struct sim_board *b, const char *name, unsigned cpus, double off_mw)
+{
+        struct sim_cluster *c = &b->cluster[b->nclusters];
+
+        snprintf(c->name, sizeof(c->name), "%s", name);
+        c->cpus = cpus;
+        c->order = b->nclusters;
+        c->off_mw = off_mw;
+        c->first_cpu = b->ncpus;
+        b->ncpus += cpus;
+        b->nclusters++;
+}
+
+static void add_opp(struct sim_board *b, unsigned mhz, unsigned capacity, double core_mw, double idle_mw)
+{
+        struct sim_cluster *c = &b->cluster[b->nclusters - 1];
+
+        c->opp[c->nopps++] = (struct sim_opp){ mhz, capacity, core_mw, idle_mw };
+}
+
+/* little: 1 CPU, capacity 512 at 10 mW busy, 2 mW idle, 1 mW off;
+ * big: 1 CPU, 1024 at 40/8 mW, 4 mW off. A switch: 100 us, 5 uJ. */
+static struct sim_board board_tiny(unsigned cpus)
+{
+        struct sim_board b;
+
+        memset(&b, 0, sizeof(b));
+        snprintf(b.name, sizeof(b.name), "tiny");
+        b.reference_capacity = 1024;
+        b.switch_latency_us = 100;
+        b.switch_energy_uj = 5;
+        add_cluster(&b, "little", cpus, 1);
+        add_opp(&b, 500, 512, 10, 2);
+        add_cluster(&b, "big", cpus, 4);
+        add_opp(&b, 1000, 1024, 40, 8);
+        return b;
+}
+
+/* The same with a second, slower OPP on little: 256 at 5/1 mW. */
+static struct sim_board board_two_opps(void)
+{
+        struct sim_board b;
+
+        memset(&b, 0, sizeof(b));
+        snprintf(b.name, sizeof(b.name), "tiny2");
+        b.reference_capacity = 1024;
+        b.switch_latency_us = 100;
+        b.switch_energy_uj = 5;
+        add_cluster(&b, "little", 1, 1);
+        add_opp(&b, 250, 256, 5, 1);
+        add_opp(&b, 500, 512, 10, 2);
+        add_cluster(&b, "big", 1, 4);
+        add_opp(&b, 1000, 1024, 40, 8);
+        return b;
+}
+
+struct tiny_workload {
+        struct sim_trace trace;
+        struct sim_workload *w;
+};
+
+static void tiny_open(struct tiny_workload *tw, bl_usec_t step_us, unsigned nlanes, size_t nsteps,
+                      const float *work)
+{
+        tw->trace = (struct sim_trace){ .step_us = step_us, .nlanes = nlanes, .nsteps = nsteps };
+        tw->trace.work = malloc(nsteps * nlanes * sizeof(float));
+        ck_assert_ptr_nonnull(tw->trace.work);
+        memcpy(tw->trace.work, work, nsteps * nlanes * sizeof(float));
+        ck_assert_int_eq(workload_from_trace(&tw->w, "tiny", &tw->trace), 0);
+}
+
+static void tiny_close(struct tiny_workload *tw)
+{
+        workload_free(tw->w);
+        trace_free(&tw->trace);
+}
+
+START_TEST(fixed_little_by_hand)
+{
+        static const float work[] = { 256, 0, 600 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct sim_result r;
+
+        tiny_open(&tw, 1000, 1, 3, work);
+        ck_assert_int_eq(sim_run_fixed(&b, tw.w, 0, &r, NULL), 0);
+        /* 512 us busy + idle 2 mW + big off 4 mW; idle; 1000 us busy
+         * (100 reference-us left over). */
+        ck_assert_double_eq_tol(r.energy_uj, (5120.0 + 6000.0 + 6000.0 + 16000.0) / 1000.0, TOL);
+        ck_assert_uint_eq(r.steps, 3);
+        ck_assert_double_eq_tol(r.total_work, 856.0, TOL);
+        ck_assert_double_eq_tol(r.late_work_ratio, 100.0 / 856.0, TOL);
+        ck_assert_uint_eq(r.switches, 0);
+        ck_assert_uint_eq(r.time_in[0], 3000);
+        ck_assert_uint_eq(r.time_in[1], 0);
+        tiny_close(&tw);
+}
+END_TEST
+
+START_TEST(first_step_pays_no_switch)
+{
+        static const float work[] = { 256, 0, 600 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct sim_result r;
+
+        /* The run starts on big: no stall, no switch energy. */
+        tiny_open(&tw, 1000, 1, 3, work);
+        ck_assert_int_eq(sim_run_fixed(&b, tw.w, 1, &r, NULL), 0);
+        ck_assert_double_eq_tol(r.energy_uj, (19240.0 + 9000.0 + 33000.0) / 1000.0, TOL);
+        ck_assert_double_eq_tol(r.late_work_ratio, 0.0, TOL);
+        ck_assert_uint_eq(r.switches, 0);
+        ck_assert_uint_eq(r.time_in[1], 3000);
+        tiny_close(&tw);
+}
+END_TEST
+
+START_TEST(fixed_records_arrivals)
+{
+        static const float work[] = { 1, 2, 3, 4, 5, 6 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct sim_trace rec;
+        struct sim_result r;
+
+        tiny_open(&tw, 1000, 2, 3, work);
+        ck_assert_int_eq(sim_run_fixed(&b, tw.w, 1, &r, &rec), 0);
+        ck_assert_uint_eq(rec.nsteps, 3);
+        ck_assert_uint_eq(rec.nlanes, 2);
+        ck_assert_uint_eq(rec.step_us, 1000);
+        ck_assert_mem_eq(rec.work, work, sizeof(work));
+        trace_free(&rec);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* Up at the first decision (t = 2 ms): steps 0 and 1 ran on little, step 2
+ * (starting at 2 ms) is the first on big and pays the switch. */
+START_TEST(decision_applies_from_its_time)
+{
+        static const float work[] = { 100, 100, 100, 100 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct sim_timeline tl = { 0 };
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_demand[0] = 1000;         /* > 80% of 512 */
+        probe_demand[1] = 1000;
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 1, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, &tl), 0);
+        ck_assert_uint_eq(probe_calls, 2);      /* at 2 ms and at the end, 4 ms */
+        ck_assert_uint_eq(probe_now[0], 2000);
+        ck_assert_uint_eq(probe_now[1], 4000);
+        ck_assert_uint_eq(r.switches, 1);
+        ck_assert_uint_eq(r.time_in[0], 2000);
+        ck_assert_uint_eq(r.time_in[1], 2000);
+        /* little: 200 us busy, 2 mW idle, 4 mW big off, twice;
+         * big, switched: 100 us busy + 5 uJ, then 100 us busy; 8 + 1 mW. */
+        ck_assert_double_eq_tol(r.energy_uj,
+                                (2 * (2000.0 + 2000.0 + 4000.0) + (4000.0 + 9000.0 + 5000.0) +
+                                 (4000.0 + 9000.0)) / 1000.0, TOL);
+        ck_assert_double_eq_tol(r.late_work_ratio, 0.0, TOL);
+
+        ck_assert_uint_eq(tl.n, 2);
+        ck_assert_uint_eq(tl.p[0].t, 2000);
+        ck_assert_double_eq_tol(tl.p[0].demand, 1000, TOL);
+        ck_assert_uint_eq(tl.p[0].level, 1);
+        ck_assert_double_eq_tol(tl.p[0].energy_uj, 16.0, TOL);
+        ck_assert_uint_eq(tl.p[1].t, 4000);
+        ck_assert_double_eq_tol(tl.p[1].energy_uj, r.energy_uj, TOL);
+        sim_timeline_free(&tl);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* 1.5 ms steps, 2 ms decisions: the step at 1.5 ms started before the
+ * decision at 2 ms and stays on little; the next step (3 ms) is on big. The
+ * sample at 2 ms holds both steps that started before it, the one at 4 ms
+ * only the step of 3 ms. */
+START_TEST(straddling_step_keeps_its_cluster)
+{
+        static const float work[] = { 128, 128, 128, 128 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_demand[0] = 1000;
+        probe_demand[1] = 1000;
+        probe_demand[2] = 1000;
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1500, 1, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.time_in[0], 3000);
+        ck_assert_uint_eq(r.time_in[1], 3000);
+        ck_assert_uint_eq(r.switches, 1);
+        ck_assert_uint_eq(probe_calls, 3);      /* 2, 4 and 6 ms */
+        /* little: 256 us busy per step, two steps, over 2 ms */
+        ck_assert_float_eq_tol(probe_seen[0].busy[0], 512.0f / 2000.0f, 1e-6f);
+        /* big after the switch: 128 us of the 1400 available */
+        ck_assert_float_eq_tol(probe_seen[1].busy[1], 128.0f / 2000.0f, 1e-6f);
+        ck_assert(cpuset_isset(&probe_seen[1].online, 1));
+        ck_assert(!cpuset_isset(&probe_seen[1].online, 0));
+        /* the interval [4, 6) ms holds the step of 4.5 ms */
+        ck_assert_float_eq_tol(probe_seen[2].busy[1], 128.0f / 2000.0f, 1e-6f);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* What the engine sees: busy as a fraction of the interval, the capacity of
+ * the last step's OPP, the cluster's top capacity, and pressure as the share
+ * of the interval in steps that ended with backlog. */
+START_TEST(sample_busy_capacity_pressure)
+{
+        /* 300 -> OPP 512, 600 us; 100 -> OPP 256, 400 us;
+         * 600 -> top, 1000 us, 100 left; 100 pending -> OPP 256, 400 us. */
+        static const float work[] = { 300, 100, 600, 0 };
+        struct sim_board b = board_two_opps();
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+        const struct bl_sample *s;
+
+        probe_reset();
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 1, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(probe_calls, 2);
+
+        s = &probe_seen[0];
+        ck_assert_uint_eq(s->now, 2000);
+        ck_assert_uint_eq(s->interval, 2000);
+        ck_assert_uint_eq(s->ncpus, 2);
+        ck_assert(cpuset_isset(&s->online, 0));
+        ck_assert(!cpuset_isset(&s->online, 1));
+        ck_assert_float_eq_tol(s->busy[0], 0.5f, 1e-6f);
+        ck_assert_uint_eq(s->capacity[0], 256);
+        ck_assert_uint_eq(s->max_capacity[0], 512);
+        ck_assert_float_eq_tol(s->busy[1], 0.0f, 1e-6f);
+        ck_assert_uint_eq(s->capacity[1], 0);
+        ck_assert_uint_eq(s->max_capacity[1], 0);
+        ck_assert(s->has_pressure);
+        ck_assert_double_eq_tol(s->pressure, 0.0, TOL);
+        ck_assert(!s->has_temp);
+
+        s = &probe_seen[1];
+        ck_assert_uint_eq(s->now, 4000);
+        ck_assert_float_eq_tol(s->busy[0], 0.7f, 1e-6f);
+        ck_assert_uint_eq(s->capacity[0], 256);
+        ck_assert_double_eq_tol(s->pressure, 0.5, TOL);
+
+        ck_assert_double_eq_tol(r.late_work_ratio, 100.0 / 1000.0, TOL);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* Lanes map onto CPUs modulo the cluster's size, and a cluster's CPUs have
+ * their global numbers in the sample (big's are 2 and 3 here). */
+START_TEST(sample_cpus_of_the_active_cluster)
+{
+        static const float work[] = { 100, 200, 50, 100, 200, 50, 100, 200, 50, 100, 200, 50 };
+        struct sim_board b = board_tiny(2);
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+        const struct bl_sample *s;
+
+        probe_reset();
+        probe_demand[0] = 1000;
+        probe_demand[1] = 1000;
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 3, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+
+        s = &probe_seen[0];
+        ck_assert_uint_eq(s->ncpus, 4);
+        ck_assert(cpuset_isset(&s->online, 0) && cpuset_isset(&s->online, 1));
+        ck_assert(!cpuset_isset(&s->online, 2) && !cpuset_isset(&s->online, 3));
+        /* little, capacity 512: lanes 0 and 2 on CPU 0 (150 -> 300 us), lane 1 on CPU 1 (400 us) */
+        ck_assert_float_eq_tol(s->busy[0], 0.3f, 1e-6f);
+        ck_assert_float_eq_tol(s->busy[1], 0.4f, 1e-6f);
+        ck_assert_uint_eq(s->capacity[1], 512);
+
+        s = &probe_seen[1];
+        ck_assert(!cpuset_isset(&s->online, 0) && !cpuset_isset(&s->online, 1));
+        ck_assert(cpuset_isset(&s->online, 2) && cpuset_isset(&s->online, 3));
+        ck_assert_float_eq_tol(s->busy[0], 0.0f, 1e-6f);
+        ck_assert_float_eq_tol(s->busy[2], 0.15f, 1e-6f);
+        ck_assert_float_eq_tol(s->busy[3], 0.2f, 1e-6f);
+        ck_assert_uint_eq(s->capacity[2], 1024);
+        ck_assert_uint_eq(s->max_capacity[3], 1024);
+        ck_assert_uint_eq(s->capacity[0], 0);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* Down again: demand below 60% of little's 512 at the second decision. */
+START_TEST(switch_back_counts_twice)
+{
+        static const float work[] = { 10, 10, 10, 10, 10, 10 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_demand[0] = 1000;
+        probe_demand[1] = 100;
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 1, 6, work);
+        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.switches, 2);
+        ck_assert_uint_eq(r.time_in[0], 4000);
+        ck_assert_uint_eq(r.time_in[1], 2000);
+        ck_assert_uint_eq(r.time_in[0] + r.time_in[1], r.steps * 1000);
+        tiny_close(&tw);
+}
+END_TEST
+
+START_TEST(eta_definition)
+{
+        double eta;
+
+        ck_assert(sim_eta(100.0, 60.0, 50.0, &eta));
+        ck_assert_double_eq_tol(eta, 0.8, TOL);
+        ck_assert(sim_eta(100.0, 50.0, 50.0, &eta));
+        ck_assert_double_eq_tol(eta, 1.0, TOL);
+        ck_assert(sim_eta(100.0, 120.0, 50.0, &eta));
+        ck_assert_double_eq_tol(eta, -0.4, TOL);
+        ck_assert(!sim_eta(100.0, 60.0, 100.0, &eta));
+        ck_assert(!sim_eta(100.0, 60.0, 120.0, &eta));
+}
+END_TEST
+
+/* A trace of the suite, parsed. */
+static void suite_trace(struct sim_trace *t, const char *name)
+{
+        char path[PATH_MAX];
+        struct bl_diag diag;
+
+        snprintf(path, sizeof(path), "%s/%s", WORKLOADS_DIR, name);
+        diag_init(&diag);
+        ck_assert_msg(trace_load(t, path, &diag) == 0, "%s: %s", path, diag.n ? diag.msg[0] : "?");
+}
+
+static void shipped_board(struct sim_board *b, const char *name)
+{
+        char path[PATH_MAX];
+        struct bl_diag diag;
+
+        snprintf(path, sizeof(path), "%s/%s", BOARDS_DIR, name);
+        diag_init(&diag);
+        ck_assert_msg(board_load(b, path, &diag) == 0, "%s: %s", path, diag.n ? diag.msg[0] : "?");
+}
+
+static void default_config(struct bl_config *cfg)
+{
+        struct bl_diag diag;
+
+        diag_init(&diag);
+        ck_assert_int_eq(preset_config(preset_find("default"), cfg, &diag), 0);
+}
+
+START_TEST(time_per_level_sums_to_run)
+{
+        struct sim_board b;
+        struct sim_trace t;
+        struct sim_workload *w;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        shipped_board(&b, "exynos5422-like.ini");
+        suite_trace(&t, "app-launch.csv");
+        default_config(&cfg);
+        ck_assert_int_eq(workload_from_trace(&w, "app-launch", &t), 0);
+        ck_assert_int_eq(sim_run_policy(&b, w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.steps, t.nsteps);
+        ck_assert_uint_eq(r.time_in[0] + r.time_in[1], t.nsteps * t.step_us);
+        /* the launch needs big, the idle tail does not */
+        ck_assert_uint_gt(r.time_in[0], 0);
+        ck_assert_uint_gt(r.time_in[1], 0);
+        ck_assert_uint_gt(r.switches, 0);
+        workload_free(w);
+        trace_free(&t);
+}
+END_TEST
+
+/* Exactly equal, bit for bit: no tolerance. */
+static void assert_same_result(const struct sim_result *a, const struct sim_result *b)
+{
+        ck_assert_uint_eq(a->steps, b->steps);
+        ck_assert(a->energy_uj == b->energy_uj);
+        ck_assert(a->total_work == b->total_work);
+        ck_assert(a->late_work_ratio == b->late_work_ratio);
+        ck_assert_uint_eq(a->switches, b->switches);
+        ck_assert_mem_eq(a->time_in, b->time_in, sizeof(a->time_in));
+}
+
+START_TEST(policy_run_is_deterministic)
+{
+        struct sim_board b;
+        struct sim_trace t;
+        struct sim_workload *w;
+        struct bl_config cfg;
+        struct sim_result r1, r2;
+        struct sim_timeline tl1 = { 0 }, tl2 = { 0 };
+
+        shipped_board(&b, "exynos5422-like.ini");
+        suite_trace(&t, "scrolling-60fps.csv");
+        default_config(&cfg);
+        ck_assert_int_eq(workload_from_trace(&w, "scrolling", &t), 0);
+        ck_assert_int_eq(sim_run_policy(&b, w, &cfg, &r1, &tl1), 0);
+        /* the same workload object again: it is reset by the run */
+        ck_assert_int_eq(sim_run_policy(&b, w, &cfg, &r2, &tl2), 0);
+        assert_same_result(&r1, &r2);
+        ck_assert_uint_eq(tl1.n, tl2.n);
+        ck_assert_uint_eq(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
+        for (size_t i = 0; i < tl1.n; i++) {
+                ck_assert_uint_eq(tl1.p[i].t, tl2.p[i].t);
+                ck_assert(tl1.p[i].demand == tl2.p[i].demand);
+                ck_assert_uint_eq(tl1.p[i].level, tl2.p[i].level);
+                ck_assert(tl1.p[i].energy_uj == tl2.p[i].energy_uj);
+        }
+        ck_assert_uint_eq(tl1.p[tl1.n - 1].t, t.nsteps * t.step_us);
+        ck_assert_double_eq_tol(tl1.p[tl1.n - 1].energy_uj, r1.energy_uj, 1e-6);
+        sim_timeline_free(&tl1);
+        sim_timeline_free(&tl2);
+        workload_free(w);
+        trace_free(&t);
+}
+END_TEST
+
+/* Running blsim: stdout and stderr land in files of a private directory. */
+struct blsim_out {
+        int status;
+        char *out;
+        char *err;
+};
+
+static void blsim_out_free(struct blsim_out *o)
+{
+        free(o->out);
+        free(o->err);
+}
+
+static char *slurp(const char *path)
+{
+        char *text = NULL;
+        size_t len;
+
+        ck_assert_int_eq(read_file(path, &text, &len), 0);
+        return text;
+}
+
+/* argv after the program name, NULL-terminated; 'path_env' replaces PATH
+ * when not NULL. */
+static struct blsim_out blsim_env(const char *path_env, const char *const *args)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", out[PATH_MAX], err[PATH_MAX], pathvar[PATH_MAX];
+        const char *argv[32] = { BLSIM_PATH };
+        char *envp[] = { pathvar, NULL };
+        posix_spawn_file_actions_t fa;
+        struct blsim_out o;
+        unsigned n = 1;
+        pid_t pid;
+        int ws;
+
+        for (; args[n - 1] && n < 31; n++)
+                argv[n] = args[n - 1];
+        argv[n] = NULL;
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(out, sizeof(out), "%s/out", dir);
+        snprintf(err, sizeof(err), "%s/err", dir);
+        snprintf(pathvar, sizeof(pathvar), "PATH=%s", path_env ? path_env : "/usr/bin:/bin");
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ck_assert_int_eq(posix_spawn(&pid, BLSIM_PATH, &fa, NULL, (char *const *)argv,
+                                     path_env ? envp : environ), 0);
+        posix_spawn_file_actions_destroy(&fa);
+        ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+        ck_assert_msg(WIFEXITED(ws), "blsim did not exit normally");
+        o.status = WEXITSTATUS(ws);
+        o.out = slurp(out);
+        o.err = slurp(err);
+        unlink(out);
+        unlink(err);
+        rmdir(dir);
+        return o;
+}
+
+static struct blsim_out blsim(const char *const *args)
+{
+        return blsim_env(NULL, args);
+}
+
+/* A strict little JSON reader: enough to say "well-formed" and to list the
+ * keys of the top-level object. */
+struct json {
+        const char *p;
+        unsigned depth;
+        char keys[64][40];
+        unsigned nkeys;
+};
+
+static bool json_value(struct json *j);
+
+static void json_ws(struct json *j)
+{
+        j->p += strspn(j->p, " \t\r\n");
+}
+
+static bool json_string_at(struct json *j, char *copy, size_t size)
+{
+        size_t n = 0;
+
+        if (*j->p != '"')
+                return false;
+        for (j->p++; *j->p != '"'; j->p++) {
+                if ((unsigned char)*j->p < 0x20 || !*j->p)
+                        return false;
+                if (*j->p == '\\') {
+                        j->p++;
+                        if (*j->p == 'u') {
+                                for (int i = 1; i <= 4; i++)
+                                        if (!strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i])
+                                                return false;
+                                j->p += 4;
+                        } else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) {
+                                return false;
+                        }
+                }
+                if (copy && n + 1 < size)
+                        copy[n++] = *j->p;
+        }
+        if (copy)
+                copy[n] = '\0';
+        j->p++;
+        return true;
+}
+
+static bool json_number(struct json *j)
+{
+        const char *start = j->p;
+
+        if (*j->p == '-')
+                j->p++;
+        if (*j->p == '0')
+                j->p++;
+        else if (*j->p >= '1' && *j->p <= '9')
+                j->p += strspn(j->p, "0123456789");
+        else
+                return false;
+        if (*j->p == '.') {
+                j->p++;
+                if (!strspn(j->p, "0123456789"))
+                        return false;
+                j->p += strspn(j->p, "0123456789");
+        }
+        if (*j->p == 'e' || *j->p == 'E') {
+                j->p++;
+                if (*j->p == '+' || *j->p == '-')
+                        j->p++;
+                if (!strspn(j->p, "0123456789"))
+                        return false;
+                j->p += strspn(j->p, "0123456789");
+        }
+        return j->p > start;
+}
+
+static bool json_members(struct json *j, char open, char close)
+{
+        bool top = open == '{' && j->depth == 1;
+
+        j->p++;
+        json_ws(j);
+        if (*j->p == close) {
+                j->p++;
+                return true;
+        }
+        for (;;) {
+                json_ws(j);
+                if (open == '{') {
+                        char *key = top && j->nkeys < 64 ? j->keys[j->nkeys++] : NULL;
+
+                        if (!json_string_at(j, key, sizeof(j->keys[0])))
+                                return false;
+                        json_ws(j);
+                        if (*j->p++ != ':')
+                                return false;
+                }
+                if (!json_value(j))
+                        return false;
+                json_ws(j);
+                if (*j->p == ',') {
+                        j->p++;
+                        continue;
+                }
+                if (*j->p != close)
+                        return false;
+                j->p++;
+                return true;
+        }
+}
+
+static bool json_value(struct json *j)
+{
+        bool ok;
+
+        json_ws(j);
+        switch (*j->p) {
+        case '{':
+        case '[':
+                j->depth++;
+                ok = json_members(j, *j->p, *j->p == '{' ? '}' : ']');
+                j->depth--;
+                return ok;
+        case '"':
+                return json_string_at(j, NULL, 0);
+        case 't':
+                return strncmp(j->p, "true", 4) == 0 && (j->p += 4);
+        case 'f':
+                return strncmp(j->p, "false", 5) == 0 && (j->p += 5);
+        case 'n':
+                return strncmp(j->p, "null", 4) == 0 && (j->p += 4);
+        default:
+                return json_number(j);
+        }
+}
+
+static void assert_json_object(const char *text, struct json *j)
+{
+        memset(j, 0, sizeof(*j));
+        j->p = text;
+        json_ws(j);
+        ck_assert_msg(*j->p == '{', "not a JSON object: %.80s", text);
+        ck_assert_msg(json_value(j), "malformed JSON near: %.80s", j->p);
+        json_ws(j);
+        ck_assert_msg(*j->p == '\0', "text after the JSON object: %.80s", j->p);
+}
+
+static bool json_has_key(const struct json *j, const char *key)
+{
+        for (unsigned i = 0; i < j->nkeys; i++)
+                if (strcmp(j->keys[i], key) == 0)
+                        return true;
+        return false;
+}
+
+static const char *const run_keys[] = {
+        "board", "workload", "policy", "steps", "step_us", "energy_uj", "late_work_ratio", "switches",
+        "time_per_level", "oracle_energy_uj", "oracle_switches", "oracle_infeasible_steps",
+        "always_big_energy_uj", "always_little_energy_uj", "eta",
+};
+
+static void assert_run_json(const char *text, const char *what)
+{
+        struct json j;
+
+        assert_json_object(text, &j);
+        for (size_t i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
+                ck_assert_msg(json_has_key(&j, run_keys[i]), "%s: no key \"%s\"", what, run_keys[i]);
+}
+
+/* A report on the tiny board with made-up numbers, written to memory. */
+static void tiny_report(struct sim_report *rep, struct sim_oracle *o, struct bl_ladder *l)
+{
+        memset(rep, 0, sizeof(*rep));
+        memset(o, 0, sizeof(*o));
+        memset(l, 0, sizeof(*l));
+        l->nlevels = 2;
+        snprintf(l->levels[0].name, sizeof(l->levels[0].name), "little");
+        snprintf(l->levels[1].name, sizeof(l->levels[1].name), "big");
+        l->levels[0].capacity = 512;
+        l->levels[1].capacity = 1024;
+        rep->board = "tiny";
+        rep->workload = "odd \"name\"\\with\tescapes.csv";
+        rep->steps = 4;
+        rep->step_us = 1000;
+        rep->ladder = l;
+        rep->little.steps = 4;
+        rep->big.steps = 4;
+        rep->policy[0].steps = 4;
+        rep->little.energy_uj = 20.0;
+        rep->little.time_in[0] = 4000;
+        rep->big.energy_uj = 60.0;
+        rep->big.time_in[1] = 4000;
+        o->energy_uj = 40.0;
+        o->time_in[0] = 2000;
+        o->time_in[1] = 2000;
+        rep->oracle = o;
+        rep->npolicies = 1;
+        snprintf(rep->policy[0].policy, sizeof(rep->policy[0].policy), "it's");
+        rep->policy[0].energy_uj = 45.0;
+        rep->policy[0].time_in[0] = 3000;
+        rep->policy[0].time_in[1] = 1000;
+}
+
+static char *capture(void (*fn)(FILE *f, const struct sim_report *rep), const struct sim_report *rep)
+{
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+
+        ck_assert_ptr_nonnull(f);
+        fn(f, rep);
+        ck_assert_int_eq(fclose(f), 0);
+        return text;
+}
+
+START_TEST(report_json_escapes_and_eta)
+{
+        struct sim_report rep;
+        struct sim_oracle o;
+        struct bl_ladder l;
+        struct json j;
+        char *text;
+
+        tiny_report(&rep, &o, &l);
+        text = capture(report_run_json, &rep);
+        assert_run_json(text, "report");
+        ck_assert_ptr_nonnull(strstr(text, "\"workload\": \"odd \\\"name\\\"\\\\with\\tescapes.csv\""));
+        ck_assert_ptr_nonnull(strstr(text, "\"eta\": 0.7500"));
+        ck_assert_ptr_nonnull(strstr(text, "\"time_per_level\": {\"little\": 3000, \"big\": 1000}"));
+        free(text);
+
+        /* no saving possible: eta is null, not a division by zero */
+        o.energy_uj = 60.0;
+        text = capture(report_compare_json, &rep);
+        assert_json_object(text, &j);
+        ck_assert_uint_eq(count(text, "\"eta\": null"), 4);
+        free(text);
+        text = capture(report_compare_table, &rep);
+        ck_assert_uint_eq(count(text, " n/a "), 4);
+        /* the policy's row: 45 uJ, 25% saved, 3/4 of the time on little */
+        ck_assert_ptr_nonnull(strstr(text, "\nit's                0.045      25.0     n/a     0.0000        0"
+                                           "     75.0    25.0\n"));
+        ck_assert_ptr_nonnull(strstr(text, "\nit's "));
+        free(text);
+}
+END_TEST
+
+START_TEST(report_plot_script_inline)
+{
+        struct sim_timeline_point pts[2] = { { 20000, 100.0, 0, 1.0 }, { 40000, 900.0, 1, 2.5 } };
+        struct sim_timeline tl = { .n = 2, .size = 2, .p = pts };
+        struct sim_report rep;
+        struct sim_oracle o;
+        struct bl_ladder l;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f;
+
+        tiny_report(&rep, &o, &l);
+        ck_assert_ptr_null(report_plot_terminal("out.pdf"));
+        ck_assert_str_eq(report_plot_terminal("OUT.SVG"), "svg");
+        ck_assert_str_eq(report_plot_terminal("a.png"), "png");
+
+        f = open_memstream(&text, &len);
+        ck_assert_int_eq(report_plot_script(f, "x.pdf", &rep, &tl), -EINVAL);
+        ck_assert_int_eq(report_plot_script(f, "it's.svg", &rep, &tl), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_ptr_nonnull(strstr(text, "set terminal svg"));
+        ck_assert_ptr_nonnull(strstr(text, "set output 'it''s.svg'\n"));
+        ck_assert_ptr_nonnull(strstr(text, "$p0 << EOD\n0.020 100.0 0.000 0.001\n"
+                                           "0.040 900.0 1.000 0.003\nEOD\n"));
+        ck_assert_ptr_nonnull(strstr(text, "title 'it''s'"));
+        ck_assert_ptr_nonnull(strstr(text, "set ytics ('little' 0, 'big' 1)"));
+        ck_assert_ptr_nonnull(strstr(text, "unset multiplot\n"));
+        free(text);
+}
+END_TEST
+
+START_TEST(cli_json_is_byte_identical)
+{
+        char workload[PATH_MAX], board[PATH_MAX];
+        const char *args[] = { "run", "--board", board, "--workload", workload, "--json", NULL };
+        struct blsim_out a, b;
+
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/video-30fps.csv", WORKLOADS_DIR);
+        a = blsim(args);
+        b = blsim(args);
+        ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
+        ck_assert_int_eq(b.status, 0);
+        ck_assert_str_eq(a.out, b.out);
+        assert_run_json(a.out, workload);
+        ck_assert_str_eq(a.err, "");
+        blsim_out_free(&a);
+        blsim_out_free(&b);
+}
+END_TEST
+
+static const char *const boards[] = { "exynos5422-like.ini", "tc2.ini" };
+
+static int csv_filter(const struct dirent *d)
+{
+        size_t n = strlen(d->d_name);
+
+        return n > 4 && strcmp(d->d_name + n - 4, ".csv") == 0;
+}
+
+/* Every trace of the suite on every shipped board: run and compare. */
+START_TEST(cli_suite_on_both_boards)
+{
+        struct dirent **names;
+        int n = scandir(WORKLOADS_DIR, &names, csv_filter, alphasort);
+        char board[PATH_MAX], workload[PATH_MAX];
+
+        ck_assert_int_ge(n, 8);
+        snprintf(board, sizeof(board), "%s/%s", BOARDS_DIR, boards[_i]);
+        for (int i = 0; i < n; i++) {
+                const char *run[] = { "run", "--board", board, "--workload", workload, "--json", NULL };
+                const char *cmp[] = { "compare", "--board", board, "--workload", workload, "--json", NULL };
+                struct blsim_out o;
+                struct json j;
+
+                snprintf(workload, sizeof(workload), "%s/%s", WORKLOADS_DIR, names[i]->d_name);
+                o = blsim(run);
+                ck_assert_msg(o.status == 0, "%s on %s: status %d: %s", workload, board, o.status, o.err);
+                assert_run_json(o.out, workload);
+                blsim_out_free(&o);
+
+                o = blsim(cmp);
+                ck_assert_msg(o.status == 0, "compare %s on %s: status %d: %s", workload, board, o.status,
+                              o.err);
+                assert_json_object(o.out, &j);
+                ck_assert(json_has_key(&j, "rows"));
+                ck_assert(json_has_key(&j, "oracle_energy_uj"));
+                /* 2 fixed + 6 presets + the oracle */
+                ck_assert_uint_eq(count(o.out, "\"policy\": "), 9);
+                blsim_out_free(&o);
+                free(names[i]);
+        }
+        free(names);
+}
+END_TEST
+
+START_TEST(cli_text_run_and_compare)
+{
+        char workload[PATH_MAX], board[PATH_MAX];
+        const char *run[] = { "run", "-b", board, "-w", workload, "--policy", "ondemand", NULL };
+        const char *cmp[] = { "compare", "--board", board, "--workload", workload, NULL };
+        struct blsim_out o;
+        char line[64];
+
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/ramp.csv", WORKLOADS_DIR);
+        o = blsim(run);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        snprintf(line, sizeof(line), "%-24s %s\n", "policy", "ondemand");
+        ck_assert_ptr_nonnull(strstr(o.out, line));
+        ck_assert_ptr_nonnull(strstr(o.out, "\neta "));
+        ck_assert_ptr_nonnull(strstr(o.out, "\ntime little "));
+        blsim_out_free(&o);
+
+        o = blsim(cmp);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        for (size_t i = 0; i < sizeof(preset_names) / sizeof(preset_names[0]); i++)
+                ck_assert_msg(strstr(o.out, preset_names[i]), "no row %s", preset_names[i]);
+        ck_assert_ptr_nonnull(strstr(o.out, "\nalways-little "));
+        ck_assert_ptr_nonnull(strstr(o.out, "\nalways-big "));
+        ck_assert_ptr_nonnull(strstr(o.out, "\noracle "));
+        blsim_out_free(&o);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text)
+{
+        FILE *f = fopen(path, "w");
+
+        ck_assert_ptr_nonnull(f);
+        fputs(text, f);
+        ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(cli_bad_board_line)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], workload[PATH_MAX], want[PATH_MAX + 8];
+        const char *args[] = { "run", "--board", board, "--workload", workload, NULL };
+        struct blsim_out o;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(board, sizeof(board), "%s/bad.ini", dir);
+        snprintf(workload, sizeof(workload), "%s/ramp.csv", WORKLOADS_DIR);
+        write_text(board, "[board]\n"
+                          "name = bad\n"
+                          "reference_capacity = 1024\n"
+                          "switch_latency_us = 20\n"
+                          "switch_energy_uj = 160\n"
+                          "[cluster.little]\n"
+                          "cpus = 4\n"
+                          "order = 0\n"
+                          "off_mw = 5\n"
+                          "opp = 200 fast 15 14\n"
+                          "[cluster.big]\n"
+                          "cpus = 4\n"
+                          "order = 1\n"
+                          "off_mw = 20\n"
+                          "opp = 2000 1024 2122 542\n");
+        o = blsim(args);
+        ck_assert_int_eq(o.status, 78);
+        snprintf(want, sizeof(want), "%s:10:", board);
+        ck_assert_msg(strstr(o.err, want), "stderr does not name %s: %s", want, o.err);
+        ck_assert_str_eq(o.out, "");
+        blsim_out_free(&o);
+        unlink(board);
+        rmdir(dir);
+}
+END_TEST
+
+START_TEST(cli_bad_trace_and_config)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], trace[PATH_MAX], conf[PATH_MAX];
+        char want[PATH_MAX + 8];
+        const char *bad_trace[] = { "run", "--board", board, "--workload", trace, NULL };
+        const char *bad_conf[] = { "run", "--board", board, "--workload", trace, "--config", conf, NULL };
+        struct blsim_out o;
+        char line[64];
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(trace, sizeof(trace), "%s/t.csv", dir);
+        snprintf(conf, sizeof(conf), "%s/c.conf", dir);
+        write_text(trace, "# bigLittle-trace v1 step_us=1000\nt_us,lane0\n0,5\n1000,x\n");
+        o = blsim(bad_trace);
+        ck_assert_int_eq(o.status, 78);
+        snprintf(want, sizeof(want), "%s:4:", trace);
+        ck_assert_msg(strstr(o.err, want), "stderr does not name %s: %s", want, o.err);
+        blsim_out_free(&o);
+
+        write_text(trace, "# bigLittle-trace v1 step_us=1000\nt_us,lane0\n0,5\n1000,6\n");
+        write_text(conf, "[hysteresis]\nup_threshold = 80\ndown_threshold = 600\n");
+        o = blsim(bad_conf);
+        ck_assert_int_eq(o.status, 78);
+        snprintf(want, sizeof(want), "%s:3:", conf);
+        ck_assert_msg(strstr(o.err, want), "stderr does not name %s: %s", want, o.err);
+        blsim_out_free(&o);
+
+        write_text(conf, "[hysteresis]\nup_threshold = 90\n");
+        o = blsim(bad_conf);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        snprintf(line, sizeof(line), "%-24s %s\n", "policy", "config");
+        ck_assert_ptr_nonnull(strstr(o.out, line));
+        blsim_out_free(&o);
+
+        unlink(trace);
+        unlink(conf);
+        rmdir(dir);
+}
+END_TEST
+
+static unsigned long json_ulong_of(const char *text, const char *key)
+{
+        char pattern[64];
+        const char *p;
+
+        snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
+        p = strstr(text, pattern);
+        ck_assert_msg(p, "no key %s in: %s", key, text);
+        return strtoul(p + strlen(pattern), NULL, 10);
+}
+
+/* An rt-app task: 2 ms of work every 10 ms for 1 s, on a file whose name
+ * does not say what it is (blsim looks at the first character). */
+START_TEST(cli_rtapp_run_and_compare)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], workload[PATH_MAX];
+        const char *run[] = { "run", "--board", board, "--workload", workload, "--json", NULL };
+        const char *cmp[] = { "compare", "--board", board, "--workload", workload, NULL };
+        const char *cmp_json[] = { "compare", "--board", board, "--workload", workload, "--json", NULL };
+        struct blsim_out o;
+        struct json j;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/periodic.rtapp", dir);
+        write_text(workload, "{\n"
+                             "  \"tasks\": {\n"
+                             "    \"periodic\": { \"loop\": -1, \"run\": 2000,\n"
+                             "                  \"timer\": { \"ref\": \"unique\", \"period\": 10000 } }\n"
+                             "  },\n"
+                             "  \"global\": { \"duration\": 1 }\n"
+                             "}\n");
+        o = blsim(run);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        assert_run_json(o.out, workload);
+        assert_json_object(o.out, &j);
+        ck_assert(json_has_key(&j, "min_slack_us"));
+        ck_assert(json_has_key(&j, "mean_slack_us"));
+        ck_assert_uint_ge(json_ulong_of(o.out, "activations"), 95);
+        ck_assert_uint_le(json_ulong_of(o.out, "activations"), 100);
+        ck_assert_uint_eq(json_ulong_of(o.out, "misses"), 0);
+        blsim_out_free(&o);
+
+        o = blsim(cmp);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        ck_assert_ptr_nonnull(strstr(o.out, " misses\n"));
+        ck_assert_ptr_nonnull(strstr(o.out, "work arrivals of the always-big run"));
+        blsim_out_free(&o);
+
+        o = blsim(cmp_json);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        assert_json_object(o.out, &j);
+        ck_assert_ptr_nonnull(strstr(o.out, "\"rtapp\": true"));
+        /* every row but the oracle's has the QoS keys */
+        ck_assert_uint_eq(count(o.out, "\"misses\": "), 8);
+        blsim_out_free(&o);
+
+        write_text(workload, "{ \"tasks\": { \"t\": { \"run\": -5 } } }\n");
+        o = blsim(run);
+        ck_assert_int_eq(o.status, 78);
+        ck_assert_msg(strstr(o.err, workload), "stderr does not name %s: %s", workload, o.err);
+        blsim_out_free(&o);
+
+        unlink(workload);
+        rmdir(dir);
+}
+END_TEST
+
+/* The shipped rt-app files but the hour-long ones, as they are. */
+static int rtapp_filter(const struct dirent *d)
+{
+        size_t n = strlen(d->d_name);
+
+        return n > 5 && strcmp(d->d_name + n - 5, ".json") == 0 && !strstr(d->d_name, "-long");
+}
+
+START_TEST(cli_rtapp_suite)
+{
+        static const char *const dirs[] = { "rt-app", "rt-app/tutorial" };
+        char board[PATH_MAX], dir[PATH_MAX], workload[PATH_MAX * 2];
+        unsigned files = 0;
+
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+                struct dirent **names;
+                int n;
+
+                snprintf(dir, sizeof(dir), "%s/%s", WORKLOADS_DIR, dirs[d]);
+                n = scandir(dir, &names, rtapp_filter, alphasort);
+                if (n < 0)
+                        continue;
+                for (int i = 0; i < n; i++) {
+                        const char *run[] = {
+                                "run", "--board", board, "--workload", workload, "--json", NULL,
+                        };
+                        struct blsim_out o;
+                        struct json j;
+
+                        snprintf(workload, sizeof(workload), "%s/%s", dir, names[i]->d_name);
+                        o = blsim(run);
+                        ck_assert_msg(o.status == 0, "%s: status %d: %s", workload, o.status, o.err);
+                        assert_run_json(o.out, workload);
+                        assert_json_object(o.out, &j);
+                        ck_assert_msg(json_has_key(&j, "activations") && json_has_key(&j, "misses"),
+                                      "%s: no QoS keys", workload);
+                        blsim_out_free(&o);
+                        free(names[i]);
+                        files++;
+                }
+                free(names);
+        }
+        /* the suite keeps its rt-app files beside the traces */
+        ck_assert_uint_ge(files, 1);
+}
+END_TEST
+
+/* --policy and --config together: the preset, then the file on top. */
+START_TEST(cli_preset_with_config)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], workload[PATH_MAX], conf[PATH_MAX];
+        const char *plain[] = { "run", "-b", board, "-w", workload, "-p", "ondemand", "-j", NULL };
+        const char *tuned[] = {
+                "run", "-b", board, "-w", workload, "-p", "ondemand", "-c", conf, "-j", NULL,
+        };
+        struct blsim_out a, b;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/scrolling-60fps.csv", WORKLOADS_DIR);
+        snprintf(conf, sizeof(conf), "%s/c.conf", dir);
+        /* a 40 ms residency on top of ondemand's pass-through engine */
+        write_text(conf, "[hysteresis]\nmin_residency_ms = 40\n");
+        a = blsim(plain);
+        b = blsim(tuned);
+        ck_assert_msg(a.status == 0 && b.status == 0, "%s %s", a.err, b.err);
+        ck_assert_ptr_nonnull(strstr(a.out, "\"policy\": \"ondemand\""));
+        ck_assert_ptr_nonnull(strstr(b.out, "\"policy\": \"ondemand+config\""));
+        ck_assert_uint_lt(json_ulong_of(b.out, "switches"), json_ulong_of(a.out, "switches"));
+        blsim_out_free(&a);
+        blsim_out_free(&b);
+        unlink(conf);
+        rmdir(dir);
+}
+END_TEST
+
+START_TEST(cli_usage_errors)
+{
+        char board[PATH_MAX], workload[PATH_MAX];
+        const char *none[] = { NULL };
+        const char *verb[] = { "simulate", NULL };
+        const char *no_board[] = { "run", "--workload", workload, NULL };
+        const char *bad_opt[] = { "run", "--board", board, "--workload", workload, "--fast", NULL };
+        const char *preset[] = { "run", "--board", board, "--workload", workload, "--policy", "turbo", NULL };
+        const char *step[] = { "run", "--board", board, "--workload", workload, "--step-us", "500", NULL };
+        const char *plot[] = { "compare", "--board", board, "--workload", workload, "--plot", "x.pdf", NULL };
+        const char *missing[] = { "run", "--board", board, "--workload", "/nonexistent/w.csv", NULL };
+        const char *version[] = { "--version", NULL };
+        struct blsim_out o;
+
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/ramp.csv", WORKLOADS_DIR);
+
+        o = blsim(none);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "Usage:"));
+        blsim_out_free(&o);
+        o = blsim(verb);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "\"simulate\""));
+        blsim_out_free(&o);
+        o = blsim(no_board);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "--board"));
+        blsim_out_free(&o);
+        o = blsim(bad_opt);
+        ck_assert_int_eq(o.status, 64);
+        blsim_out_free(&o);
+        o = blsim(preset);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "\"turbo\""));
+        blsim_out_free(&o);
+        o = blsim(step);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "step_us=1000"));
+        blsim_out_free(&o);
+        o = blsim(plot);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, ".svg"));
+        blsim_out_free(&o);
+        o = blsim(missing);
+        ck_assert_int_eq(o.status, 66);
+        ck_assert_ptr_nonnull(strstr(o.err, "/nonexistent/w.csv"));
+        blsim_out_free(&o);
+        o = blsim(version);
+        ck_assert_int_eq(o.status, 0);
+        ck_assert_str_eq(o.out, "blsim " PACKAGE_VERSION "\n");
+        blsim_out_free(&o);
+}
+END_TEST
+
+START_TEST(cli_list_presets)
+{
+        const char *args[] = { "list", NULL };
+        struct blsim_out o = blsim(args);
+
+        ck_assert_int_eq(o.status, 0);
+        for (size_t i = 0; i < sizeof(preset_names) / sizeof(preset_names[0]); i++)
+                ck_assert_msg(strstr(o.out, preset_names[i]), "no preset %s in: %s", preset_names[i], o.out);
+        blsim_out_free(&o);
+}
+END_TEST
+
+START_TEST(cli_plot)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], workload[PATH_MAX], svg[PATH_MAX];
+        const char *args[] = { "compare", "--board", board, "--workload", workload, "--plot", svg, NULL };
+        struct blsim_out o;
+        char *text;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/idle-bursts.csv", WORKLOADS_DIR);
+        snprintf(svg, sizeof(svg), "%s/timeline.svg", dir);
+
+        /* Without gnuplot on PATH: a clear error naming the package. */
+        o = blsim_env("/nonexistent", args);
+        ck_assert_int_eq(o.status, 69);
+        ck_assert_ptr_nonnull(strstr(o.err, "gnuplot-nox"));
+        blsim_out_free(&o);
+
+        if (access("/usr/bin/gnuplot", X_OK) == 0) {
+                o = blsim(args);
+                ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+                blsim_out_free(&o);
+                text = slurp(svg);
+                ck_assert_ptr_nonnull(strstr(text, "<svg"));
+                ck_assert_ptr_nonnull(strstr(text, "exynos5410"));
+                free(text);
+                unlink(svg);
+        }
+        rmdir(dir);
+}
+END_TEST
+
+static Suite *simrun_suite(void)
+{
+        Suite *s = suite_create("simrun");
+        TCase *tc = tcase_create("loop");
+        TCase *cli = tcase_create("blsim");
+
+        tcase_add_test(tc, fixed_little_by_hand);
+        tcase_add_test(tc, first_step_pays_no_switch);
+        tcase_add_test(tc, fixed_records_arrivals);
+        tcase_add_test(tc, decision_applies_from_its_time);
+        tcase_add_test(tc, straddling_step_keeps_its_cluster);
+        tcase_add_test(tc, sample_busy_capacity_pressure);
+        tcase_add_test(tc, sample_cpus_of_the_active_cluster);
+        tcase_add_test(tc, switch_back_counts_twice);
+        tcase_add_test(tc, eta_definition);
+        tcase_add_test(tc, report_json_escapes_and_eta);
+        tcase_add_test(tc, report_plot_script_inline);
+        tcase_add_test(tc, time_per_level_sums_to_run);
+        tcase_add_test(tc, policy_run_is_deterministic);
+        suite_add_tcase(s, tc);
+
+        /* The whole suite under the sanitizers takes a while. */
+        tcase_set_timeout(cli, 600);
+        tcase_add_test(cli, cli_json_is_byte_identical);
+        tcase_add_loop_test(cli, cli_suite_on_both_boards, 0, sizeof(boards) / sizeof(boards[0]));
+        tcase_add_test(cli, cli_text_run_and_compare);
+        tcase_add_test(cli, cli_bad_board_line);
+        tcase_add_test(cli, cli_bad_trace_and_config);
+        tcase_add_test(cli, cli_rtapp_run_and_compare);
+        tcase_add_test(cli, cli_rtapp_suite);
+        tcase_add_test(cli, cli_preset_with_config);
+        tcase_add_test(cli, cli_usage_errors);
+        tcase_add_test(cli, cli_list_presets);
+        tcase_add_test(cli, cli_plot);
+        suite_add_tcase(s, cli);
+        return s;
+}
+
+int main(void)
+{
+        SRunner *sr = srunner_create(simrun_suite());
+        int failed;
+
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
