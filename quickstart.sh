@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 top=$(pwd)
 
 DEPS="build-essential autoconf automake autoconf-archive pkg-config
-      libsystemd-dev libudev-dev libinih-dev check umockdev libumockdev-dev systemd"
+      libsystemd-dev libudev-dev libinih-dev check umockdev libumockdev-dev systemd gnuplot-nox"
 
 install_deps() {
         missing=""
