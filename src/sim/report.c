@@ -10,7 +10,7 @@
 #include "sim/report.h"
 
 #define ORACLE_NOTE_RTAPP \
-        "the oracle of an rt-app workload is solved on the per-step work arrivals of the always-big run"
+        "the oracle of an rt-app workload is solved on the per-step work arrivals of the always-little run"
 
 bool sim_eta(double big_uj, double policy_uj, double oracle_uj, double *eta)
 {

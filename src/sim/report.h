@@ -17,8 +17,8 @@
 struct sim_report {
         const char *board;              /* the board's name */
         const char *workload;           /* as the user named it */
-        bool rtapp;                     /* QoS columns, and the oracle is on the always-big arrivals */
-        size_t steps;                   /* of always-big, whose arrivals the oracle solves */
+        bool rtapp;                     /* QoS columns, and the oracle is on the always-little arrivals */
+        size_t steps;                   /* of the trace the oracle solves */
         bl_usec_t step_us;
         const struct bl_ladder *ladder; /* level names; level i = cluster i */
         struct sim_result little;       /* fixed on the lowest cluster */

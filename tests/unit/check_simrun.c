@@ -1093,7 +1093,7 @@ START_TEST(cli_rtapp_run_and_compare)
         o = blsim(cmp);
         ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
         ck_assert_ptr_nonnull(strstr(o.out, " misses\n"));
-        ck_assert_ptr_nonnull(strstr(o.out, "work arrivals of the always-big run"));
+        ck_assert_ptr_nonnull(strstr(o.out, "work arrivals of the always-little run"));
         blsim_out_free(&o);
 
         o = blsim(cmp_json);
