@@ -62,9 +62,8 @@
  * |                        | time only at top OPP with the CPU to itself                        |
  * | sleep N, timer         | exact (µs), rt-app's arithmetic                                    |
  * | suspend / resume       | named conditions (bare or "" = the task's own name); resume wakes  |
- * |                        | every waiter; a resume nobody waits for is remembered (once) and   |
- * |                        | the next suspend or wait on that name returns at once (rt-app      |
- * |                        | itself broadcasts a condition variable and would lose it)          |
+ * |                        | every waiter; a resume nobody waits for is lost, as rt-app's       |
+ * |                        | pthread_cond_broadcast loses it                                    |
  * | wait/signal/broad/sync | the same named conditions as suspend/resume (as in rt-app); signal |
  * |                        | wakes the longest waiter, broad all; lost when nobody waits; sync  |
  * |                        | = signal then wait; the mutex is ignored                           |
@@ -171,7 +170,6 @@ struct task {
 struct cond {
         char *name;
         bool waited;                    /* some suspend, wait or sync uses it */
-        bool pending;                   /* a resume nobody waited for */
 };
 
 struct barrier {
@@ -1185,10 +1183,7 @@ static void block(struct rtapp *ra, struct lane *l, unsigned on, bool barrier)
 
 static void cond_wait(struct rtapp *ra, struct lane *l, unsigned cond)
 {
-        if (ra->conds[cond].pending)
-                ra->conds[cond].pending = false;
-        else
-                block(ra, l, cond, false);
+        block(ra, l, cond, false);
 }
 
 static void barrier_arrive(struct rtapp *ra, struct lane *l, unsigned idx, bl_usec_t now)
@@ -1268,8 +1263,9 @@ static void execute(struct rtapp *ra, unsigned li, const struct event *ev, bl_us
                 cond_wait(ra, l, ev->ref);
                 break;
         case EV_RESUME:
-                if (cond_wake(ra, ev->ref, now, true) == 0)
-                        ra->conds[ev->ref].pending = true;
+                /* rt-app broadcasts a condition variable: with nobody
+                 * waiting, the resume is lost. */
+                cond_wake(ra, ev->ref, now, true);
                 break;
         case EV_SIGNAL:
                 cond_wake(ra, ev->ref, now, false);
@@ -1402,8 +1398,6 @@ static int rtapp_reset(struct sim_workload *w)
         ra->misses = 0;
         ra->min_slack = 0.0;
         ra->sum_slack = 0.0;
-        for (size_t i = 0; i < ra->nconds; i++)
-                ra->conds[i].pending = false;
         for (size_t i = 0; i < ra->nbarriers; i++)
                 ra->barriers[i].arrived = 0;
         for (size_t i = 0; i < ra->ntimers; i++)

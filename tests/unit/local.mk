@@ -63,3 +63,6 @@ tests_unit_check_rtapp_LDADD = $(SIM_LDADD)
 tests_unit_check_baselines_SOURCES = tests/unit/check_baselines.c
 tests_unit_check_baselines_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_baselines_LDADD = $(SIM_LDADD)
+
+# The libFuzzer target of the rt-app reader; tests/fuzz/run.sh builds and runs it with clang.
+EXTRA_DIST += tests/fuzz
