@@ -27,6 +27,26 @@ void diag_add(struct bl_diag *d, const char *fmt, ...)
         va_end(ap);
 }
 
+void diag_atv(struct bl_diag *d, const char *file, unsigned line, const char *fmt, va_list ap)
+{
+        char msg[BL_DIAG_LEN];
+
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        if (line)
+                diag_add(d, "%s:%u: %s", file, line, msg);
+        else
+                diag_add(d, "%s: %s", file, msg);
+}
+
+void diag_at(struct bl_diag *d, const char *file, unsigned line, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        diag_atv(d, file, line, fmt, ap);
+        va_end(ap);
+}
+
 unsigned diag_count(const struct bl_diag *d)
 {
         return d->n + d->dropped;

@@ -28,13 +28,11 @@ struct ini_stream {
 static void report(struct ini_stream *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void report(struct ini_stream *s, const char *fmt, ...)
 {
-        char msg[BL_DIAG_LEN];
         va_list ap;
 
         va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
+        diag_atv(s->diag, s->filename, s->line, fmt, ap);
         va_end(ap);
-        diag_add(s->diag, "%s:%u: %s", s->filename, s->line, msg);
         s->problems++;
 }
 

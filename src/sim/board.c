@@ -81,13 +81,7 @@ static void report_atv(struct board_parser *p, unsigned line, const char *fmt, v
         __attribute__((format(printf, 3, 0)));
 static void report_atv(struct board_parser *p, unsigned line, const char *fmt, va_list ap)
 {
-        char msg[BL_DIAG_LEN];
-
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        if (line)
-                diag_add(p->diag, "%s:%u: %s", p->filename, line, msg);
-        else
-                diag_add(p->diag, "%s: %s", p->filename, msg);
+        diag_atv(p->diag, p->filename, line, fmt, ap);
         p->problems++;
 }
 

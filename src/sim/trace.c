@@ -51,13 +51,11 @@ struct trace_parser {
 static void report(struct trace_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void report(struct trace_parser *p, const char *fmt, ...)
 {
-        char msg[BL_DIAG_LEN];
         va_list ap;
 
         va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
+        diag_atv(p->diag, p->filename, p->line, fmt, ap);
         va_end(ap);
-        diag_add(p->diag, "%s:%u: %s", p->filename, p->line, msg);
         p->problems++;
 }
 
