@@ -354,6 +354,9 @@ static int run_references(struct scenario *sc, const struct options *o)
         rep->board = sc->board.name;
         rep->workload = o->workload;
         rep->rtapp = sc->rtapp;
+        if (sc->rtapp)
+                rep->napprox = rtapp_workload_approximations(sc->workload, rep->approx,
+                                                             sizeof(rep->approx) / sizeof(rep->approx[0]));
         rep->steps = sc->trace.nsteps;
         rep->step_us = sc->workload->step_us;
         rep->ladder = &sc->ladder;

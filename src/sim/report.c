@@ -131,6 +131,16 @@ static void json_header(FILE *f, const char *indent, const struct sim_report *re
         json_string(f, rep->board);
         json_key(f, indent, "workload");
         json_string(f, rep->workload);
+        if (rep->napprox == 0)
+                return;
+        json_key(f, indent, "approximations");
+        fputc('[', f);
+        for (unsigned i = 0; i < rep->napprox; i++) {
+                if (i)
+                        fputs(", ", f);
+                json_string(f, rep->approx[i]);
+        }
+        fputc(']', f);
 }
 
 static void json_steps(FILE *f, const char *indent, const struct sim_report *rep, size_t steps)
@@ -206,6 +216,8 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                         fprintf(f, "%-*s %.1f\n", w, "mean_slack_us", p->qos.mean_slack_us);
                 }
                 fprintf(f, "note: %s\n", ORACLE_NOTE_RTAPP);
+                for (unsigned i = 0; i < rep->napprox; i++)
+                        fprintf(f, "approximated: %s\n", rep->approx[i]);
         }
 }
 
@@ -308,8 +320,11 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
         if (rep->oracle->infeasible_steps > 0)
                 fprintf(f, "oracle: %zu steps could not be cleared on any cluster (see blsim(1))\n",
                         rep->oracle->infeasible_steps);
-        if (rep->rtapp)
+        if (rep->rtapp) {
                 fprintf(f, "%s\n", ORACLE_NOTE_RTAPP);
+                for (unsigned i = 0; i < rep->napprox; i++)
+                        fprintf(f, "approximated: %s\n", rep->approx[i]);
+        }
 }
 
 void report_compare_json(FILE *f, const struct sim_report *rep)

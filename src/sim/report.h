@@ -24,6 +24,8 @@ struct sim_report {
         struct sim_result little;       /* fixed on the lowest cluster */
         struct sim_result big;          /* fixed on the top cluster */
         const struct sim_oracle *oracle;
+        unsigned napprox;               /* rt-app: what the simulation approximates */
+        const char *approx[8];
         unsigned npolicies;             /* engine-driven runs */
         struct sim_result policy[SIM_REPORT_MAX_POLICIES];
 };

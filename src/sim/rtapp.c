@@ -1539,6 +1539,42 @@ bl_usec_t rtapp_workload_end_us(const struct sim_workload *w)
         return ra ? ra->end_us : 0;
 }
 
+unsigned rtapp_workload_approximations(const struct sim_workload *w, const char **out, unsigned max)
+{
+        static const struct {
+                enum ev_kind kinds[4];
+                unsigned nkinds;
+                const char *text;
+        } by_event[] = {
+                { { EV_RUNTIME }, 1, "runtime is converted to work at the lane's top capacity when it starts" },
+                { { EV_LOCK, EV_UNLOCK }, 2, "lock and unlock take no time: no contention" },
+                { { EV_WAIT, EV_SIGNAL, EV_BROAD, EV_SYNC }, 4, "wait, signal, broad and sync ignore their mutex" },
+                { { EV_YIELD, EV_MEM, EV_IORUN }, 3, "yield, mem and iorun are no-ops" },
+                { { EV_FORK }, 1, "fork: one lane per fork event and parent instance; forks of forked "
+                                  "children are ignored" },
+        };
+        const struct rtapp *ra = rtapp_of(w);
+        unsigned n = 0;
+
+        if (!ra)
+                return 0;
+        if (n < max)
+                out[n++] = "scheduling properties are ignored: lane i runs on CPU i mod cpus and the "
+                           "running tasks of one CPU share it evenly";
+        if (n < max)
+                out[n++] = "wake-up latency is 0; a run ends at the end of its step";
+        for (size_t i = 0; i < sizeof(by_event) / sizeof(by_event[0]) && n < max; i++) {
+                bool used = false;
+
+                for (size_t e = 0; e < ra->nevents && !used; e++)
+                        for (unsigned k = 0; k < by_event[i].nkinds; k++)
+                                used = used || ra->events[e].kind == by_event[i].kinds[k];
+                if (used)
+                        out[n++] = by_event[i].text;
+        }
+        return n;
+}
+
 const char *rtapp_workload_lane_task(const struct sim_workload *w, unsigned lane, unsigned *instance)
 {
         const struct rtapp *ra = rtapp_of(w);

@@ -38,6 +38,13 @@ void rtapp_workload_set_reference_capacity(struct sim_workload *w, unsigned refe
 /* When the run stops at the latest: "duration", or the default cut-off. */
 bl_usec_t rtapp_workload_end_us(const struct sim_workload *w);
 
+#define RTAPP_MAX_APPROXIMATIONS 8
+
+/* What the simulation of this file approximates, one sentence each: the
+ * rules that always apply, then one per kind of event the file uses that is
+ * not simulated exactly. Returns how many were stored in 'out'. */
+unsigned rtapp_workload_approximations(const struct sim_workload *w, const char **out, unsigned max);
+
 /* The task a lane belongs to and its instance number (forked lanes count
  * from 0 in the order of their fork events). */
 const char *rtapp_workload_lane_task(const struct sim_workload *w, unsigned lane, unsigned *instance);

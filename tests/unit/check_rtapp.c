@@ -1080,6 +1080,38 @@ START_TEST(mutants)
 }
 END_TEST
 
+static unsigned approximations_of(const char *text, const char **out, unsigned max)
+{
+        struct sim_workload *w = parse_text(text, 0);
+        unsigned n;
+
+        n = rtapp_workload_approximations(w, out, max);
+        workload_free(w);
+        return n;
+}
+
+START_TEST(approximations_name_what_the_file_uses)
+{
+        const char *a[RTAPP_MAX_APPROXIMATIONS];
+
+        /* run and sleep are exact: only the rules that always apply. */
+        ck_assert_uint_eq(approximations_of("{\"tasks\": {\"a\": {\"loop\": 1, \"run\": 100, \"sleep\": 50}}}", a,
+                                            RTAPP_MAX_APPROXIMATIONS),
+                          2);
+        ck_assert_ptr_nonnull(strstr(a[0], "scheduling properties"));
+        ck_assert_ptr_nonnull(strstr(a[1], "wake-up latency"));
+        ck_assert_uint_eq(approximations_of("{\"tasks\": {\"a\": {\"loop\": 1, \"lock\": \"m\", \"runtime\": 100,"
+                                            " \"unlock\": \"m\", \"mem\": 10}}}",
+                                            a, RTAPP_MAX_APPROXIMATIONS),
+                          5);
+        ck_assert_ptr_nonnull(strstr(a[2], "runtime"));
+        ck_assert_ptr_nonnull(strstr(a[3], "lock and unlock"));
+        ck_assert_ptr_nonnull(strstr(a[4], "no-ops"));
+        /* A short buffer takes the first ones. */
+        ck_assert_uint_eq(approximations_of("{\"tasks\": {\"a\": {\"loop\": 1, \"mem\": 10}}}", a, 1), 1);
+}
+END_TEST
+
 static Suite *rtapp_suite(void)
 {
         Suite *s = suite_create("rtapp");
@@ -1117,6 +1149,7 @@ static Suite *rtapp_suite(void)
         tcase_add_test(tc, delay_start);
         tcase_add_test(tc, suspend_resume);
         tcase_add_test(tc, resume_before_suspend);
+        tcase_add_test(tc, approximations_name_what_the_file_uses);
         tcase_add_test(tc, wait_signal);
         tcase_add_test(tc, sync_ping_pong);
         tcase_add_test(tc, barrier_release);
