@@ -12,15 +12,21 @@
 /* Config files are small; refuse anything that is clearly not one. */
 #define READ_FILE_MAX (4u << 20)
 
-int read_file(const char *path, char **ret, size_t *ret_len)
+int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len)
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *buf = NULL;
-        size_t len = 0, size = 4096;
+        size_t len = 0, size;
+        struct stat st;
 
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
+        if (fd < 0 || fstat(fd, &st) < 0)
                 return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        /* Sized from fstat so a large regular file is read without copies;
+         * sysfs and pipes report 0 and grow as they are read. */
+        size = (st.st_size > 0 && (size_t)st.st_size < max ? (size_t)st.st_size : 0) + 4096;
         buf = malloc(size);
         if (!buf)
                 return -ENOMEM;
@@ -30,9 +36,9 @@ int read_file(const char *path, char **ret, size_t *ret_len)
                 if (len + 1 >= size) {
                         char *p;
 
-                        if (size >= READ_FILE_MAX)
+                        if (size >= max)
                                 return -EFBIG;
-                        size *= 2;
+                        size = size > max / 2 ? max : size * 2;
                         p = realloc(buf, size);
                         if (!p)
                                 return -ENOMEM;
@@ -54,6 +60,11 @@ int read_file(const char *path, char **ret, size_t *ret_len)
         if (ret_len)
                 *ret_len = len;
         return 0;
+}
+
+int read_file(const char *path, char **ret, size_t *ret_len)
+{
+        return read_file_limit(path, READ_FILE_MAX, ret, ret_len);
 }
 
 int pread_text(int fd, char *buf, size_t size, size_t *ret_len)

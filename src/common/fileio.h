@@ -19,8 +19,11 @@ static inline void closep(int *fd)
 #define _cleanup_free_ __attribute__((cleanup(freep)))
 #define _cleanup_close_ __attribute__((cleanup(closep)))
 
-/* Reads a whole file into a NUL-terminated buffer. Returns 0 or -errno. */
+/* Reads a whole file into a NUL-terminated buffer. Returns 0 or -errno
+ * (-EFBIG beyond 4 MiB, the size of no config file). */
 int read_file(const char *path, char **ret, size_t *ret_len);
+/* The same for files up to 'max' bytes (a trace of an hour is ~100 MB). */
+int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Reads a small sysfs-style file, strips the trailing newline. */
 int read_line(const char *path, char *buf, size_t size);
 /* pread()s a kept descriptor from offset 0 into buf (NUL-terminated). */

@@ -20,13 +20,10 @@
  * runs for a bad row, and after a t_us out of sequence the parser follows the
  * file's own count, so one lost row is one error and not thousands. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/fileio.h"
 #include "sim/trace.h"
@@ -478,54 +475,6 @@ int trace_parse(struct sim_trace *t, const char *filename, const char *text, siz
         return 0;
 }
 
-/* read_file() caps what it reads at config-file sizes; a trace of an hour
- * is around 100 MB. */
-static int read_whole(const char *path, char **ret, size_t *ret_len)
-{
-        _cleanup_close_ int fd = -1;
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0, size;
-        struct stat st;
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0 || fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        size = (st.st_size > 0 ? (size_t)st.st_size : 0) + 4096;
-        buf = malloc(size);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                ssize_t n;
-
-                if (len == size) {
-                        char *grown;
-
-                        if (size > SIZE_MAX / 2)
-                                return -EFBIG;
-                        grown = realloc(buf, size * 2);
-                        if (!grown)
-                                return -ENOMEM;
-                        buf = grown;
-                        size *= 2;
-                }
-                n = read(fd, buf + len, size - len);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (n == 0)
-                        break;
-                len += (size_t)n;
-        }
-        *ret = buf;
-        buf = NULL;
-        *ret_len = len;
-        return 0;
-}
-
 int trace_load(struct sim_trace *t, const char *path, struct bl_diag *diag)
 {
         _cleanup_free_ char *text = NULL;
@@ -533,7 +482,8 @@ int trace_load(struct sim_trace *t, const char *path, struct bl_diag *diag)
         int r;
 
         *t = (struct sim_trace){ 0 };
-        r = read_whole(path, &text, &len);
+        /* read_file() stops at config-file sizes; an hour of trace is ~100 MB. */
+        r = read_file_limit(path, SIZE_MAX / 2, &text, &len);
         if (r < 0) {
                 diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
                 return r;
