@@ -24,7 +24,7 @@ static void always_big_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_always_big = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "always-big",
         .summary = "constant demand above every level: always the fastest cluster",
         .params = NULL,

@@ -20,7 +20,7 @@ static void always_little_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_always_little = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "always-little",
         .summary = "constant demand of 0: always the most efficient cluster",
         .params = NULL,

@@ -5,6 +5,9 @@
 const struct bl_heuristic_ops *const policy_builtin[] = {
         &heuristic_util,
         &heuristic_pelt,
+        &heuristic_psi,
+        &heuristic_trend,
+        &heuristic_ipc,
         &heuristic_always_big,
         &heuristic_always_little,
         &heuristic_ondemand,

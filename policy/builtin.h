@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "core/heuristic.h"
+#include "policy/bl-policy.h"
 
 extern const struct bl_heuristic_ops heuristic_util;
 extern const struct bl_heuristic_ops heuristic_pelt;
+extern const struct bl_heuristic_ops heuristic_psi;
+extern const struct bl_heuristic_ops heuristic_trend;
+extern const struct bl_heuristic_ops heuristic_ipc;
 /* Baselines: classic policies that decide like the governor or scheduler
  * they imitate and express the decision as a demand (blsim's presets make
  * the engine pass it through). */

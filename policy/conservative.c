@@ -45,7 +45,7 @@ struct conservative_state {
         bool started;
 };
 
-static const struct bl_heuristic_param conservative_params[] = {
+static const struct bl_policy_param conservative_params[] = {
         [CONSERVATIVE_UP_THRESHOLD] = {
                 .key = "up_threshold",
                 .unit = "%, above down_threshold",
@@ -148,7 +148,7 @@ static void conservative_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_conservative = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "conservative",
         .summary = "the conservative governor on the switcher's virtual frequencies: "
                    "the target moves a step per sample",

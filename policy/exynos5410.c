@@ -72,7 +72,7 @@ struct exynos_state {
         bool started;
 };
 
-static const struct bl_heuristic_param exynos_params[] = {
+static const struct bl_policy_param exynos_params[] = {
         [EXYNOS_UP_THRESHOLD] = {
                 .key = "up_threshold",
                 .unit = "%",
@@ -225,7 +225,7 @@ static void exynos_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_exynos5410 = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "exynos5410",
         .summary = "the Exynos 5410 cluster switch: ondemand on a virtual table with A7 halved, "
                    "up above 600 MHz, down below 800 MHz",

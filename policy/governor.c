@@ -1,28 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "policy/governor.h"
 
-static double online_max(const struct bl_sample *s, const uint16_t *values)
+static double online_max(const struct bl_sample *s, bool top)
 {
         double best = 0.0;
 
-        for (unsigned cpu = 0; cpu < s->ncpus && cpu < BL_MAX_CPUS; cpu++)
-                if (cpuset_isset(&s->online, cpu) && values[cpu] > best)
-                        best = values[cpu];
+        for (unsigned i = 0; i < s->ncpus; i++) {
+                const struct bl_cpu_sample *c = &s->cpu[i];
+                double v = top ? c->max_capacity : c->capacity;
+
+                if (c->online && v > best)
+                        best = v;
+        }
         return best;
 }
 
 double gov_active_top(const struct bl_sample *s)
 {
-        double top = online_max(s, s->max_capacity);
+        double top = online_max(s, true);
 
         if (top <= 0.0)
-                top = online_max(s, s->capacity);
+                top = online_max(s, false);
         return top > 0.0 ? top : (double)BL_CAPACITY_SCALE;
 }
 
 double gov_current(const struct bl_sample *s)
 {
-        return online_max(s, s->capacity);
+        return online_max(s, false);
 }
 
 double gov_system_top(const struct bl_sample *s)

@@ -50,7 +50,7 @@ struct hmp_state {
         double load[BL_MAX_CPUS];               /* per lane */
 };
 
-static const struct bl_heuristic_param hmp_params[] = {
+static const struct bl_policy_param hmp_params[] = {
         [HMP_UP_THRESHOLD] = {
                 .key = "up_threshold",
                 .unit = "load 0-1024, above down_threshold",
@@ -130,13 +130,14 @@ static double hmp_score(void *state, const struct bl_sample *s, bl_usec_t now)
                 return active_top;
         remember_top(h, active_top);
         keep = exp2(-(double)s->interval / h->half_life_us);
-        for (unsigned cpu = 0; cpu < s->ncpus && cpu < BL_MAX_CPUS; cpu++) {
+        for (unsigned i = 0; i < s->ncpus && lane < BL_MAX_CPUS; i++) {
+                const struct bl_cpu_sample *c = &s->cpu[i];
                 double top, load;
 
-                if (!cpuset_isset(&s->online, cpu))
+                if (!c->online)
                         continue;
-                top = s->max_capacity[cpu] > 0 ? s->max_capacity[cpu] : s->capacity[cpu];
-                load = top > 0 ? HMP_LOAD_SCALE * s->busy[cpu] * s->capacity[cpu] / top : 0.0;
+                top = c->max_capacity > 0 ? c->max_capacity : c->capacity;
+                load = top > 0 ? HMP_LOAD_SCALE * c->busy * c->capacity / top : 0.0;
                 if (load > HMP_LOAD_SCALE)
                         load = HMP_LOAD_SCALE;
                 h->load[lane] = h->load[lane] * keep + load * (1.0 - keep);
@@ -162,7 +163,7 @@ static void hmp_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_hmp = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "hmp",
         .summary = "big.LITTLE MP (HMP) migration thresholds on per-CPU tracked load: "
                    "up above up_threshold, down when all below down_threshold",

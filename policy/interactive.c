@@ -65,7 +65,7 @@ struct interactive_state {
         bool started;
 };
 
-static const struct bl_heuristic_param interactive_params[] = {
+static const struct bl_policy_param interactive_params[] = {
         [INTERACTIVE_GO_HISPEED_LOAD] = {
                 .key = "go_hispeed_load",
                 .unit = "%",
@@ -211,7 +211,7 @@ static void interactive_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_interactive = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "interactive",
         .summary = "Android's interactive governor on the switcher's virtual frequencies: "
                    "jump to hispeed on a burst, hold before ramping down",

@@ -48,7 +48,7 @@ struct ondemand_state {
         bool started;
 };
 
-static const struct bl_heuristic_param ondemand_params[] = {
+static const struct bl_policy_param ondemand_params[] = {
         [ONDEMAND_UP_THRESHOLD] = {
                 .key = "up_threshold",
                 .unit = "%",
@@ -132,7 +132,7 @@ static void ondemand_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_ondemand = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "ondemand",
         .summary = "the ondemand governor on the switcher's virtual frequencies: "
                    "top above up_threshold, else proportional to load",

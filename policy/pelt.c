@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <math.h>
 
-#include "core/sample.h"
 #include "policy/builtin.h"
 
 enum {
@@ -19,7 +18,7 @@ struct pelt_state {
         bool initialised;
 };
 
-static const struct bl_heuristic_param pelt_params[] = {
+static const struct bl_policy_param pelt_params[] = {
         [PELT_HALF_LIFE_MS] = {
                 .key = "half_life_ms",
                 .unit = "ms",
@@ -36,7 +35,7 @@ static int pelt_init(void *state, const double *params)
 
         if (!(params[PELT_HALF_LIFE_MS] >= pelt_params[PELT_HALF_LIFE_MS].min))
                 return -EINVAL;
-        *p = (struct pelt_state){ .half_life_us = params[PELT_HALF_LIFE_MS] * (double)BL_USEC_PER_MSEC };
+        *p = (struct pelt_state){ .half_life_us = params[PELT_HALF_LIFE_MS] * 1000.0 };
         return 0;
 }
 
@@ -48,7 +47,7 @@ static double pelt_score(void *state, const struct bl_sample *s, bl_usec_t now)
         if (s->interval == 0)
                 return p->initialised ? p->value : 0.0;
 
-        peak = sample_peak_demand(s);
+        peak = bl_sample_peak_demand(s);
         if (!p->initialised) {
                 p->value = peak;
                 p->initialised = true;
@@ -68,7 +67,7 @@ static void pelt_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_pelt = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "pelt",
         .summary = "peak demand decayed with a half-life, like the kernel's PELT",
         .params = pelt_params,

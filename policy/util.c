@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The instantaneous demand: what the busiest online CPU needed in the last
  * sample, frequency-invariant. Reacts at once, remembers nothing. */
-#include "core/sample.h"
 #include "policy/builtin.h"
 
 static int util_init(void *state, const double *params)
@@ -11,7 +10,7 @@ static int util_init(void *state, const double *params)
 
 static double util_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
-        return sample_peak_demand(s);
+        return bl_sample_peak_demand(s);
 }
 
 static void util_reset(void *state)
@@ -19,7 +18,7 @@ static void util_reset(void *state)
 }
 
 const struct bl_heuristic_ops heuristic_util = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "util",
         .summary = "peak demand of the last sample (busy x capacity of the busiest online CPU)",
         .params = NULL,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* A backend applies a level through the kernel, verifies it, and on close
+/* A backend makes the kernel run work on the CPUs a level (or, in pair
+ * mode, the pairs' levels together) selects, verifies it, and on close
  * restores exactly what it found. apply() is all or nothing: on failure the
- * kernel is back in the previous level. */
+ * kernel is back in the previous state. */
 
 #include "core/config.h"
 #include "core/diag.h"
@@ -17,7 +18,7 @@ struct bl_backend_ops {
         int (*open)(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
                     struct bl_diag *diag);
         /* 'detail' receives a short description of the writes made. */
-        int (*apply)(struct bl_backend *b, unsigned level, char *detail, size_t size);
+        int (*apply)(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size);
         /* Puts back what open() found. */
         int (*restore)(struct bl_backend *b, char *detail, size_t size);
         void (*free)(struct bl_backend *b);

@@ -133,11 +133,16 @@ static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, co
         return 0;
 }
 
-static int hotplug_apply(struct bl_backend *b, unsigned level, char *detail, size_t size)
+static int hotplug_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
 {
-        if (level >= b->ladder->nlevels)
+        bl_cpuset outside = *cpus;
+
+        cpuset_andnot(&outside, &b->present);
+        if (!cpuset_empty(&outside)) {
+                snprintf(detail, size, "CPUs that are not present were asked for");
                 return -EINVAL;
-        return hotplug_apply_set(b, &b->ladder->levels[level].cpus, detail, size);
+        }
+        return hotplug_apply_set(b, cpus, detail, size);
 }
 
 static int hotplug_restore(struct bl_backend *b, char *detail, size_t size)

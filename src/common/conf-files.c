@@ -93,10 +93,11 @@ static int list_dropins(const char *dir, unsigned room, struct name_list *l, str
         return 0;
 }
 
-/* Returns the problems found in the file, or a negative errno when it could
- * not be read (described in 'diag'). */
-static int load_file(struct bl_config *c, const struct bl_heuristic_ops *const *table, const char *path,
-                     struct bl_conf_files *files, struct bl_diag *diag)
+typedef int (*conf_text_fn)(const char *path, const char *text, size_t len, void *userdata);
+
+/* Returns what 'fn' returned for the file, or a negative errno when it
+ * could not be read (described in 'diag'). */
+static int visit_file(const char *path, conf_text_fn fn, void *userdata, struct bl_conf_files *files)
 {
         _cleanup_free_ char *text = NULL;
         size_t len;
@@ -106,15 +107,18 @@ static int load_file(struct bl_config *c, const struct bl_heuristic_ops *const *
         if (r < 0)
                 return r;
         snprintf(files->path[files->n++], sizeof(files->path[0]), "%s", path);
-        return (int)config_parse(c, table, path, text, len, diag);
+        return fn(path, text, len, userdata);
 }
 
-int conf_files_load(struct bl_config *c, const struct bl_heuristic_ops *const *table, const char *path,
-                    bool optional, struct bl_conf_files *files, struct bl_diag *diag)
+/* Hands the text of 'path' and then of each of its drop-ins to 'fn', in the
+ * order they apply. Returns the sum of what 'fn' returned, or a negative
+ * errno when a file could not be read. */
+static int visit_files(const char *path, bool optional, conf_text_fn fn, void *userdata,
+                       struct bl_conf_files *files, struct bl_diag *diag)
 {
         __attribute__((cleanup(name_list_free))) struct name_list dropins = { 0 };
         char dir[sizeof(files->path[0])];
-        int problems = 0, r;
+        int sum = 0, r;
 
         files->n = 0;
         if (strlen(path) + strlen(".d/") >= sizeof(dir)) {
@@ -122,14 +126,14 @@ int conf_files_load(struct bl_config *c, const struct bl_heuristic_ops *const *t
                 return -ENAMETOOLONG;
         }
 
-        r = load_file(c, table, path, files, diag);
+        r = visit_file(path, fn, userdata, files);
         if (r == -ENOENT && optional)
                 r = 0;
         else if (r < 0) {
                 diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
                 return r;
         }
-        problems += r;
+        sum += r;
 
         /* Drop-ins apply even without the main file, as with systemd. */
         snprintf(dir, sizeof(dir), "%s.d", path);
@@ -144,14 +148,59 @@ int conf_files_load(struct bl_config *c, const struct bl_heuristic_ops *const *t
                                  strerror(ENAMETOOLONG));
                         return -ENAMETOOLONG;
                 }
-                r = load_file(c, table, file, files, diag);
+                r = visit_file(file, fn, userdata, files);
                 if (r < 0) {
                         diag_add(diag, "%s: cannot read: %s", file, strerror(-r));
                         return r;
                 }
-                problems += r;
+                sum += r;
         }
+        return sum;
+}
 
-        problems += (int)config_validate(c, diag);
-        return problems;
+struct parse_ctx {
+        struct bl_config *c;
+        const struct bl_heuristic_ops *const *table;
+        struct bl_diag *diag;
+};
+
+static int parse_text(const char *path, const char *text, size_t len, void *userdata)
+{
+        struct parse_ctx *p = userdata;
+
+        return (int)config_parse(p->c, p->table, path, text, len, p->diag);
+}
+
+int conf_files_load(struct bl_config *c, const struct bl_heuristic_ops *const *table, const char *path,
+                    bool optional, struct bl_conf_files *files, struct bl_diag *diag)
+{
+        struct parse_ctx ctx = { .c = c, .table = table, .diag = diag };
+        int problems;
+
+        problems = visit_files(path, optional, parse_text, &ctx, files, diag);
+        if (problems < 0)
+                return problems;
+        return problems + (int)config_validate(c, diag);
+}
+
+struct scan_ctx {
+        char *buf;
+        size_t size;
+};
+
+static int scan_text(const char *path, const char *text, size_t len, void *userdata)
+{
+        struct scan_ctx *sc = userdata;
+
+        (void)config_scan_plugin_dir(path, text, len, sc->buf, sc->size);
+        return 0;
+}
+
+int conf_files_plugin_dir(const char *path, bool optional, char *buf, size_t size, struct bl_diag *diag)
+{
+        struct bl_conf_files files;
+        struct scan_ctx sc = { .buf = buf, .size = size };
+
+        buf[0] = '\0';
+        return visit_files(path, optional, scan_text, &sc, &files, diag);
 }

@@ -21,3 +21,9 @@ struct bl_conf_files {
  * main file is fine when 'optional' is true (defaults apply). */
 int conf_files_load(struct bl_config *c, const struct bl_heuristic_ops *const *table, const char *path,
                     bool optional, struct bl_conf_files *files, struct bl_diag *diag);
+
+/* The plugin_dir the files set (the last assignment wins), or "" in 'buf'
+ * when none does: what to load before the files can be parsed, since they
+ * may configure the plugins' heuristics. Returns 0 or a negative errno as
+ * conf_files_load() does; problems in the text are left to it. */
+int conf_files_plugin_dir(const char *path, bool optional, char *buf, size_t size, struct bl_diag *diag);

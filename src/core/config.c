@@ -42,6 +42,12 @@ static const struct choice log_level_choices[] = {
         { NULL, 0 },
 };
 
+static const struct choice auto_mode_choices[] = {
+        { "cluster", BL_MODE_CLUSTER },
+        { "mp", BL_MODE_MP },
+        { NULL, 0 },
+};
+
 static const struct choice combine_choices[] = {
         { "max", BL_COMBINE_MAX },
         { "weighted", BL_COMBINE_WEIGHTED },
@@ -54,6 +60,7 @@ enum key_kind {
         KIND_TEMP,              /* degrees Celsius, decimals allowed, in [min, max]; stored in m°C */
         KIND_HEURISTICS,
         KIND_ZONES,
+        KIND_PATH,              /* an absolute path */
 };
 
 struct key_desc {
@@ -71,8 +78,10 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_SAMPLE_INTERVAL_MS] = { "daemon", "sample_interval_ms", KIND_UINT, 5, 1000,
                                         "an integer 5-1000 (ms)", NULL },
         [BL_KEY_LOG_LEVEL] = { "daemon", "log_level", KIND_CHOICE, .choices = log_level_choices },
+        [BL_KEY_AUTO_MODE] = { "daemon", "auto_mode", KIND_CHOICE, .choices = auto_mode_choices },
         [BL_KEY_HEURISTICS] = { "policy", "heuristics", KIND_HEURISTICS },
         [BL_KEY_COMBINE] = { "policy", "combine", KIND_CHOICE, .choices = combine_choices },
+        [BL_KEY_PLUGIN_DIR] = { "policy", "plugin_dir", KIND_PATH },
         [BL_KEY_UP_THRESHOLD] = { "hysteresis", "up_threshold", KIND_UINT, 1, 100,
                                   "a percentage 1-100", NULL },
         [BL_KEY_DOWN_THRESHOLD] = { "hysteresis", "down_threshold", KIND_UINT, 0, 99,
@@ -144,7 +153,7 @@ const char *log_level_to_string(int level)
 
 static unsigned heuristic_nparams(const struct bl_heuristic_ops *ops)
 {
-        return ops->nparams < BL_HEURISTIC_MAX_PARAMS ? ops->nparams : BL_HEURISTIC_MAX_PARAMS;
+        return ops->nparams < BL_POLICY_MAX_PARAMS ? ops->nparams : BL_POLICY_MAX_PARAMS;
 }
 
 static struct bl_heuristic_settings *known_find(struct bl_config *c, const char *name)
@@ -210,6 +219,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->backend = BL_BACKEND_AUTO;
         c->sample_interval_ms = 20;
         c->log_level = LOG_INFO;
+        c->auto_mode = BL_MODE_CLUSTER;
 
         known_sync(c, table);
         def = known_find(c, DEFAULT_HEURISTIC);
@@ -465,6 +475,31 @@ static bool set_zones(struct parser *p, const char *name, const char *value)
         return true;
 }
 
+static bool path_valid(const char *value)
+{
+        if (value[0] != '/')
+                return false;
+        for (; *value; value++)
+                if (iscntrl((unsigned char)*value))
+                        return false;
+        return true;
+}
+
+/* An empty value means the built-in default. */
+static bool set_path(struct parser *p, const char *name, const char *value, char *buf, size_t size)
+{
+        if (value[0] && !path_valid(value)) {
+                report(p, "%s: expected an absolute path, or nothing for the default, got \"%s\"", name, value);
+                return false;
+        }
+        if (strlen(value) >= size) {
+                report(p, "%s: expected a path of at most %zu characters, got \"%s\"", name, size - 1, value);
+                return false;
+        }
+        snprintf(buf, size, "%s", value);
+        return true;
+}
+
 static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
 {
         switch (k) {
@@ -479,6 +514,9 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
                 break;
         case BL_KEY_LOG_LEVEL:
                 c->log_level = (int)v;
+                break;
+        case BL_KEY_AUTO_MODE:
+                c->auto_mode = (enum bl_mode)v;
                 break;
         case BL_KEY_COMBINE:
                 c->combine = (enum bl_combine)v;
@@ -512,6 +550,7 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
                 break;
         case BL_KEY_HEURISTICS:
         case BL_KEY_ZONES:
+        case BL_KEY_PLUGIN_DIR:
         case BL_CONFIG_NKEYS:
                 break;
         }
@@ -588,6 +627,9 @@ static void set_key(struct parser *p, const char *section, const char *name, con
         case KIND_ZONES:
                 ok = set_zones(p, name, value);
                 break;
+        case KIND_PATH:
+                ok = set_path(p, name, value, p->c->plugin_dir, sizeof(p->c->plugin_dir));
+                break;
         }
         if (!ok)
                 return;
@@ -613,7 +655,7 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
         }
 
         for (unsigned i = 0; i < heuristic_nparams(h->ops); i++) {
-                const struct bl_heuristic_param *param = &h->ops->params[i];
+                const struct bl_policy_param *param = &h->ops->params[i];
                 char range[64], unit[48] = "";
                 long long integer;
                 bool ok;
@@ -627,6 +669,8 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
                         ok = parse_number(value, &number);
                 if (ok && number >= param->min && number <= param->max) {
                         h->params[i] = number;
+                        h->line = p->line;
+                        snprintf(h->file, sizeof(h->file), "%s", p->filename);
                         return;
                 }
                 range_format(param->min, param->max, range, sizeof(range));
@@ -732,6 +776,56 @@ static unsigned check_below(const struct bl_config *c, struct bl_diag *diag, enu
         return 1;
 }
 
+/* A heuristic's own rules across its keys, reported where its section last
+ * set one (or as its defaults, which would be the heuristic's own bug). */
+static unsigned check_heuristic(const struct bl_config *c, const struct bl_heuristic_conf *h,
+                                struct bl_diag *diag)
+{
+        const struct bl_heuristic_settings *s = NULL;
+        char err[160] = "";
+
+        if (!h->ops || !h->ops->validate || h->ops->validate(h->params, err, sizeof(err)) >= 0)
+                return 0;
+        for (unsigned i = 0; i < c->nknown; i++)
+                if (c->known[i].ops == h->ops)
+                        s = &c->known[i];
+        if (!err[0])
+                snprintf(err, sizeof(err), "the values do not go together");
+        if (s && s->line)
+                diag_add(diag, "%s:%u: [policy.%s]: %s", s->file, s->line, h->name, err);
+        else
+                diag_add(diag, "defaults: [policy.%s]: %s", h->name, err);
+        return 1;
+}
+
+struct scan {
+        char *buf;
+        size_t size;
+        bool found;
+};
+
+static unsigned scan_line(void *user, const char *section, const char *key, const char *value, unsigned line)
+{
+        struct scan *sc = user;
+
+        (void)line;
+        if (key && streq(section, "policy") && streq(key, "plugin_dir") && strlen(value) < sc->size) {
+                snprintf(sc->buf, sc->size, "%s", value);
+                sc->found = true;
+        }
+        return 0;
+}
+
+bool config_scan_plugin_dir(const char *filename, const char *text, size_t len, char *buf, size_t size)
+{
+        struct scan sc = { .buf = buf, .size = size };
+        struct bl_diag quiet;
+
+        diag_init(&quiet);
+        ini_read(filename, text, len, scan_line, &sc, &quiet);
+        return sc.found;
+}
+
 unsigned config_validate(const struct bl_config *c, struct bl_diag *diag)
 {
         unsigned problems = 0;
@@ -741,6 +835,8 @@ unsigned config_validate(const struct bl_config *c, struct bl_diag *diag)
                          "the default \"%s\" is not available", DEFAULT_HEURISTIC);
                 problems++;
         }
+        for (unsigned i = 0; i < c->nheuristics; i++)
+                problems += check_heuristic(c, &c->heuristics[i], diag);
         problems += check_below(c, diag, BL_KEY_DOWN_THRESHOLD, c->down_threshold, BL_KEY_UP_THRESHOLD,
                                 c->up_threshold);
         problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc, BL_KEY_CAP_TEMP_C,

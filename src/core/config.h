@@ -13,6 +13,9 @@
 #define BL_MAX_ZONES 16
 /* The longest line accepted (see core/ini-reader.h). */
 #define BL_CONFIG_LINE_MAX INI_READ_LINE_MAX
+#define BL_CONFIG_FILE_MAX 256
+#define BL_CONFIG_VALUE_MAX 48
+#define BL_PATH_MAX 256
 
 enum bl_backend_kind {
         BL_BACKEND_AUTO,
@@ -32,7 +35,7 @@ struct bl_heuristic_conf {
         char name[BL_NAME_MAX];
         const struct bl_heuristic_ops *ops;
         double weight;
-        double params[BL_HEURISTIC_MAX_PARAMS];
+        double params[BL_POLICY_MAX_PARAMS];
 };
 
 /* Settings of one available heuristic ([policy.NAME]), kept for every known
@@ -42,7 +45,11 @@ struct bl_heuristic_conf {
 struct bl_heuristic_settings {
         const struct bl_heuristic_ops *ops;
         double weight;
-        double params[BL_HEURISTIC_MAX_PARAMS];
+        double params[BL_POLICY_MAX_PARAMS];
+        /* Where its section last set a key (line 0: never), for the
+         * heuristic's own rules across its keys. */
+        unsigned line;
+        char file[BL_CONFIG_FILE_MAX];
 };
 
 /* The scalar keys, for remembering where each value was set. */
@@ -51,8 +58,10 @@ enum bl_config_key {
         BL_KEY_BACKEND,
         BL_KEY_SAMPLE_INTERVAL_MS,
         BL_KEY_LOG_LEVEL,
+        BL_KEY_AUTO_MODE,
         BL_KEY_HEURISTICS,
         BL_KEY_COMBINE,
+        BL_KEY_PLUGIN_DIR,
         BL_KEY_UP_THRESHOLD,
         BL_KEY_DOWN_THRESHOLD,
         BL_KEY_UP_DELAY_MS,
@@ -66,8 +75,6 @@ enum bl_config_key {
         BL_CONFIG_NKEYS,
 };
 
-#define BL_CONFIG_FILE_MAX 256
-#define BL_CONFIG_VALUE_MAX 48
 
 /* Where a key's value came from. The file name is copied because the
  * caller frees its buffers after parsing; both strings are truncated to fit. */
@@ -84,11 +91,13 @@ struct bl_config {
         enum bl_backend_kind backend;
         unsigned sample_interval_ms;
         int log_level;                  /* syslog priority: LOG_ERR .. LOG_DEBUG */
+        enum bl_mode auto_mode;         /* what mode = auto picks without the in-kernel switcher */
 
         /* [policy] */
         unsigned nheuristics;
         struct bl_heuristic_conf heuristics[BL_MAX_HEURISTICS];
         enum bl_combine combine;
+        char plugin_dir[BL_PATH_MAX];   /* external heuristics; "" = the built-in default */
 
         /* [hysteresis] */
         unsigned up_threshold;          /* percent */
@@ -127,6 +136,12 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
  * in this text (0 = clean). */
 unsigned config_parse(struct bl_config *c, const struct bl_heuristic_ops *const *table,
                       const char *filename, const char *text, size_t len, struct bl_diag *diag);
+
+/* The plugin_dir of [policy] in one file's text, if it sets one: plugins
+ * must be loaded before a file that names their heuristics is parsed. Says
+ * nothing about problems (config_parse() reports them). Returns true when
+ * the text sets it (the last assignment wins). */
+bool config_scan_plugin_dir(const char *filename, const char *text, size_t len, char *buf, size_t size);
 
 /* Checks rules across keys (down < up, release < cap < critical, ...) after
  * every file has been parsed. Returns the number of problems added. */

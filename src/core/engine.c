@@ -7,10 +7,13 @@
  *    forces level 0 at once; capped makes n-2 the highest level and forces a
  *    higher current level down to it at once. These moves ignore dwell,
  *    residency and the rate limit.
- * 2. Wanted level. Up when demand > up% of cap(current): the lowest higher
- *    level whose up% covers the demand, or the top. Down when demand < down%
- *    of cap(current-1): the lowest level L with demand < down% of cap(L), so a
- *    collapse goes straight down. Clamped to the thermal maximum.
+ * 2. Wanted level. Level L is tested with its rank-th largest demand
+ *    against its fit (core/ladder.h: in cluster and pair mode the peak
+ *    demand against cap(L)). Up when the current level's demand > up% of its
+ *    fit: the lowest higher level whose up% covers its demand, or the top.
+ *    Down when demand(current-1) < down% of fit(current-1): the lowest level
+ *    L with demand(L) < down% of fit(L), so a collapse goes straight down.
+ *    Clamped to the thermal maximum.
  * 3. Dwell: the same direction must be seen on consecutive decisions; the
  *    timer starts at the first decision that saw it and any other decision
  *    resets it. The move is due once now - since >= up_delay (down_delay).
@@ -160,8 +163,46 @@ static void format_thermal(char *buf, size_t size, int temp_mc, const char *limi
                          TEMP_ARG(temp_mc), TEMP_ARG(release_mc), limit, TEMP_ARG(limit_mc));
 }
 
-void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now,
-                   struct bl_decision *d)
+/* The demand the engine tests level 'i' with (its rank-th largest). */
+static double rung_demand(const struct bl_ladder *l, unsigned i, const double *top, unsigned ntop)
+{
+        unsigned rank = l->levels[i].rank;
+
+        return rank < ntop ? top[rank] : 0.0;
+}
+
+static const char *ordinal_suffix(unsigned n)
+{
+        if (n % 100 >= 11 && n % 100 <= 13)
+                return "th";
+        return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+/* "demand 612 > 80% of little (377)", or in mp mode, where a level is
+ * tested with the rank-th busiest CPU against the little capacity,
+ * "2nd busiest CPU 412 > 80% of little (377)". */
+static void format_condition(char *buf, size_t size, const struct bl_ladder *l, unsigned level, double demand,
+                             char op, unsigned pct)
+{
+        const struct bl_level *lv = &l->levels[level];
+
+        if (l->mode != BL_MODE_MP)
+                snprintf(buf, size, "demand %.0f %c %u%% of %s (%u)", demand, op, pct, lv->name, lv->fit);
+        else if (lv->rank == 0)
+                snprintf(buf, size, "busiest CPU %.0f %c %u%% of %s (%u)", demand, op, pct, l->levels[0].name,
+                         lv->fit);
+        else
+                snprintf(buf, size, "%u%s busiest CPU %.0f %c %u%% of %s (%u)", lv->rank + 1,
+                         ordinal_suffix(lv->rank + 1), demand, op, pct, l->levels[0].name, lv->fit);
+}
+
+void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now, struct bl_decision *d)
+{
+        engine_decide_ranked(e, &demand, 1, temp_mc, now, d);
+}
+
+void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, const int *temp_mc,
+                          bl_usec_t now, struct bl_decision *d)
 {
         const struct bl_ladder *l = e->ladder;
         const unsigned n = l->nlevels;
@@ -200,21 +241,20 @@ void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_us
                 }
         }
 
-        if (cur + 1 < n && above_pct(demand, e->p.up_pct, l->levels[cur].capacity)) {
+        if (cur + 1 < n && above_pct(rung_demand(l, cur, top, ntop), e->p.up_pct, l->levels[cur].fit)) {
                 want = n - 1;
                 for (unsigned i = cur + 1; i < n; i++)
-                        if (!above_pct(demand, e->p.up_pct, l->levels[i].capacity)) {
+                        if (!above_pct(rung_demand(l, i, top, ntop), e->p.up_pct, l->levels[i].fit)) {
                                 want = i;
                                 break;
                         }
-                snprintf(cond, sizeof(cond), "demand %.0f > %u%% of %s (%u)", demand, e->p.up_pct,
-                         l->levels[cur].name, l->levels[cur].capacity);
-        } else if (cur > 0 && below_pct(demand, e->p.down_pct, l->levels[cur - 1].capacity)) {
+                format_condition(cond, sizeof(cond), l, cur, rung_demand(l, cur, top, ntop), '>', e->p.up_pct);
+        } else if (cur > 0 && below_pct(rung_demand(l, cur - 1, top, ntop), e->p.down_pct, l->levels[cur - 1].fit)) {
                 for (want = 0; want < cur - 1; want++)
-                        if (below_pct(demand, e->p.down_pct, l->levels[want].capacity))
+                        if (below_pct(rung_demand(l, want, top, ntop), e->p.down_pct, l->levels[want].fit))
                                 break;
-                snprintf(cond, sizeof(cond), "demand %.0f < %u%% of %s (%u)", demand, e->p.down_pct,
-                         l->levels[cur - 1].name, l->levels[cur - 1].capacity);
+                format_condition(cond, sizeof(cond), l, cur - 1, rung_demand(l, cur - 1, top, ntop), '<',
+                                 e->p.down_pct);
         }
 
         if (want > highest) {
@@ -228,13 +268,18 @@ void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_us
         }
 
         if (want == cur) {
+                /* Staying is justified by the demand that keeps the level
+                 * (the one its down test reads); at either end of the
+                 * ladder, by the one that would move it. */
+                double up = rung_demand(l, cur, top, ntop), keep = rung_demand(l, cur ? cur - 1 : 0, top, ntop);
+
                 e->pending_dir = 0;
-                if (cur + 1 == n && above_pct(demand, e->p.up_pct, l->levels[cur].capacity))
-                        set_reason(d, "demand %.0f at top level %s", demand, l->levels[cur].name);
-                else if (cur == 0 && below_pct(demand, e->p.down_pct, l->levels[0].capacity))
-                        set_reason(d, "demand %.0f at lowest level %s", demand, l->levels[cur].name);
+                if (cur + 1 == n && above_pct(up, e->p.up_pct, l->levels[cur].fit))
+                        set_reason(d, "demand %.0f at top level %s", up, l->levels[cur].name);
+                else if (cur == 0 && below_pct(up, e->p.down_pct, l->levels[0].fit))
+                        set_reason(d, "demand %.0f at lowest level %s", up, l->levels[cur].name);
                 else
-                        set_reason(d, "demand %.0f within thresholds of %s", demand, l->levels[cur].name);
+                        set_reason(d, "demand %.0f within thresholds of %s", keep, l->levels[cur].name);
                 return;
         }
 

@@ -71,6 +71,11 @@ void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p);
  * backend has applied d->to. */
 void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now, struct bl_decision *d);
 
+/* The same with per-CPU demands, largest first ('ntop' of them; missing
+ * ranks count as 0): what mp mode's levels are tested with. */
+void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, const int *temp_mc,
+                          bl_usec_t now, struct bl_decision *d);
+
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);
 

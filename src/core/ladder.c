@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Level names are part of the interface (D-Bus, switchctl, config holds):
- * cluster mode calls its levels little, big; little, mid, big; or little,
- * mid1, mid2, ..., big. Only cluster mode is switched by this version. */
+/* Level names are part of the interface (D-Bus, switchctl, holds): cluster
+ * mode calls its levels little, big; little, mid, big; or little, mid1,
+ * mid2, ..., big. mp mode: little, little+1big, ..., all. Pair mode: each
+ * pair is at little or big. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,18 +23,25 @@ static void cluster_level_name(char *buf, size_t size, unsigned index, unsigned 
                 snprintf(buf, size, "mid%u", index);
 }
 
-int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode mode)
+enum bl_mode ladder_pick_mode(enum bl_mode configured, enum bl_mode auto_mode, const struct bl_topology *t,
+                              char *why, size_t size)
 {
-        *l = (struct bl_ladder){ .mode = mode };
+        if (configured != BL_MODE_AUTO) {
+                snprintf(why, size, "mode = %s in the configuration", mode_to_string(configured));
+                return configured;
+        }
+        if (t->switcher) {
+                snprintf(why, size, "mode = auto: the kernel's big.LITTLE switcher is present, so pair");
+                return BL_MODE_PAIR;
+        }
+        if (auto_mode != BL_MODE_MP)
+                auto_mode = BL_MODE_CLUSTER;
+        snprintf(why, size, "mode = auto: no in-kernel switcher, so auto_mode = %s", mode_to_string(auto_mode));
+        return auto_mode;
+}
 
-        if (mode == BL_MODE_AUTO)
-                mode = BL_MODE_CLUSTER;
-        if (mode != BL_MODE_CLUSTER)
-                return -EOPNOTSUPP;
-        if (t->nclusters < 2 || t->nclusters > BL_MAX_CLUSTERS)
-                return -EINVAL;
-
-        l->mode = mode;
+static void build_cluster(struct bl_ladder *l, const struct bl_topology *t)
+{
         l->nlevels = t->nclusters;
         for (unsigned i = 0; i < t->nclusters; i++) {
                 struct bl_level *lv = &l->levels[i];
@@ -41,8 +49,111 @@ int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode 
                 cluster_level_name(lv->name, sizeof(lv->name), i, t->nclusters);
                 lv->cpus = t->clusters[i].cpus;
                 lv->capacity = t->clusters[i].capacity;
+                lv->fit = lv->capacity;
+        }
+}
+
+/* The faster CPUs join fastest cluster first, each cluster in CPU order:
+ * a task that needs more than a little CPU gets the most there is. */
+static int build_mp(struct bl_ladder *l, const struct bl_topology *t)
+{
+        const struct bl_cluster *little = &t->clusters[0];
+        unsigned nfast = 0;
+
+        for (unsigned k = 1; k < t->nclusters; k++)
+                nfast += cpuset_count(&t->clusters[k].cpus);
+        if (nfast + 1 > BL_MAX_LEVELS)
+                return -E2BIG;
+
+        l->nlevels = nfast + 1;
+        l->levels[0] = (struct bl_level){ .cpus = little->cpus, .capacity = little->capacity,
+                                          .fit = little->capacity };
+        snprintf(l->levels[0].name, sizeof(l->levels[0].name), "little");
+        for (unsigned k = t->nclusters - 1, j = 1; k >= 1; k--) {
+                const struct bl_cluster *c = &t->clusters[k];
+
+                for (unsigned cpu = 0; cpu < BL_MAX_CPUS && j <= nfast; cpu++) {
+                        struct bl_level *lv;
+
+                        if (!cpuset_isset(&c->cpus, cpu))
+                                continue;
+                        lv = &l->levels[j];
+                        lv->cpus = l->levels[j - 1].cpus;
+                        cpuset_set(&lv->cpus, cpu);
+                        lv->capacity = t->clusters[t->nclusters - 1].capacity;
+                        lv->rank = j;
+                        lv->fit = little->capacity;
+                        if (j == nfast)
+                                snprintf(lv->name, sizeof(lv->name), "all");
+                        else
+                                snprintf(lv->name, sizeof(lv->name), "little+%ubig", j);
+                        j++;
+                }
         }
         return 0;
+}
+
+/* The in-kernel switcher pairs the n-th LITTLE CPU with the n-th big one;
+ * CPUs left over have no partner and stay off, as the switcher leaves them. */
+static int build_pair(struct bl_ladder *l, const struct bl_topology *t)
+{
+        const struct bl_cluster *little = &t->clusters[0], *big = &t->clusters[1];
+        unsigned li = 0, bi = 0;
+
+        if (t->nclusters != 2)
+                return -EOPNOTSUPP;
+        for (;;) {
+                while (li < BL_MAX_CPUS && !cpuset_isset(&little->cpus, li))
+                        li++;
+                while (bi < BL_MAX_CPUS && !cpuset_isset(&big->cpus, bi))
+                        bi++;
+                if (li == BL_MAX_CPUS || bi == BL_MAX_CPUS)
+                        break;
+                if (l->npairs == BL_MAX_PAIRS)
+                        return -E2BIG;
+                l->pairs[l->npairs++] = (struct bl_pair){ .little = li, .big = bi };
+                li++;
+                bi++;
+        }
+        for (; li < BL_MAX_CPUS; li++)
+                if (cpuset_isset(&little->cpus, li))
+                        cpuset_set(&l->unpaired, li);
+        for (; bi < BL_MAX_CPUS; bi++)
+                if (cpuset_isset(&big->cpus, bi))
+                        cpuset_set(&l->unpaired, bi);
+
+        l->nlevels = 2;
+        l->levels[0] = (struct bl_level){ .name = "little", .capacity = little->capacity, .fit = little->capacity };
+        l->levels[1] = (struct bl_level){ .name = "big", .capacity = big->capacity, .fit = big->capacity };
+        return 0;
+}
+
+int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode mode, const char *why)
+{
+        int r;
+
+        *l = (struct bl_ladder){ .mode = mode };
+        if (why)
+                snprintf(l->why, sizeof(l->why), "%s", why);
+        if (t->nclusters < 2 || t->nclusters > BL_MAX_CLUSTERS)
+                return -EINVAL;
+
+        switch (mode) {
+        case BL_MODE_CLUSTER:
+                build_cluster(l, t);
+                return 0;
+        case BL_MODE_MP:
+                r = build_mp(l, t);
+                break;
+        case BL_MODE_PAIR:
+                r = build_pair(l, t);
+                break;
+        default:
+                return -EINVAL;
+        }
+        if (r < 0)
+                l->nlevels = 0;
+        return r;
 }
 
 int ladder_find(const struct bl_ladder *l, const char *name)
@@ -51,4 +162,18 @@ int ladder_find(const struct bl_ladder *l, const char *name)
                 if (strcmp(l->levels[i].name, name) == 0)
                         return (int)i;
         return -ENOENT;
+}
+
+void ladder_all_cpus(const struct bl_ladder *l, bl_cpuset *cpus)
+{
+        cpuset_zero(cpus);
+        if (l->mode == BL_MODE_PAIR) {
+                for (unsigned p = 0; p < l->npairs; p++) {
+                        cpuset_set(cpus, l->pairs[p].little);
+                        cpuset_set(cpus, l->pairs[p].big);
+                }
+                return;
+        }
+        for (unsigned i = 0; i < l->nlevels; i++)
+                cpuset_or(cpus, &l->levels[i].cpus);
 }

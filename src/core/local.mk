@@ -11,5 +11,6 @@ src_core_libblcore_a_SOURCES = \
 	src/core/ini-reader.h src/core/ini-reader.c \
 	src/core/config.h src/core/config.c \
 	src/core/scorer.h src/core/scorer.c \
-	src/core/engine.h src/core/engine.c
+	src/core/engine.h src/core/engine.c \
+	src/core/controller.h src/core/controller.c
 src_core_libblcore_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)

@@ -1,18 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/sample.h"
 
+void sample_buf_init(struct bl_sample_buf *b, unsigned ncpus)
+{
+        if (ncpus > BL_MAX_CPUS)
+                ncpus = BL_MAX_CPUS;
+        b->s = (struct bl_sample){ .ncpus = ncpus, .cpu = b->cpu };
+        for (unsigned i = 0; i < ncpus; i++)
+                b->cpu[i] = (struct bl_cpu_sample){ .cpu = i };
+}
+
+void sample_set_online(struct bl_sample_buf *b, const bl_cpuset *online)
+{
+        for (unsigned i = 0; i < b->s.ncpus; i++)
+                b->cpu[i].online = cpuset_isset(online, i);
+}
+
+unsigned sample_view(struct bl_sample *view, struct bl_cpu_sample *records, unsigned size,
+                     const struct bl_sample *all, const bl_cpuset *cpus)
+{
+        unsigned n = 0;
+
+        *view = *all;
+        for (unsigned i = 0; i < all->ncpus && n < size; i++)
+                if (cpuset_isset(cpus, all->cpu[i].cpu))
+                        records[n++] = all->cpu[i];
+        view->ncpus = n;
+        view->cpu = records;
+        return n;
+}
+
 double sample_peak_demand(const struct bl_sample *s)
 {
-        double peak = 0.0;
-
-        for (unsigned cpu = 0; cpu < s->ncpus; cpu++) {
-                double d;
-
-                if (!cpuset_isset(&s->online, cpu))
-                        continue;
-                d = (double)s->busy[cpu] * s->capacity[cpu];
-                if (d > peak)
-                        peak = d;
-        }
-        return peak;
+        return bl_sample_peak_demand(s);
 }

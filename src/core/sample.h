@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* One tick's view of the machine, as the sources (or the simulator) saw it. */
+/* One tick's view of the machine, as the sources (or the simulator) saw it:
+ * struct bl_sample of the plugin ABI, with storage for every CPU. */
 
 #include "core/cpuset.h"
+#include "policy/bl-policy.h"
 
-struct bl_sample {
-        bl_usec_t now;                  /* end of the interval */
-        bl_usec_t interval;             /* length covered; 0 for the first sample */
-        unsigned ncpus;
-        bl_cpuset online;
-        float busy[BL_MAX_CPUS];        /* fraction of the interval, 0..1 */
-        uint16_t capacity[BL_MAX_CPUS]; /* capacity at the current frequency */
-        uint16_t max_capacity[BL_MAX_CPUS];     /* at the top frequency (0 when unknown) */
-        bool has_pressure;
-        double pressure;                /* PSI cpu "some": share of the interval, 0..1 */
-        bool has_temp;
-        int temp_mc;                    /* hottest watched thermal zone, m°C */
+struct bl_sample_buf {
+        struct bl_sample s;
+        struct bl_cpu_sample cpu[BL_MAX_CPUS];
 };
+
+/* An empty sample of 'ncpus' CPUs (all offline, numbered 0..ncpus-1) whose
+ * s.cpu points into the buffer. */
+void sample_buf_init(struct bl_sample_buf *b, unsigned ncpus);
+
+/* Marks the CPUs of 'online' online and every other one offline. */
+void sample_set_online(struct bl_sample_buf *b, const bl_cpuset *online);
+
+/* A view of 'all' restricted to the CPUs of 'cpus' (in CPU order): the
+ * header is copied, the per-CPU records of those CPUs are copied into
+ * 'records' (room for 'size'). Returns the number of CPUs in the view. */
+unsigned sample_view(struct bl_sample *view, struct bl_cpu_sample *records, unsigned size,
+                     const struct bl_sample *all, const bl_cpuset *cpus);
 
 /* Frequency-invariant demand of the busiest online CPU: busy x capacity. */
 double sample_peak_demand(const struct bl_sample *s);

@@ -5,7 +5,7 @@
 
 #include "core/scorer.h"
 
-int scorer_init(struct bl_scorer *s, const struct bl_config *c)
+int scorer_init(struct bl_scorer *s, const struct bl_config *c, unsigned have)
 {
         int r = 0;
 
@@ -20,13 +20,17 @@ int scorer_init(struct bl_scorer *s, const struct bl_config *c)
                         r = -EINVAL;
                         break;
                 }
-                if (h->ops->abi != BL_HEURISTIC_ABI) {
+                if (h->ops->abi != BL_POLICY_ABI) {
                         r = -EPROTO;
                         break;
                 }
                 s->ops[i] = h->ops;
                 s->weight[i] = h->weight;
                 s->n = i + 1;
+                s->disabled[i] = (h->ops->needs & ~have) != 0;
+                if (s->disabled[i])
+                        continue;
+                s->nenabled++;
                 if (h->ops->state_size > 0) {
                         s->state[i] = calloc(1, h->ops->state_size);
                         if (!s->state[i]) {
@@ -39,6 +43,7 @@ int scorer_init(struct bl_scorer *s, const struct bl_config *c)
                         if (r < 0)
                                 break;
                 }
+                s->inited[i] = true;
         }
 
         if (r < 0)
@@ -48,8 +53,12 @@ int scorer_init(struct bl_scorer *s, const struct bl_config *c)
 
 void scorer_done(struct bl_scorer *s)
 {
-        for (unsigned i = 0; i < BL_MAX_HEURISTICS; i++)
+        for (unsigned i = 0; i < BL_MAX_HEURISTICS; i++) {
+                /* An instance whose init failed was never made: nothing to destroy. */
+                if (s->inited[i] && s->ops[i]->destroy)
+                        s->ops[i]->destroy(s->state[i]);
                 free(s->state[i]);
+        }
         *s = (struct bl_scorer){ 0 };
 }
 
@@ -57,8 +66,14 @@ double scorer_score(struct bl_scorer *s, const struct bl_sample *sample, bl_usec
 {
         double max = 0.0, sum = 0.0, wsum = 0.0, plain = 0.0;
 
+        if (s->nenabled == 0)
+                return bl_sample_peak_demand(sample);
         for (unsigned i = 0; i < s->n; i++) {
-                double v = s->ops[i]->score(s->state[i], sample, now);
+                double v;
+
+                if (s->disabled[i])
+                        continue;
+                v = s->ops[i]->score(s->state[i], sample, now);
 
                 /* A broken plugin must not poison the engine's comparisons. */
                 if (!isfinite(v) || v < 0.0)
@@ -71,16 +86,16 @@ double scorer_score(struct bl_scorer *s, const struct bl_sample *sample, bl_usec
                 plain += v;
         }
 
-        if (s->combine == BL_COMBINE_MAX || s->n == 0)
+        if (s->combine == BL_COMBINE_MAX)
                 return max;
         /* Weights that add up to nothing mean "no preference": the plain mean. */
-        return wsum > 0.0 ? sum / wsum : plain / s->n;
+        return wsum > 0.0 ? sum / wsum : plain / s->nenabled;
 }
 
 void scorer_reset(struct bl_scorer *s)
 {
         for (unsigned i = 0; i < s->n; i++) {
-                if (s->ops[i]->reset)
+                if (!s->disabled[i] && s->ops[i]->reset)
                         s->ops[i]->reset(s->state[i]);
                 s->last[i] = 0.0;
         }

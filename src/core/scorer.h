@@ -5,6 +5,7 @@
  * (max, or weighted mean). Owns each heuristic's private state. */
 
 #include "core/config.h"
+#include "core/sample.h"
 
 struct bl_scorer {
         unsigned n;
@@ -13,10 +14,17 @@ struct bl_scorer {
         double weight[BL_MAX_HEURISTICS];
         void *state[BL_MAX_HEURISTICS];
         double last[BL_MAX_HEURISTICS];         /* each heuristic's last score */
+        /* A heuristic whose needs (BL_NEEDS_*) the sources cannot meet is
+         * kept, for status, but neither run nor combined. */
+        bool disabled[BL_MAX_HEURISTICS];
+        bool inited[BL_MAX_HEURISTICS];         /* init() succeeded: destroy() is due */
+        unsigned nenabled;
 };
 
-/* Returns 0 or a negative errno (-ENOMEM, or what a heuristic's init said). */
-int scorer_init(struct bl_scorer *s, const struct bl_config *c);
+/* 'have' is the set of BL_NEEDS_* signals the sources provide. Returns 0 or
+ * a negative errno (-ENOMEM, or what a heuristic's init said). With no
+ * heuristic enabled the score is the plain peak demand (what util says). */
+int scorer_init(struct bl_scorer *s, const struct bl_config *c, unsigned have);
 void scorer_done(struct bl_scorer *s);
 double scorer_score(struct bl_scorer *s, const struct bl_sample *sample, bl_usec_t now);
 void scorer_reset(struct bl_scorer *s);

@@ -34,6 +34,7 @@ struct bl_topology {
         struct bl_cluster clusters[BL_MAX_CLUSTERS];   /* efficient -> fast */
         int cpu_cluster[BL_MAX_CPUS];   /* index into clusters, -1 if none */
         char how[160];                  /* how the kinds of core were told apart */
+        bool switcher;                  /* the kernel's big.LITTLE switcher is there (bL_switcher) */
 };
 
 /* Groups CPUs into clusters of one kind of core and orders them by capacity.

@@ -15,7 +15,7 @@ typedef uint64_t bl_usec_t;
 
 #define BL_MAX_CPUS 1024
 #define BL_MAX_CLUSTERS 8
-#define BL_MAX_LEVELS 16
+#define BL_MAX_LEVELS 64
 #define BL_NAME_MAX 32
 #define BL_REASON_MAX 192
 

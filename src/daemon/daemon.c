@@ -16,11 +16,11 @@
 
 #include "backends/backend.h"
 #include "common/conf-files.h"
+#include "common/fileio.h"
 #include "common/log.h"
-#include "core/engine.h"
-#include "core/scorer.h"
+#include "common/plugin-loader.h"
+#include "core/controller.h"
 #include "daemon/daemon.h"
-#include "policy/builtin.h"
 #include "sources/sampler.h"
 #include "sources/topology-udev.h"
 
@@ -34,6 +34,8 @@ struct bl_daemon {
 
         struct bl_config cfg;
         struct bl_conf_files files;
+        struct bl_plugin_set plugins;
+        char plugin_dir[BL_PATH_MAX];   /* where the plugins came from */
         struct bl_topology topo;
         struct bl_ladder ladder;
 
@@ -41,9 +43,10 @@ struct bl_daemon {
         struct bl_backend *backend;
         struct bl_sampler sampler;
         bool sampler_opened;
-        struct bl_scorer scorer;
-        struct bl_engine engine;
-        struct bl_sample sample;
+        bool controller_ready;
+        struct bl_controller ctl;
+        struct bl_decision *decisions;  /* one per engine */
+        struct bl_sample_buf sample;
 
         bl_usec_t interval;
         bl_usec_t next_tick;
@@ -62,11 +65,45 @@ static void log_diag(const struct bl_diag *diag, int level)
                 log_msg(level, "... and %u more problems", diag->dropped);
 }
 
+static const char *config_path(const struct options *o)
+{
+        return o->config ? o->config : BL_DEFAULT_CONFIG;
+}
+
+/* Loads the external heuristics from the plugin_dir the configuration
+ * names (before it is parsed: it may configure them). Refusals are logged;
+ * they do not stop the daemon. 'dir' receives the directory used. */
+static int load_plugins(const struct options *o, struct bl_plugin_set *set, char *dir, size_t size)
+{
+        _cleanup_free_ struct bl_diag *diag = malloc(sizeof(*diag));
+        int r;
+
+        if (!diag)
+                return -ENOMEM;
+        diag_init(diag);
+        /* A file that cannot be read is reported by the parse that follows. */
+        r = conf_files_plugin_dir(config_path(o), !o->config, dir, size, diag);
+        diag_init(diag);
+        if (r < 0 || !dir[0])
+                snprintf(dir, size, "%s", BL_PLUGIN_DIR);
+        r = plugins_load(set, dir, 0, diag);
+        log_diag(diag, LOG_WARNING);
+        if (r < 0)
+                return r;
+        for (unsigned i = 0; i < set->n; i++)
+                for (unsigned k = 0; k < set->plugins[i].plugin->nheuristics; k++)
+                        log_info("plugin %s/%s: heuristic %s", dir, set->plugins[i].file,
+                                 set->plugins[i].plugin->heuristics[k]->name);
+        return 0;
+}
+
 /* Loads the configuration the command line names. Returns 0 when valid,
  * the number of problems, or a negative errno; problems are logged at
  * 'level'. */
-static int load_config(const struct options *o, struct bl_config *cfg, struct bl_conf_files *files, int level)
+static int load_config(const struct options *o, const struct bl_plugin_set *plugins, struct bl_config *cfg,
+                       struct bl_conf_files *files, int level)
 {
+        const struct bl_heuristic_ops *const *table = plugins_table(plugins);
         struct bl_diag *diag;
         int r;
 
@@ -74,9 +111,8 @@ static int load_config(const struct options *o, struct bl_config *cfg, struct bl
         if (!diag)
                 return -ENOMEM;
         diag_init(diag);
-        config_init(cfg, policy_builtin);
-        r = conf_files_load(cfg, policy_builtin, o->config ? o->config : BL_DEFAULT_CONFIG, !o->config, files,
-                            diag);
+        config_init(cfg, table);
+        r = conf_files_load(cfg, table, config_path(o), !o->config, files, diag);
         log_diag(diag, level);
         free(diag);
         return r;
@@ -99,29 +135,66 @@ static const char *level_name(const struct bl_daemon *d, unsigned level)
 
 static void notify_status(const struct bl_daemon *d)
 {
-        sd_notifyf(0, "STATUS=level %s, demand %.0f, %u switches", level_name(d, d->engine.level), d->demand,
-                   d->switches);
+        char state[BL_MAX_PAIRS + BL_NAME_MAX];
+
+        controller_state_name(&d->ctl, state, sizeof(state));
+        sd_notifyf(0, "STATUS=level %s, demand %.0f, %u switches", state, d->demand, d->switches);
 }
 
 static void describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
 {
+        const struct bl_ladder *l = &d->ladder;
         size_t len = 0;
 
         buf[0] = '\0';
-        for (unsigned i = 0; i < d->ladder.nlevels && len < size; i++) {
-                const struct bl_level *l = &d->ladder.levels[i];
+        if (l->mode == BL_MODE_PAIR) {
+                len = (size_t)snprintf(buf, size, "little (capacity %u) or big (capacity %u) per pair:",
+                                       l->levels[0].capacity, l->levels[1].capacity);
+                for (unsigned p = 0; p < l->npairs && len < size; p++)
+                        len += (size_t)snprintf(buf + len, size - len, " %u=cpu%u/cpu%u", p, l->pairs[p].little,
+                                                l->pairs[p].big);
+                if (!cpuset_empty(&l->unpaired) && len < size) {
+                        char cpus[256];
+
+                        cpuset_format(&l->unpaired, cpus, sizeof(cpus));
+                        snprintf(buf + len, size - len, "; unpaired %s kept offline", cpus);
+                }
+                return;
+        }
+        for (unsigned i = 0; i < l->nlevels && len < size; i++) {
+                const struct bl_level *lv = &l->levels[i];
                 char cpus[256];
 
-                cpuset_format(&l->cpus, cpus, sizeof(cpus));
+                cpuset_format(&lv->cpus, cpus, sizeof(cpus));
                 len += (size_t)snprintf(buf + len, size - len, "%s%s (cpus %s, capacity %u)", i ? ", " : "",
-                                        l->name, cpus, l->capacity);
+                                        lv->name, cpus, lv->capacity);
+        }
+}
+
+/* "little -> big", or in pair mode "pair 2 little -> big, pair 3 ...". */
+static void describe_changes(const struct bl_daemon *d, char *buf, size_t size)
+{
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (unsigned i = 0; i < d->ctl.nengines && len < size; i++) {
+                const struct bl_decision *dec = &d->decisions[i];
+
+                if (!dec->change)
+                        continue;
+                if (d->ladder.mode == BL_MODE_PAIR)
+                        len += (size_t)snprintf(buf + len, size - len, "%spair %u %s -> %s", len ? ", " : "", i,
+                                                level_name(d, dec->from), level_name(d, dec->to));
+                else
+                        len += (size_t)snprintf(buf + len, size - len, "%s -> %s", level_name(d, dec->from),
+                                                level_name(d, dec->to));
         }
 }
 
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
-        struct bl_decision dec;
-        char detail[256];
+        char detail[256], changes[512], state[BL_MAX_PAIRS + BL_NAME_MAX];
+        bl_cpuset cpus;
         int r;
 
         d->ticks++;
@@ -137,22 +210,39 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 d->read_failures = 0;
         }
 
-        d->demand = scorer_score(&d->scorer, &d->sample, now);
-        engine_decide(&d->engine, d->demand, d->sample.has_temp ? &d->sample.temp_mc : NULL, now, &dec);
-        log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(dec.cause), dec.reason);
-        if (!dec.change || now < d->retry_after)
+        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
+                d->demand = controller_demand(&d->ctl);
+                log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
+                          d->decisions[0].reason);
+                return;
+        }
+        d->demand = controller_demand(&d->ctl);
+        if (now < d->retry_after)
                 return;
 
-        r = d->backend_ops->apply(d->backend, dec.to, detail, sizeof(detail));
+        describe_changes(d, changes, sizeof(changes));
+        controller_cpus(&d->ctl, d->decisions, &cpus);
+        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
         if (r < 0) {
-                log_error("switch %s -> %s failed: %s; staying at %s", level_name(d, dec.from),
-                          level_name(d, dec.to), detail, level_name(d, dec.from));
+                controller_state_name(&d->ctl, state, sizeof(state));
+                log_error("switch %s failed: %s; staying at %s", changes, detail, state);
                 d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
                 return;
         }
-        engine_switched(&d->engine, dec.to, now);
-        d->switches++;
-        log_info("switch %s -> %s: %s [%s]", level_name(d, dec.from), level_name(d, dec.to), dec.reason, detail);
+        controller_switched(&d->ctl, d->decisions, now);
+        for (unsigned i = 0; i < d->ctl.nengines; i++) {
+                const struct bl_decision *dec = &d->decisions[i];
+
+                if (!dec->change)
+                        continue;
+                d->switches++;
+                if (d->ladder.mode == BL_MODE_PAIR)
+                        log_info("switch pair %u %s -> %s: %s [%s]", i, level_name(d, dec->from),
+                                 level_name(d, dec->to), dec->reason, detail);
+                else
+                        log_info("switch %s -> %s: %s [%s]", level_name(d, dec->from), level_name(d, dec->to),
+                                 dec->reason, detail);
+        }
         notify_status(d);
 }
 
@@ -179,19 +269,33 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
         return 0;
 }
 
+/* A heuristic the sources cannot feed is said at start (and after a reload). */
+static void log_disabled_heuristics(const struct bl_daemon *d)
+{
+        const struct bl_scorer *s = &d->ctl.scorer[0];
+
+        for (unsigned i = 0; i < s->n; i++) {
+                if (!s->disabled[i])
+                        continue;
+                log_warning("heuristic %s disabled: it needs %s, which this machine does not provide",
+                            s->ops[i]->name, s->ops[i]->needs & BL_NEEDS_COUNTERS ? "hardware counters" :
+                            "CPU pressure (/proc/pressure/cpu)");
+        }
+        if (s->nenabled == 0)
+                log_warning("no configured heuristic can run here; deciding on the plain peak demand (util)");
+}
+
 static void reload(struct bl_daemon *d)
 {
         struct bl_config cfg;
         struct bl_conf_files files;
-        struct bl_scorer scorer = { 0 };
         struct thermal_reader thermal;
-        struct bl_engine_params params;
         struct bl_diag *diag = NULL;
         uint64_t now;
         int r;
 
         sd_notify(0, "RELOADING=1\nSTATUS=Reloading configuration");
-        r = load_config(d->opt, &cfg, &files, LOG_WARNING);
+        r = load_config(d->opt, &d->plugins, &cfg, &files, LOG_WARNING);
         if (r != 0) {
                 log_warning("reload: refused, keeping the running configuration");
                 goto done;
@@ -201,15 +305,12 @@ static void reload(struct bl_daemon *d)
                 log_notice("reload: mode and backend changes take effect after a restart");
         cfg.mode = d->cfg.mode;
         cfg.backend = d->cfg.backend;
+        if (strcmp(cfg.plugin_dir[0] ? cfg.plugin_dir : BL_PLUGIN_DIR, d->plugin_dir) != 0)
+                log_notice("reload: plugin_dir changes take effect after a restart (plugins stay from %s)",
+                           d->plugin_dir);
 
-        r = scorer_init(&scorer, &cfg);
-        if (r < 0) {
-                log_warning("reload: refused, heuristics failed to start: %s", strerror(-r));
-                goto done;
-        }
         diag = malloc(sizeof(*diag));
         if (!diag) {
-                scorer_done(&scorer);
                 log_warning("reload: refused: %s", strerror(ENOMEM));
                 goto done;
         }
@@ -218,17 +319,22 @@ static void reload(struct bl_daemon *d)
         if (r < 0) {
                 log_diag(diag, LOG_WARNING);
                 log_warning("reload: refused, keeping the running configuration");
-                scorer_done(&scorer);
+                goto done;
+        }
+        diag_init(diag);
+        (void)sampler_want_counters(&d->sampler, sampler_counters_wanted(&cfg), diag);
+        log_diag(diag, LOG_NOTICE);
+        /* The last step that can fail; it changes nothing when it does. */
+        r = controller_reconfigure(&d->ctl, &cfg, sampler_signals(&d->sampler));
+        if (r < 0) {
+                thermal_close(&thermal);
+                log_warning("reload: refused, heuristics failed to start: %s", strerror(-r));
                 goto done;
         }
 
-        /* Everything that can fail has; commit. */
         thermal_close(&d->sampler.thermal);
         d->sampler.thermal = thermal;
-        scorer_done(&d->scorer);
-        d->scorer = scorer;
-        engine_params_from_config(&params, &cfg);
-        engine_set_params(&d->engine, &params);
+        log_disabled_heuristics(d);
         d->cfg = cfg;
         d->files = files;
         log_set_max_level(cfg.log_level);
@@ -262,9 +368,10 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
  * to leave with. */
 static int setup(struct bl_daemon *d)
 {
-        struct bl_engine_params params;
         struct bl_diag *diag;
-        char why[256], detail[256], levels[1024];
+        char why[256], detail[256], levels[1024], state[BL_MAX_PAIRS + BL_NAME_MAX];
+        enum bl_mode mode;
+        bl_cpuset cpus;
         uint64_t now;
         sigset_t mask;
         int r, status = EXIT_FAILURE;
@@ -274,7 +381,12 @@ static int setup(struct bl_daemon *d)
                 return EXIT_FAILURE;
         diag_init(diag);
 
-        r = load_config(d->opt, &d->cfg, &d->files, LOG_ERR);
+        r = load_plugins(d->opt, &d->plugins, d->plugin_dir, sizeof(d->plugin_dir));
+        if (r < 0) {
+                log_error("cannot load plugins: %s", strerror(-r));
+                goto out;
+        }
+        r = load_config(d->opt, &d->plugins, &d->cfg, &d->files, LOG_ERR);
         if (r != 0) {
                 log_error("configuration is not valid; not starting");
                 status = EXIT_CONFIG;
@@ -299,15 +411,16 @@ static int setup(struct bl_daemon *d)
                 status = EXIT_NOT_HETEROGENEOUS;
                 goto out;
         }
-        r = ladder_build(&d->ladder, &d->topo, d->cfg.mode);
+        mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
+        r = ladder_build(&d->ladder, &d->topo, mode, why);
         if (r == -EOPNOTSUPP) {
-                log_error("mode %s is not supported by this version (use cluster or auto)",
-                          mode_to_string(d->cfg.mode));
+                log_error("mode %s needs exactly two clusters, this machine has %u (%s)", mode_to_string(mode),
+                          d->topo.nclusters, why);
                 status = EXIT_CONFIG;
                 goto out;
         }
         if (r < 0) {
-                log_error("cannot build the level ladder: %s", strerror(-r));
+                log_error("cannot build the level ladder of mode %s: %s", mode_to_string(mode), strerror(-r));
                 goto out;
         }
 
@@ -333,11 +446,6 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         d->sampler_opened = true;
-        r = scorer_init(&d->scorer, &d->cfg);
-        if (r < 0) {
-                log_error("heuristics failed to start: %s", strerror(-r));
-                goto out;
-        }
 
         r = sd_event_default(&d->event);
         if (r < 0)
@@ -361,14 +469,25 @@ static int setup(struct bl_daemon *d)
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
         if (r < 0)
                 goto out;
-        engine_params_from_config(&params, &d->cfg);
-        engine_init(&d->engine, &d->ladder, &params, 0);
-        r = d->backend_ops->apply(d->backend, 0, detail, sizeof(detail));
+        r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
         if (r < 0) {
-                log_error("cannot apply the initial level %s: %s", level_name(d, 0), detail);
+                log_error("heuristics failed to start: %s", strerror(-r));
                 goto out;
         }
-        engine_switched(&d->engine, 0, now);
+        d->controller_ready = true;
+        d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
+        if (!d->decisions) {
+                r = -ENOMEM;
+                goto out;
+        }
+        log_disabled_heuristics(d);
+        controller_cpus(&d->ctl, NULL, &cpus);
+        controller_state_name(&d->ctl, state, sizeof(state));
+        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
+        if (r < 0) {
+                log_error("cannot apply the initial level %s: %s", state, detail);
+                goto out;
+        }
         /* The first sample only primes the counters. */
         (void)sampler_read(&d->sampler, now, &d->sample);
 
@@ -385,8 +504,8 @@ static int setup(struct bl_daemon *d)
                 goto out;
 
         describe_ladder(d, levels, sizeof(levels));
-        log_info("started: %s; mode %s; levels %s; backend %s (%s); level %s [%s]", d->topo.how,
-                 mode_to_string(d->ladder.mode), levels, d->backend_ops->name, why, level_name(d, 0), detail);
+        log_info("started: %s; mode %s (%s); levels %s; backend %s (%s); level %s [%s]", d->topo.how,
+                 mode_to_string(d->ladder.mode), d->ladder.why, levels, d->backend_ops->name, why, state, detail);
         status = 0;
 out:
         if (r < 0 && status == EXIT_FAILURE)
@@ -409,11 +528,15 @@ static void teardown(struct bl_daemon *d)
                 d->backend_ops->free(d->backend);
                 log_info("stopped after %u ticks and %u switches", d->ticks, d->switches);
         }
-        scorer_done(&d->scorer);
+        if (d->controller_ready)
+                controller_done(&d->ctl);
+        free(d->decisions);
         if (d->sampler_opened)
                 sampler_close(&d->sampler);
         sd_event_source_unref(d->timer);
         sd_event_unref(d->event);
+        /* Last: the heuristics' code lives in them. */
+        plugins_unload(&d->plugins);
 }
 
 int daemon_run(const struct options *o)
@@ -446,12 +569,17 @@ int daemon_run(const struct options *o)
 
 int daemon_check_config(const struct options *o)
 {
+        struct bl_plugin_set plugins = { 0 };
         struct bl_config cfg;
         struct bl_conf_files files;
+        char dir[BL_PATH_MAX];
         int r;
 
         log_setup(LOG_TARGET_STDERR, LOG_INFO);
-        r = load_config(o, &cfg, &files, LOG_ERR);
+        r = load_plugins(o, &plugins, dir, sizeof(dir));
+        if (r >= 0)
+                r = load_config(o, &plugins, &cfg, &files, LOG_ERR);
+        plugins_unload(&plugins);
         if (r < 0)
                 return EXIT_CONFIG;
         if (r > 0) {

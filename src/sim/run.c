@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/sample.h"
 #include "core/scorer.h"
 #include "sim/exec.h"
 #include "sim/run.h"
@@ -52,7 +53,7 @@ int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct
         int r;
 
         board_topology(b, topo);
-        r = ladder_build(l, topo, BL_MODE_CLUSTER);
+        r = ladder_build(l, topo, BL_MODE_CLUSTER, NULL);
         if (r < 0)
                 return r;
         if (l->nlevels != b->nclusters)
@@ -153,7 +154,7 @@ struct observer {
         double pressure_us;
         double busy_us[SIM_MAX_CPUS];   /* global CPU numbers */
         bl_cpuset online[BL_MAX_CLUSTERS];
-        struct bl_sample sample;
+        struct bl_sample_buf sample;
 };
 
 static void observer_init(struct observer *o, const struct sim_board *b, bl_usec_t interval)
@@ -164,8 +165,8 @@ static void observer_init(struct observer *o, const struct sim_board *b, bl_usec
         for (unsigned k = 0; k < b->nclusters; k++)
                 for (unsigned j = 0; j < b->cluster[k].cpus; j++)
                         cpuset_set(&o->online[k], b->cluster[k].first_cpu + j);
-        o->sample.ncpus = b->ncpus;
-        o->sample.has_pressure = true;
+        sample_buf_init(&o->sample, b->ncpus);
+        o->sample.s.has_pressure = true;
 }
 
 static void observer_add(struct observer *o, const struct sim_board *b, const struct run *run)
@@ -186,20 +187,21 @@ static void observer_add(struct observer *o, const struct sim_board *b, const st
 static const struct bl_sample *observer_sample(struct observer *o, const struct sim_board *b, bl_usec_t now)
 {
         const struct sim_cluster *c = &b->cluster[o->cluster];
-        struct bl_sample *s = &o->sample;
+        struct bl_sample *s = &o->sample.s;
         const double interval = (double)o->interval;
         const unsigned top = top_capacity(c);
         const unsigned capacity = o->capacity_cluster == o->cluster ? o->capacity : c->opp[0].capacity;
 
         s->now = now;
         s->interval = o->interval;
-        s->online = o->online[o->cluster];
-        for (unsigned cpu = 0; cpu < b->ncpus; cpu++) {
-                bool on = cpuset_isset(&s->online, cpu);
+        for (unsigned cpu = 0; cpu < b->ncpus && cpu < SIM_MAX_CPUS; cpu++) {
+                struct bl_cpu_sample *rec = &o->sample.cpu[cpu];
+                bool on = cpuset_isset(&o->online[o->cluster], cpu);
 
-                s->busy[cpu] = on ? (float)(o->busy_us[cpu] / interval) : 0.0f;
-                s->capacity[cpu] = on ? (uint16_t)capacity : 0;
-                s->max_capacity[cpu] = on ? (uint16_t)top : 0;
+                rec->online = on;
+                rec->busy = on ? (float)(o->busy_us[cpu] / interval) : 0.0f;
+                rec->capacity = on ? (uint16_t)capacity : 0;
+                rec->max_capacity = on ? (uint16_t)top : 0;
                 o->busy_us[cpu] = 0.0;
         }
         s->pressure = o->pressure_us / interval;
@@ -253,7 +255,8 @@ int sim_run_policy(const struct sim_board *b, struct sim_workload *w, const stru
         err = sim_board_ladder(b, &p->topo, &p->ladder);
         if (err < 0)
                 goto out;
-        err = scorer_init(&p->scorer, cfg);
+        /* The simulator observes backlog as CPU pressure; it has no hardware counters. */
+        err = scorer_init(&p->scorer, cfg, BL_NEEDS_PRESSURE);
         if (err < 0)
                 goto out;
         scorer_ready = true;

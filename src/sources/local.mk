@@ -7,5 +7,6 @@ src_sources_libblsources_a_SOURCES = \
 	src/sources/thermal.h src/sources/thermal.c \
 	src/sources/topology-udev.h src/sources/topology-udev.c \
 	src/sources/sampler.h src/sources/sampler.c \
-	src/sources/udev-scan.h src/sources/udev-scan.c
+	src/sources/udev-scan.h src/sources/udev-scan.c \
+	src/sources/perf.h src/sources/perf.c
 src_sources_libblsources_a_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sources/sampler.h"
@@ -45,7 +46,84 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
         }
         if (s->thermal.n == 0)
                 diag_add(diag, "no thermal zone: thermal limits disabled");
+
+        (void)sampler_want_counters(s, sampler_counters_wanted(c), diag);
         return 0;
+}
+
+bool sampler_counters_wanted(const struct bl_config *c)
+{
+        for (unsigned i = 0; i < c->nheuristics; i++)
+                if (c->heuristics[i].ops && (c->heuristics[i].ops->needs & BL_NEEDS_COUNTERS))
+                        return true;
+        return false;
+}
+
+static void counters_close(struct bl_sampler *s)
+{
+        perf_close(s->perf);
+        s->perf = NULL;
+        free(s->counts);
+        s->counts = NULL;
+}
+
+int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag)
+{
+        struct perf_options opt = {
+                .sysfs_root = "/sys",
+                .paranoid_path = "/proc/sys/kernel/perf_event_paranoid",
+                .cpus = s->topo->present,
+        };
+        char reason[512] = "";
+        int r;
+
+        if (!want) {
+                counters_close(s);
+                return 0;
+        }
+        if (s->perf || s->perf_tried)
+                return 0;
+        s->perf_tried = true;
+        s->counts = calloc(s->topo->ncpus, sizeof(*s->counts));
+        if (!s->counts)
+                return -ENOMEM;
+        r = perf_open(&s->perf, &opt, reason, sizeof(reason));
+        if (r < 0) {
+                diag_add(diag, "%s; heuristics that need them are disabled", reason);
+                counters_close(s);
+                return r;
+        }
+        if (perf_third_event(s->perf))
+                diag_add(diag, "hardware counters: cycles, instructions and %s on each CPU%s%s",
+                         perf_third_event(s->perf), reason[0] ? "; " : "", reason);
+        else
+                diag_add(diag, "hardware counters: cycles and instructions on each CPU%s%s",
+                         reason[0] ? "; " : "", reason);
+        return 0;
+}
+
+/* Counters go with the CPUs' records; a CPU whose group did not run in the
+ * interval has none. */
+static void read_counters(struct bl_sampler *s, struct bl_sample_buf *buf)
+{
+        const unsigned n = s->topo->ncpus;
+
+        if (!s->perf)
+                return;
+        /* A failed read leaves has_counters false where it failed. */
+        (void)perf_read(s->perf, s->counts, n);
+        for (unsigned cpu = 0; cpu < n && cpu < buf->s.ncpus; cpu++) {
+                const struct perf_counts *k = &s->counts[cpu];
+                struct bl_cpu_sample *c = &buf->cpu[cpu];
+
+                /* Without the third event nothing says how memory-bound the
+                 * work is: no counters rather than an mpki of 0. */
+                if (!c->online || !k->has_counters || !k->has_ipc || !k->has_mpki)
+                        continue;
+                c->has_counters = true;
+                c->ipc = (float)k->ipc;
+                c->mpki = (float)k->mpki;
+        }
 }
 
 static void keep_snapshot(struct procstat *dst, const struct procstat *src)
@@ -78,9 +156,10 @@ static void read_pressure(struct bl_sampler *s, bl_usec_t interval, struct bl_sa
         s->have_psi_prev = true;
 }
 
-int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample *out)
+int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 {
         const struct bl_topology *t = s->topo;
+        struct bl_sample *out = &buf->s;
         int r, mc;
 
         /* On failure the previous snapshot stays, so the next good read
@@ -89,31 +168,30 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample *out)
         if (r < 0)
                 return r;
 
-        memset(out, 0, sizeof(*out));
+        sample_buf_init(buf, t->ncpus);
         out->now = now;
         out->interval = s->have_prev && now > s->prev_now ? now - s->prev_now : 0;
-        out->ncpus = t->ncpus;
 
-        procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, out->busy, &out->online);
-        /* CPUs the topology does not know are not ours to report. */
-        for (unsigned cpu = t->ncpus, span = cpuset_span(&out->online); cpu < span; cpu++) {
-                cpuset_clear(&out->online, cpu);
-                out->busy[cpu] = 0.0f;
-        }
-
+        procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
         /* A policy that fails to answer keeps its last frequency. */
         (void)cpufreq_read(&s->freq);
-        cpufreq_scale(&s->freq, t, out->capacity);
-        for (unsigned cpu = 0; cpu < t->ncpus; cpu++) {
+        cpufreq_scale(&s->freq, t, s->capacity);
+        /* CPUs the topology does not know are not ours to report. */
+        for (unsigned cpu = 0; cpu < out->ncpus; cpu++) {
+                struct bl_cpu_sample *c = &buf->cpu[cpu];
                 int k = t->cpu_cluster[cpu];
 
-                if (!cpuset_isset(&out->online, cpu))
-                        out->capacity[cpu] = 0;
-                else if (k >= 0)
-                        out->max_capacity[cpu] = (uint16_t)t->clusters[k].capacity;
+                if (!cpuset_isset(&s->online, cpu))
+                        continue;
+                c->online = true;
+                c->busy = s->busy[cpu];
+                c->capacity = s->capacity[cpu];
+                if (k >= 0)
+                        c->max_capacity = (uint16_t)t->clusters[k].capacity;
         }
 
         read_pressure(s, out->interval, out);
+        read_counters(s, buf);
 
         if (thermal_read(&s->thermal, &mc) == 0) {
                 out->has_temp = true;
@@ -132,4 +210,10 @@ void sampler_close(struct bl_sampler *s)
         psi_close(&s->psi);
         cpufreq_close(&s->freq);
         thermal_close(&s->thermal);
+        counters_close(s);
+}
+
+unsigned sampler_signals(const struct bl_sampler *s)
+{
+        return (s->psi.fd >= 0 ? BL_NEEDS_PRESSURE : 0) | (s->perf ? BL_NEEDS_COUNTERS : 0);
 }

@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/sample.h"
 #include "sources/cpufreq.h"
+#include "sources/perf.h"
 #include "sources/procstat.h"
 #include "sources/psi.h"
 #include "sources/thermal.h"
@@ -21,6 +22,14 @@ struct bl_sampler {
         uint64_t psi_prev;
         bool have_psi_prev;
         bl_usec_t prev_now;
+        /* what the readers fill, per CPU number, before it goes into records */
+        float busy[BL_MAX_CPUS];
+        uint16_t capacity[BL_MAX_CPUS];
+        bl_cpuset online;
+        /* Hardware counters, opened only while a heuristic needs them. */
+        struct perf_source *perf;
+        struct perf_counts *counts;     /* per CPU number, topo->ncpus of them */
+        bool perf_tried;                /* refused once: not asked again */
 };
 
 /* Opens every source. PSI, cpufreq and thermal are optional and reported
@@ -28,5 +37,18 @@ struct bl_sampler {
 int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct bl_config *c, struct bl_diag *diag);
 /* Reads all sources for the tick at 'now' (CLOCK_MONOTONIC µs). The first
  * call yields a sample with interval 0 and no busy time. */
-int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample *out);
+int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *out);
 void sampler_close(struct bl_sampler *s);
+
+/* The BL_NEEDS_* signals the open sources provide. */
+unsigned sampler_signals(const struct bl_sampler *s);
+
+/* Whether any heuristic 'c' selects needs hardware counters. */
+bool sampler_counters_wanted(const struct bl_config *c);
+
+/* Opens the hardware counters when 'want' and they are not open (only the
+ * first attempt: a machine that refused them once is not asked again, so
+ * the reason is said once), closes them when not 'want'. What was found
+ * goes to 'diag' for the log. Returns 0, or the errno of a refusal (the
+ * sampler works on without counters either way). */
+int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag);

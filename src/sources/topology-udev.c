@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "sources/cpufreq.h"
@@ -227,6 +228,9 @@ int topology_discover(struct bl_topology *t, struct bl_diag *diag)
         fill_policies_of_offline(&d);
 
         r = topology_build(t, cpus, d.ncpus);
+        /* Only the switcher's presence matters for picking a mode here. */
+        if (r >= 0)
+                t->switcher = access("/sys/kernel/bL_switcher/active", F_OK) == 0;
         if (r == -E2BIG)
                 diag_add(diag, "more kinds of CPU core than the %u clusters supported", BL_MAX_CLUSTERS);
         else if (r < 0)

@@ -13,7 +13,7 @@
 #include "policy/builtin.h"
 
 struct bench {
-        struct bl_sample sample;
+        struct bl_sample_buf sample;
         struct bl_scorer scorer;
         struct bl_engine engine;
         unsigned switches;
@@ -25,7 +25,7 @@ __attribute__((noinline)) void bench_tick(struct bench *b, bl_usec_t now);
 __attribute__((noinline)) void bench_tick(struct bench *b, bl_usec_t now)
 {
         struct bl_decision d;
-        double demand = scorer_score(&b->scorer, &b->sample, now);
+        double demand = scorer_score(&b->scorer, &b->sample.s, now);
         int temp = 60000;
 
         engine_decide(&b->engine, demand, &temp, now, &d);
@@ -53,12 +53,12 @@ int main(int argc, char **argv)
                         .capacity = cpu < 4 ? 377 : 1024, .max_freq_khz = cpu < 4 ? 1400000 : 2000000,
                         .policy = cpu < 4 ? 0 : 4, .policy_size = 4, .cluster_id = cpu < 4 ? 1 : 0,
                 };
-        if ((r = topology_build(&topo, cpus, 8)) < 0 || (r = ladder_build(&ladder, &topo, BL_MODE_CLUSTER)) < 0) {
+        if ((r = topology_build(&topo, cpus, 8)) < 0 || (r = ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL)) < 0) {
                 fprintf(stderr, "bench: topology: %s\n", strerror(-r));
                 return 1;
         }
         config_init(&cfg, policy_builtin);
-        r = scorer_init(&b.scorer, &cfg);
+        r = scorer_init(&b.scorer, &cfg, BL_NEEDS_PRESSURE);
         if (r < 0) {
                 fprintf(stderr, "bench: scorer: %s\n", strerror(-r));
                 return 1;
@@ -67,18 +67,18 @@ int main(int argc, char **argv)
         engine_init(&b.engine, &ladder, &params, 0);
         engine_switched(&b.engine, 0, now);
 
-        b.sample.ncpus = 8;
-        b.sample.online = topo.present;
-        b.sample.interval = step;
+        sample_buf_init(&b.sample, 8);
+        sample_set_online(&b.sample, &topo.present);
+        b.sample.s.interval = step;
         for (unsigned long i = 0; i < ticks; i++) {
                 /* Two seconds busy, two seconds idle, so the engine keeps switching. */
                 float busy = (i / 100) % 2 ? 0.9f : 0.05f;
 
                 now += step;
-                b.sample.now = now;
+                b.sample.s.now = now;
                 for (unsigned cpu = 0; cpu < 8; cpu++) {
-                        b.sample.busy[cpu] = busy;
-                        b.sample.capacity[cpu] = cpu < 4 ? 377 : 1024;
+                        b.sample.cpu[cpu].busy = busy;
+                        b.sample.cpu[cpu].capacity = cpu < 4 ? 377 : 1024;
                 }
                 bench_tick(&b, now);
         }

@@ -344,6 +344,111 @@ START_TEST(test_load_step_switches_up_then_down)
 }
 END_TEST
 
+/* mp mode: all LITTLE CPUs stay, a big CPU joins for each CPU whose demand
+ * outgrows a LITTLE one. */
+START_TEST(test_mp_mode_adds_big_cpus)
+{
+        char config[sizeof(base_config) + 64];
+        unsigned started, line;
+
+        snprintf(config, sizeof(config), "%s[daemon]\nmode = mp\n", base_config);
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = (unsigned)expect_line(0, "started: ", 1000);
+        ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
+        expect_online("0-3", SWITCH_BOUND_MS);
+
+        set_load(heavy_load, 2);
+        expect_online("0-5", UP_DELAY_MS + SWITCH_BOUND_MS);
+        line = expect_line(started, "switch little -> little+2big: busiest CPU ", 1000);
+        expect_online_stays("0-5", 1000);
+
+        set_load(idle_load, 1);
+        expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(line + 1, "-> little: ", 1000);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        ck_assert(online_equals("0-7"));
+}
+END_TEST
+
+/* pair mode: each LITTLE/big pair on its own. The busy task lands on cpu0,
+ * so pair 0 (cpu0/cpu4) goes big; cpu0 cannot go offline on this board and
+ * simply stays on. */
+START_TEST(test_pair_mode_switches_the_busy_pair)
+{
+        static const unsigned one_heavy[] = { 600 };
+        char config[sizeof(base_config) + 64];
+        unsigned started, line;
+
+        snprintf(config, sizeof(config), "%s[daemon]\nmode = pair\n", base_config);
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = (unsigned)expect_line(0, "started: ", 1000);
+        ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, started, NULL), "0=cpu0/cpu4 1=cpu1/cpu5"));
+        expect_online("0-3", SWITCH_BOUND_MS);
+
+        set_load(one_heavy, 1);
+        expect_online("0-4", UP_DELAY_MS + SWITCH_BOUND_MS);
+        line = expect_line(started, "switch pair 0 little -> big: demand ", 1000);
+        expect_online_stays("0-4", 1000);
+        ck_assert_int_eq(fakeboard_find_line(fb, started, "switch pair 1 "), -ENOENT);
+
+        set_load(idle_load, 1);
+        expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(line + 1, "switch pair 0 big -> little: ", 1000);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        ck_assert(online_equals("0-7"));
+}
+END_TEST
+
+/* Copies a test plugin built for check_plugins into 'dir' as 'name'. */
+static void install_plugin(const char *dir, const char *variant, const char *name)
+{
+        char src[PATH_MAX], dst[PATH_MAX + 64], cmd[3 * PATH_MAX + 128];
+
+        snprintf(src, sizeof(src), "%s/tests/unit/plugins/%s.so", getenv("TOP_BUILDDIR"), variant);
+        snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+        snprintf(cmd, sizeof(cmd), "install -m 0644 '%s' '%s'", src, dst);
+        ck_assert_int_eq(system(cmd), 0);
+}
+
+/* An external heuristic decides: test-boost scores the peak demand times
+ * its factor, so a load the shipped heuristics leave on LITTLE (100 of
+ * 377) goes big with factor 4 (400 > 80% of 377). A plugin built for
+ * another ABI beside it is refused with its reason and the daemon runs on. */
+START_TEST(test_plugin_heuristic_decides)
+{
+        static const unsigned light[] = { 100 };
+        char dir[PATH_MAX + 16], config[sizeof(base_config) + PATH_MAX + 128];
+        unsigned started;
+
+        if (getuid() != 0) {
+                printf("# not root: plugins must be owned by root; test not run\n");
+                return;
+        }
+        snprintf(dir, sizeof(dir), "%s/plugins", workdir);
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        ck_assert_int_eq(chmod(workdir, 0755), 0);
+        install_plugin(dir, "good", "boost.so");
+        install_plugin(dir, "plugin-abi", "future.so");
+        snprintf(config, sizeof(config),
+                 "%s[policy]\nplugin_dir = %s\nheuristics = test-boost\n[policy.test-boost]\nfactor = 4\n",
+                 base_config, dir);
+
+        new_board("exynos5422");
+        set_load(light, 1);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = (unsigned)expect_line(0, "started: ", 1000);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "heuristic test-boost"), 0);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "future.so: ABI "), 0);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(started, "switch little -> big: demand ", 1000);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
 START_TEST(test_sigterm_restores_start_set)
 {
         int status;
@@ -643,6 +748,9 @@ static Suite *daemon_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_start_applies_little);
         tcase_add_test(tc, test_load_step_switches_up_then_down);
+        tcase_add_test(tc, test_mp_mode_adds_big_cpus);
+        tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);
+        tcase_add_test(tc, test_plugin_heuristic_decides);
         tcase_add_test(tc, test_sigterm_restores_start_set);
         tcase_add_test(tc, test_sigint_restores_unusual_start_set);
         tcase_add_test(tc, test_sighup_reload);

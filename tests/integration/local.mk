@@ -33,3 +33,8 @@ demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled
 		--daemon $(abs_top_builddir)/src/daemon/bigLittled \
 		--config $(abs_top_srcdir)/conf/bigLittle.conf
 .PHONY: demo
+
+# The example plugin, built against the installed header and loaded.
+dist_check_SCRIPTS += tests/integration/check_plugin_example.sh
+TESTS += tests/integration/check_plugin_example.sh
+EXTRA_DIST += examples/plugin/Makefile examples/plugin/README examples/plugin/example-boost.c

@@ -58,7 +58,7 @@ static void build_ladder(struct rig *r, unsigned nclusters)
         }
         ck_assert_int_eq(topology_build(&r->topo, cpus, 8), 0);
         ck_assert_uint_eq(r->topo.nclusters, nclusters);
-        ck_assert_int_eq(ladder_build(&r->ladder, &r->topo, BL_MODE_CLUSTER), 0);
+        ck_assert_int_eq(ladder_build(&r->ladder, &r->topo, BL_MODE_CLUSTER, NULL), 0);
         ck_assert_uint_eq(r->ladder.nlevels, nclusters);
 }
 
@@ -82,7 +82,9 @@ static struct rig *rig_start(const char *preset, const char *extra, unsigned ncl
                 ck_assert_uint_eq(config_validate(&r->cfg, &diag), 0);
         }
         ck_assert_uint_eq(diag_count(&diag), 0);
-        ck_assert_int_eq(scorer_init(&r->scorer, &r->cfg), 0);
+        /* What the rig's samples hold, as in blsim: pressure, no counters. */
+        ck_assert_int_eq(scorer_init(&r->scorer, &r->cfg, BL_NEEDS_PRESSURE), 0);
+        ck_assert_uint_eq(r->scorer.nenabled, r->scorer.n);
         engine_params_from_config(&params, &r->cfg);
         engine_init(&r->engine, &r->ladder, &params, level);
         engine_switched(&r->engine, level, 0);
@@ -109,7 +111,7 @@ static unsigned step_lanes(struct rig *r, const double *work, unsigned nlanes)
 {
         const struct bl_level *lv = &r->ladder.levels[r->level];
         const unsigned top = level_top(r, r->level);
-        struct bl_sample s;
+        struct bl_sample_buf smp;
         struct bl_decision d;
         double peak = 0.0;
         unsigned opp, lane = 0;
@@ -121,13 +123,12 @@ static unsigned step_lanes(struct rig *r, const double *work, unsigned nlanes)
                 if ((double)top * opp / NOPPS >= 1.25 * peak)
                         break;
 
-        memset(&s, 0, sizeof(s));
+        sample_buf_init(&smp, 8);
         r->now += r->interval;
-        s.now = r->now;
-        s.interval = r->interval;
-        s.ncpus = 8;
-        s.online = lv->cpus;
-        s.has_pressure = true;
+        smp.s.now = r->now;
+        smp.s.interval = r->interval;
+        sample_set_online(&smp, &lv->cpus);
+        smp.s.has_pressure = true;
         for (unsigned cpu = 0; cpu < 8; cpu++) {
                 double capacity = (double)top * opp / NOPPS;
                 double w;
@@ -136,14 +137,14 @@ static unsigned step_lanes(struct rig *r, const double *work, unsigned nlanes)
                         continue;
                 w = lane < nlanes ? work[lane] : 0.0;
                 lane++;
-                s.capacity[cpu] = (uint16_t)capacity;
-                s.max_capacity[cpu] = (uint16_t)top;
-                s.busy[cpu] = (float)(w < capacity ? w / s.capacity[cpu] : 1.0);
+                smp.cpu[cpu].capacity = (uint16_t)capacity;
+                smp.cpu[cpu].max_capacity = (uint16_t)top;
+                smp.cpu[cpu].busy = (float)(w < capacity ? w / smp.cpu[cpu].capacity : 1.0);
                 if (w > capacity)
-                        s.pressure = 1.0;
+                        smp.s.pressure = 1.0;
         }
 
-        r->demand = scorer_score(&r->scorer, &s, r->now);
+        r->demand = scorer_score(&r->scorer, &smp.s, r->now);
         engine_decide(&r->engine, r->demand, NULL, r->now, &d);
         if (d.change) {
                 engine_switched(&r->engine, d.to, r->now);
@@ -253,7 +254,7 @@ START_TEST(test_preset_baselines_pass_through)
                 ck_assert_uint_eq(cfg.max_switch_rate_hz, 0);
                 /* The heuristic runs at its kernel defaults. */
                 for (unsigned k = 0; k < cfg.heuristics[0].ops->nparams; k++) {
-                        const struct bl_heuristic_param *param = &cfg.heuristics[0].ops->params[k];
+                        const struct bl_policy_param *param = &cfg.heuristics[0].ops->params[k];
 
                         ck_assert_double_eq(cfg.heuristics[0].params[k], param->def);
                 }
@@ -285,16 +286,17 @@ END_TEST
 
 START_TEST(test_builtin_order)
 {
-        static const char *const names[] = { "util", "pelt", "always-big", "always-little", "ondemand",
-                                             "conservative", "interactive", "hmp", "exynos5410" };
+        static const char *const names[] = { "util", "pelt", "psi", "trend", "ipc", "always-big",
+                                             "always-little", "ondemand", "conservative", "interactive",
+                                             "hmp", "exynos5410" };
         unsigned n = 0;
 
         for (; policy_builtin[n]; n++) {
                 ck_assert_uint_lt(n, sizeof(names) / sizeof(names[0]));
                 ck_assert_str_eq(policy_builtin[n]->name, names[n]);
-                ck_assert_uint_eq(policy_builtin[n]->abi, BL_HEURISTIC_ABI);
+                ck_assert_uint_eq(policy_builtin[n]->abi, BL_POLICY_ABI);
                 ck_assert_ptr_nonnull(policy_builtin[n]->summary);
-                ck_assert_uint_le(policy_builtin[n]->nparams, BL_HEURISTIC_MAX_PARAMS);
+                ck_assert_uint_le(policy_builtin[n]->nparams, BL_POLICY_MAX_PARAMS);
         }
         ck_assert_uint_eq(n, sizeof(names) / sizeof(names[0]));
 }
@@ -325,11 +327,17 @@ END_TEST
  * selected heuristic's parameters, and is refused just outside its range. */
 START_TEST(test_every_param_configurable)
 {
-        for (unsigned h = 2; policy_builtin[h]; h++) {
+        unsigned first = 0;
+
+        /* The baselines are always-big and what follows it in the table. */
+        while (policy_builtin[first] && policy_builtin[first] != &heuristic_always_big)
+                first++;
+        ck_assert_ptr_nonnull(policy_builtin[first]);
+        for (unsigned h = first; policy_builtin[h]; h++) {
                 const struct bl_heuristic_ops *ops = policy_builtin[h];
 
                 for (unsigned k = 0; k < ops->nparams; k++) {
-                        const struct bl_heuristic_param *param = &ops->params[k];
+                        const struct bl_policy_param *param = &ops->params[k];
                         double value = param->def < param->max ? param->def + 1 : param->def - 1;
                         char text[256], expected[BL_DIAG_LEN];
                         struct bl_config cfg;
@@ -382,7 +390,7 @@ START_TEST(test_init_refuses_crossed_thresholds)
                 diag_init(&diag);
                 ck_assert_int_eq(preset_config(preset_find(bad[i].name), &cfg, &diag), 0);
                 ck_assert_uint_eq(parse(&cfg, "x.conf", bad[i].text, &diag), 0);
-                ck_assert_int_eq(scorer_init(&scorer, &cfg), -EINVAL);
+                ck_assert_int_eq(scorer_init(&scorer, &cfg, BL_NEEDS_PRESSURE), -EINVAL);
                 scorer_done(&scorer);
         }
 }

@@ -18,21 +18,21 @@
 /* A table of our own, so these tests do not depend on how the built-in
  * heuristics are tuned: an integer parameter with a unit and a fractional
  * one without. */
-static const struct bl_heuristic_param pelt_params[] = {
+static const struct bl_policy_param pelt_params[] = {
         { .key = "half_life_ms", .unit = "ms", .def = 32, .min = 1, .max = 10000, .integer = true },
 };
 
-static const struct bl_heuristic_param fake_params[] = {
+static const struct bl_policy_param fake_params[] = {
         { .key = "window", .unit = "samples", .def = 10, .min = 1, .max = 100, .integer = true },
         { .key = "gain", .unit = NULL, .def = 1.0, .min = 0.1, .max = 2.5, .integer = false },
 };
 
-static const struct bl_heuristic_ops test_util = { .abi = BL_HEURISTIC_ABI, .name = "util" };
+static const struct bl_heuristic_ops test_util = { .abi = BL_POLICY_ABI, .name = "util" };
 static const struct bl_heuristic_ops test_pelt = {
-        .abi = BL_HEURISTIC_ABI, .name = "pelt", .params = pelt_params, .nparams = 1,
+        .abi = BL_POLICY_ABI, .name = "pelt", .params = pelt_params, .nparams = 1,
 };
 static const struct bl_heuristic_ops test_fake = {
-        .abi = BL_HEURISTIC_ABI, .name = "fake", .params = fake_params, .nparams = 2,
+        .abi = BL_POLICY_ABI, .name = "fake", .params = fake_params, .nparams = 2,
 };
 
 static const struct bl_heuristic_ops *const test_table[] = { &test_util, &test_pelt, &test_fake, NULL };
@@ -840,7 +840,7 @@ START_TEST(test_too_many_heuristics)
 
         for (i = 0; i < BL_MAX_HEURISTICS + 2; i++) {
                 snprintf(names[i], sizeof(names[i]), "h%u", i);
-                many[i] = (struct bl_heuristic_ops){ .abi = BL_HEURISTIC_ABI, .name = names[i] };
+                many[i] = (struct bl_heuristic_ops){ .abi = BL_POLICY_ABI, .name = names[i] };
                 table[i] = &many[i];
         }
         table[i] = NULL;
@@ -1147,19 +1147,21 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.backend, def.backend);
         ck_assert_uint_eq(cfg.sample_interval_ms, def.sample_interval_ms);
         ck_assert_int_eq(cfg.log_level, def.log_level);
+        ck_assert_int_eq(cfg.auto_mode, def.auto_mode);
+        ck_assert_str_eq(cfg.plugin_dir, def.plugin_dir);
         ck_assert_uint_eq(cfg.nheuristics, def.nheuristics);
         for (unsigned i = 0; i < def.nheuristics; i++) {
                 ck_assert_str_eq(cfg.heuristics[i].name, def.heuristics[i].name);
                 ck_assert_ptr_eq(cfg.heuristics[i].ops, def.heuristics[i].ops);
                 ck_assert_double_eq(cfg.heuristics[i].weight, def.heuristics[i].weight);
-                for (unsigned p = 0; p < BL_HEURISTIC_MAX_PARAMS; p++)
+                for (unsigned p = 0; p < BL_POLICY_MAX_PARAMS; p++)
                         ck_assert_double_eq(cfg.heuristics[i].params[p], def.heuristics[i].params[p]);
         }
         ck_assert_uint_eq(cfg.nknown, def.nknown);
         for (unsigned i = 0; i < def.nknown; i++) {
                 ck_assert_ptr_eq(cfg.known[i].ops, def.known[i].ops);
                 ck_assert_double_eq(cfg.known[i].weight, def.known[i].weight);
-                for (unsigned p = 0; p < BL_HEURISTIC_MAX_PARAMS; p++)
+                for (unsigned p = 0; p < BL_POLICY_MAX_PARAMS; p++)
                         ck_assert_double_eq(cfg.known[i].params[p], def.known[i].params[p]);
         }
         ck_assert_int_eq(cfg.combine, def.combine);

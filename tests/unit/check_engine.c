@@ -28,6 +28,8 @@ static struct bl_ladder ladder_of(unsigned c0, unsigned c1, unsigned c2)
                 strcpy(l.levels[1].name, "big");
                 l.levels[1].capacity = c1;
         }
+        for (unsigned i = 0; i < l.nlevels; i++)
+                l.levels[i].fit = l.levels[i].capacity;
         return l;
 }
 

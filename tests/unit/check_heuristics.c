@@ -11,17 +11,17 @@
 
 #define HALF_LIFE_MS 32
 #define HALF_LIFE_US (HALF_LIFE_MS * BL_USEC_PER_MSEC)
+#define HAVE_ALL (BL_NEEDS_PRESSURE | BL_NEEDS_COUNTERS)
 
 /* One online CPU of capacity 1000 whose busy fraction gives 'demand'. */
-static void sample_one(struct bl_sample *s, double demand, bl_usec_t interval, bl_usec_t now)
+static void sample_one(struct bl_sample_buf *b, double demand, bl_usec_t interval, bl_usec_t now)
 {
-        memset(s, 0, sizeof(*s));
-        s->now = now;
-        s->interval = interval;
-        s->ncpus = 1;
-        cpuset_set(&s->online, 0);
-        s->capacity[0] = 1000;
-        s->busy[0] = (float)(demand / 1000.0);
+        sample_buf_init(b, 1);
+        b->s.now = now;
+        b->s.interval = interval;
+        b->cpu[0].online = true;
+        b->cpu[0].capacity = 1000;
+        b->cpu[0].busy = (float)(demand / 1000.0);
 }
 
 struct pelt_run {
@@ -41,18 +41,18 @@ static void pelt_start(struct pelt_run *r, double half_life_ms)
 
 static double pelt_feed(struct pelt_run *r, double demand, bl_usec_t interval)
 {
-        struct bl_sample s;
+        struct bl_sample_buf b;
 
         r->now += interval;
-        sample_one(&s, demand, interval, r->now);
-        return heuristic_pelt.score(r->state, &s, r->now);
+        sample_one(&b, demand, interval, r->now);
+        return heuristic_pelt.score(r->state, &b.s, r->now);
 }
 
 START_TEST(test_builtin_table)
 {
         static const char *const names[] = {
-                "util", "pelt", "always-big", "always-little", "ondemand", "conservative", "interactive", "hmp",
-                "exynos5410",
+                "util", "pelt", "psi", "trend", "ipc", "always-big", "always-little", "ondemand",
+                "conservative", "interactive", "hmp", "exynos5410",
         };
         size_t n = sizeof(names) / sizeof(names[0]);
 
@@ -60,26 +60,27 @@ START_TEST(test_builtin_table)
         for (size_t i = 0; i < n; i++) {
                 ck_assert_ptr_nonnull(policy_builtin[i]);
                 ck_assert_str_eq(policy_builtin[i]->name, names[i]);
-                ck_assert_uint_eq(policy_builtin[i]->abi, BL_HEURISTIC_ABI);
+                ck_assert_uint_eq(policy_builtin[i]->abi, BL_POLICY_ABI);
         }
         ck_assert_ptr_null(policy_builtin[n]);
         ck_assert_ptr_eq(heuristic_find(policy_builtin, "pelt"), &heuristic_pelt);
         ck_assert_ptr_eq(heuristic_find(policy_builtin, "util"), &heuristic_util);
-        ck_assert_ptr_null(heuristic_find(policy_builtin, "psi"));
+        ck_assert_ptr_eq(heuristic_find(policy_builtin, "psi"), &heuristic_psi);
+        ck_assert_ptr_null(heuristic_find(policy_builtin, "turbo"));
 }
 END_TEST
 
 START_TEST(test_descriptors)
 {
-        const struct bl_heuristic_param *p;
+        const struct bl_policy_param *p;
 
-        ck_assert_uint_eq(heuristic_util.abi, BL_HEURISTIC_ABI);
+        ck_assert_uint_eq(heuristic_util.abi, BL_POLICY_ABI);
         ck_assert_str_eq(heuristic_util.name, "util");
         ck_assert_uint_eq(heuristic_util.nparams, 0);
         ck_assert_ptr_nonnull(heuristic_util.summary);
         ck_assert_ptr_nonnull(heuristic_util.score);
 
-        ck_assert_uint_eq(heuristic_pelt.abi, BL_HEURISTIC_ABI);
+        ck_assert_uint_eq(heuristic_pelt.abi, BL_POLICY_ABI);
         ck_assert_str_eq(heuristic_pelt.name, "pelt");
         ck_assert_ptr_nonnull(heuristic_pelt.summary);
         ck_assert_uint_eq(heuristic_pelt.nparams, 1);
@@ -96,40 +97,43 @@ END_TEST
 
 START_TEST(test_util_peak_ignores_offline)
 {
-        struct bl_sample s;
+        struct bl_sample_buf b;
+        bl_cpuset online;
 
-        memset(&s, 0, sizeof(s));
-        s.interval = 20000;
-        s.ncpus = 4;
-        cpuset_set(&s.online, 0);
-        cpuset_set(&s.online, 1);
-        cpuset_set(&s.online, 3);
-        s.busy[0] = 0.5f;
-        s.capacity[0] = 400;
-        s.busy[1] = 0.25f;
-        s.capacity[1] = 1024;
-        s.busy[2] = 1.0f;       /* offline: stale numbers must not count */
-        s.capacity[2] = 1024;
-        s.busy[3] = 0.75f;
-        s.capacity[3] = 200;
+        sample_buf_init(&b, 4);
+        b.s.interval = 20000;
+        cpuset_zero(&online);
+        cpuset_set(&online, 0);
+        cpuset_set(&online, 1);
+        cpuset_set(&online, 3);
+        sample_set_online(&b, &online);
+        b.cpu[0].busy = 0.5f;
+        b.cpu[0].capacity = 400;
+        b.cpu[1].busy = 0.25f;
+        b.cpu[1].capacity = 1024;
+        b.cpu[2].busy = 1.0f;   /* offline: stale numbers must not count */
+        b.cpu[2].capacity = 1024;
+        b.cpu[3].busy = 0.75f;
+        b.cpu[3].capacity = 200;
 
-        ck_assert_double_eq_tol(heuristic_util.score(NULL, &s, 20000), 256.0, 1e-9);
-        cpuset_set(&s.online, 2);
-        ck_assert_double_eq_tol(heuristic_util.score(NULL, &s, 20000), 1024.0, 1e-9);
+        ck_assert_double_eq_tol(heuristic_util.score(NULL, &b.s, 20000), 256.0, 1e-9);
+        ck_assert_double_eq_tol(sample_peak_demand(&b.s), 256.0, 1e-9);
+        b.cpu[2].online = true;
+        ck_assert_double_eq_tol(heuristic_util.score(NULL, &b.s, 20000), 1024.0, 1e-9);
 }
 END_TEST
 
 START_TEST(test_util_follows_each_sample)
 {
-        struct bl_sample s;
+        struct bl_sample_buf b;
 
         ck_assert_int_eq(heuristic_util.init(NULL, NULL), 0);
-        sample_one(&s, 800, 20000, 20000);
-        ck_assert_double_eq_tol(heuristic_util.score(NULL, &s, 20000), 800.0, 1e-3);
-        sample_one(&s, 100, 20000, 40000);
-        ck_assert_double_eq_tol(heuristic_util.score(NULL, &s, 40000), 100.0, 1e-3);
-        sample_one(&s, 0, 0, 0);
-        ck_assert_double_eq(heuristic_util.score(NULL, &s, 0), 0.0);
+        sample_one(&b, 800, 20000, 20000);
+        ck_assert_double_eq_tol(heuristic_util.score(NULL, &b.s, 20000), 800.0, 1e-3);
+        sample_one(&b, 100, 20000, 40000);
+        ck_assert_double_eq_tol(heuristic_util.score(NULL, &b.s, 40000), 100.0, 1e-3);
+        sample_one(&b, 0, 0, 0);
+        ck_assert_double_eq(heuristic_util.score(NULL, &b.s, 0), 0.0);
 }
 END_TEST
 
@@ -260,12 +264,12 @@ static void config_two(struct bl_config *c, enum bl_combine combine, double w_ut
 /* Drives util to 'demand' and pelt from 0 to half of it. */
 static double drive_to_half(struct bl_scorer *s, double demand)
 {
-        struct bl_sample smp;
+        struct bl_sample_buf smp;
 
         sample_one(&smp, 0, 1000, 1000);
-        scorer_score(s, &smp, 1000);
+        scorer_score(s, &smp.s, 1000);
         sample_one(&smp, demand, HALF_LIFE_US, 1000 + HALF_LIFE_US);
-        return scorer_score(s, &smp, 1000 + HALF_LIFE_US);
+        return scorer_score(s, &smp.s, 1000 + HALF_LIFE_US);
 }
 
 START_TEST(test_scorer_max)
@@ -274,7 +278,7 @@ START_TEST(test_scorer_max)
         struct bl_scorer s;
 
         config_two(&c, BL_COMBINE_MAX, 1, 1);
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
         ck_assert_uint_eq(s.n, 2);
         ck_assert_ptr_null(s.state[0]);
         ck_assert_ptr_nonnull(s.state[1]);
@@ -284,10 +288,10 @@ START_TEST(test_scorer_max)
 
         /* pelt remembers what util forgets: max takes it. */
         {
-                struct bl_sample smp;
+                struct bl_sample_buf smp;
 
                 sample_one(&smp, 0, 1000, 2000 + HALF_LIFE_US);
-                ck_assert_double_eq_tol(scorer_score(&s, &smp, 2000 + HALF_LIFE_US),
+                ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 2000 + HALF_LIFE_US),
                                         400.0 * exp2(-1000.0 / HALF_LIFE_US), 1e-3);
                 ck_assert_double_eq(s.last[0], 0.0);
         }
@@ -301,7 +305,7 @@ START_TEST(test_scorer_weighted)
         struct bl_scorer s;
 
         config_two(&c, BL_COMBINE_WEIGHTED, 1, 3);
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
         /* (1 * 800 + 3 * 400) / 4 */
         ck_assert_double_eq_tol(drive_to_half(&s, 800), 500.0, 1e-3);
         ck_assert_double_eq_tol(s.last[0], 800.0, 1e-3);
@@ -309,7 +313,7 @@ START_TEST(test_scorer_weighted)
         scorer_done(&s);
 
         config_two(&c, BL_COMBINE_WEIGHTED, 0, 0);
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
         ck_assert_double_eq_tol(drive_to_half(&s, 800), 600.0, 1e-3);
         scorer_done(&s);
 }
@@ -319,16 +323,16 @@ START_TEST(test_scorer_reset)
 {
         struct bl_config c;
         struct bl_scorer s;
-        struct bl_sample smp;
+        struct bl_sample_buf smp;
 
         config_two(&c, BL_COMBINE_MAX, 1, 1);
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
         drive_to_half(&s, 800);
         scorer_reset(&s);
         ck_assert_double_eq(s.last[0], 0.0);
         ck_assert_double_eq(s.last[1], 0.0);
         sample_one(&smp, 300, 1000, 100000);
-        ck_assert_double_eq_tol(scorer_score(&s, &smp, 100000), 300.0, 1e-3);
+        ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 100000), 300.0, 1e-3);
         ck_assert_double_eq_tol(s.last[1], 300.0, 1e-3);
         scorer_done(&s);
 }
@@ -351,7 +355,7 @@ static int broken_init(void *state, const double *params)
 }
 
 static const struct bl_heuristic_ops failing_ops = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "failing",
         .state_size = 64,
         .init = failing_init,
@@ -359,7 +363,7 @@ static const struct bl_heuristic_ops failing_ops = {
 };
 
 static const struct bl_heuristic_ops broken_ops = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "broken",
         .state_size = sizeof(double),
         .init = broken_init,
@@ -376,22 +380,22 @@ START_TEST(test_scorer_init_errors)
         config_two(&c, BL_COMBINE_MAX, 1, 1);
         c.nheuristics = 3;
         c.heuristics[2].ops = &failing_ops;
-        ck_assert_int_eq(scorer_init(&s, &c), -ENOTRECOVERABLE);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), -ENOTRECOVERABLE);
         ck_assert_uint_eq(s.n, 0);
         ck_assert_ptr_null(s.state[1]);
 
         config_two(&c, BL_COMBINE_MAX, 1, 1);
         c.heuristics[1].ops = NULL;
-        ck_assert_int_eq(scorer_init(&s, &c), -EINVAL);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), -EINVAL);
 
-        old_abi.abi = BL_HEURISTIC_ABI + 1;
+        old_abi.abi = BL_POLICY_ABI + 1;
         config_two(&c, BL_COMBINE_MAX, 1, 1);
         c.heuristics[0].ops = &old_abi;
-        ck_assert_int_eq(scorer_init(&s, &c), -EPROTO);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), -EPROTO);
 
         config_two(&c, BL_COMBINE_MAX, 1, 1);
         c.nheuristics = BL_MAX_HEURISTICS + 1;
-        ck_assert_int_eq(scorer_init(&s, &c), -EINVAL);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), -EINVAL);
 }
 END_TEST
 
@@ -399,7 +403,7 @@ START_TEST(test_scorer_sanitises_scores)
 {
         struct bl_config c;
         struct bl_scorer s;
-        struct bl_sample smp;
+        struct bl_sample_buf smp;
 
         sample_one(&smp, 0, 1000, 1000);
         memset(&c, 0, sizeof(c));
@@ -407,18 +411,18 @@ START_TEST(test_scorer_sanitises_scores)
         c.heuristics[0].ops = &broken_ops;
         c.heuristics[0].weight = 1;
         c.heuristics[0].params[0] = NAN;
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
-        ck_assert_double_eq(scorer_score(&s, &smp, 1000), 0.0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        ck_assert_double_eq(scorer_score(&s, &smp.s, 1000), 0.0);
         scorer_done(&s);
 
         c.heuristics[0].params[0] = -5;
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
-        ck_assert_double_eq(scorer_score(&s, &smp, 1000), 0.0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        ck_assert_double_eq(scorer_score(&s, &smp.s, 1000), 0.0);
         scorer_done(&s);
 
         c.heuristics[0].params[0] = 123;
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
-        ck_assert_double_eq(scorer_score(&s, &smp, 1000), 123.0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        ck_assert_double_eq(scorer_score(&s, &smp.s, 1000), 123.0);
         scorer_done(&s);
 }
 END_TEST
@@ -431,17 +435,198 @@ START_TEST(test_scorer_done_twice)
         memset(&zero, 0, sizeof(zero));
         scorer_done(&zero);
         config_two(&c, BL_COMBINE_MAX, 1, 1);
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
         scorer_done(&s);
         ck_assert_uint_eq(s.n, 0);
         ck_assert_ptr_null(s.state[1]);
         scorer_done(&s);
 
-        /* No heuristic at all scores 0. */
+        /* No heuristic at all: the plain peak demand, as util would say. */
         memset(&c, 0, sizeof(c));
-        ck_assert_int_eq(scorer_init(&s, &c), 0);
-        ck_assert_double_eq(drive_to_half(&s, 800), 0.0);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        ck_assert_uint_eq(s.nenabled, 0);
+        ck_assert_double_eq_tol(drive_to_half(&s, 800), 800.0, 1e-3);
         scorer_done(&s);
+}
+END_TEST
+
+/* A heuristic that counts what the scorer does with it. Its state holds its
+ * one parameter, which is also its score; a negative one fails init (after
+ * the state was written, so a destroy() that should not happen shows). */
+static unsigned tracked_resets, tracked_destroys;
+static double tracked_destroyed_sum;
+
+static int tracked_init(void *state, const double *params)
+{
+        *(double *)state = params[0];
+        return params[0] < 0 ? -ENOTRECOVERABLE : 0;
+}
+
+static void tracked_reset(void *state)
+{
+        tracked_resets++;
+}
+
+static void tracked_destroy(void *state)
+{
+        tracked_destroys++;
+        tracked_destroyed_sum += *(const double *)state;
+}
+
+static const struct bl_heuristic_ops tracked_ops = {
+        .abi = BL_POLICY_ABI,
+        .name = "tracked",
+        .state_size = sizeof(double),
+        .init = tracked_init,
+        .score = broken_score,
+        .reset = tracked_reset,
+        .destroy = tracked_destroy,
+};
+
+static const struct bl_heuristic_ops tracked_counters_ops = {
+        .abi = BL_POLICY_ABI,
+        .name = "tracked-counters",
+        .needs = BL_NEEDS_COUNTERS,
+        .state_size = sizeof(double),
+        .init = tracked_init,
+        .score = broken_score,
+        .reset = tracked_reset,
+        .destroy = tracked_destroy,
+};
+
+static void tracked_clear(void)
+{
+        tracked_resets = 0;
+        tracked_destroys = 0;
+        tracked_destroyed_sum = 0.0;
+}
+
+/* Appends an instance of 'ops' whose parameter (and score) is 'value'. */
+static void config_add(struct bl_config *c, const struct bl_heuristic_ops *ops, double value)
+{
+        struct bl_heuristic_conf *h = &c->heuristics[c->nheuristics++];
+
+        snprintf(h->name, sizeof(h->name), "%s", ops->name);
+        h->ops = ops;
+        h->weight = 1;
+        h->params[0] = value;
+}
+
+/* util (300 here) and a heuristic that needs counters and says 900. */
+START_TEST(test_scorer_disables_unmet_needs)
+{
+        static const unsigned without_counters[] = { 0, BL_NEEDS_PRESSURE };
+        static const enum bl_combine combines[] = { BL_COMBINE_MAX, BL_COMBINE_WEIGHTED };
+        struct bl_config c;
+        struct bl_scorer s;
+        struct bl_sample_buf smp;
+
+        sample_one(&smp, 300, 1000, 1000);
+        for (unsigned k = 0; k < sizeof(without_counters) / sizeof(without_counters[0]); k++) {
+                for (unsigned m = 0; m < sizeof(combines) / sizeof(combines[0]); m++) {
+                        tracked_clear();
+                        memset(&c, 0, sizeof(c));
+                        c.combine = combines[m];
+                        config_add(&c, &heuristic_util, 0);
+                        config_add(&c, &tracked_counters_ops, 900);
+                        ck_assert_int_eq(scorer_init(&s, &c, without_counters[k]), 0);
+                        ck_assert_uint_eq(s.n, 2);
+                        ck_assert(!s.disabled[0]);
+                        ck_assert(s.disabled[1]);
+                        ck_assert(!s.inited[1]);
+                        ck_assert_uint_eq(s.nenabled, 1);
+                        /* Neither the maximum nor the mean (600) counts it. */
+                        ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 1000), 300.0, 1e-3);
+                        ck_assert_double_eq(s.last[1], 0.0);
+                        scorer_reset(&s);
+                        ck_assert_uint_eq(tracked_resets, 0);
+                        scorer_done(&s);
+                        ck_assert_uint_eq(tracked_destroys, 0);
+                }
+        }
+
+        /* Given the counters it runs: max 900, mean (300 + 900) / 2. */
+        tracked_clear();
+        c.combine = BL_COMBINE_MAX;
+        ck_assert_int_eq(scorer_init(&s, &c, BL_NEEDS_COUNTERS), 0);
+        ck_assert(!s.disabled[0]);
+        ck_assert(!s.disabled[1]);
+        ck_assert(s.inited[1]);
+        ck_assert_uint_eq(s.nenabled, 2);
+        ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 1000), 900.0, 1e-3);
+        ck_assert_double_eq_tol(s.last[1], 900.0, 1e-9);
+        scorer_reset(&s);
+        ck_assert_uint_eq(tracked_resets, 1);
+        scorer_done(&s);
+        ck_assert_uint_eq(tracked_destroys, 1);
+        c.combine = BL_COMBINE_WEIGHTED;
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        ck_assert_uint_eq(s.nenabled, 2);
+        ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 1000), 600.0, 1e-3);
+        scorer_done(&s);
+
+        /* Nothing enabled at all: the plain peak demand, not 0. */
+        memset(&c, 0, sizeof(c));
+        config_add(&c, &tracked_counters_ops, 900);
+        ck_assert_int_eq(scorer_init(&s, &c, BL_NEEDS_PRESSURE), 0);
+        ck_assert(s.disabled[0]);
+        ck_assert_uint_eq(s.nenabled, 0);
+        ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 1000), 300.0, 1e-3);
+        scorer_done(&s);
+}
+END_TEST
+
+START_TEST(test_scorer_destroys_each_initialised_instance)
+{
+        struct bl_config c;
+        struct bl_scorer s;
+
+        /* Three instances of one heuristic: three destroys, each of its own state. */
+        tracked_clear();
+        memset(&c, 0, sizeof(c));
+        config_add(&c, &tracked_ops, 1);
+        config_add(&c, &tracked_ops, 2);
+        config_add(&c, &tracked_ops, 4);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        ck_assert_uint_eq(tracked_destroys, 0);
+        scorer_done(&s);
+        ck_assert_uint_eq(tracked_destroys, 3);
+        ck_assert_double_eq(tracked_destroyed_sum, 7.0);
+        scorer_done(&s);
+        ck_assert_uint_eq(tracked_destroys, 3);
+
+        /* The third init fails: the first two are destroyed, the third is
+         * not, and a scorer_done() by the caller destroys nothing again. */
+        tracked_clear();
+        memset(&c, 0, sizeof(c));
+        config_add(&c, &tracked_ops, 1);
+        config_add(&c, &tracked_ops, 2);
+        config_add(&c, &tracked_ops, -8);
+        config_add(&c, &tracked_ops, 16);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), -ENOTRECOVERABLE);
+        ck_assert_uint_eq(tracked_destroys, 2);
+        ck_assert_double_eq(tracked_destroyed_sum, 3.0);
+        scorer_done(&s);
+        ck_assert_uint_eq(tracked_destroys, 2);
+
+        /* A failing first instance: nothing to destroy. */
+        tracked_clear();
+        memset(&c, 0, sizeof(c));
+        config_add(&c, &tracked_ops, -1);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), -ENOTRECOVERABLE);
+        scorer_done(&s);
+        ck_assert_uint_eq(tracked_destroys, 0);
+
+        /* A disabled instance was never initialised: not destroyed either. */
+        tracked_clear();
+        memset(&c, 0, sizeof(c));
+        config_add(&c, &tracked_ops, 1);
+        config_add(&c, &tracked_counters_ops, 2);
+        config_add(&c, &tracked_ops, 4);
+        ck_assert_int_eq(scorer_init(&s, &c, BL_NEEDS_PRESSURE), 0);
+        scorer_done(&s);
+        ck_assert_uint_eq(tracked_destroys, 2);
+        ck_assert_double_eq(tracked_destroyed_sum, 5.0);
 }
 END_TEST
 
@@ -473,6 +658,8 @@ static Suite *heuristics_suite(void)
         tcase_add_test(scorer, test_scorer_init_errors);
         tcase_add_test(scorer, test_scorer_sanitises_scores);
         tcase_add_test(scorer, test_scorer_done_twice);
+        tcase_add_test(scorer, test_scorer_disables_unmet_needs);
+        tcase_add_test(scorer, test_scorer_destroys_each_initialised_instance);
         suite_add_tcase(s, scorer);
         return s;
 }

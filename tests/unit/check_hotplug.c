@@ -185,14 +185,14 @@ START_TEST(apply_switches_and_restores)
         struct bl_backend *b = open_backend();
         char detail[256];
 
-        ck_assert_int_eq(backend_hotplug.apply(b, 0, detail, sizeof(detail)), 0);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
         assert_online("0-3");
         ck_assert_str_eq(detail, "online 0-3");
-        ck_assert_int_eq(backend_hotplug.apply(b, 1, detail, sizeof(detail)), 0);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
         assert_online("0,4-7");
         ck_assert_str_eq(detail, "online 0,4-7");
         /* Applying the level in force writes nothing and says the same. */
-        ck_assert_int_eq(backend_hotplug.apply(b, 1, detail, sizeof(detail)), 0);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
         assert_online("0,4-7");
         ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
         assert_online("0-7");
@@ -210,10 +210,26 @@ START_TEST(restore_brings_back_an_unusual_start)
         fputs("0\n", f);
         fclose(f);
         b = open_backend();
-        ck_assert_int_eq(backend_hotplug.apply(b, 1, detail, sizeof(detail)), 0);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
         assert_online("0,4-7");
         ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
         assert_online("0-4,6-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
+START_TEST(apply_a_pair_mode_set)
+{
+        struct bl_backend *b = open_backend();
+        bl_cpuset want = set_of("0,5-7"), absent = set_of("0,9");
+        char detail[256];
+
+        /* Pair mode asks for a mix: pair 0 on LITTLE, pairs 1-3 on big. */
+        ck_assert_int_eq(backend_hotplug.apply(b, &want, detail, sizeof(detail)), 0);
+        assert_online("0,5-7");
+        ck_assert_int_eq(backend_hotplug.apply(b, &absent, detail, sizeof(detail)), -EINVAL);
+        ck_assert_str_eq(detail, "CPUs that are not present were asked for");
+        assert_online("0,5-7");
         backend_hotplug.free(b);
 }
 END_TEST
@@ -228,7 +244,7 @@ START_TEST(refused_write_rolls_back)
         ck_assert_int_eq(unlink(online_path(6)), 0);
         ck_assert_int_eq(symlink("/nonexistent/bigLittle-test", online_path(6)), 0);
 
-        ck_assert_int_lt(backend_hotplug.apply(b, 0, detail, sizeof(detail)), 0);
+        ck_assert_int_lt(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
         ck_assert_msg(strstr(detail, "cpu6") && strstr(detail, "undone"), "detail: %s", detail);
         /* cpu7 went offline before cpu6 refused; it is back, so the machine is
          * still wholly at the level it was. */
@@ -265,6 +281,7 @@ static Suite *hotplug_suite(void)
 
         tcase_add_checked_fixture(board, board_setup, board_teardown);
         tcase_add_test(board, apply_switches_and_restores);
+        tcase_add_test(board, apply_a_pair_mode_set);
         tcase_add_test(board, restore_brings_back_an_unusual_start);
         tcase_add_test(board, refused_write_rolls_back);
         tcase_add_test(board, open_refuses_when_nothing_can_go_offline);

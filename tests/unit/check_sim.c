@@ -198,7 +198,7 @@ START_TEST(test_board_sorted)
         ck_assert_int_eq(topo.cpu_cluster[3], 0);
         ck_assert_int_eq(topo.cpu_cluster[4], 1);
         ck_assert_int_eq(topo.cpu_cluster[6], 2);
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER), 0);
+        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
         ck_assert_str_eq(ladder.levels[1].name, "mid");
         ck_assert_uint_eq(ladder.levels[2].capacity, 1024);
 }

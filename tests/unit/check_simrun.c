@@ -39,9 +39,16 @@ static unsigned count(const char *text, const char *what)
         return n;
 }
 
-/* A heuristic that says what the test tells it to and keeps every sample. */
+/* A heuristic that says what the test tells it to and keeps every sample.
+ * The simulator reuses its per-CPU records, so each sample is kept with a
+ * copy of them (the test boards have at most PROBE_CPUS CPUs). */
 #define PROBE_MAX 64
-static struct bl_sample probe_seen[PROBE_MAX];
+#define PROBE_CPUS 8
+struct probe_sample {
+        struct bl_sample s;
+        struct bl_cpu_sample cpu[PROBE_CPUS];
+};
+static struct probe_sample probe_seen[PROBE_MAX];
 static bl_usec_t probe_now[PROBE_MAX];
 static double probe_demand[PROBE_MAX];
 static unsigned probe_calls;
@@ -52,13 +59,16 @@ static double probe_score(void *state, const struct bl_sample *s, bl_usec_t now)
 
         if (i >= PROBE_MAX)
                 return 0.0;
-        probe_seen[i] = *s;
+        ck_assert_uint_le(s->ncpus, PROBE_CPUS);
+        probe_seen[i].s = *s;
+        memcpy(probe_seen[i].cpu, s->cpu, s->ncpus * sizeof(s->cpu[0]));
+        probe_seen[i].s.cpu = probe_seen[i].cpu;
         probe_now[i] = now;
         return probe_demand[i];
 }
 
 static const struct bl_heuristic_ops probe_ops = {
-        .abi = BL_HEURISTIC_ABI,
+        .abi = BL_POLICY_ABI,
         .name = "probe",
         .summary = "scripted demand, records samples",
         .score = probe_score,
@@ -293,13 +303,15 @@ START_TEST(straddling_step_keeps_its_cluster)
         ck_assert_uint_eq(r.switches, 1);
         ck_assert_uint_eq(probe_calls, 3);      /* 2, 4 and 6 ms */
         /* little: 256 us busy per step, two steps, over 2 ms */
-        ck_assert_float_eq_tol(probe_seen[0].busy[0], 512.0f / 2000.0f, 1e-6f);
+        ck_assert_float_eq_tol(probe_seen[0].cpu[0].busy, 512.0f / 2000.0f, 1e-6f);
         /* big after the switch: 128 us of the 1400 available */
-        ck_assert_float_eq_tol(probe_seen[1].busy[1], 128.0f / 2000.0f, 1e-6f);
-        ck_assert(cpuset_isset(&probe_seen[1].online, 1));
-        ck_assert(!cpuset_isset(&probe_seen[1].online, 0));
+        ck_assert_uint_eq(probe_seen[1].s.ncpus, 2);
+        ck_assert_uint_eq(probe_seen[1].cpu[1].cpu, 1);
+        ck_assert_float_eq_tol(probe_seen[1].cpu[1].busy, 128.0f / 2000.0f, 1e-6f);
+        ck_assert(probe_seen[1].cpu[1].online);
+        ck_assert(!probe_seen[1].cpu[0].online);
         /* the interval [4, 6) ms holds the step of 4.5 ms */
-        ck_assert_float_eq_tol(probe_seen[2].busy[1], 128.0f / 2000.0f, 1e-6f);
+        ck_assert_float_eq_tol(probe_seen[2].cpu[1].busy, 128.0f / 2000.0f, 1e-6f);
         tiny_close(&tw);
 }
 END_TEST
@@ -324,26 +336,28 @@ START_TEST(sample_busy_capacity_pressure)
         ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(probe_calls, 2);
 
-        s = &probe_seen[0];
+        s = &probe_seen[0].s;
         ck_assert_uint_eq(s->now, 2000);
         ck_assert_uint_eq(s->interval, 2000);
         ck_assert_uint_eq(s->ncpus, 2);
-        ck_assert(cpuset_isset(&s->online, 0));
-        ck_assert(!cpuset_isset(&s->online, 1));
-        ck_assert_float_eq_tol(s->busy[0], 0.5f, 1e-6f);
-        ck_assert_uint_eq(s->capacity[0], 256);
-        ck_assert_uint_eq(s->max_capacity[0], 512);
-        ck_assert_float_eq_tol(s->busy[1], 0.0f, 1e-6f);
-        ck_assert_uint_eq(s->capacity[1], 0);
-        ck_assert_uint_eq(s->max_capacity[1], 0);
+        ck_assert_uint_eq(s->cpu[0].cpu, 0);
+        ck_assert_uint_eq(s->cpu[1].cpu, 1);
+        ck_assert(s->cpu[0].online);
+        ck_assert(!s->cpu[1].online);
+        ck_assert_float_eq_tol(s->cpu[0].busy, 0.5f, 1e-6f);
+        ck_assert_uint_eq(s->cpu[0].capacity, 256);
+        ck_assert_uint_eq(s->cpu[0].max_capacity, 512);
+        ck_assert_float_eq_tol(s->cpu[1].busy, 0.0f, 1e-6f);
+        ck_assert_uint_eq(s->cpu[1].capacity, 0);
+        ck_assert_uint_eq(s->cpu[1].max_capacity, 0);
         ck_assert(s->has_pressure);
         ck_assert_double_eq_tol(s->pressure, 0.0, TOL);
         ck_assert(!s->has_temp);
 
-        s = &probe_seen[1];
+        s = &probe_seen[1].s;
         ck_assert_uint_eq(s->now, 4000);
-        ck_assert_float_eq_tol(s->busy[0], 0.7f, 1e-6f);
-        ck_assert_uint_eq(s->capacity[0], 256);
+        ck_assert_float_eq_tol(s->cpu[0].busy, 0.7f, 1e-6f);
+        ck_assert_uint_eq(s->cpu[0].capacity, 256);
         ck_assert_double_eq_tol(s->pressure, 0.5, TOL);
 
         ck_assert_double_eq_tol(r.late_work_ratio, 100.0 / 1000.0, TOL);
@@ -369,24 +383,29 @@ START_TEST(sample_cpus_of_the_active_cluster)
         tiny_open(&tw, 1000, 3, 4, work);
         ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
 
-        s = &probe_seen[0];
+        s = &probe_seen[0].s;
         ck_assert_uint_eq(s->ncpus, 4);
-        ck_assert(cpuset_isset(&s->online, 0) && cpuset_isset(&s->online, 1));
-        ck_assert(!cpuset_isset(&s->online, 2) && !cpuset_isset(&s->online, 3));
+        for (unsigned cpu = 0; cpu < 4; cpu++)
+                ck_assert_uint_eq(s->cpu[cpu].cpu, cpu);
+        ck_assert(s->cpu[0].online && s->cpu[1].online);
+        ck_assert(!s->cpu[2].online && !s->cpu[3].online);
         /* little, capacity 512: lanes 0 and 2 on CPU 0 (150 -> 300 us), lane 1 on CPU 1 (400 us) */
-        ck_assert_float_eq_tol(s->busy[0], 0.3f, 1e-6f);
-        ck_assert_float_eq_tol(s->busy[1], 0.4f, 1e-6f);
-        ck_assert_uint_eq(s->capacity[1], 512);
+        ck_assert_float_eq_tol(s->cpu[0].busy, 0.3f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[1].busy, 0.4f, 1e-6f);
+        ck_assert_uint_eq(s->cpu[1].capacity, 512);
 
-        s = &probe_seen[1];
-        ck_assert(!cpuset_isset(&s->online, 0) && !cpuset_isset(&s->online, 1));
-        ck_assert(cpuset_isset(&s->online, 2) && cpuset_isset(&s->online, 3));
-        ck_assert_float_eq_tol(s->busy[0], 0.0f, 1e-6f);
-        ck_assert_float_eq_tol(s->busy[2], 0.15f, 1e-6f);
-        ck_assert_float_eq_tol(s->busy[3], 0.2f, 1e-6f);
-        ck_assert_uint_eq(s->capacity[2], 1024);
-        ck_assert_uint_eq(s->max_capacity[3], 1024);
-        ck_assert_uint_eq(s->capacity[0], 0);
+        s = &probe_seen[1].s;
+        ck_assert_uint_eq(s->ncpus, 4);
+        for (unsigned cpu = 0; cpu < 4; cpu++)
+                ck_assert_uint_eq(s->cpu[cpu].cpu, cpu);
+        ck_assert(!s->cpu[0].online && !s->cpu[1].online);
+        ck_assert(s->cpu[2].online && s->cpu[3].online);
+        ck_assert_float_eq_tol(s->cpu[0].busy, 0.0f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[2].busy, 0.15f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[3].busy, 0.2f, 1e-6f);
+        ck_assert_uint_eq(s->cpu[2].capacity, 1024);
+        ck_assert_uint_eq(s->cpu[3].max_capacity, 1024);
+        ck_assert_uint_eq(s->cpu[0].capacity, 0);
         tiny_close(&tw);
 }
 END_TEST

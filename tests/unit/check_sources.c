@@ -632,8 +632,17 @@ struct board {
         struct bl_config config;
         struct bl_diag diag;
         struct bl_sampler sampler;
-        struct bl_sample sample;
+        struct bl_sample_buf sample;
 };
+
+/* The CPUs a sample says are online, by their CPU numbers. */
+static void online_cpus(const struct bl_sample *s, bl_cpuset *online)
+{
+        cpuset_zero(online);
+        for (unsigned i = 0; i < s->ncpus; i++)
+                if (s->cpu[i].online)
+                        cpuset_set(online, s->cpu[i].cpu);
+}
 
 static struct board *exynos_sampler(bool psi)
 {
@@ -651,6 +660,8 @@ static struct board *exynos_sampler(bool psi)
                  * missing or dangling testbed file would fall through to
                  * the real /proc */
                 bed_mkdir("proc/pressure/cpu");
+        /* sampler_read() must fill in the whole sample: none of this may show. */
+        memset(&b->sample, 0xa5, sizeof(b->sample));
         diag_init(&b->diag);
         b->config.zones_auto = true;
         ck_assert_int_eq(topology_discover(&b->topo, &b->diag), 0);
@@ -669,26 +680,31 @@ START_TEST(test_sampler_two_ticks)
         static const unsigned busy[8] = { 101, 200, 302, 400, 502, 601, 700, 800 };
         static const unsigned idle[8] = { 1001, 1002, 1000, 1000, 1000, 1001, 1002, 1002 };
         struct board *b = exynos_sampler(true);
-        struct bl_sample *s = &b->sample;
+        const struct bl_sample *s = &b->sample.s;
         const bl_usec_t now = 5000000;
+        bl_cpuset seen;
 
         ck_assert_uint_eq(b->diag.n, 0);
 
-        ck_assert_int_eq(sampler_read(&b->sampler, now, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, now, &b->sample), 0);
         ck_assert_uint_eq(s->now, now);
         ck_assert_uint_eq(s->interval, 0);
         ck_assert_uint_eq(s->ncpus, 8);
-        ck_assert_uint_eq(cpuset_count(&s->online), 8);
-        for (unsigned cpu = 0; cpu < 8; cpu++)
-                ck_assert_float_eq(s->busy[cpu], 0.0f);
+        ck_assert_ptr_eq(s->cpu, b->sample.cpu);
+        online_cpus(s, &seen);
+        ck_assert_uint_eq(cpuset_count(&seen), 8);
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                ck_assert_uint_eq(s->cpu[cpu].cpu, cpu);
+                ck_assert_float_eq(s->cpu[cpu].busy, 0.0f);
+        }
         ck_assert(!s->has_pressure);
         ck_assert(s->has_temp);
         ck_assert_int_eq(s->temp_mc, 52000);
-        ck_assert_uint_eq(s->capacity[0], 188);
-        ck_assert_uint_eq(s->capacity[4], 1024);
+        ck_assert_uint_eq(s->cpu[0].capacity, 188);
+        ck_assert_uint_eq(s->cpu[4].capacity, 1024);
         /* the top capacity stays whatever the frequency */
-        ck_assert_uint_eq(s->max_capacity[0], 377);
-        ck_assert_uint_eq(s->max_capacity[4], 1024);
+        ck_assert_uint_eq(s->cpu[0].max_capacity, 377);
+        ck_assert_uint_eq(s->cpu[4].max_capacity, 1024);
 
         /* 20 ms later: two USER_HZ ticks per CPU */
         write_stat(busy, idle, 8, NULL);
@@ -696,18 +712,18 @@ START_TEST(test_sampler_two_ticks)
         set_cur_freq(4, "1000000\n");
         set_temp(4, "90000\n");         /* the GPU is not watched */
         set_temp(3, "55500\n");
-        ck_assert_int_eq(sampler_read(&b->sampler, now + 20000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, now + 20000, &b->sample), 0);
         ck_assert_uint_eq(s->now, now + 20000);
         ck_assert_uint_eq(s->interval, 20000);
-        ck_assert_float_eq(s->busy[0], 0.5f);
-        ck_assert_float_eq(s->busy[1], 0.0f);
-        ck_assert_float_eq(s->busy[2], 1.0f);
-        ck_assert_float_eq(s->busy[3], 0.0f);   /* no tick at all */
-        ck_assert_float_eq(s->busy[4], 1.0f);
-        ck_assert_float_eq(s->busy[5], 0.5f);
-        ck_assert_float_eq(s->busy[6], 0.0f);
-        ck_assert_uint_eq(s->capacity[2], 188);
-        ck_assert_uint_eq(s->capacity[5], 512);
+        ck_assert_float_eq(s->cpu[0].busy, 0.5f);
+        ck_assert_float_eq(s->cpu[1].busy, 0.0f);
+        ck_assert_float_eq(s->cpu[2].busy, 1.0f);
+        ck_assert_float_eq(s->cpu[3].busy, 0.0f);   /* no tick at all */
+        ck_assert_float_eq(s->cpu[4].busy, 1.0f);
+        ck_assert_float_eq(s->cpu[5].busy, 0.5f);
+        ck_assert_float_eq(s->cpu[6].busy, 0.0f);
+        ck_assert_uint_eq(s->cpu[2].capacity, 188);
+        ck_assert_uint_eq(s->cpu[5].capacity, 512);
         ck_assert(s->has_pressure);
         ck_assert_double_eq_tol(s->pressure, 0.25, 1e-9);
         ck_assert_int_eq(s->temp_mc, 55500);
@@ -715,11 +731,11 @@ START_TEST(test_sampler_two_ticks)
 
         /* PSI going backwards is no stall; more stall than time is all of it */
         write_psi(2000);
-        ck_assert_int_eq(sampler_read(&b->sampler, now + 40000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, now + 40000, &b->sample), 0);
         ck_assert(s->has_pressure);
         ck_assert_double_eq(s->pressure, 0.0);
         write_psi(2000 + 50000);
-        ck_assert_int_eq(sampler_read(&b->sampler, now + 60000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, now + 60000, &b->sample), 0);
         ck_assert_double_eq(s->pressure, 1.0);
         free_board(b);
 }
@@ -730,32 +746,33 @@ START_TEST(test_sampler_offline_cpu)
         static const unsigned busy[8] = { 102, 200, 300, 400, 500, 600, 9999, 802 };
         static const unsigned idle[8] = { 1000, 1002, 1002, 1002, 1002, 1002, 9999, 1000 };
         struct board *b = exynos_sampler(true);
-        struct bl_sample *s = &b->sample;
-        bl_cpuset online = cpus_of("0-5,7");
+        const struct bl_sample *s = &b->sample.s;
+        bl_cpuset online = cpus_of("0-5,7"), seen;
 
-        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
         /* cpu6 went offline: /proc/stat has no line for it */
         write_stat(busy, idle, 8, &online);
-        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), 0);
-        ck_assert(cpuset_equal(&s->online, &online));
-        ck_assert_float_eq(s->busy[6], 0.0f);
-        ck_assert_uint_eq(s->capacity[6], 0);
-        ck_assert_uint_eq(s->capacity[7], 1024);
-        ck_assert_float_eq(s->busy[7], 1.0f);
-        ck_assert_float_eq(s->busy[0], 1.0f);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        online_cpus(s, &seen);
+        ck_assert(cpuset_equal(&seen, &online));
+        ck_assert_float_eq(s->cpu[6].busy, 0.0f);
+        ck_assert_uint_eq(s->cpu[6].capacity, 0);
+        ck_assert_uint_eq(s->cpu[7].capacity, 1024);
+        ck_assert_float_eq(s->cpu[7].busy, 1.0f);
+        ck_assert_float_eq(s->cpu[0].busy, 1.0f);
 
         /* back online: offline for one more sample, then counted again */
         write_stat((const unsigned[8]){ 102, 200, 300, 400, 500, 600, 700, 803 },
                    (const unsigned[8]){ 1002, 1004, 1004, 1004, 1004, 1004, 1000, 1001 }, 8, NULL);
-        ck_assert_int_eq(sampler_read(&b->sampler, 41000, s), 0);
-        ck_assert(!cpuset_isset(&s->online, 6));
-        ck_assert_float_eq_tol(s->busy[7], 0.5f, 1e-6f);
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, &b->sample), 0);
+        ck_assert(!s->cpu[6].online);
+        ck_assert_float_eq_tol(s->cpu[7].busy, 0.5f, 1e-6f);
         write_stat((const unsigned[8]){ 102, 200, 300, 400, 500, 600, 701, 803 },
                    (const unsigned[8]){ 1004, 1006, 1006, 1006, 1006, 1006, 1001, 1003 }, 8, NULL);
-        ck_assert_int_eq(sampler_read(&b->sampler, 61000, s), 0);
-        ck_assert(cpuset_isset(&s->online, 6));
-        ck_assert_float_eq_tol(s->busy[6], 0.5f, 1e-6f);
-        ck_assert_uint_eq(s->capacity[6], 1024);
+        ck_assert_int_eq(sampler_read(&b->sampler, 61000, &b->sample), 0);
+        ck_assert(s->cpu[6].online);
+        ck_assert_float_eq_tol(s->cpu[6].busy, 0.5f, 1e-6f);
+        ck_assert_uint_eq(s->cpu[6].capacity, 1024);
         free_board(b);
 }
 END_TEST
@@ -765,17 +782,17 @@ START_TEST(test_sampler_without_psi)
         static const unsigned busy[8] = { 101, 201, 301, 401, 501, 601, 701, 801 };
         static const unsigned idle[8] = { 1001, 1001, 1001, 1001, 1001, 1001, 1001, 1001 };
         struct board *b = exynos_sampler(false);
-        struct bl_sample *s = &b->sample;
+        const struct bl_sample *s = &b->sample.s;
 
         ck_assert(diag_has(&b->diag, "/proc/pressure/cpu"));
         ck_assert_int_eq(b->sampler.psi.fd, -1);
-        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
         ck_assert(!s->has_pressure);
         write_stat(busy, idle, 8, NULL);
-        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
         ck_assert(!s->has_pressure);
         ck_assert_double_eq(s->pressure, 0.0);
-        ck_assert_float_eq(s->busy[3], 0.5f);
+        ck_assert_float_eq(s->cpu[3].busy, 0.5f);
         free_board(b);
 }
 END_TEST
@@ -783,22 +800,22 @@ END_TEST
 START_TEST(test_sampler_psi_read_fails_for_a_tick)
 {
         struct board *b = exynos_sampler(true);
-        struct bl_sample *s = &b->sample;
+        const struct bl_sample *s = &b->sample.s;
 
-        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
         write_psi(3000);
-        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
         ck_assert(s->has_pressure);
         ck_assert_double_eq_tol(s->pressure, 0.1, 1e-9);
         /* a bad read: no pressure now, and the next read starts afresh */
         bed_write("proc/pressure/cpu", "some avg10=0.00");
-        ck_assert_int_eq(sampler_read(&b->sampler, 41000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, &b->sample), 0);
         ck_assert(!s->has_pressure);
         write_psi(9000);
-        ck_assert_int_eq(sampler_read(&b->sampler, 61000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 61000, &b->sample), 0);
         ck_assert(!s->has_pressure);
         write_psi(13000);
-        ck_assert_int_eq(sampler_read(&b->sampler, 81000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 81000, &b->sample), 0);
         ck_assert(s->has_pressure);
         ck_assert_double_eq_tol(s->pressure, 0.2, 1e-9);
         free_board(b);
@@ -810,18 +827,18 @@ START_TEST(test_sampler_bad_stat_read_keeps_previous)
         static const unsigned busy[8] = { 104, 200, 300, 400, 500, 600, 700, 800 };
         static const unsigned idle[8] = { 1000, 1004, 1004, 1004, 1004, 1004, 1004, 1004 };
         struct board *b = exynos_sampler(true);
-        struct bl_sample *s = &b->sample;
+        const struct bl_sample *s = &b->sample.s;
 
-        ck_assert_int_eq(sampler_read(&b->sampler, 1000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
         bed_write("proc/stat", "cpu  1 2 3 4\ncpu0 1 2");
         write_psi(1000 + 10000);
-        ck_assert_int_eq(sampler_read(&b->sampler, 21000, s), -EINVAL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), -EINVAL);
         /* the next good read covers both intervals */
         write_stat(busy, idle, 8, NULL);
-        ck_assert_int_eq(sampler_read(&b->sampler, 41000, s), 0);
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, &b->sample), 0);
         ck_assert_uint_eq(s->interval, 40000);
-        ck_assert_float_eq(s->busy[0], 1.0f);
-        ck_assert_float_eq(s->busy[1], 0.0f);
+        ck_assert_float_eq(s->cpu[0].busy, 1.0f);
+        ck_assert_float_eq(s->cpu[1].busy, 0.0f);
         ck_assert(s->has_pressure);
         ck_assert_double_eq_tol(s->pressure, 0.25, 1e-9);
         free_board(b);
@@ -834,7 +851,7 @@ START_TEST(test_sampler_thermal_config)
         struct bl_topology t;
         struct bl_config c = { .nzones = 1, .zones = { "cpu_thermal" } };
         struct bl_sampler sampler;
-        struct bl_sample s;
+        struct bl_sample_buf buf;
         struct bl_diag d;
 
         diag_init(&d);
@@ -852,11 +869,12 @@ START_TEST(test_sampler_thermal_config)
         bed_write("sys/devices/virtual/thermal/thermal_zone1/type", "pch_cannonlake\n");
         ck_assert_int_eq(sampler_open(&sampler, &t, &c, &d), 0);
         ck_assert(diag_has(&d, "no thermal zone: thermal limits disabled"));
-        ck_assert_int_eq(sampler_read(&sampler, 1000, &s), 0);
-        ck_assert(!s.has_temp);
+        ck_assert_int_eq(sampler_read(&sampler, 1000, &buf), 0);
+        ck_assert(!buf.s.has_temp);
         /* one kind of core, capacity 1024, scaled by each CPU's own policy */
-        ck_assert_uint_eq(s.capacity[0], 1024 * 2100000ULL / 4500000);
-        ck_assert_uint_eq(s.capacity[3], 512);
+        ck_assert_uint_eq(buf.s.ncpus, 4);
+        ck_assert_uint_eq(buf.cpu[0].capacity, 1024 * 2100000ULL / 4500000);
+        ck_assert_uint_eq(buf.cpu[3].capacity, 512);
         sampler_close(&sampler);
 }
 END_TEST
@@ -878,7 +896,7 @@ START_TEST(test_sampler_without_proc_stat)
         ck_assert(S_ISDIR(st.st_mode));
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_int_eq(sampler_open(&sampler, &t, &c, &d), 0);
-        ck_assert_int_eq(sampler_read(&sampler, 1000, &(struct bl_sample){ 0 }), -EISDIR);
+        ck_assert_int_eq(sampler_read(&sampler, 1000, &(struct bl_sample_buf){ 0 }), -EISDIR);
         sampler_close(&sampler);
 }
 END_TEST

@@ -456,7 +456,7 @@ START_TEST(test_ladder_two_levels)
         struct bl_ladder l;
 
         topology_of(&t, caps, 2);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER), 0);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER, NULL), 0);
         ck_assert_int_eq(l.mode, BL_MODE_CLUSTER);
         ck_assert_uint_eq(l.nlevels, 2);
         ck_assert_str_eq(l.levels[0].name, "little");
@@ -480,7 +480,7 @@ START_TEST(test_ladder_three_levels)
         struct bl_ladder l;
 
         topology_of(&t, caps, 3);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_AUTO), 0);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER, NULL), 0);
         ck_assert_int_eq(l.mode, BL_MODE_CLUSTER);
         ck_assert_uint_eq(l.nlevels, 3);
         ck_assert_str_eq(l.levels[0].name, "little");
@@ -500,7 +500,7 @@ START_TEST(test_ladder_many_levels)
         struct bl_ladder l;
 
         topology_of(&t, caps, 5);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER), 0);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER, NULL), 0);
         ck_assert_uint_eq(l.nlevels, 5);
         for (unsigned i = 0; i < 5; i++) {
                 ck_assert_str_eq(l.levels[i].name, names[i]);
@@ -518,12 +518,17 @@ START_TEST(test_ladder_errors)
         struct bl_topology t;
         struct bl_ladder l;
 
+        static const unsigned three[] = { 325, 828, 1024 };
+
         topology_of(&t, caps, 2);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_PAIR), -EOPNOTSUPP);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP), -EOPNOTSUPP);
+        /* AUTO is for ladder_pick_mode() to resolve first. */
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_AUTO, NULL), -EINVAL);
+        topology_of(&t, three, 3);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_PAIR, NULL), -EOPNOTSUPP);
+        ck_assert_uint_eq(l.nlevels, 0);
         topology_of(&t, one, 1);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER), -EINVAL);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_AUTO), -EINVAL);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER, NULL), -EINVAL);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP, NULL), -EINVAL);
         ck_assert_uint_eq(l.nlevels, 0);
 }
 END_TEST
@@ -539,11 +544,132 @@ START_TEST(test_ladder_from_exynos)
         struct bl_ladder l;
 
         ck_assert_int_eq(topology_build(&t, cpus, fill(cpus, runs, 2)), 0);
-        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_AUTO), 0);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER, "configured"), 0);
+        ck_assert_str_eq(l.why, "configured");
         ck_assert_str_eq(l.levels[0].name, "little");
         assert_set(&l.levels[0].cpus, "0-3");
         ck_assert_uint_eq(l.levels[0].capacity, 377);
         assert_set(&l.levels[1].cpus, "4-7");
+}
+END_TEST
+
+/* Exynos 5422 numbering: LITTLE 0-3, big 4-7. */
+static void exynos_topology(struct bl_topology *t)
+{
+        static const struct cpu_run runs[] = {
+                { 0, 3, 377, 1400000, 0, 4, 1, false },
+                { 4, 7, 1024, 2000000, 4, 4, 0, false },
+        };
+        struct bl_cpu_info cpus[8];
+
+        ck_assert_int_eq(topology_build(t, cpus, fill(cpus, runs, 2)), 0);
+}
+
+START_TEST(test_ladder_mp)
+{
+        static const char *const names[] = { "little", "little+1big", "little+2big", "little+3big", "all" };
+        static const char *const sets[] = { "0-3", "0-4", "0-5", "0-6", "0-7" };
+        struct bl_topology t;
+        struct bl_ladder l;
+
+        exynos_topology(&t);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP, NULL), 0);
+        ck_assert_int_eq(l.mode, BL_MODE_MP);
+        ck_assert_uint_eq(l.nlevels, 5);
+        for (unsigned i = 0; i < 5; i++) {
+                ck_assert_str_eq(l.levels[i].name, names[i]);
+                assert_set(&l.levels[i].cpus, sets[i]);
+                ck_assert_uint_eq(l.levels[i].rank, i);
+                /* Every rung asks whether one more CPU needs more than a LITTLE one gives. */
+                ck_assert_uint_eq(l.levels[i].fit, 377);
+        }
+        ck_assert_uint_eq(l.levels[0].capacity, 377);
+        ck_assert_uint_eq(l.levels[1].capacity, 1024);
+        ck_assert_uint_eq(l.npairs, 0);
+}
+END_TEST
+
+START_TEST(test_ladder_mp_three_clusters)
+{
+        static const unsigned caps[] = { 325, 828, 1024 };
+        struct bl_topology t;
+        struct bl_ladder l;
+
+        /* CPUs 0-1 little, 2-3 mid, 4-5 big: the big ones join first. */
+        topology_of(&t, caps, 3);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP, NULL), 0);
+        ck_assert_uint_eq(l.nlevels, 5);
+        assert_set(&l.levels[1].cpus, "0-1,4");
+        assert_set(&l.levels[2].cpus, "0-1,4-5");
+        assert_set(&l.levels[3].cpus, "0-2,4-5");
+        assert_set(&l.levels[4].cpus, "0-5");
+        ck_assert_str_eq(l.levels[3].name, "little+3big");
+        ck_assert_str_eq(l.levels[4].name, "all");
+}
+END_TEST
+
+START_TEST(test_ladder_pair)
+{
+        struct bl_topology t;
+        struct bl_ladder l;
+        bl_cpuset all;
+
+        exynos_topology(&t);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_PAIR, NULL), 0);
+        ck_assert_int_eq(l.mode, BL_MODE_PAIR);
+        ck_assert_uint_eq(l.nlevels, 2);
+        ck_assert_str_eq(l.levels[0].name, "little");
+        ck_assert_str_eq(l.levels[1].name, "big");
+        ck_assert_uint_eq(l.levels[0].fit, 377);
+        ck_assert_uint_eq(l.levels[1].fit, 1024);
+        ck_assert_uint_eq(l.npairs, 4);
+        for (unsigned p = 0; p < 4; p++) {
+                ck_assert_uint_eq(l.pairs[p].little, p);
+                ck_assert_uint_eq(l.pairs[p].big, p + 4);
+        }
+        ck_assert(cpuset_empty(&l.unpaired));
+        ladder_all_cpus(&l, &all);
+        assert_set(&all, "0-7");
+}
+END_TEST
+
+START_TEST(test_ladder_pair_uneven)
+{
+        /* TC2: A15 0-1, A7 2-4; the third A7 has no partner. */
+        static const struct cpu_run runs[] = {
+                { 0, 1, 1024, 1200000, 0, 2, 0, false },
+                { 2, 4, 430, 1000000, 2, 3, 1, false },
+        };
+        struct bl_cpu_info cpus[5];
+        struct bl_topology t;
+        struct bl_ladder l;
+
+        ck_assert_int_eq(topology_build(&t, cpus, fill(cpus, runs, 2)), 0);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_PAIR, NULL), 0);
+        ck_assert_uint_eq(l.npairs, 2);
+        ck_assert_uint_eq(l.pairs[0].little, 2);
+        ck_assert_uint_eq(l.pairs[0].big, 0);
+        ck_assert_uint_eq(l.pairs[1].little, 3);
+        ck_assert_uint_eq(l.pairs[1].big, 1);
+        assert_set(&l.unpaired, "4");
+}
+END_TEST
+
+START_TEST(test_pick_mode)
+{
+        struct bl_topology t;
+        char why[160];
+
+        exynos_topology(&t);
+        ck_assert_int_eq(ladder_pick_mode(BL_MODE_AUTO, BL_MODE_CLUSTER, &t, why, sizeof(why)), BL_MODE_CLUSTER);
+        ck_assert_str_eq(why, "mode = auto: no in-kernel switcher, so auto_mode = cluster");
+        ck_assert_int_eq(ladder_pick_mode(BL_MODE_AUTO, BL_MODE_MP, &t, why, sizeof(why)), BL_MODE_MP);
+        ck_assert_str_eq(why, "mode = auto: no in-kernel switcher, so auto_mode = mp");
+        t.switcher = true;
+        ck_assert_int_eq(ladder_pick_mode(BL_MODE_AUTO, BL_MODE_MP, &t, why, sizeof(why)), BL_MODE_PAIR);
+        ck_assert_str_eq(why, "mode = auto: the kernel's big.LITTLE switcher is present, so pair");
+        ck_assert_int_eq(ladder_pick_mode(BL_MODE_MP, BL_MODE_CLUSTER, &t, why, sizeof(why)), BL_MODE_MP);
+        ck_assert_str_eq(why, "mode = mp in the configuration");
 }
 END_TEST
 
@@ -555,6 +681,11 @@ static Suite *topology_suite(void)
         TCase *ladder = tcase_create("ladder");
 
         tcase_add_test(boards, test_exynos5422);
+        tcase_add_test(boards, test_ladder_mp);
+        tcase_add_test(boards, test_ladder_mp_three_clusters);
+        tcase_add_test(boards, test_ladder_pair);
+        tcase_add_test(boards, test_ladder_pair_uneven);
+        tcase_add_test(boards, test_pick_mode);
         tcase_add_test(boards, test_rk3399);
         tcase_add_test(boards, test_tri_cluster_phone);
         tcase_add_test(boards, test_tc2_without_capacity);

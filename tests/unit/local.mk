@@ -9,10 +9,13 @@ unit_tests = \
 	tests/unit/check_topology \
 	tests/unit/check_config \
 	tests/unit/check_engine \
+	tests/unit/check_controller \
 	tests/unit/check_heuristics \
+	tests/unit/check_policy_new \
 	tests/unit/check_procstat \
 	tests/unit/check_sources \
 	tests/unit/check_hotplug \
+	tests/unit/check_perf \
 	tests/unit/check_sim \
 	tests/unit/check_simrun \
 	tests/unit/check_rtapp \
@@ -32,6 +35,12 @@ tests_unit_check_config_LDADD = $(UNIT_LDADD)
 tests_unit_check_engine_SOURCES = tests/unit/check_engine.c
 tests_unit_check_engine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_engine_LDADD = $(UNIT_LDADD)
+tests_unit_check_policy_new_SOURCES = tests/unit/check_policy_new.c
+tests_unit_check_policy_new_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_policy_new_LDADD = $(UNIT_LDADD)
+tests_unit_check_controller_SOURCES = tests/unit/check_controller.c
+tests_unit_check_controller_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_controller_LDADD = $(UNIT_LDADD)
 tests_unit_check_heuristics_SOURCES = tests/unit/check_heuristics.c
 tests_unit_check_heuristics_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heuristics_LDADD = $(UNIT_LDADD)
@@ -44,6 +53,9 @@ tests_unit_check_sources_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_hotplug_SOURCES = tests/unit/check_hotplug.c
 tests_unit_check_hotplug_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
+tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
+tests_unit_check_perf_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_perf_LDADD = $(UNIT_LDADD)
 
 EXTRA_DIST += tests/data
 # The trace suite blsim's tests run on (and its generator).
@@ -66,3 +78,56 @@ tests_unit_check_baselines_LDADD = $(SIM_LDADD)
 
 # The libFuzzer target of the rt-app reader; tests/fuzz/run.sh builds and runs it with clang.
 EXTRA_DIST += tests/fuzz
+
+# The plugin loader. Its test plugins are shared objects built as programs
+# (-fPIC -shared): automake builds shared libraries only through libtool,
+# and building them here rather than with $(CC) at test time keeps the
+# configured compiler and flags (sanitizers included) and needs no compiler
+# when the tests run.
+test_plugins = \
+	tests/unit/plugins/good.so \
+	tests/unit/plugins/second.so \
+	tests/unit/plugins/plugin-abi.so \
+	tests/unit/plugins/heuristic-abi.so \
+	tests/unit/plugins/no-symbol.so \
+	tests/unit/plugins/clash.so \
+	tests/unit/plugins/bad-param.so \
+	tests/unit/plugins/undefined.so
+check_PROGRAMS += $(test_plugins) tests/unit/check_plugins tests/unit/plugin-probe
+TESTS += tests/unit/check_plugins
+TEST_PLUGIN_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+TEST_PLUGIN_LINKFLAGS = $(AM_LDFLAGS) -shared
+tests_unit_plugins_good_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_good_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_GOOD
+tests_unit_plugins_good_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_second_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_second_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_SECOND
+tests_unit_plugins_second_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_plugin_abi_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_plugin_abi_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_PLUGIN_ABI
+tests_unit_plugins_plugin_abi_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_heuristic_abi_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_heuristic_abi_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_HEURISTIC_ABI
+tests_unit_plugins_heuristic_abi_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_no_symbol_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_no_symbol_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_NO_SYMBOL
+tests_unit_plugins_no_symbol_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_clash_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_clash_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_CLASH
+tests_unit_plugins_clash_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_bad_param_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_bad_param_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_BAD_PARAM
+tests_unit_plugins_bad_param_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_undefined_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_undefined_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_UNDEFINED
+tests_unit_plugins_undefined_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+
+tests_unit_check_plugins_SOURCES = tests/unit/check_plugins.c
+tests_unit_check_plugins_CFLAGS = $(UNIT_CFLAGS) -DTEST_PLUGIN_DIR='"$(abs_top_builddir)/tests/unit/plugins"'
+tests_unit_check_plugins_LDADD = $(UNIT_LDADD)
+EXTRA_tests_unit_check_plugins_DEPENDENCIES = $(test_plugins)
+# Loads a plugin directory and scores a sample with what it found
+# (tests/integration/check_plugin_example.sh).
+tests_unit_plugin_probe_SOURCES = tests/unit/plugin-probe.c
+tests_unit_plugin_probe_CFLAGS = $(AM_CFLAGS)
+tests_unit_plugin_probe_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/controller.h"
+
+static unsigned scorers_for(const struct bl_ladder *l, unsigned *cpus, unsigned size)
+{
+        bl_cpuset all;
+        unsigned n = 0;
+
+        switch (l->mode) {
+        case BL_MODE_PAIR:
+                return l->npairs;
+        case BL_MODE_MP:
+                ladder_all_cpus(l, &all);
+                for (unsigned cpu = 0; cpu < BL_MAX_CPUS && n < size; cpu++)
+                        if (cpuset_isset(&all, cpu)) {
+                                if (cpus)
+                                        cpus[n] = cpu;
+                                n++;
+                        }
+                return n;
+        default:
+                return 1;
+        }
+}
+
+static void scorers_free(struct bl_scorer *s, unsigned n)
+{
+        if (!s)
+                return;
+        for (unsigned i = 0; i < n; i++)
+                scorer_done(&s[i]);
+        free(s);
+}
+
+static int scorers_new(struct bl_scorer **ret, unsigned n, const struct bl_config *cfg, unsigned have)
+{
+        struct bl_scorer *s = calloc(n, sizeof(*s));
+        int r;
+
+        if (!s)
+                return -ENOMEM;
+        for (unsigned i = 0; i < n; i++) {
+                r = scorer_init(&s[i], cfg, have);
+                if (r < 0) {
+                        scorers_free(s, i);
+                        return r;
+                }
+        }
+        *ret = s;
+        return 0;
+}
+
+int controller_init(struct bl_controller *c, const struct bl_ladder *l, const struct bl_config *cfg,
+                    unsigned have, bl_usec_t now)
+{
+        struct bl_engine_params params;
+        int r;
+
+        *c = (struct bl_controller){ .ladder = l };
+        if (l->nlevels == 0 || (l->mode == BL_MODE_PAIR && l->npairs == 0))
+                return -EINVAL;
+        c->nengines = l->mode == BL_MODE_PAIR ? l->npairs : 1;
+        c->nscorers = scorers_for(l, NULL, BL_MAX_CPUS);
+        c->engine = calloc(c->nengines, sizeof(*c->engine));
+        c->demand = calloc(c->nscorers, sizeof(*c->demand));
+        c->scope = calloc(c->nscorers, sizeof(*c->scope));
+        if (!c->engine || !c->demand || !c->scope) {
+                r = -ENOMEM;
+                goto fail;
+        }
+        scorers_for(l, c->scope, c->nscorers);
+        r = scorers_new(&c->scorer, c->nscorers, cfg, have);
+        if (r < 0)
+                goto fail;
+
+        engine_params_from_config(&params, cfg);
+        for (unsigned i = 0; i < c->nengines; i++) {
+                engine_init(&c->engine[i], l, &params, 0);
+                engine_switched(&c->engine[i], 0, now);
+        }
+        return 0;
+fail:
+        controller_done(c);
+        return r;
+}
+
+void controller_done(struct bl_controller *c)
+{
+        scorers_free(c->scorer, c->nscorers);
+        free(c->engine);
+        free(c->demand);
+        free(c->scope);
+        *c = (struct bl_controller){ 0 };
+}
+
+int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg, unsigned have)
+{
+        struct bl_engine_params params;
+        struct bl_scorer *fresh;
+        int r;
+
+        r = scorers_new(&fresh, c->nscorers, cfg, have);
+        if (r < 0)
+                return r;
+        scorers_free(c->scorer, c->nscorers);
+        c->scorer = fresh;
+        engine_params_from_config(&params, cfg);
+        for (unsigned i = 0; i < c->nengines; i++)
+                engine_set_params(&c->engine[i], &params);
+        return 0;
+}
+
+/* The record of 'cpu' in a sample: at its index when the sample is laid out
+ * by CPU number (as the sources and blsim make them), else by search. */
+static const struct bl_cpu_sample *find_cpu(const struct bl_sample *s, unsigned cpu)
+{
+        if (cpu < s->ncpus && s->cpu[cpu].cpu == cpu)
+                return &s->cpu[cpu];
+        for (unsigned i = 0; i < s->ncpus; i++)
+                if (s->cpu[i].cpu == cpu)
+                        return &s->cpu[i];
+        return NULL;
+}
+
+static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, const unsigned *cpus, unsigned n,
+                         bl_usec_t now)
+{
+        struct bl_cpu_sample records[2];
+        struct bl_sample view = *s;
+
+        view.ncpus = 0;
+        view.cpu = records;
+        for (unsigned i = 0; i < n && i < 2; i++) {
+                const struct bl_cpu_sample *rec = find_cpu(s, cpus[i]);
+
+                records[view.ncpus++] = rec ? *rec : (struct bl_cpu_sample){ .cpu = cpus[i] };
+        }
+        return scorer_score(scorer, &view, now);
+}
+
+/* Keeps the 'size' largest values of 'v', largest first (insertion: mp
+ * ladders have few levels). */
+static unsigned largest(const double *v, unsigned n, double *top, unsigned size)
+{
+        unsigned k = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+                unsigned j;
+
+                if (k < size)
+                        k++;
+                else if (v[i] <= top[k - 1])
+                        continue;
+                for (j = k - 1; j > 0 && top[j - 1] < v[i]; j--)
+                        top[j] = top[j - 1];
+                top[j] = v[i];
+        }
+        return k;
+}
+
+unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, bl_usec_t now,
+                           struct bl_decision *d)
+{
+        const struct bl_ladder *l = c->ladder;
+        const int *temp = s->has_temp ? &s->temp_mc : NULL;
+        unsigned changes = 0;
+
+        switch (l->mode) {
+        case BL_MODE_PAIR:
+                for (unsigned p = 0; p < l->npairs; p++) {
+                        const unsigned cpus[2] = { l->pairs[p].little, l->pairs[p].big };
+
+                        c->demand[p] = score_cpus(&c->scorer[p], s, cpus, 2, now);
+                        engine_decide(&c->engine[p], c->demand[p], temp, now, &d[p]);
+                        changes += d[p].change;
+                }
+                return changes;
+        case BL_MODE_MP:
+                for (unsigned i = 0; i < c->nscorers; i++)
+                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->scope[i], 1, now);
+                c->ntop = largest(c->demand, c->nscorers, c->top, l->nlevels);
+                engine_decide_ranked(&c->engine[0], c->top, c->ntop, temp, now, &d[0]);
+                return d[0].change;
+        default:
+                c->demand[0] = scorer_score(&c->scorer[0], s, now);
+                engine_decide(&c->engine[0], c->demand[0], temp, now, &d[0]);
+                return d[0].change;
+        }
+}
+
+void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpuset *cpus)
+{
+        const struct bl_ladder *l = c->ladder;
+
+        cpuset_zero(cpus);
+        if (l->mode != BL_MODE_PAIR) {
+                unsigned level = d && d[0].change ? d[0].to : c->engine[0].level;
+
+                *cpus = l->levels[level].cpus;
+                return;
+        }
+        for (unsigned p = 0; p < l->npairs; p++) {
+                unsigned level = d && d[p].change ? d[p].to : c->engine[p].level;
+
+                cpuset_set(cpus, level ? l->pairs[p].big : l->pairs[p].little);
+        }
+}
+
+void controller_switched(struct bl_controller *c, const struct bl_decision *d, bl_usec_t now)
+{
+        for (unsigned i = 0; i < c->nengines; i++)
+                if (d[i].change)
+                        engine_switched(&c->engine[i], d[i].to, now);
+}
+
+unsigned controller_state(const struct bl_controller *c)
+{
+        unsigned state = 0;
+
+        if (c->ladder->mode != BL_MODE_PAIR)
+                return c->engine[0].level;
+        for (unsigned p = 0; p < c->nengines && p < 32; p++)
+                if (c->engine[p].level)
+                        state |= 1u << p;
+        return state;
+}
+
+void controller_state_name(const struct bl_controller *c, char *buf, size_t size)
+{
+        size_t n = 0;
+
+        if (size == 0)
+                return;
+        if (c->ladder->mode != BL_MODE_PAIR) {
+                snprintf(buf, size, "%s", c->ladder->levels[c->engine[0].level].name);
+                return;
+        }
+        for (unsigned p = 0; p < c->nengines && n + 1 < size; p++)
+                buf[n++] = c->engine[p].level ? 'B' : 'L';
+        buf[n] = '\0';
+}
+
+double controller_demand(const struct bl_controller *c)
+{
+        double best = 0.0;
+
+        for (unsigned i = 0; i < c->nscorers; i++)
+                if (c->demand[i] > best)
+                        best = c->demand[i];
+        return best;
+}

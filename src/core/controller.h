@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The whole decision for one sample, in every mode: which heuristic
+ * instances look at which CPUs, how many engines decide, and which CPUs the
+ * result runs on. The daemon and blsim both drive this, so a mode behaves
+ * the same in both.
+ *
+ *   cluster  one scorer over every CPU, one engine on the cluster ladder.
+ *   pair     per pair, a scorer over its two CPUs and an engine on the
+ *            little/big ladder; each pair switches on its own.
+ *   mp       a scorer per CPU (each CPU's own demand), one engine on the mp
+ *            ladder, fed the per-CPU demands largest first.
+ *
+ * Pure: no I/O, time is an argument. */
+
+#include "core/engine.h"
+#include "core/scorer.h"
+
+struct bl_controller {
+        const struct bl_ladder *ladder;
+        unsigned nengines;              /* 1, or the number of pairs */
+        struct bl_engine *engine;
+        unsigned nscorers;
+        struct bl_scorer *scorer;
+        unsigned *scope;                /* mp: the CPU of each scorer */
+        double *demand;                 /* each scorer's last combined demand */
+        double top[BL_MAX_LEVELS];      /* mp: the largest per-CPU demands, largest first */
+        unsigned ntop;
+};
+
+/* Every engine starts at level 0, applied at 'now'. Returns 0, -ENOMEM, or
+ * what a heuristic's init said. 'have' as for scorer_init(). */
+int controller_init(struct bl_controller *c, const struct bl_ladder *l, const struct bl_config *cfg,
+                    unsigned have, bl_usec_t now);
+void controller_done(struct bl_controller *c);
+
+/* A new configuration (reload): fresh heuristic instances and new engine
+ * parameters, levels kept. On failure nothing changed. */
+int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg, unsigned have);
+
+/* Decides every engine for the sample ending at 'now'; 'd' has room for
+ * nengines decisions (d[p] is pair p's in pair mode). Returns the number of
+ * engines that want a change. */
+unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, bl_usec_t now,
+                           struct bl_decision *d);
+
+/* The CPUs that run work with the engines at their levels, or (with 'd')
+ * at the levels the decisions want. */
+void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpuset *cpus);
+
+/* Records that the decisions' changes are applied. */
+void controller_switched(struct bl_controller *c, const struct bl_decision *d, bl_usec_t now);
+
+/* One number for the whole state: the level in cluster and mp mode; in pair
+ * mode the pairs on big as a bitmask (bit p = pair p), as blsim numbers
+ * pair-mode system levels. */
+unsigned controller_state(const struct bl_controller *c);
+
+/* The state for people: the level's name, or in pair mode one letter per
+ * pair, pair 0 first ("LBLL"). */
+void controller_state_name(const struct bl_controller *c, char *buf, size_t size);
+
+/* The demand that stands for the whole machine in status and plots: the
+ * scorer's in cluster mode, the largest pair's or CPU's otherwise. */
+double controller_demand(const struct bl_controller *c);

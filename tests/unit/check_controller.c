@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The controller in its three modes, in virtual time, on the Exynos 5422
+ * topology (LITTLE 0-3 at 377, big 4-7 at 1024). */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/controller.h"
+#include "policy/builtin.h"
+
+#define MS BL_USEC_PER_MSEC
+#define TICK (20 * MS)
+
+static struct bl_topology topo;
+static struct bl_ladder ladder;
+static struct bl_config cfg;
+static struct bl_sample_buf buf;
+
+static void exynos(void)
+{
+        struct bl_cpu_info cpus[8];
+
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                cpus[cpu] = (struct bl_cpu_info){
+                        .present = true, .online = true, .can_offline = cpu != 0,
+                        .capacity = cpu < 4 ? 377 : 1024, .max_freq_khz = cpu < 4 ? 1400000 : 2000000,
+                        .policy = cpu < 4 ? 0 : 4, .policy_size = 4, .cluster_id = cpu < 4 ? 1 : 0,
+                };
+        ck_assert_int_eq(topology_build(&topo, cpus, 8), 0);
+}
+
+/* util and no delays: each decision follows the sample it is given. */
+static void configure(const char *extra)
+{
+        char text[1024];
+        struct bl_diag diag;
+
+        snprintf(text, sizeof(text),
+                 "[policy]\nheuristics = util\n[hysteresis]\nup_delay_ms = 0\ndown_delay_ms = 0\n"
+                 "min_residency_ms = 0\nmax_switch_rate_hz = 0\n%s", extra);
+        diag_init(&diag);
+        config_init(&cfg, policy_builtin);
+        ck_assert_uint_eq(config_parse(&cfg, policy_builtin, "test.conf", text, strlen(text), &diag), 0);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+}
+
+static void setup_mode(enum bl_mode mode)
+{
+        exynos();
+        ck_assert_int_eq(ladder_build(&ladder, &topo, mode, NULL), 0);
+        configure("");
+}
+
+/* A sample in which the CPUs of 'online' run at their top capacity with the
+ * given busy fractions (CPUs not listed are idle). */
+static const struct bl_sample *sample(bl_usec_t now, const bl_cpuset *online, const float *busy)
+{
+        sample_buf_init(&buf, 8);
+        sample_set_online(&buf, online);
+        buf.s.now = now;
+        buf.s.interval = TICK;
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                buf.cpu[cpu].capacity = buf.cpu[cpu].online ? (cpu < 4 ? 377 : 1024) : 0;
+                buf.cpu[cpu].max_capacity = buf.cpu[cpu].capacity;
+                buf.cpu[cpu].busy = buf.cpu[cpu].online ? busy[cpu] : 0.0f;
+        }
+        return &buf.s;
+}
+
+static bl_cpuset set_of(const char *list)
+{
+        bl_cpuset s;
+
+        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        return s;
+}
+
+static void assert_cpus(const struct bl_controller *c, const struct bl_decision *d, const char *want)
+{
+        bl_cpuset cpus;
+        char got[64];
+
+        controller_cpus(c, d, &cpus);
+        cpuset_format(&cpus, got, sizeof(got));
+        ck_assert_str_eq(got, want);
+}
+
+static void assert_state(const struct bl_controller *c, unsigned state, const char *name)
+{
+        char got[64];
+
+        controller_state_name(c, got, sizeof(got));
+        ck_assert_str_eq(got, name);
+        ck_assert_uint_eq(controller_state(c), state);
+}
+
+START_TEST(test_cluster_mode)
+{
+        static const float busy[8] = { 0.9f, 0.1f, 0, 0, 0, 0, 0, 0 };
+        static const float light[8] = { 0, 0, 0, 0, 0.1f, 0, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[1];
+        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+
+        setup_mode(BL_MODE_CLUSTER);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(c.nengines, 1);
+        ck_assert_uint_eq(c.nscorers, 1);
+        assert_cpus(&c, NULL, "0-3");
+        assert_state(&c, 0, "little");
+
+        /* 0.9 x 377 = 339 > 80% of 377 */
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, busy), TICK, d), 1);
+        ck_assert_str_eq(d[0].reason, "demand 339 > 80% of little (377) for 0 ms");
+        assert_cpus(&c, d, "4-7");
+        assert_cpus(&c, NULL, "0-3");   /* not applied yet */
+        controller_switched(&c, d, TICK);
+        assert_state(&c, 1, "big");
+        ck_assert_double_eq_tol(controller_demand(&c), 339.3, 0.1);
+
+        /* 0.1 x 1024 = 102 < 60% of 377 = 226 */
+        ck_assert_uint_eq(controller_decide(&c, sample(2 * TICK, &big, light), 2 * TICK, d), 1);
+        ck_assert_uint_eq(d[0].to, 0);
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_pair_mode_switches_one_pair)
+{
+        static const float pair1[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[4];
+        bl_cpuset little = set_of("0-3");
+
+        setup_mode(BL_MODE_PAIR);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(c.nengines, 4);
+        ck_assert_uint_eq(c.nscorers, 4);
+        assert_state(&c, 0, "LLLL");
+
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, pair1), TICK, d), 1);
+        ck_assert(!d[0].change && d[1].change && !d[2].change && !d[3].change);
+        ck_assert_str_eq(d[1].reason, "demand 377 > 80% of little (377) for 0 ms");
+        ck_assert_str_eq(d[0].reason, "demand 0 at lowest level little");
+        assert_cpus(&c, d, "0,2-3,5");
+        controller_switched(&c, d, TICK);
+        assert_state(&c, 2, "LBLL");
+        ck_assert_double_eq_tol(controller_demand(&c), 377.0, 0.01);
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_pair_mode_sees_only_its_pair)
+{
+        /* Pair 1 now runs on cpu5; 0.3 x 1024 = 307 keeps it big (> 60% of
+         * 377 = 226) while pair 2, on cpu2 at 0.5 x 377 = 188, stays little. */
+        static const float busy[8] = { 0, 0, 0.5f, 0, 0, 0.3f, 0, 0 };
+        static const float idle[8] = { 0 };
+        struct bl_controller c;
+        struct bl_decision d[4] = { 0 };
+        bl_cpuset mixed = set_of("0,2-3,5");
+
+        setup_mode(BL_MODE_PAIR);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        d[1] = (struct bl_decision){ .from = 0, .to = 1, .change = true };
+        controller_switched(&c, d, 0);
+        assert_state(&c, 2, "LBLL");
+
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &mixed, busy), TICK, d), 0);
+        ck_assert_double_eq_tol(c.demand[1], 307.2, 0.1);
+        ck_assert_double_eq_tol(c.demand[2], 188.5, 0.1);
+        ck_assert_double_eq(c.demand[0], 0.0);
+
+        ck_assert_uint_eq(controller_decide(&c, sample(2 * TICK, &mixed, idle), 2 * TICK, d), 1);
+        ck_assert(d[1].change && d[1].to == 0);
+        assert_cpus(&c, d, "0-3");
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_pair_mode_thermal_caps_every_pair)
+{
+        static const float full[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+        struct bl_controller c;
+        struct bl_decision d[4];
+        bl_cpuset little = set_of("0-3");
+        const struct bl_sample *s;
+
+        setup_mode(BL_MODE_PAIR);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        s = sample(TICK, &little, full);
+        buf.s.has_temp = true;
+        buf.s.temp_mc = 90000;
+        ck_assert_uint_eq(controller_decide(&c, s, TICK, d), 0);
+        for (unsigned p = 0; p < 4; p++)
+                ck_assert_int_eq(d[p].cause, BL_CAUSE_THERMAL_CAP);
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_mp_mode_adds_one_big_per_heavy_cpu)
+{
+        /* Two LITTLE CPUs saturated: two CPUs need more than a LITTLE one. */
+        static const float two[8] = { 1.0f, 1.0f, 0.2f, 0, 0, 0, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[1];
+        bl_cpuset little = set_of("0-3");
+
+        setup_mode(BL_MODE_MP);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(c.nengines, 1);
+        ck_assert_uint_eq(c.nscorers, 8);
+        assert_state(&c, 0, "little");
+
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, two), TICK, d), 1);
+        ck_assert_uint_eq(d[0].to, 2);
+        ck_assert_str_eq(d[0].reason, "busiest CPU 377 > 80% of little (377) for 0 ms");
+        ck_assert_uint_eq(c.ntop, 5);
+        ck_assert_double_eq_tol(c.top[0], 377.0, 0.01);
+        ck_assert_double_eq_tol(c.top[2], 75.4, 0.01);
+        assert_cpus(&c, d, "0-5");
+        controller_switched(&c, d, TICK);
+        assert_state(&c, 2, "little+2big");
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_mp_mode_drops_the_big_cores_no_longer_needed)
+{
+        /* At little+2big, one task left on cpu4 (0.3 x 1024 = 307, above 60%
+         * of 377 = 226), cpu5 idle: one fast core is enough. */
+        static const float one[8] = { 0, 0, 0, 0, 0.3f, 0, 0, 0 };
+        static const float both[8] = { 0, 0, 0, 0, 0.3f, 0.25f, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[1] = { { .from = 0, .to = 2, .change = true } };
+        bl_cpuset at2 = set_of("0-5");
+
+        setup_mode(BL_MODE_MP);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        controller_switched(&c, d, 0);
+
+        /* 0.25 x 1024 = 256 still needs its fast core. */
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &at2, both), TICK, d), 0);
+        ck_assert_str_eq(d[0].reason, "demand 256 within thresholds of little+2big");
+
+        ck_assert_uint_eq(controller_decide(&c, sample(2 * TICK, &at2, one), 2 * TICK, d), 1);
+        ck_assert_uint_eq(d[0].to, 1);
+        ck_assert_str_eq(d[0].reason, "2nd busiest CPU 0 < 60% of little (377) for 0 ms");
+        assert_cpus(&c, d, "0-4");
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_mp_mode_all)
+{
+        static const float full[8] = { 1, 1, 1, 1, 0, 0, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[1];
+        bl_cpuset little = set_of("0-3");
+
+        setup_mode(BL_MODE_MP);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, full), TICK, d), 1);
+        ck_assert_uint_eq(d[0].to, 4);
+        assert_cpus(&c, d, "0-7");
+        controller_switched(&c, d, TICK);
+        assert_state(&c, 4, "all");
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_ranked_reasons)
+{
+        struct bl_engine e;
+        struct bl_engine_params p = { .up_pct = 80, .down_pct = 60, .cap_mc = 85000, .release_mc = 80000,
+                                      .critical_mc = 95000 };
+        struct bl_decision d;
+        const double three[] = { 500, 400, 350, 10 };
+
+        setup_mode(BL_MODE_MP);
+        engine_init(&e, &ladder, &p, 1);
+        engine_switched(&e, 1, 0);
+        /* At little+1big the 2nd busiest CPU (400) needs a fast core, and so
+         * does the 3rd (350 > 301): little+3big. */
+        engine_decide_ranked(&e, three, 4, NULL, TICK, &d);
+        ck_assert(d.change);
+        ck_assert_uint_eq(d.to, 3);
+        ck_assert_str_eq(d.reason, "2nd busiest CPU 400 > 80% of little (377) for 0 ms");
+        engine_switched(&e, 3, TICK);
+        /* Ranks beyond those given count as 0. */
+        engine_decide_ranked(&e, three, 1, NULL, 2 * TICK, &d);
+        ck_assert_uint_eq(d.to, 1);
+        ck_assert_str_eq(d.reason, "3rd busiest CPU 0 < 60% of little (377) for 0 ms");
+}
+END_TEST
+
+START_TEST(test_reconfigure_keeps_levels)
+{
+        static const float pair1[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[4];
+        bl_cpuset little = set_of("0-3");
+
+        setup_mode(BL_MODE_PAIR);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        controller_decide(&c, sample(TICK, &little, pair1), TICK, d);
+        controller_switched(&c, d, TICK);
+        configure("[policy.pelt]\nhalf_life_ms = 8\n");
+        cfg.up_threshold = 90;
+        ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
+        assert_state(&c, 2, "LBLL");
+        for (unsigned p = 0; p < 4; p++)
+                ck_assert_uint_eq(c.engine[p].p.up_pct, 90);
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_init_refuses_an_empty_ladder)
+{
+        struct bl_controller c;
+        struct bl_ladder empty = { .mode = BL_MODE_CLUSTER };
+
+        configure("");
+        ck_assert_int_eq(controller_init(&c, &empty, &cfg, 0, 0), -EINVAL);
+}
+END_TEST
+
+static Suite *controller_suite(void)
+{
+        Suite *s = suite_create("controller");
+        TCase *tc = tcase_create("modes");
+
+        tcase_add_test(tc, test_cluster_mode);
+        tcase_add_test(tc, test_pair_mode_switches_one_pair);
+        tcase_add_test(tc, test_pair_mode_sees_only_its_pair);
+        tcase_add_test(tc, test_pair_mode_thermal_caps_every_pair);
+        tcase_add_test(tc, test_mp_mode_adds_one_big_per_heavy_cpu);
+        tcase_add_test(tc, test_mp_mode_drops_the_big_cores_no_longer_needed);
+        tcase_add_test(tc, test_mp_mode_all);
+        tcase_add_test(tc, test_ranked_reasons);
+        tcase_add_test(tc, test_reconfigure_keeps_levels);
+        tcase_add_test(tc, test_init_refuses_an_empty_ladder);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        SRunner *sr = srunner_create(controller_suite());
+        int failed;
+
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

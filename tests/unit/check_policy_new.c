@@ -1,0 +1,905 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/builtin.h"
+
+#define MS 1000ULL
+#define TOL 1e-9
+#define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One instance of a heuristic in virtual time, its state in place (the host
+ * zeroes the state before init). */
+struct run {
+        const struct bl_heuristic_ops *ops;
+        bl_usec_t now;
+        alignas(max_align_t) unsigned char state[8192];
+};
+
+static void defaults(const struct bl_heuristic_ops *ops, double *params)
+{
+        for (unsigned i = 0; i < ops->nparams; i++)
+                params[i] = ops->params[i].def;
+}
+
+static unsigned param_index(const struct bl_heuristic_ops *ops, const char *key)
+{
+        for (unsigned i = 0; i < ops->nparams; i++)
+                if (strcmp(ops->params[i].key, key) == 0)
+                        return i;
+        ck_abort_msg("%s has no parameter %s", ops->name, key);
+        return 0;
+}
+
+static void set_param(const struct bl_heuristic_ops *ops, double *params, const char *key, double v)
+{
+        params[param_index(ops, key)] = v;
+}
+
+static void run_start(struct run *r, const struct bl_heuristic_ops *ops, const double *params)
+{
+        double def[BL_POLICY_MAX_PARAMS];
+
+        ck_assert_uint_le(ops->state_size, sizeof(r->state));
+        memset(r, 0, sizeof(*r));
+        r->ops = ops;
+        if (!params) {
+                defaults(ops, def);
+                params = def;
+        }
+        ck_assert_int_eq(ops->init(r->state, params), 0);
+}
+
+/* Scores 's' as the sample of the 'interval' that ends now + interval. */
+static double run_feed(struct run *r, struct bl_sample *s, bl_usec_t interval)
+{
+        r->now += interval;
+        s->now = r->now;
+        s->interval = interval;
+        return r->ops->score(r->state, s, r->now);
+}
+
+static struct bl_cpu_sample cpu_on(unsigned n, double busy, uint16_t capacity, uint16_t max_capacity)
+{
+        return (struct bl_cpu_sample){
+                .cpu = n,
+                .online = true,
+                .busy = (float)busy,
+                .capacity = capacity,
+                .max_capacity = max_capacity,
+        };
+}
+
+static struct bl_cpu_sample cpu_counted(unsigned n, double busy, uint16_t capacity, double mpki)
+{
+        struct bl_cpu_sample c = cpu_on(n, busy, capacity, 1024);
+
+        c.has_counters = true;
+        c.ipc = 1.0f;
+        c.mpki = (float)mpki;
+        return c;
+}
+
+static struct bl_sample sample_of(const struct bl_cpu_sample *cpu, unsigned ncpus)
+{
+        return (struct bl_sample){ .ncpus = ncpus, .cpu = cpu };
+}
+
+static void assert_sane(double v)
+{
+        ck_assert_msg(!isnan(v) && v >= 0.0, "score %g", v);
+}
+
+/* psi */
+
+/* The smoothed share after n intervals of one half-life each at pressure p,
+ * from 0, as a boost over the default floor of 5%. */
+static double psi_expected_excess(double p, unsigned n)
+{
+        double smoothed = p * (1.0 - pow(0.5, n));
+
+        return smoothed > 0.05 ? (smoothed - 0.05) / 0.95 : 0.0;
+}
+
+START_TEST(test_psi_descriptor)
+{
+        const struct bl_heuristic_ops *o = &heuristic_psi;
+
+        ck_assert_uint_eq(o->abi, BL_POLICY_ABI);
+        ck_assert_str_eq(o->name, "psi");
+        ck_assert_uint_eq(o->needs, BL_NEEDS_PRESSURE);
+        ck_assert_uint_eq(o->nparams, 3);
+        ck_assert_ptr_null(o->validate);
+        ck_assert_ptr_nonnull(o->reset);
+        ck_assert_double_eq(o->params[param_index(o, "min_pressure_pct")].def, 5);
+        ck_assert_double_eq(o->params[param_index(o, "gain")].def, 1.0);
+        ck_assert_double_eq(o->params[param_index(o, "half_life_ms")].def, 20);
+        for (unsigned i = 0; i < o->nparams; i++) {
+                ck_assert_ptr_nonnull(o->params[i].unit);
+                ck_assert(o->params[i].min <= o->params[i].def && o->params[i].def <= o->params[i].max);
+        }
+}
+END_TEST
+
+START_TEST(test_psi_first_sample)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 0.5, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+
+        run_start(&r, &heuristic_psi, NULL);
+        s.has_pressure = true;
+        s.pressure = 1.0;
+        /* No interval, no pressure information: the plain peak. */
+        ck_assert_double_eq(run_feed(&r, &s, 0), 512.0);
+        /* The smoothed share starts at 0: one full-pressure half-life counts half. */
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + psi_expected_excess(1.0, 1) * 1024 * 0.5, TOL);
+}
+END_TEST
+
+START_TEST(test_psi_steady)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 0.5, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+        double v = 0.0;
+
+        run_start(&r, &heuristic_psi, NULL);
+        s.has_pressure = true;
+        s.pressure = 0.5;
+        for (unsigned n = 1; n <= 40; n++) {
+                v = run_feed(&r, &s, 20 * MS);
+                ck_assert_double_eq_tol(v, 512.0 + psi_expected_excess(0.5, n) * 1024 * 0.5, TOL);
+        }
+        /* Settles at the peak plus the share above the floor, rescaled. */
+        ck_assert_double_eq_tol(v, 512.0 + 0.45 / 0.95 * 1024 * 0.5, 1e-6);
+
+        /* The pressure goes: the boost halves every half-life, and under the
+         * floor it is gone. */
+        s.pressure = 0.0;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + (0.25 - 0.05) / 0.95 * 1024 * 0.5, 1e-6);
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + (0.125 - 0.05) / 0.95 * 1024 * 0.5, 1e-6);
+        ck_assert_double_eq(run_feed(&r, &s, 40 * MS), 512.0);
+}
+END_TEST
+
+START_TEST(test_psi_interval_independent)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 0.25, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run a, b;
+        double one, two;
+
+        run_start(&a, &heuristic_psi, NULL);
+        run_start(&b, &heuristic_psi, NULL);
+        s.has_pressure = true;
+        s.pressure = 0.8;
+        /* 40 ms at 80% pressure, read once or in two halves, or as 5 + 35. */
+        one = run_feed(&a, &s, 40 * MS);
+        run_feed(&b, &s, 20 * MS);
+        two = run_feed(&b, &s, 20 * MS);
+        ck_assert_double_eq_tol(one, two, TOL);
+        ck_assert_double_eq_tol(one, 256.0 + (0.8 * 0.75 - 0.05) / 0.95 * 1024 * 0.25, TOL);
+        run_start(&b, &heuristic_psi, NULL);
+        run_feed(&b, &s, 5 * MS);
+        ck_assert_double_eq_tol(run_feed(&b, &s, 35 * MS), one, TOL);
+}
+END_TEST
+
+START_TEST(test_psi_no_pressure_field)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 0.5, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+
+        run_start(&r, &heuristic_psi, NULL);
+        s.has_pressure = true;
+        s.pressure = 1.0;
+        ck_assert_double_gt(run_feed(&r, &s, 20 * MS), 512.0);
+        /* Without the field: the plain peak, whatever 'pressure' holds. */
+        s.has_pressure = false;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        ck_assert_double_eq(run_feed(&r, &s, 0), 512.0);
+        /* The interval without it counted as one without pressure: 1/2 -> 1/4 -> 1/8. */
+        s.has_pressure = true;
+        s.pressure = 0.0;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + (0.125 - 0.05) / 0.95 * 1024 * 0.5, TOL);
+        /* A pressure that is not a number is no pressure. */
+        s.pressure = NAN;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+}
+END_TEST
+
+START_TEST(test_psi_floor)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 0.5, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        /* Below the floor, or at it, pressure is noise: exactly the peak. */
+        run_start(&r, &heuristic_psi, NULL);
+        s.has_pressure = true;
+        s.pressure = 0.05;
+        for (unsigned n = 0; n < 50; n++)
+                ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+
+        /* No smoothing: each interval's share as it is, continuous over the
+         * floor, with the gain. */
+        defaults(&heuristic_psi, params);
+        set_param(&heuristic_psi, params, "half_life_ms", 0);
+        set_param(&heuristic_psi, params, "min_pressure_pct", 20);
+        set_param(&heuristic_psi, params, "gain", 2.0);
+        run_start(&r, &heuristic_psi, params);
+        s.pressure = 0.19;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        s.pressure = 0.2;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        s.pressure = 0.6;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + 2.0 * 0.5 * 1024 * 0.5, TOL);
+        s.pressure = 1.0;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + 2.0 * 1024 * 0.5, TOL);
+        /* The simulator's share can exceed 1 a little: it counts as 1. */
+        s.pressure = 1.05;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + 2.0 * 1024 * 0.5, TOL);
+}
+END_TEST
+
+START_TEST(test_psi_top_capacity)
+{
+        struct bl_cpu_sample cpu[3] = {
+                cpu_on(0, 0.75, 256, 384),
+                cpu_on(1, 0.25, 320, 0),
+                cpu_on(2, 1.0, 1024, 1024),
+        };
+        struct bl_sample s = sample_of(cpu, 3);
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        cpu[2].online = false;
+        defaults(&heuristic_psi, params);
+        set_param(&heuristic_psi, params, "half_life_ms", 0);
+        set_param(&heuristic_psi, params, "min_pressure_pct", 0);
+        run_start(&r, &heuristic_psi, params);
+        s.has_pressure = true;
+        s.pressure = 0.5;
+        /* Peak 192 (CPU 0, also the busiest at 0.75), top 384 (CPU 0's max; the offline CPU does not count). */
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 192.0 + 0.5 * 384 * 0.75, TOL);
+        /* CPU 0's top unknown: its current capacity; CPU 1 (320, top unknown) is larger. */
+        cpu[0].max_capacity = 0;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 192.0 + 0.5 * 320 * 0.75, TOL);
+        cpu[2].online = true;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 1024.0 + 0.5 * 1024, TOL);
+}
+END_TEST
+
+START_TEST(test_psi_idle_cpus_get_no_boost)
+{
+        /* What mp mode gives one instance: its own CPU only, while the
+         * machine's work waits elsewhere. */
+        struct bl_cpu_sample idle = cpu_on(3, 0.0, 1024, 1024);
+        struct bl_sample s = sample_of(&idle, 1);
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        defaults(&heuristic_psi, params);
+        set_param(&heuristic_psi, params, "half_life_ms", 0);
+        run_start(&r, &heuristic_psi, params);
+        s.has_pressure = true;
+        s.pressure = 1.0;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 0.0);
+        idle.busy = 0.5f;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + 1024 * 0.5, TOL);
+}
+END_TEST
+
+START_TEST(test_psi_reset)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 0.5, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+
+        run_start(&r, &heuristic_psi, NULL);
+        s.has_pressure = true;
+        s.pressure = 1.0;
+        for (unsigned n = 0; n < 10; n++)
+                run_feed(&r, &s, 20 * MS);
+        heuristic_psi.reset(r.state);
+        s.pressure = 0.0;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        /* The parameters stay: the next stalled interval counts as from the start. */
+        s.pressure = 1.0;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 512.0 + psi_expected_excess(1.0, 1) * 1024 * 0.5, TOL);
+}
+END_TEST
+
+START_TEST(test_psi_params)
+{
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        memset(&r, 0, sizeof(r));
+        defaults(&heuristic_psi, params);
+        ck_assert_int_eq(heuristic_psi.init(r.state, params), 0);
+        set_param(&heuristic_psi, params, "gain", 0.0);
+        ck_assert_int_eq(heuristic_psi.init(r.state, params), -EINVAL);
+        defaults(&heuristic_psi, params);
+        set_param(&heuristic_psi, params, "min_pressure_pct", 60);
+        ck_assert_int_eq(heuristic_psi.init(r.state, params), -EINVAL);
+        defaults(&heuristic_psi, params);
+        set_param(&heuristic_psi, params, "half_life_ms", NAN);
+        ck_assert_int_eq(heuristic_psi.init(r.state, params), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_psi_extremes)
+{
+        static const double pressures[] = { 0.0, 1.0, -1.0, 7.0, NAN, INFINITY, -INFINITY };
+        static const double busies[] = { 0.0, 1.0, 1.5, -0.5, NAN };
+        static const uint16_t capacities[] = { 0, 1, 1024, UINT16_MAX };
+        static const bl_usec_t intervals[] = { 0, 1, 20 * MS, UINT64_MAX / 4 };
+        struct bl_cpu_sample cpu;
+        struct bl_sample s;
+        struct run r;
+
+        run_start(&r, &heuristic_psi, NULL);
+        for (size_t p = 0; p < N_ELEMS(pressures); p++)
+                for (size_t b = 0; b < N_ELEMS(busies); b++)
+                        for (size_t c = 0; c < N_ELEMS(capacities); c++)
+                                for (size_t i = 0; i < N_ELEMS(intervals); i++) {
+                                        cpu = cpu_on(0, busies[b], capacities[c], capacities[c]);
+                                        s = sample_of(&cpu, 1);
+                                        s.has_pressure = true;
+                                        s.pressure = pressures[p];
+                                        r.now = 0;
+                                        assert_sane(run_feed(&r, &s, intervals[i]));
+                                }
+        /* A huge interval at full pressure: the share as it is; capacity 0: nothing. */
+        run_start(&r, &heuristic_psi, NULL);
+        cpu = cpu_on(0, 1.0, 1024, 1024);
+        s = sample_of(&cpu, 1);
+        s.has_pressure = true;
+        s.pressure = 1.0;
+        ck_assert_double_eq(run_feed(&r, &s, UINT64_MAX / 2), 2048.0);
+        cpu = cpu_on(0, 1.0, 0, 0);
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 0.0);
+        /* No CPU online: nothing to serve, nothing to add. */
+        cpu.online = false;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 0.0);
+}
+END_TEST
+
+/* trend */
+
+/* One CPU of capacity 1024 with top 1024: integer demands are exact. */
+static double trend_feed(struct run *r, double demand, bl_usec_t interval)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, demand / 1024.0, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+
+        return run_feed(r, &s, interval);
+}
+
+START_TEST(test_trend_descriptor)
+{
+        const struct bl_heuristic_ops *o = &heuristic_trend;
+
+        ck_assert_uint_eq(o->abi, BL_POLICY_ABI);
+        ck_assert_str_eq(o->name, "trend");
+        ck_assert_uint_eq(o->needs, 0);
+        ck_assert_uint_eq(o->nparams, 3);
+        ck_assert_ptr_nonnull(o->validate);
+        ck_assert_double_eq(o->params[param_index(o, "window_ms")].def, 60);
+        ck_assert_double_eq(o->params[param_index(o, "horizon_ms")].def, 40);
+        ck_assert_double_eq(o->params[param_index(o, "max_predicted_pct")].def, 100);
+        for (unsigned i = 0; i < o->nparams; i++)
+                ck_assert(o->params[i].min <= o->params[i].def && o->params[i].def <= o->params[i].max);
+}
+END_TEST
+
+START_TEST(test_trend_first_and_too_few)
+{
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        run_start(&r, &heuristic_trend, NULL);
+        /* Not recorded, the plain peak. */
+        ck_assert_double_eq(trend_feed(&r, 100, 0), 100.0);
+        /* One and two points rising: no fit yet. */
+        ck_assert_double_eq(trend_feed(&r, 100, 20 * MS), 100.0);
+        ck_assert_double_eq(trend_feed(&r, 200, 20 * MS), 200.0);
+        /* The third (the interval-0 sample did not count): 100, 200, 300 rise
+         * 100 per 20 ms; the line is at 300 at the last midpoint, 10 ms ago. */
+        ck_assert_double_eq_tol(trend_feed(&r, 300, 20 * MS), 300.0 + 100.0 / 20 * 50, TOL);
+
+        /* 30 ms samples: at most two fit in 60 ms, never a prediction. */
+        run_start(&r, &heuristic_trend, NULL);
+        for (unsigned n = 1; n <= 6; n++)
+                ck_assert_double_eq(trend_feed(&r, 100.0 * n, 30 * MS), 100.0 * n);
+
+        /* A window of three 20 ms samples less 1 ms holds two. */
+        defaults(&heuristic_trend, params);
+        set_param(&heuristic_trend, params, "window_ms", 59);
+        run_start(&r, &heuristic_trend, params);
+        for (unsigned n = 1; n <= 6; n++)
+                ck_assert_double_eq(trend_feed(&r, 100.0 * n, 20 * MS), 100.0 * n);
+}
+END_TEST
+
+START_TEST(test_trend_steady_and_falling)
+{
+        struct run r;
+
+        run_start(&r, &heuristic_trend, NULL);
+        for (unsigned n = 0; n < 10; n++)
+                ck_assert_double_eq(trend_feed(&r, 400, 20 * MS), 400.0);
+        /* Falling: never below what was measured, never a prediction under it. */
+        ck_assert_double_eq(trend_feed(&r, 300, 20 * MS), 300.0);
+        ck_assert_double_eq(trend_feed(&r, 200, 20 * MS), 200.0);
+        ck_assert_double_eq(trend_feed(&r, 100, 20 * MS), 100.0);
+        /* A rise after the fall: the window still holds 200 and 100, the line falls. */
+        ck_assert_double_eq(trend_feed(&r, 150, 20 * MS), 150.0);
+}
+END_TEST
+
+START_TEST(test_trend_step)
+{
+        struct run r;
+
+        run_start(&r, &heuristic_trend, NULL);
+        for (unsigned n = 0; n < 5; n++)
+                ck_assert_double_eq(trend_feed(&r, 100, 20 * MS), 100.0);
+        /* 100, 100, 500 at midpoints -50, -30, -10 ms: slope 10 per ms, mean
+         * 233.3 at -30 ms, so 233.3 + 10 x 70 at +40 ms. */
+        ck_assert_double_eq_tol(trend_feed(&r, 500, 20 * MS), 700.0 / 3 + 700.0, 1e-6);
+        /* 100, 500, 500: the same slope, higher; capped at the CPU's top. */
+        ck_assert_double_eq(trend_feed(&r, 500, 20 * MS), 1024.0);
+        /* Flat again. */
+        ck_assert_double_eq(trend_feed(&r, 500, 20 * MS), 500.0);
+}
+END_TEST
+
+START_TEST(test_trend_irregular)
+{
+        /* A linear rise of 2 capacity per ms sampled at 10, 25, 15 and 10 ms:
+         * each sample is the mean over its interval, the rise at its midpoint
+         * (5, 22.5, 42.5, 55 ms). The fit is exact: at 60 + 40 ms, 200. */
+        static const struct {
+                bl_usec_t interval;
+                double demand;
+        } samples[] = { { 10 * MS, 10 }, { 25 * MS, 45 }, { 15 * MS, 85 }, { 10 * MS, 110 } };
+        struct run r;
+        double v = 0.0;
+
+        run_start(&r, &heuristic_trend, NULL);
+        for (size_t i = 0; i < N_ELEMS(samples); i++)
+                v = trend_feed(&r, samples[i].demand, samples[i].interval);
+        ck_assert_double_eq_tol(v, 200.0, 1e-9);
+        /* 7 ms more at the rise's mean (127): the window (start >= 7 ms) drops the first. */
+        ck_assert_double_eq_tol(trend_feed(&r, 127, 7 * MS), 2.0 * (67 + 40), 1e-9);
+}
+END_TEST
+
+START_TEST(test_trend_window_edge)
+{
+        struct run r;
+
+        run_start(&r, &heuristic_trend, NULL);
+        trend_feed(&r, 900, 20 * MS);
+        trend_feed(&r, 100, 20 * MS);
+        trend_feed(&r, 200, 20 * MS);
+        /* At 80 ms the first sample (0-20 ms) is out; the one from 20 ms, exactly
+         * at the edge, is in: 100, 200, 300 rise. With 900 in, the line would fall. */
+        ck_assert_double_eq_tol(trend_feed(&r, 300, 20 * MS), 550.0, TOL);
+}
+END_TEST
+
+START_TEST(test_trend_cap_and_cpus)
+{
+        struct bl_cpu_sample cpu[2] = { cpu_on(0, 0.25, 256, 0), cpu_on(1, 1.0, 1024, 1024) };
+        struct bl_sample s = sample_of(cpu, 2);
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        /* The offline CPU's top does not count: the cap is CPU 0's current capacity. */
+        cpu[1].online = false;
+        run_start(&r, &heuristic_trend, NULL);
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 64.0);
+        cpu[0].busy = 0.5f;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 128.0);
+        cpu[0].busy = 0.75f;
+        /* The line says 192 + 3.2 x 50 = 352, above what CPU 0 can serve. */
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 256.0);
+
+        /* With its top known (512) and max_predicted_pct 60: 307.2. */
+        cpu[0].max_capacity = 512;
+        defaults(&heuristic_trend, params);
+        set_param(&heuristic_trend, params, "max_predicted_pct", 60);
+        run_start(&r, &heuristic_trend, params);
+        cpu[0].busy = 0.25f;
+        run_feed(&r, &s, 20 * MS);
+        cpu[0].busy = 0.5f;
+        run_feed(&r, &s, 20 * MS);
+        cpu[0].busy = 0.75f;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 0.6 * 512, TOL);
+        /* A cap below the measured peak never lowers it. */
+        cpu[0].busy = 1.0f;
+        cpu[0].capacity = 512;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+}
+END_TEST
+
+START_TEST(test_trend_reset_and_time)
+{
+        struct run r;
+
+        run_start(&r, &heuristic_trend, NULL);
+        trend_feed(&r, 100, 20 * MS);
+        trend_feed(&r, 200, 20 * MS);
+        heuristic_trend.reset(r.state);
+        /* Two more points only: no fit. */
+        ck_assert_double_eq(trend_feed(&r, 300, 20 * MS), 300.0);
+        ck_assert_double_eq(trend_feed(&r, 400, 20 * MS), 400.0);
+        ck_assert_double_eq_tol(trend_feed(&r, 500, 20 * MS), 750.0, TOL);
+
+        /* Time going back (a new run) forgets the history. */
+        r.now = 0;
+        ck_assert_double_eq(trend_feed(&r, 600, 20 * MS), 600.0);
+        ck_assert_double_eq(trend_feed(&r, 700, 20 * MS), 700.0);
+        ck_assert_double_eq_tol(trend_feed(&r, 800, 20 * MS), 1024.0, TOL);
+}
+END_TEST
+
+START_TEST(test_trend_overlap_and_ring)
+{
+        struct bl_cpu_sample cpu = cpu_on(0, 100 / 1024.0, 1024, 1024);
+        struct bl_sample s = sample_of(&cpu, 1);
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        /* An interval that reaches back into the previous one starts where it
+         * ended: 0-20, 20-40, 40-60 ms, a rise of 100 per 20 ms. */
+        run_start(&r, &heuristic_trend, NULL);
+        trend_feed(&r, 100, 20 * MS);
+        trend_feed(&r, 200, 20 * MS);
+        r.now += 20 * MS;
+        cpu.busy = 300 / 1024.0f;
+        s.now = r.now;
+        s.interval = 35 * MS;
+        ck_assert_double_eq_tol(heuristic_trend.score(r.state, &s, r.now), 550.0, TOL);
+
+        /* 1 ms samples in a 1 s window: the ring keeps the newest 200, whose
+         * rise of 1 per ms is still fitted exactly. */
+        defaults(&heuristic_trend, params);
+        set_param(&heuristic_trend, params, "window_ms", 1000);
+        set_param(&heuristic_trend, params, "horizon_ms", 10);
+        run_start(&r, &heuristic_trend, params);
+        for (unsigned n = 1; n <= 500; n++) {
+                double v = trend_feed(&r, n, 1 * MS);
+
+                if (n >= 3)
+                        ck_assert_double_eq_tol(v, n + 10.5, 1e-6);
+        }
+}
+END_TEST
+
+START_TEST(test_trend_validate)
+{
+        double params[BL_POLICY_MAX_PARAMS];
+        char err[256] = "";
+        struct run r;
+
+        memset(&r, 0, sizeof(r));
+        defaults(&heuristic_trend, params);
+        ck_assert_int_eq(heuristic_trend.validate(params, err, sizeof(err)), 0);
+        set_param(&heuristic_trend, params, "horizon_ms", 60);
+        ck_assert_int_eq(heuristic_trend.validate(params, err, sizeof(err)), 0);
+        ck_assert_int_eq(heuristic_trend.init(r.state, params), 0);
+        set_param(&heuristic_trend, params, "horizon_ms", 80);
+        ck_assert_int_eq(heuristic_trend.validate(params, err, sizeof(err)), -EINVAL);
+        ck_assert_str_eq(err, "horizon_ms (80) must not exceed window_ms (60): a line fitted over the window "
+                              "says little about the demand further ahead than the window is long.");
+        ck_assert_int_eq(heuristic_trend.init(r.state, params), -EINVAL);
+        /* A small buffer gets a truncated, terminated sentence. */
+        ck_assert_int_eq(heuristic_trend.validate(params, err, 11), -EINVAL);
+        ck_assert_str_eq(err, "horizon_ms");
+        defaults(&heuristic_trend, params);
+        set_param(&heuristic_trend, params, "window_ms", 10);
+        ck_assert_int_eq(heuristic_trend.init(r.state, params), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_trend_extremes)
+{
+        static const double busies[] = { 0.0, 1.0, 0.0, 1.0, 1.5, -0.5, NAN, 1.0, 0.0, 1.0 };
+        static const uint16_t capacities[] = { 0, 1, 1024, UINT16_MAX };
+        static const bl_usec_t intervals[] = { 1, 20 * MS, 0, UINT64_MAX / 64 };
+        struct bl_cpu_sample cpu;
+        struct bl_sample s;
+        struct run r;
+
+        for (size_t c = 0; c < N_ELEMS(capacities); c++)
+                for (size_t i = 0; i < N_ELEMS(intervals); i++) {
+                        run_start(&r, &heuristic_trend, NULL);
+                        for (size_t b = 0; b < N_ELEMS(busies); b++) {
+                                cpu = cpu_on(0, busies[b], capacities[c], capacities[c]);
+                                s = sample_of(&cpu, 1);
+                                assert_sane(run_feed(&r, &s, intervals[i] ? intervals[i] : 20 * MS));
+                                assert_sane(run_feed(&r, &s, intervals[i]));
+                        }
+                }
+        /* A rise over huge intervals: capped, finite. */
+        run_start(&r, &heuristic_trend, NULL);
+        ck_assert_double_eq(trend_feed(&r, 0, 20 * MS), 0.0);
+        ck_assert_double_eq(trend_feed(&r, 512, 20 * MS), 512.0);
+        ck_assert_double_eq(trend_feed(&r, 1024, 20 * MS), 1024.0);
+        ck_assert_double_eq(trend_feed(&r, 1024, UINT64_MAX / 2), 1024.0);
+}
+END_TEST
+
+/* ipc */
+
+#define KNEE (0.26 * 1024)
+
+START_TEST(test_ipc_descriptor)
+{
+        const struct bl_heuristic_ops *o = &heuristic_ipc;
+
+        ck_assert_uint_eq(o->abi, BL_POLICY_ABI);
+        ck_assert_str_eq(o->name, "ipc");
+        ck_assert_uint_eq(o->needs, BL_NEEDS_COUNTERS);
+        ck_assert_uint_eq(o->nparams, 4);
+        ck_assert_ptr_nonnull(o->validate);
+        ck_assert_double_eq(o->params[param_index(o, "mpki_low")].def, 2);
+        ck_assert_double_eq(o->params[param_index(o, "mpki_high")].def, 20);
+        ck_assert_double_eq(o->params[param_index(o, "discount")].def, 0.5);
+        ck_assert_double_eq(o->params[param_index(o, "knee_capacity_pct")].def, 26);
+        for (unsigned i = 0; i < o->nparams; i++)
+                ck_assert(o->params[i].min <= o->params[i].def && o->params[i].def <= o->params[i].max);
+}
+END_TEST
+
+START_TEST(test_ipc_first_sample)
+{
+        struct bl_cpu_sample cpu = cpu_counted(0, 0.5, 1024, 100);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+
+        run_start(&r, &heuristic_ipc, NULL);
+        ck_assert_double_eq(run_feed(&r, &s, 0), 512.0);
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 0.5 * (KNEE + 0.5 * (1024 - KNEE)), TOL);
+}
+END_TEST
+
+START_TEST(test_ipc_compute_vs_memory)
+{
+        struct bl_cpu_sample cpu = cpu_counted(0, 0.5, 1024, 1.0);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+
+        run_start(&r, &heuristic_ipc, NULL);
+        /* Compute-bound (below mpki_low, and at it): busy x capacity, every sample. */
+        for (unsigned n = 0; n < 3; n++)
+                ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        cpu.mpki = 2.0f;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        /* Halfway (m = 0.5): the capacity above the knee counts 0.75. */
+        cpu.mpki = 11.0f;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 0.5 * (KNEE + 0.75 * (1024 - KNEE)), TOL);
+        /* Memory-bound (at mpki_high and above): it counts half. 30% busy on
+         * the big CPU reads 194, not 307. */
+        cpu.mpki = 20.0f;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 0.5 * (KNEE + 0.5 * (1024 - KNEE)), TOL);
+        cpu.mpki = 500.0f;
+        cpu.busy = 0.3f;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 0.3f * (KNEE + 0.5 * (1024 - KNEE)), TOL);
+        ck_assert_int_eq((int)lround(run_feed(&r, &s, 20 * MS)), 194);
+        /* Back to compute-bound: at once, nothing remembered. */
+        cpu.mpki = 0.5f;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 0.3f * 1024.0);
+}
+END_TEST
+
+START_TEST(test_ipc_knee)
+{
+        struct bl_cpu_sample cpu = cpu_counted(0, 1.0, 200, 100);
+        struct bl_sample s = sample_of(&cpu, 1);
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+
+        run_start(&r, &heuristic_ipc, NULL);
+        /* Below the knee, memory-bound work still speeds up: no discount. */
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 200.0);
+        /* A saturated LITTLE CPU of 377 counts 322: still above 80% of 377. */
+        cpu.capacity = 377;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), KNEE + 0.5 * (377 - KNEE), TOL);
+        ck_assert_double_gt(run_feed(&r, &s, 20 * MS), 0.8 * 377);
+
+        /* Knee 0 and discount 1: fully memory-bound work counts nothing; knee
+         * 100: never discounted. */
+        defaults(&heuristic_ipc, params);
+        set_param(&heuristic_ipc, params, "knee_capacity_pct", 0);
+        set_param(&heuristic_ipc, params, "discount", 1.0);
+        run_start(&r, &heuristic_ipc, params);
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 0.0);
+        set_param(&heuristic_ipc, params, "knee_capacity_pct", 100);
+        run_start(&r, &heuristic_ipc, params);
+        cpu.capacity = 1024;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 1024.0);
+}
+END_TEST
+
+START_TEST(test_ipc_no_counters)
+{
+        struct bl_cpu_sample cpu = cpu_counted(0, 0.5, 1024, 100);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+
+        run_start(&r, &heuristic_ipc, NULL);
+        cpu.has_counters = false;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        cpu.has_counters = true;
+        cpu.mpki = NAN;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+        cpu.mpki = INFINITY;
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), 0.5 * (KNEE + 0.5 * (1024 - KNEE)), TOL);
+        cpu.mpki = -5.0f;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 512.0);
+}
+END_TEST
+
+START_TEST(test_ipc_cpus)
+{
+        struct bl_cpu_sample cpu[3] = {
+                cpu_counted(0, 1.0, 1024, 40),
+                cpu_counted(1, 0.625, 1024, 1),
+                cpu_on(2, 1.0, 1024, 1024),
+        };
+        struct bl_sample s = sample_of(cpu, 3);
+        struct run r;
+
+        cpu[2].online = false;
+        run_start(&r, &heuristic_ipc, NULL);
+        /* CPU 0 memory-bound (645.1) beats compute-bound CPU 1 (640); CPU 2 is offline. */
+        ck_assert_double_eq_tol(run_feed(&r, &s, 20 * MS), KNEE + 0.5 * (1024 - KNEE), TOL);
+        cpu[1].busy = 0.75f;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 768.0);
+        /* Online without counters: full demand. */
+        cpu[2].online = true;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 1024.0);
+        cpu[0].online = cpu[1].online = cpu[2].online = false;
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), 0.0);
+}
+END_TEST
+
+START_TEST(test_ipc_reset)
+{
+        struct bl_cpu_sample cpu = cpu_counted(0, 0.5, 1024, 11);
+        struct bl_sample s = sample_of(&cpu, 1);
+        struct run r;
+        double before;
+
+        run_start(&r, &heuristic_ipc, NULL);
+        before = run_feed(&r, &s, 20 * MS);
+        heuristic_ipc.reset(r.state);
+        /* The parameters stay. */
+        ck_assert_double_eq(run_feed(&r, &s, 20 * MS), before);
+        ck_assert_double_eq_tol(before, 0.5 * (KNEE + 0.75 * (1024 - KNEE)), TOL);
+}
+END_TEST
+
+START_TEST(test_ipc_validate)
+{
+        double params[BL_POLICY_MAX_PARAMS];
+        char err[256] = "";
+        struct run r;
+
+        memset(&r, 0, sizeof(r));
+        defaults(&heuristic_ipc, params);
+        ck_assert_int_eq(heuristic_ipc.validate(params, err, sizeof(err)), 0);
+        set_param(&heuristic_ipc, params, "mpki_low", 20);
+        ck_assert_int_eq(heuristic_ipc.validate(params, err, sizeof(err)), -EINVAL);
+        ck_assert_str_eq(err, "mpki_low (20) must be below mpki_high (20): between the two the work "
+                              "counts as more and more memory-bound.");
+        ck_assert_int_eq(heuristic_ipc.init(r.state, params), -EINVAL);
+        set_param(&heuristic_ipc, params, "mpki_low", 25.5);
+        ck_assert_int_eq(heuristic_ipc.validate(params, err, sizeof(err)), -EINVAL);
+        ck_assert_ptr_nonnull(strstr(err, "mpki_low (25.5)"));
+        set_param(&heuristic_ipc, params, "mpki_low", 19.5);
+        ck_assert_int_eq(heuristic_ipc.validate(params, err, sizeof(err)), 0);
+        ck_assert_int_eq(heuristic_ipc.init(r.state, params), 0);
+        set_param(&heuristic_ipc, params, "discount", 1.5);
+        ck_assert_int_eq(heuristic_ipc.init(r.state, params), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_ipc_extremes)
+{
+        static const double busies[] = { 0.0, 1.0, 1.5, -0.5, NAN };
+        static const uint16_t capacities[] = { 0, 1, 266, 267, 1024, UINT16_MAX };
+        static const double mpkis[] = { 0.0, 2.0, 20.0, 1e30, -1.0, NAN, INFINITY };
+        static const bl_usec_t intervals[] = { 0, 1, UINT64_MAX };
+        double params[BL_POLICY_MAX_PARAMS];
+        struct bl_cpu_sample cpu;
+        struct bl_sample s;
+        struct run r;
+
+        defaults(&heuristic_ipc, params);
+        set_param(&heuristic_ipc, params, "discount", 1.0);
+        for (unsigned knee = 0; knee <= 100; knee += 50) {
+                set_param(&heuristic_ipc, params, "knee_capacity_pct", knee);
+                run_start(&r, &heuristic_ipc, params);
+                for (size_t b = 0; b < N_ELEMS(busies); b++)
+                        for (size_t c = 0; c < N_ELEMS(capacities); c++)
+                                for (size_t m = 0; m < N_ELEMS(mpkis); m++)
+                                        for (size_t i = 0; i < N_ELEMS(intervals); i++) {
+                                                cpu = cpu_counted(0, busies[b], capacities[c], mpkis[m]);
+                                                s = sample_of(&cpu, 1);
+                                                r.now = 0;
+                                                assert_sane(run_feed(&r, &s, intervals[i]));
+                                        }
+        }
+}
+END_TEST
+
+static Suite *policy_new_suite(void)
+{
+        Suite *s = suite_create("policy_new");
+        TCase *psi = tcase_create("psi");
+        TCase *trend = tcase_create("trend");
+        TCase *ipc = tcase_create("ipc");
+
+        tcase_add_test(psi, test_psi_descriptor);
+        tcase_add_test(psi, test_psi_first_sample);
+        tcase_add_test(psi, test_psi_steady);
+        tcase_add_test(psi, test_psi_interval_independent);
+        tcase_add_test(psi, test_psi_no_pressure_field);
+        tcase_add_test(psi, test_psi_floor);
+        tcase_add_test(psi, test_psi_top_capacity);
+        tcase_add_test(psi, test_psi_reset);
+        tcase_add_test(psi, test_psi_idle_cpus_get_no_boost);
+        tcase_add_test(psi, test_psi_params);
+        tcase_add_test(psi, test_psi_extremes);
+        suite_add_tcase(s, psi);
+
+        tcase_add_test(trend, test_trend_descriptor);
+        tcase_add_test(trend, test_trend_first_and_too_few);
+        tcase_add_test(trend, test_trend_steady_and_falling);
+        tcase_add_test(trend, test_trend_step);
+        tcase_add_test(trend, test_trend_irregular);
+        tcase_add_test(trend, test_trend_window_edge);
+        tcase_add_test(trend, test_trend_cap_and_cpus);
+        tcase_add_test(trend, test_trend_reset_and_time);
+        tcase_add_test(trend, test_trend_overlap_and_ring);
+        tcase_add_test(trend, test_trend_validate);
+        tcase_add_test(trend, test_trend_extremes);
+        suite_add_tcase(s, trend);
+
+        tcase_add_test(ipc, test_ipc_descriptor);
+        tcase_add_test(ipc, test_ipc_first_sample);
+        tcase_add_test(ipc, test_ipc_compute_vs_memory);
+        tcase_add_test(ipc, test_ipc_knee);
+        tcase_add_test(ipc, test_ipc_no_counters);
+        tcase_add_test(ipc, test_ipc_cpus);
+        tcase_add_test(ipc, test_ipc_reset);
+        tcase_add_test(ipc, test_ipc_validate);
+        tcase_add_test(ipc, test_ipc_extremes);
+        suite_add_tcase(s, ipc);
+        return s;
+}
+
+int main(void)
+{
+        SRunner *sr = srunner_create(policy_new_suite());
+        int failed;
+
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
