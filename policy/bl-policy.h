@@ -138,3 +138,22 @@ static inline double bl_sample_peak_demand(const struct bl_sample *s)
         }
         return peak;
 }
+
+/* The most a CPU of the sample could serve: the largest top capacity among
+ * its online CPUs (a CPU whose top is unknown counts at its current one). */
+static inline double bl_sample_top_capacity(const struct bl_sample *s)
+{
+        double top = 0.0;
+
+        for (unsigned i = 0; i < s->ncpus; i++) {
+                const struct bl_cpu_sample *c = &s->cpu[i];
+                double cap;
+
+                if (!c->online)
+                        continue;
+                cap = c->max_capacity > 0 ? c->max_capacity : c->capacity;
+                if (cap > top)
+                        top = cap;
+        }
+        return top;
+}

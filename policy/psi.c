@@ -108,25 +108,6 @@ static int psi_init(void *state, const double *params)
         return 0;
 }
 
-/* What one more running task could have used: the top capacity of the
- * online CPUs of the sample. */
-static double top_capacity(const struct bl_sample *s)
-{
-        double top = 0.0;
-
-        for (unsigned i = 0; i < s->ncpus; i++) {
-                const struct bl_cpu_sample *c = &s->cpu[i];
-                double cap;
-
-                if (!c->online)
-                        continue;
-                cap = c->max_capacity > 0 ? c->max_capacity : c->capacity;
-                if (cap > top)
-                        top = cap;
-        }
-        return top;
-}
-
 /* The busy fraction of the busiest online CPU. */
 static double busiest(const struct bl_sample *s)
 {
@@ -156,7 +137,7 @@ static double psi_score(void *state, const struct bl_sample *s, bl_usec_t now)
         excess = (ps->smoothed - ps->floor) / (1.0 - ps->floor);
         if (!(excess > 0.0))
                 return peak;
-        return peak + ps->gain * excess * top_capacity(s) * busiest(s);
+        return peak + ps->gain * excess * bl_sample_top_capacity(s) * busiest(s);
 }
 
 static void psi_reset(void *state)

@@ -158,24 +158,6 @@ static void record(struct trend_state *t, const struct bl_sample *s, bl_usec_t n
                 drop_oldest(t);
 }
 
-/* What a CPU of the sample could serve at most. */
-static double top_capacity(const struct bl_sample *s)
-{
-        double top = 0.0;
-
-        for (unsigned i = 0; i < s->ncpus; i++) {
-                const struct bl_cpu_sample *c = &s->cpu[i];
-                double cap;
-
-                if (!c->online)
-                        continue;
-                cap = c->max_capacity > 0 ? c->max_capacity : c->capacity;
-                if (cap > top)
-                        top = cap;
-        }
-        return top;
-}
-
 static double trend_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
         struct trend_state *t = state;
@@ -210,7 +192,7 @@ static double trend_score(void *state, const struct bl_sample *s, bl_usec_t now)
         if (!(slope > 0.0))
                 return peak;
         predicted = mean_y + slope * ((double)t->horizon - mean_x);
-        cap = t->max_predicted * top_capacity(s);
+        cap = t->max_predicted * bl_sample_top_capacity(s);
         if (predicted > cap)
                 predicted = cap;
         return predicted > peak ? predicted : peak;

@@ -11,7 +11,7 @@
 
 _Static_assert(BL_MAX_CLUSTERS <= BL_MAX_LEVELS, "one level per cluster");
 
-static void cluster_level_name(char *buf, size_t size, unsigned index, unsigned n)
+void ladder_cluster_level_name(char *buf, size_t size, unsigned index, unsigned n)
 {
         if (index == 0)
                 snprintf(buf, size, "little");
@@ -46,7 +46,7 @@ static void build_cluster(struct bl_ladder *l, const struct bl_topology *t)
         for (unsigned i = 0; i < t->nclusters; i++) {
                 struct bl_level *lv = &l->levels[i];
 
-                cluster_level_name(lv->name, sizeof(lv->name), i, t->nclusters);
+                ladder_cluster_level_name(lv->name, sizeof(lv->name), i, t->nclusters);
                 lv->cpus = t->clusters[i].cpus;
                 lv->capacity = t->clusters[i].capacity;
                 lv->fit = lv->capacity;

@@ -55,6 +55,9 @@ enum bl_mode ladder_pick_mode(enum bl_mode configured, enum bl_mode auto_mode, c
  * or pairs than the limits). 'why' (may be NULL) is copied into l->why. */
 int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode mode, const char *why);
 
+/* The cluster-mode name of level 'index' of 'n' (little, mid, big, midN). */
+void ladder_cluster_level_name(char *buf, size_t size, unsigned index, unsigned n);
+
 /* Index of the level called 'name', or -ENOENT. */
 int ladder_find(const struct bl_ladder *l, const char *name);
 

@@ -3,6 +3,8 @@
  * CPU finishes within the step leaves its lanes with no backlog at all (set
  * to 0, not computed as a difference), so that "cleared" is exact and float
  * residue never shows up as a tiny late-work ratio. */
+#include <errno.h>
+
 #include "sim/exec.h"
 
 unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity, double max_pending,
@@ -88,4 +90,206 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
         out->energy_nj = busy_sum * c->opp[out->opp].core_mw + c->opp[out->opp].idle_mw * step_us +
                          off_mw * step_us + (switched ? b->switch_energy_uj * 1000 : 0);
         out->backlog = left;
+}
+
+/* Lane a goes before lane b: more pending work, or as much and a lower index. */
+static inline bool lane_before(const double *pending, unsigned a, unsigned b)
+{
+        return pending[a] > pending[b] || (pending[a] == pending[b] && a < b);
+}
+
+static void sift_down(unsigned short *order, unsigned root, unsigned n, const double *pending)
+{
+        for (;;) {
+                unsigned child = 2 * root + 1;
+                unsigned short tmp;
+
+                if (child >= n)
+                        return;
+                if (child + 1 < n && lane_before(pending, order[child], order[child + 1]))
+                        child++;
+                if (!lane_before(pending, order[root], order[child]))
+                        return;
+                tmp = order[root];
+                order[root] = order[child];
+                order[child] = tmp;
+                root = child;
+        }
+}
+
+void exec_rank_lanes(unsigned nlanes, const double *pending, unsigned *rank)
+{
+        unsigned short order[SIM_EXEC_MAX_LANES];
+
+        for (unsigned i = 0; i < nlanes; i++)
+                order[i] = (unsigned short)i;
+        /* The order is total (ties go by index), so any sort gives the same
+         * ranks: insertion for the usual handful of lanes, a heap sort (in
+         * place, no allocation) for many. */
+        if (nlanes <= 32) {
+                for (unsigned i = 1; i < nlanes; i++) {
+                        unsigned short lane = order[i];
+                        unsigned j = i;
+
+                        for (; j > 0 && lane_before(pending, lane, order[j - 1]); j--)
+                                order[j] = order[j - 1];
+                        order[j] = lane;
+                }
+        } else {
+                for (unsigned root = nlanes / 2; root-- > 0;)
+                        sift_down(order, root, nlanes, pending);
+                for (unsigned end = nlanes; end-- > 1;) {
+                        unsigned short last = order[0];
+
+                        order[0] = order[end];
+                        order[end] = last;
+                        sift_down(order, 0, end, pending);
+                }
+        }
+        for (unsigned r = 0; r < nlanes; r++)
+                rank[order[r]] = r;
+}
+
+void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned nlanes, const double *pending,
+                          unsigned *lane_cpu)
+{
+        const struct sim_level *l = &lv->level[level];
+
+        if (lv->mode == BL_MODE_MP) {
+                exec_rank_lanes(nlanes, pending, lane_cpu);
+                for (unsigned i = 0; i < nlanes; i++)
+                        lane_cpu[i] = l->slot_cpu[lane_cpu[i] % l->nslots];
+        } else {
+                for (unsigned i = 0; i < nlanes; i++)
+                        lane_cpu[i] = l->slot_cpu[i % l->nslots];
+        }
+}
+
+/* Level steps follow exec_step() operation for operation (the same sums in
+ * the same order), so that cluster mode gives its numbers to the last bit;
+ * a "slot" is an active CPU in the order lanes are dealt to them. */
+int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsigned level, unsigned prev,
+                    double step_us, unsigned nlanes, double *backlog, const double *new_work,
+                    struct sim_level_step *out)
+{
+        const double ref = b->reference_capacity;
+        const struct sim_level *l;
+        unsigned lane_slot[SIM_EXEC_MAX_LANES];
+        double pending[SIM_MAX_CPUS];           /* per slot */
+        double max_now[BL_MAX_CLUSTERS], max_stalled[BL_MAX_CLUSTERS];
+        bool has_now[BL_MAX_CLUSTERS], has_stalled[BL_MAX_CLUSTERS];
+        double stalled_avail = step_us - b->switch_latency_us, energy = 0, off_mw = 0, left = 0;
+        unsigned n;
+
+        if (level >= lv->nlevels || (prev != SIM_LEVEL_NONE && prev >= lv->nlevels) ||
+            nlanes > SIM_EXEC_MAX_LANES)
+                return -EINVAL;
+        l = &lv->level[level];
+        n = l->nslots;
+        if (stalled_avail < 0)
+                stalled_avail = 0;
+        out->clusters = l->clusters;
+        out->stalled = prev == SIM_LEVEL_NONE ? 0 : l->active & ~lv->level[prev].active;
+        out->switched = prev != SIM_LEVEL_NONE && prev != level;
+        out->changes = sim_levels_changes(lv, prev, level);
+
+        for (unsigned r = 0; r < n; r++)
+                pending[r] = 0;
+        if (lv->mode == BL_MODE_MP && nlanes > 0) {
+                double work[SIM_EXEC_MAX_LANES];
+
+                for (unsigned i = 0; i < nlanes; i++)
+                        work[i] = backlog[i] + new_work[i];
+                exec_rank_lanes(nlanes, work, lane_slot);
+                for (unsigned i = 0; i < nlanes; i++)
+                        lane_slot[i] %= n;
+        } else {
+                for (unsigned i = 0, r = 0; i < nlanes; i++) {
+                        lane_slot[i] = r;
+                        if (++r == n)
+                                r = 0;
+                }
+        }
+        for (unsigned i = 0; i < nlanes; i++)
+                pending[lane_slot[i]] += backlog[i] + new_work[i];
+
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                max_now[k] = max_stalled[k] = 0;
+                has_now[k] = has_stalled[k] = false;
+                out->opp[k] = 0;
+        }
+        for (unsigned r = 0; r < n; r++) {
+                unsigned cpu = l->slot_cpu[r], k = lv->cpu_cluster[cpu];
+
+                if ((out->stalled >> cpu) & 1) {
+                        has_stalled[k] = true;
+                        if (pending[r] > max_stalled[k])
+                                max_stalled[k] = pending[r];
+                } else {
+                        has_now[k] = true;
+                        if (pending[r] > max_now[k])
+                                max_now[k] = pending[r];
+                }
+        }
+        /* The OPP each CPU asks for grows with its pending / A, so the
+         * cluster's is the larger of what its busiest CPU of either kind asks. */
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_cluster *c = &b->cluster[k];
+
+                if (has_now[k])
+                        out->opp[k] = exec_pick_opp(c, b->reference_capacity, max_now[k], step_us);
+                if (has_stalled[k]) {
+                        unsigned opp = exec_pick_opp(c, b->reference_capacity, max_stalled[k], stalled_avail);
+
+                        if (opp > out->opp[k])
+                                out->opp[k] = opp;
+                }
+        }
+
+        for (unsigned cpu = 0; cpu < b->ncpus; cpu++)
+                out->busy_us[cpu] = 0;
+        /* pending[] becomes the share of its work every lane of the slot keeps. */
+        for (unsigned r = 0; r < n; r++) {
+                unsigned cpu = l->slot_cpu[r], k = lv->cpu_cluster[cpu];
+                double avail = (out->stalled >> cpu) & 1 ? stalled_avail : step_us;
+                double capacity = b->cluster[k].opp[out->opp[k]].capacity;
+                double need_us = pending[r] * ref / capacity;
+
+                if (need_us <= avail) {
+                        out->busy_us[cpu] = need_us;
+                        pending[r] = 0;
+                } else {
+                        double done = avail * capacity / ref;
+                        double keep = (pending[r] - done) / pending[r];
+
+                        out->busy_us[cpu] = avail;
+                        pending[r] = keep < 0 ? 0 : keep > 1 ? 1 : keep;
+                }
+        }
+        for (unsigned i = 0; i < nlanes; i++) {
+                double share = pending[lane_slot[i]];
+
+                backlog[i] = share > 0 ? (backlog[i] + new_work[i]) * share : 0;
+                left += backlog[i];
+        }
+
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_cluster *c = &b->cluster[k];
+
+                if ((l->clusters >> k) & 1) {
+                        const struct sim_opp *opp = &c->opp[out->opp[k]];
+                        double busy_sum = 0;
+
+                        for (unsigned j = 0; j < c->cpus; j++)
+                                busy_sum += out->busy_us[c->first_cpu + j];
+                        energy += busy_sum * opp->core_mw + opp->idle_mw * step_us;
+                } else {
+                        off_mw += c->off_mw;
+                }
+        }
+        energy += off_mw * step_us;
+        energy += sim_levels_switch_energy_nj(b, lv, prev, level);
+        out->energy_nj = energy;
+        out->backlog = left;
+        return 0;
 }

@@ -6,6 +6,7 @@
  * oracle, so that all of them are scored by the same rules. */
 
 #include "sim/board.h"
+#include "sim/modes.h"
 
 struct sim_step {
         unsigned opp;                   /* chosen by the in-cluster DVFS rule */
@@ -26,3 +27,36 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
  * no time available (avail_us <= 0) the top one, work or not. */
 unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity, double max_pending,
                        double avail_us);
+
+/* One step on a system level of any mode (modes.c states the rules;
+ * cluster mode gives exactly exec_step()'s numbers). */
+struct sim_level_step {
+        double busy_us[SIM_MAX_CPUS];   /* per board CPU (global number); 0 when not active */
+        unsigned opp[BL_MAX_CLUSTERS];  /* per board cluster with an active CPU; 0 for the others */
+        unsigned clusters;              /* bit k: board cluster k had an active CPU */
+        uint64_t stalled;               /* CPUs that paid the switch stall */
+        bool switched;                  /* the level differs from the previous step's */
+        unsigned changes;               /* sim_levels_changes(): pairs or CPUs that changed */
+        double energy_nj;               /* including the switch energy */
+        double backlog;                 /* total backlog left at the step's end, reference-µs */
+};
+
+/* Runs one step of 'step_us' on 'level' of 'lv' (built for board 'b'),
+ * coming from level 'prev' (SIM_LEVEL_NONE for the run's first step, which
+ * pays no switch). 'backlog' (per lane) is updated in place as by
+ * exec_step(); 'new_work' arrives now. Returns 0, or -EINVAL when a level is
+ * out of range or nlanes exceeds SIM_EXEC_MAX_LANES ('out' is then left as
+ * it was). Allocation-free. */
+int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsigned level, unsigned prev,
+                    double step_us, unsigned nlanes, double *backlog, const double *new_work,
+                    struct sim_level_step *out);
+
+/* The board CPU each lane runs on at 'level' when 'pending' (per lane) is
+ * its pending work (used only in mp mode, where the heaviest lanes get the
+ * fastest CPUs). nlanes <= SIM_EXEC_MAX_LANES. */
+void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned nlanes, const double *pending,
+                          unsigned *lane_cpu);
+
+/* mp mode's ranking: rank[i] = the position of lane i when lanes are sorted
+ * by 'pending' descending, ties by lane index. nlanes <= SIM_EXEC_MAX_LANES. */
+void exec_rank_lanes(unsigned nlanes, const double *pending, unsigned *rank);

@@ -6,6 +6,7 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/trace.h src/sim/trace.c \
 	src/sim/workload.h src/sim/workload.c \
 	src/sim/exec.h src/sim/exec.c \
+	src/sim/modes.h src/sim/modes.c \
 	src/sim/oracle.h src/sim/oracle.c \
 	src/sim/run.h src/sim/run.c \
 	src/sim/presets.h src/sim/presets.c \

@@ -35,7 +35,7 @@
  * --config file goes on top of the last, the shipped defaults, and that row
  * is then called "config". */
 static const char *const compare_presets[] = {
-        "ondemand", "conservative", "interactive", "hmp", "exynos5410", "default",
+        "ondemand", "conservative", "interactive", "hmp", "exynos5410", "util", "pelt", "psi", "trend", "default",
 };
 
 struct options {
@@ -46,13 +46,13 @@ struct options {
         const char *plot;
         bl_usec_t step_us;              /* 0: the trace's own, rt-app's default */
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
+        enum bl_mode mode;              /* AUTO: the configuration's, else cluster */
         bool json;
 };
 
 struct scenario {
         struct sim_board board;
-        struct bl_topology topo;
-        struct bl_ladder ladder;
+        struct sim_mode mode;
         bool rtapp;
         struct sim_trace trace;         /* the CSV, or the always-little arrivals of an rt-app run */
         struct sim_workload *workload;
@@ -63,15 +63,16 @@ struct scenario {
 static void usage(FILE *f)
 {
         fprintf(f,
-                "Usage: blsim run --board B --workload W [--config C] [--policy NAME] [--step-us N]\n"
-                "                 [--duration S] [--json]\n"
-                "       blsim compare --board B --workload W [--config C] [--step-us N] [--duration S]\n"
-                "                 [--json] [--plot FILE]\n"
+                "Usage: blsim run --board B --workload W [--mode M] [--config C] [--policy NAME]\n"
+                "                 [--step-us N] [--duration S] [--json]\n"
+                "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
+                "                 [--duration S] [--json] [--plot FILE]\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
                 "  -b, --board B         board model (a file, or the name of an installed board)\n"
                 "  -w, --workload W      trace (.csv) or rt-app description (.json)\n"
+                "  -m, --mode M          cluster, pair or mp (default: the configuration's, else cluster)\n"
                 "  -c, --config C        bigLittle.conf-style file (and C.d/*.conf) on top of the policy\n"
                 "  -p, --policy NAME     preset to run (default \"default\"; see blsim list)\n"
                 "      --step-us N       step of an rt-app simulation in us (default %llu)\n"
@@ -113,6 +114,7 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
+                { "mode", required_argument, NULL, 'm' },
                 { "config", required_argument, NULL, 'c' },
                 { "policy", required_argument, NULL, 'p' },
                 { "step-us", required_argument, NULL, OPT_STEP_US },
@@ -127,8 +129,21 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
 
         *o = (struct options){ 0 };
         optind = 1;
-        while ((c = getopt_long(argc, argv, "b:w:c:p:jh", longopts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "b:w:m:c:p:jh", longopts, NULL)) != -1) {
                 switch (c) {
+                case 'm':
+                        if (strcmp(optarg, "cluster") == 0)
+                                o->mode = BL_MODE_CLUSTER;
+                        else if (strcmp(optarg, "pair") == 0)
+                                o->mode = BL_MODE_PAIR;
+                        else if (strcmp(optarg, "mp") == 0)
+                                o->mode = BL_MODE_MP;
+                        else {
+                                fprintf(stderr, "blsim %s: --mode: expected cluster, pair or mp, got \"%s\"\n",
+                                        verb, optarg);
+                                return EXIT_USAGE;
+                        }
+                        break;
                 case 'b':
                         o->board = optarg;
                         break;
@@ -214,13 +229,20 @@ static int load_board(struct scenario *sc, const char *arg)
                 return EXIT_NOINPUT;
         if (r > 0)
                 return EXIT_CONFIG;
-        r = sim_board_ladder(&sc->board, &sc->topo, &sc->ladder);
-        if (r < 0) {
-                fprintf(stderr, "%s: the clusters' order does not follow their capacity (%s)\n", path,
-                        strerror(-r));
-                return EXIT_CONFIG;
-        }
         return 0;
+}
+
+static int build_mode(struct scenario *sc, enum bl_mode mode)
+{
+        struct bl_diag diag;
+        int r;
+
+        diag_init(&diag);
+        r = sim_mode_build(&sc->mode, &sc->board, mode, &diag);
+        print_diag(&diag);
+        if (r == -EOPNOTSUPP || r == -E2BIG)
+                return EXIT_UNAVAILABLE;
+        return r < 0 ? EXIT_CONFIG : 0;
 }
 
 static bool has_suffix(const char *s, const char *suffix)
@@ -332,22 +354,55 @@ static int run_failed(const char *what, int r)
  * always-little run's arrivals are the least bursty any policy can see: an
  * oracle on the always-big arrivals would have to clear big's pace on
  * LITTLE and could hardly ever use it. */
+/* The oracle over the mode's system levels, reported like the cluster
+ * oracle: time per class. */
+static int solve_levels(struct scenario *sc)
+{
+        struct sim_level_oracle lo;
+        int r;
+
+        r = oracle_solve_levels(&sc->board, &sc->mode.levels, &sc->trace, false, &lo);
+        if (r < 0)
+                return r;
+        sc->oracle = (struct sim_oracle){ .energy_uj = lo.energy_uj, .switches = lo.switches,
+                                          .infeasible_steps = lo.infeasible_steps };
+        for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
+                sc->oracle.time_in[sc->mode.class_of[l]] += lo.time_in[l];
+        oracle_level_free(&lo);
+        return 0;
+}
+
 static int run_references(struct scenario *sc, const struct options *o)
 {
         struct sim_report *rep = &sc->report;
-        const unsigned top = sc->board.nclusters - 1;
+        const struct sim_mode *m = &sc->mode;
+        const unsigned top = m->levels.nlevels - 1;
         int r;
 
-        r = sim_run_fixed(&sc->board, sc->workload, 0, &rep->little, sc->rtapp ? &sc->trace : NULL);
-        if (r < 0)
-                return run_failed("always-little", r);
-        r = sim_run_fixed(&sc->board, sc->workload, top, &rep->big, NULL);
+        if (m->mode == BL_MODE_CLUSTER) {
+                r = sim_run_fixed(&sc->board, sc->workload, 0, &rep->little, sc->rtapp ? &sc->trace : NULL);
+                if (r < 0)
+                        return run_failed("always-little", r);
+                r = sim_run_fixed(&sc->board, sc->workload, top, &rep->big, NULL);
+        } else {
+                r = sim_run_fixed_level(&sc->board, &m->levels, sc->workload, 0, &rep->little,
+                                        sc->rtapp ? &sc->trace : NULL);
+                if (r < 0)
+                        return run_failed("always-little", r);
+                r = sim_run_fixed_level(&sc->board, &m->levels, sc->workload, top, &rep->big, NULL);
+                /* Reported per class, like the engine-driven runs. */
+                memset(rep->little.time_in, 0, sizeof(rep->little.time_in));
+                memset(rep->big.time_in, 0, sizeof(rep->big.time_in));
+                rep->little.time_in[m->class_of[0]] = (bl_usec_t)rep->little.steps * sc->workload->step_us;
+                rep->big.time_in[m->class_of[top]] = (bl_usec_t)rep->big.steps * sc->workload->step_us;
+        }
         if (r < 0)
                 return run_failed("always-big", r);
         snprintf(rep->little.policy, sizeof(rep->little.policy), "always-little");
         snprintf(rep->big.policy, sizeof(rep->big.policy), "always-big");
 
-        r = oracle_solve(&sc->board, &sc->trace, false, &sc->oracle);
+        r = m->mode == BL_MODE_CLUSTER ? oracle_solve(&sc->board, &sc->trace, false, &sc->oracle) :
+                                         solve_levels(sc);
         if (r < 0)
                 return run_failed("oracle", r);
 
@@ -359,7 +414,7 @@ static int run_references(struct scenario *sc, const struct options *o)
                                                              sizeof(rep->approx) / sizeof(rep->approx[0]));
         rep->steps = sc->trace.nsteps;
         rep->step_us = sc->workload->step_us;
-        rep->ladder = &sc->ladder;
+        rep->mode = m;
         rep->oracle = &sc->oracle;
         return 0;
 }
@@ -374,7 +429,7 @@ static void scenario_free(struct scenario *sc)
         free(sc);
 }
 
-static int scenario_open(struct scenario **ret, const struct options *o)
+static int scenario_open(struct scenario **ret, const struct options *o, enum bl_mode mode)
 {
         struct scenario *sc = calloc(1, sizeof(*sc));
         int status;
@@ -384,6 +439,8 @@ static int scenario_open(struct scenario **ret, const struct options *o)
                 return EXIT_FAILURE;
         }
         status = load_board(sc, o->board);
+        if (status == 0)
+                status = build_mode(sc, mode);
         if (status == 0)
                 status = load_workload(sc, o);
         if (status == 0)
@@ -423,11 +480,6 @@ static int load_policy(struct bl_config *cfg, const char *preset_name, const cha
                 if (r > 0)
                         return EXIT_CONFIG;
         }
-        if (cfg->mode != BL_MODE_AUTO && cfg->mode != BL_MODE_CLUSTER) {
-                fprintf(stderr, "%s: mode = %s: blsim simulates cluster mode only\n",
-                        config ? config : preset_name, mode_to_string(cfg->mode));
-                return EXIT_CONFIG;
-        }
         return 0;
 }
 
@@ -456,12 +508,21 @@ static int load_policies(const char *const *presets, unsigned n, const char *con
 static int run_policy(struct scenario *sc, const struct bl_config *cfg, const char *name,
                       struct sim_result *res, struct sim_timeline *tl)
 {
-        int r = sim_run_policy(&sc->board, sc->workload, cfg, res, tl);
+        int r = sim_run_policy(&sc->board, &sc->mode, sc->workload, cfg, res, tl);
 
         if (r < 0)
                 return run_failed(name, r);
         snprintf(res->policy, sizeof(res->policy), "%s", name);
         return 0;
+}
+
+/* --mode, else the mode the configuration names (a board has no in-kernel
+ * switcher, so auto means auto_mode). */
+static enum bl_mode scenario_mode(const struct options *o, const struct bl_config *cfg)
+{
+        if (o->mode != BL_MODE_AUTO)
+                return o->mode;
+        return cfg->mode != BL_MODE_AUTO ? cfg->mode : cfg->auto_mode;
 }
 
 static int finish_output(void)
@@ -488,7 +549,7 @@ static int verb_run(int argc, char **argv)
         preset = o.policy ? o.policy : "default";
         status = load_policies(&preset, 1, o.config, &cfg);
         if (status == 0)
-                status = scenario_open(&sc, &o);
+                status = scenario_open(&sc, &o, scenario_mode(&o, cfg));
         if (status == 0) {
                 if (o.config && o.policy)
                         snprintf(name, sizeof(name), "%s+config", o.policy);
@@ -570,7 +631,7 @@ static int verb_compare(int argc, char **argv)
         }
         status = load_policies(compare_presets, n, o.config, &cfg);
         if (status == 0)
-                status = scenario_open(&sc, &o);
+                status = scenario_open(&sc, &o, scenario_mode(&o, &cfg[n - 1]));
 
         for (unsigned i = 0; i < n && status == 0; i++) {
                 bool custom = i == n - 1 && o.config;

@@ -301,3 +301,654 @@ void oracle_free(struct sim_oracle *o)
         free(o->sequence);
         o->sequence = NULL;
 }
+
+/* Levels of any mode (modes.c).
+ *
+ * The definition is the one above with "cluster" read as "system level":
+ * every step from zero backlog, dropped work first, then energy; ties to
+ * staying, then to the lower level (as far as sums that run along different
+ * paths can tie: see switch_reach()). What a step costs now depends on the
+ * previous level too, through the CPUs it brings in (they stall) and the
+ * switch energy (a share per pair or CPU changed), so the programme is over
+ * (step, level) with up to L x L transitions per step: O(steps x L^2) time at
+ * worst, one byte per step and level for the predecessors.
+ *
+ * Pricing is kept out of the transitions. Every step, each level is priced
+ * once without any stall, and each of its CPUs is classified by what a stall
+ * would change (A' = step - latency):
+ *   neutral   nothing: its cluster's OPP serves its work in A' too
+ *             (capacity x A' >= 1.25 x reference x pending, the DVFS rule's
+ *             own test) and it finishes in A' (a faster OPP, raised by
+ *             another CPU, only shortens that);
+ *   local     only its own busy time and dropped work (the OPP stays: the
+ *             rule's test still holds, or the OPP is the top one already):
+ *             a fixed difference, added per such CPU;
+ *   raising   the cluster's OPP: the step is priced again, CPU by CPU, once
+ *             per distinct set of new non-neutral CPUs in the step.
+ * With switch_latency_us == 0 every CPU is neutral. For a level whose CPUs
+ * are all neutral (most levels, most steps) the step costs the same from
+ * everywhere and only the switch energy depends on the predecessor, so its
+ * best predecessor comes from switch_reach(), which all such levels share:
+ * O(L log L) per step. A level with a non-neutral CPU tries all L
+ * predecessors, each priced by its new non-neutral CPUs. A step that brings
+ * exactly the work of the step before has the same prices and is not priced
+ * again (idle stretches, steady load).
+ *
+ * Levels with the same number of active CPUs share the lanes' placement
+ * (lane i, or the lane of rank i in mp mode, on slot i mod n), so the work
+ * per slot is summed once per distinct count; when many levels share it (pair
+ * mode: all of them), the OPP each slot asks for on each cluster is looked up
+ * once per step too, and a level's OPP is the largest its slots ask for
+ * (the rule asks for more with more work, so that is what its busiest CPU
+ * asks for).
+ *
+ * The chosen sequence is replayed through exec_level_step(), whose numbers
+ * are reported. */
+
+#define MEMO_BITS 6
+/* From this many levels per placement, OPPs are looked up per slot. */
+#define SLOT_PICKS_MIN_LEVELS 4
+
+struct level_price {
+        struct cost unstalled;
+        uint64_t non_neutral;                   /* CPUs whose stall changes something */
+        uint64_t raising;                       /* of which would raise their cluster's OPP */
+        unsigned opp[BL_MAX_CLUSTERS];          /* unstalled */
+        struct cost local[SIM_MAX_CPUS];        /* the difference a local CPU's stall makes */
+};
+
+struct level_solver {
+        const struct sim_board *b;
+        const struct sim_levels *lv;
+        const struct sim_trace *t;
+        double step_us;
+        double stalled_avail;
+        bool stalls;
+        unsigned nlevels;
+        unsigned ngroups;
+        unsigned group_slots[SIM_MAX_LEVELS];
+        unsigned group_levels[SIM_MAX_LEVELS];
+        unsigned group_of[SIM_MAX_LEVELS];
+        unsigned char slot_clusters[SIM_MAX_LEVELS][SIM_MAX_CPUS];      /* per group and slot, bit k */
+        double off_energy[SIM_MAX_LEVELS];              /* off_mw x step of the clusters left off */
+        double switch_nj[SIM_MAX_LEVELS][SIM_MAX_LEVELS];       /* [to][from] */
+        /* The current step. */
+        double pending[SIM_MAX_LEVELS][SIM_MAX_CPUS];   /* per group and slot */
+        unsigned char slot_opp[SIM_MAX_LEVELS][SIM_MAX_CPUS][BL_MAX_CLUSTERS];
+        struct cost unstalled[SIM_MAX_LEVELS];          /* per level, kept for a step with the same work */
+        bool stall_matters[SIM_MAX_LEVELS];
+        struct level_price price;                       /* of the level being relaxed */
+        uint64_t memo_valid;
+        struct cost memo[1U << MEMO_BITS];              /* its repriced steps, by new non-neutral CPUs */
+        double *work;
+        unsigned *rank;
+        double *scratch;
+};
+
+static void level_solver_setup(struct level_solver *sv)
+{
+        const struct sim_board *b = sv->b;
+        const struct sim_levels *lv = sv->lv;
+
+        sv->nlevels = lv->nlevels;
+        sv->stalled_avail = sv->step_us - b->switch_latency_us;
+        if (sv->stalled_avail < 0)
+                sv->stalled_avail = 0;
+        sv->stalls = b->switch_latency_us > 0;
+        sv->ngroups = 0;
+        for (unsigned l = 0; l < sv->nlevels; l++) {
+                const struct sim_level *lvl = &lv->level[l];
+                double off_mw = 0;
+                unsigned g = 0;
+
+                while (g < sv->ngroups && sv->group_slots[g] != lvl->nslots)
+                        g++;
+                if (g == sv->ngroups)
+                        sv->group_slots[sv->ngroups++] = lvl->nslots;
+                sv->group_of[l] = g;
+                sv->group_levels[g]++;
+                for (unsigned r = 0; r < lvl->nslots; r++)
+                        sv->slot_clusters[g][r] |= (unsigned char)(1U << lv->cpu_cluster[lvl->slot_cpu[r]]);
+                /* Summed as exec_level_step() sums it. */
+                for (unsigned k = 0; k < b->nclusters; k++)
+                        if (!((lvl->clusters >> k) & 1))
+                                off_mw += b->cluster[k].off_mw;
+                sv->off_energy[l] = off_mw * sv->step_us;
+                for (unsigned from = 0; from < sv->nlevels; from++)
+                        sv->switch_nj[l][from] = sim_levels_switch_energy_nj(b, lv, from, l);
+        }
+}
+
+/* Returns whether step s brings the same work as step s - 1: then every
+ * price is the same too (idle stretches, steady load). */
+static bool level_solver_load_step(struct level_solver *sv, size_t s)
+{
+        const struct sim_board *b = sv->b;
+        const unsigned nlanes = sv->t->nlanes;
+        const float *row = sv->t->work + s * nlanes;
+        const bool ranked = sv->lv->mode == BL_MODE_MP;
+        const double step = sv->step_us;
+
+        if (s > 0 && memcmp(row, row - nlanes, nlanes * sizeof(*row)) == 0)
+                return true;
+        for (unsigned i = 0; i < nlanes; i++)
+                sv->work[i] = row[i];
+        if (ranked)
+                exec_rank_lanes(nlanes, sv->work, sv->rank);
+        for (unsigned g = 0; g < sv->ngroups; g++) {
+                double *pending = sv->pending[g];
+                const unsigned n = sv->group_slots[g];
+
+                for (unsigned r = 0; r < n; r++)
+                        pending[r] = 0;
+                if (ranked) {
+                        for (unsigned i = 0; i < nlanes; i++) {
+                                unsigned r = sv->rank[i];
+
+                                /* r mod n, without dividing in the usual case of few lanes */
+                                r = r < n ? r : r < 2 * n ? r - n : r % n;
+                                pending[r] += sv->work[i];
+                        }
+                } else {
+                        for (unsigned i = 0, r = 0; i < nlanes; i++) {
+                                pending[r] += sv->work[i];
+                                if (++r == n)
+                                        r = 0;
+                        }
+                }
+                if (sv->group_levels[g] < SLOT_PICKS_MIN_LEVELS)
+                        continue;
+                for (unsigned r = 0; r < n; r++)
+                        for (unsigned k = 0; k < b->nclusters; k++)
+                                if ((sv->slot_clusters[g][r] >> k) & 1)
+                                        sv->slot_opp[g][r][k] = (unsigned char)exec_pick_opp(
+                                                &b->cluster[k], b->reference_capacity, pending[r], step);
+        }
+        return false;
+}
+
+/* Busy time and dropped work of 'pending' in 'avail' at 'capacity', as
+ * exec_level_step() settles one CPU. */
+static inline double settle(double pending, double capacity, double ref, double avail, double *dropped)
+{
+        double need_us = pending * ref / capacity, left;
+
+        if (need_us <= avail)
+                return need_us;
+        left = pending - avail * capacity / ref;
+        *dropped += left > 0 ? left : 0;
+        return avail;
+}
+
+/* A CPU of cluster c at OPP 'opp' with 'pending' work, stalled to 'avail':
+ * the OPP stays (the DVFS rule's test still holds, in its own arithmetic, or
+ * there is no higher one)... */
+static inline bool stall_local(const struct sim_cluster *c, unsigned opp, double ref, double pending,
+                               double avail)
+{
+        return opp == c->nopps - 1 || (avail > 0 && c->opp[opp].capacity * avail >= 1.25 * ref * pending);
+}
+
+/* ... and moreover it finishes. */
+static inline bool stall_neutral(const struct sim_cluster *c, unsigned opp, double ref, double pending,
+                                 double avail)
+{
+        return stall_local(c, opp, ref, pending, avail) && pending * ref / c->opp[opp].capacity <= avail;
+}
+
+/* Level l without any stall, and what a stall of each of its CPUs does. */
+static void price_level(struct level_solver *sv, unsigned l)
+{
+        const struct sim_board *b = sv->b;
+        const struct sim_level *lvl = &sv->lv->level[l];
+        const unsigned char *cpu_cluster = sv->lv->cpu_cluster;
+        const unsigned g = sv->group_of[l];
+        const double *pending = sv->pending[g];
+        const double ref = b->reference_capacity, step = sv->step_us, avail = sv->stalled_avail;
+        struct level_price *pr = &sv->price;
+        double sum[BL_MAX_CLUSTERS] = { 0 }, max[BL_MAX_CLUSTERS] = { 0 };
+        struct cost cost = { 0, 0 };
+        unsigned neutral = 0;
+
+        for (unsigned r = 0; r < lvl->nslots; r++) {
+                unsigned k = cpu_cluster[lvl->slot_cpu[r]];
+
+                sum[k] += pending[r];
+                if (pending[r] > max[k])
+                        max[k] = pending[r];
+        }
+        for (unsigned k = 0; k < b->nclusters; k++)
+                pr->opp[k] = 0;
+        if (sv->group_levels[g] >= SLOT_PICKS_MIN_LEVELS) {
+                for (unsigned r = 0; r < lvl->nslots; r++) {
+                        unsigned k = cpu_cluster[lvl->slot_cpu[r]];
+
+                        if (sv->slot_opp[g][r][k] > pr->opp[k])
+                                pr->opp[k] = sv->slot_opp[g][r][k];
+                }
+        } else {
+                for (unsigned k = 0; k < b->nclusters; k++)
+                        if ((lvl->clusters >> k) & 1)
+                                pr->opp[k] = exec_pick_opp(&b->cluster[k], b->reference_capacity, max[k],
+                                                           step);
+        }
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_opp *opp = &b->cluster[k].opp[pr->opp[k]];
+                double busy = 0;
+
+                if (!((lvl->clusters >> k) & 1))
+                        continue;
+                /* The test exec_level_step() makes for the busiest CPU: if it
+                 * finishes, all do, and their busy times add up to the
+                 * cluster's work's. */
+                if (max[k] * ref / opp->capacity <= step) {
+                        busy = sum[k] * ref / opp->capacity;
+                } else {
+                        for (unsigned r = 0; r < lvl->nslots; r++)
+                                if (cpu_cluster[lvl->slot_cpu[r]] == k)
+                                        busy += settle(pending[r], opp->capacity, ref, step, &cost.dropped);
+                }
+                cost.energy += busy * opp->core_mw + opp->idle_mw * step;
+        }
+        cost.energy += sv->off_energy[l];
+        pr->unstalled = cost;
+        pr->non_neutral = pr->raising = 0;
+        if (!sv->stalls)
+                return;
+
+        /* Both tests get harder with more work: when the busiest CPU of a
+         * cluster is neutral, all its CPUs are. */
+        for (unsigned k = 0; k < b->nclusters; k++)
+                if ((lvl->clusters >> k) & 1 && stall_neutral(&b->cluster[k], pr->opp[k], ref, max[k], avail))
+                        neutral |= 1U << k;
+        if (neutral == lvl->clusters)
+                return;
+        for (unsigned r = 0; r < lvl->nslots; r++) {
+                const unsigned cpu = lvl->slot_cpu[r], k = cpu_cluster[cpu];
+                const struct sim_cluster *c = &b->cluster[k];
+                const struct sim_opp *opp = &c->opp[pr->opp[k]];
+                const double capacity = opp->capacity;
+                const uint64_t bit = UINT64_C(1) << cpu;
+                struct cost now = { 0, 0 }, stalled = { 0, 0 };
+                double busy_now, busy_stalled;
+                bool local;
+
+                if ((neutral >> k) & 1 || stall_neutral(c, pr->opp[k], ref, pending[r], avail))
+                        continue;
+                local = stall_local(c, pr->opp[k], ref, pending[r], avail);
+                pr->non_neutral |= bit;
+                if (!local) {
+                        pr->raising |= bit;
+                        continue;
+                }
+                busy_now = settle(pending[r], capacity, ref, step, &now.dropped);
+                busy_stalled = settle(pending[r], capacity, ref, avail, &stalled.dropped);
+                pr->local[cpu] = (struct cost){ stalled.dropped - now.dropped,
+                                                (busy_stalled - busy_now) * opp->core_mw };
+        }
+}
+
+/* Level l with the CPUs of 'stalled' brought in by the switch (energy
+ * without the switch's): exec_level_step()'s rules, CPU by CPU. */
+static struct cost price_stalled(const struct level_solver *sv, unsigned l, uint64_t stalled)
+{
+        const struct sim_board *b = sv->b;
+        const struct sim_level *lvl = &sv->lv->level[l];
+        const unsigned char *cpu_cluster = sv->lv->cpu_cluster;
+        const double *pending = sv->pending[sv->group_of[l]];
+        const double ref = b->reference_capacity, step = sv->step_us;
+        double max_stalled[BL_MAX_CLUSTERS] = { 0 }, busy[BL_MAX_CLUSTERS] = { 0 };
+        bool has_stalled[BL_MAX_CLUSTERS] = { false };
+        unsigned opp_of[BL_MAX_CLUSTERS];
+        struct cost cost = { 0, 0 };
+
+        for (unsigned r = 0; r < lvl->nslots; r++) {
+                unsigned cpu = lvl->slot_cpu[r], k = cpu_cluster[cpu];
+
+                if ((stalled >> cpu) & 1) {
+                        has_stalled[k] = true;
+                        if (pending[r] > max_stalled[k])
+                                max_stalled[k] = pending[r];
+                }
+        }
+        /* The unstalled OPP serves every CPU in the whole step (asking with
+         * less time never asks for less); a stalled CPU may ask for more. */
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                opp_of[k] = sv->price.opp[k];
+                if (has_stalled[k]) {
+                        unsigned opp = exec_pick_opp(&b->cluster[k], b->reference_capacity, max_stalled[k],
+                                                     sv->stalled_avail);
+
+                        if (opp > opp_of[k])
+                                opp_of[k] = opp;
+                }
+        }
+        for (unsigned r = 0; r < lvl->nslots; r++) {
+                unsigned cpu = lvl->slot_cpu[r], k = cpu_cluster[cpu];
+                double avail = (stalled >> cpu) & 1 ? sv->stalled_avail : step;
+
+                double capacity = b->cluster[k].opp[opp_of[k]].capacity;
+
+                busy[k] += settle(pending[r], capacity, ref, avail, &cost.dropped);
+        }
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_opp *opp = &b->cluster[k].opp[opp_of[k]];
+
+                if ((lvl->clusters >> k) & 1)
+                        cost.energy += busy[k] * opp->core_mw + opp->idle_mw * step;
+        }
+        cost.energy += sv->off_energy[l];
+        return cost;
+}
+
+/* The price of the level being relaxed, l, when 'stalled' (non-neutral CPUs
+ * of l, not empty) are new. */
+static struct cost price_transition(struct level_solver *sv, unsigned l, uint64_t stalled)
+{
+        const struct level_price *pr = &sv->price;
+        uint64_t nn = pr->non_neutral;
+        unsigned index = 0, bit = 0;
+        struct cost cost;
+
+        if (!(stalled & pr->raising)) {
+                cost = pr->unstalled;
+                for (uint64_t rest = stalled; rest; rest &= rest - 1)
+                        cost = cost_add(cost, pr->local[__builtin_ctzll(rest)]);
+                return cost;
+        }
+        for (; nn; nn &= nn - 1, bit++) {
+                if (bit == MEMO_BITS)
+                        return price_stalled(sv, l, stalled);
+                if (stalled & nn & -nn)
+                        index |= 1U << bit;
+        }
+        if (!((sv->memo_valid >> index) & 1)) {
+                sv->memo[index] = price_stalled(sv, l, stalled);
+                sv->memo_valid |= UINT64_C(1) << index;
+        }
+        return sv->memo[index];
+}
+
+/* Candidate (c, f) beats (best, from): less, or as much from a lower level. */
+static inline bool candidate_better(struct cost c, unsigned f, struct cost best, unsigned from)
+{
+        return cost_less(c, best) || (!cost_less(best, c) && f < from);
+}
+
+/* reach[l] = the least prev[f] + switch energy from f to l over all f, and
+ * from[l] that f (ties to the lower level). The switch energy has a shape in
+ * every mode, so this takes O(L) or O(L log L) rather than L^2: a constant
+ * (cluster mode: the best and second best), the distance along the ladder
+ * times one CPU's share (mp mode: the levels are nested, one CPU apart; a
+ * pass up and a pass down), the number of differing pairs times one pair's
+ * share (pair mode: a pass per pair over the hypercube of levels). The sums
+ * run along one path per (f, l) (one share added per step of the path), so
+ * they may differ from the table's in the last bit. */
+static void switch_reach(const struct level_solver *sv, const struct cost *prev, struct cost *reach,
+                         unsigned char *from)
+{
+        const unsigned n = sv->nlevels;
+
+        for (unsigned l = 0; l < n; l++) {
+                reach[l] = prev[l];
+                from[l] = (unsigned char)l;
+        }
+        if (n < 2)
+                return;
+        switch (sv->lv->mode) {
+        case BL_MODE_PAIR: {
+                const double share = sv->switch_nj[1][0];
+
+                /* Along pair p's dimension: every level without p on big
+                 * against the same level with it, both from the old values. */
+                for (unsigned bit = 1; bit < n; bit <<= 1)
+                        for (unsigned lo = 0; lo < n; lo++) {
+                                const unsigned hi = lo | bit;
+                                struct cost up, down;
+                                unsigned char up_from, down_from;
+
+                                if (lo & bit)
+                                        continue;
+                                up = (struct cost){ reach[lo].dropped, reach[lo].energy + share };
+                                down = (struct cost){ reach[hi].dropped, reach[hi].energy + share };
+                                up_from = from[lo];
+                                down_from = from[hi];
+                                if (candidate_better(up, up_from, reach[hi], from[hi])) {
+                                        reach[hi] = up;
+                                        from[hi] = up_from;
+                                }
+                                if (candidate_better(down, down_from, reach[lo], from[lo])) {
+                                        reach[lo] = down;
+                                        from[lo] = down_from;
+                                }
+                        }
+                break;
+        }
+        case BL_MODE_MP: {
+                const double share = sv->switch_nj[1][0];
+
+                for (unsigned l = 1; l < n; l++) {
+                        struct cost c = { reach[l - 1].dropped, reach[l - 1].energy + share };
+
+                        if (candidate_better(c, from[l - 1], reach[l], from[l])) {
+                                reach[l] = c;
+                                from[l] = from[l - 1];
+                        }
+                }
+                for (unsigned l = n - 1; l-- > 0;) {
+                        struct cost c = { reach[l + 1].dropped, reach[l + 1].energy + share };
+
+                        if (candidate_better(c, from[l + 1], reach[l], from[l])) {
+                                reach[l] = c;
+                                from[l] = from[l + 1];
+                        }
+                }
+                break;
+        }
+        default: {
+                const double energy = sv->switch_nj[1][0];
+                unsigned best = 0, second = 1;
+
+                if (cost_less(prev[1], prev[0])) {
+                        best = 1;
+                        second = 0;
+                }
+                for (unsigned k = 2; k < n; k++) {
+                        if (cost_less(prev[k], prev[best])) {
+                                second = best;
+                                best = k;
+                        } else if (cost_less(prev[k], prev[second])) {
+                                second = k;
+                        }
+                }
+                for (unsigned l = 0; l < n; l++) {
+                        unsigned f = best != l ? best : second;
+                        struct cost c = { prev[f].dropped, prev[f].energy + energy };
+
+                        if (candidate_better(c, f, reach[l], from[l])) {
+                                reach[l] = c;
+                                from[l] = (unsigned char)f;
+                        }
+                }
+                break;
+        }
+        }
+}
+
+/* Fills cur[l] and its predecessor for the level just priced. Staying wins
+ * ties. */
+static void relax(struct level_solver *sv, unsigned l, const struct cost *prev, const struct cost *reach,
+                  const unsigned char *reach_from, struct cost *cur, unsigned char *pred)
+{
+        const struct sim_levels *lv = sv->lv;
+        const struct level_price *pr = &sv->price;
+        const unsigned n = sv->nlevels;
+        const uint64_t active = lv->level[l].active, nn = pr->non_neutral;
+        const double *switch_nj = sv->switch_nj[l];
+        const struct cost here = pr->unstalled;
+        struct cost best = cost_add(prev[l], here);
+        unsigned from = l;
+
+        /* No stall changes anything: only the switch energy depends on
+         * where the step comes from. */
+        if (nn == 0) {
+                if (reach_from[l] != l) {
+                        struct cost in = cost_add(reach[l], here);
+
+                        if (cost_less(in, best)) {
+                                best = in;
+                                from = reach_from[l];
+                        }
+                }
+        } else {
+                sv->memo_valid = 0;
+                for (unsigned f = 0; f < n; f++) {
+                        uint64_t stalled = active & ~lv->level[f].active & nn;
+                        struct cost step, in;
+
+                        if (f == l)
+                                continue;
+                        step = stalled ? price_transition(sv, l, stalled) : here;
+                        step.energy += switch_nj[f];
+                        in = cost_add(prev[f], step);
+                        if (cost_less(in, best)) {
+                                best = in;
+                                from = f;
+                        }
+                }
+        }
+        cur[l] = best;
+        pred[l] = (unsigned char)from;
+}
+
+static unsigned level_solve_forward(struct level_solver *sv, unsigned char *pred)
+{
+        const unsigned n = sv->nlevels;
+        struct cost costs[2][SIM_MAX_LEVELS], reach[SIM_MAX_LEVELS];
+        struct cost *prev = costs[0], *cur = costs[1];
+        unsigned char reach_from[SIM_MAX_LEVELS];
+        unsigned best_last = 0;
+
+        for (size_t s = 0; s < sv->t->nsteps; s++) {
+                unsigned char *step_pred = pred + s * n;
+                const bool same = level_solver_load_step(sv, s);
+                struct cost *swap;
+
+                if (s > 0)
+                        switch_reach(sv, prev, reach, reach_from);
+                for (unsigned l = 0; l < n; l++) {
+                        /* A stall's effects are not kept: those levels are priced again. */
+                        if (same && !sv->stall_matters[l]) {
+                                sv->price.unstalled = sv->unstalled[l];
+                                sv->price.non_neutral = sv->price.raising = 0;
+                        } else {
+                                price_level(sv, l);
+                                sv->unstalled[l] = sv->price.unstalled;
+                                sv->stall_matters[l] = sv->price.non_neutral != 0;
+                        }
+                        if (s == 0) {
+                                cur[l] = sv->price.unstalled;
+                                step_pred[l] = (unsigned char)l;
+                        } else {
+                                relax(sv, l, prev, reach, reach_from, cur, step_pred);
+                        }
+                }
+                swap = prev;
+                prev = cur;
+                cur = swap;
+        }
+        for (unsigned l = 1; l < n; l++)
+                if (cost_less(prev[l], prev[best_last]))
+                        best_last = l;
+        return best_last;
+}
+
+static int level_replay(struct level_solver *sv, const unsigned char *seq, struct sim_level_oracle *o)
+{
+        const struct sim_trace *t = sv->t;
+        double energy_nj = 0;
+
+        for (size_t s = 0; s < t->nsteps; s++) {
+                const float *row = t->work + s * t->nlanes;
+                unsigned prev = s > 0 ? seq[s - 1] : SIM_LEVEL_NONE;
+                struct sim_level_step out;
+                int err;
+
+                for (unsigned i = 0; i < t->nlanes; i++) {
+                        sv->work[i] = row[i];
+                        sv->scratch[i] = 0;
+                }
+                err = exec_level_step(sv->b, sv->lv, seq[s], prev, sv->step_us, t->nlanes, sv->scratch,
+                                      sv->work, &out);
+                if (err < 0)
+                        return err;
+                energy_nj += out.energy_nj;
+                o->switches += out.switched;
+                o->changes += out.changes;
+                o->infeasible_steps += out.backlog > 0;
+                o->time_in[seq[s]] += t->step_us;
+        }
+        o->energy_uj = energy_nj / 1000;
+        return 0;
+}
+
+int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                        bool want_sequence, struct sim_level_oracle *o)
+{
+        _cleanup_free_ unsigned char *pred = NULL, *seq = NULL;
+        _cleanup_free_ double *work = NULL, *scratch = NULL;
+        _cleanup_free_ unsigned *rank = NULL;
+        _cleanup_free_ struct level_solver *sv = NULL;
+        const unsigned n = lv->nlevels;
+        unsigned l;
+        int err;
+
+        *o = (struct sim_level_oracle){ 0 };
+        if (n == 0 || n > SIM_MAX_LEVELS || t->nlanes == 0 || t->nlanes > SIM_EXEC_MAX_LANES)
+                return -EINVAL;
+        if (t->nsteps == 0)
+                return 0;
+        if (t->nsteps > SIZE_MAX / n)
+                return -ENOMEM;
+        sv = calloc(1, sizeof(*sv));
+        pred = malloc(t->nsteps * n);
+        seq = malloc(t->nsteps);
+        work = malloc(t->nlanes * sizeof(double));
+        scratch = malloc(t->nlanes * sizeof(double));
+        rank = malloc(t->nlanes * sizeof(unsigned));
+        if (!sv || !pred || !seq || !work || !scratch || !rank)
+                return -ENOMEM;
+        sv->b = b;
+        sv->lv = lv;
+        sv->t = t;
+        sv->step_us = (double)t->step_us;
+        sv->work = work;
+        sv->rank = rank;
+        sv->scratch = scratch;
+        level_solver_setup(sv);
+
+        l = level_solve_forward(sv, pred);
+        for (size_t s = t->nsteps; s-- > 0;) {
+                seq[s] = (unsigned char)l;
+                l = pred[s * n + l];
+        }
+        free(pred);
+        pred = NULL;
+
+        err = level_replay(sv, seq, o);
+        if (err < 0) {
+                *o = (struct sim_level_oracle){ 0 };
+                return err;
+        }
+        if (want_sequence) {
+                o->sequence = seq;
+                seq = NULL;
+        }
+        return 0;
+}
+
+void oracle_level_free(struct sim_level_oracle *o)
+{
+        free(o->sequence);
+        o->sequence = NULL;
+}

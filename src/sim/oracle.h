@@ -6,6 +6,7 @@
  * DVFS rule and switch costs (a dynamic programme over (step, cluster)). */
 
 #include "sim/board.h"
+#include "sim/modes.h"
 #include "sim/trace.h"
 
 struct sim_oracle {
@@ -13,7 +14,7 @@ struct sim_oracle {
         unsigned long switches;
         size_t infeasible_steps;        /* steps of the sequence whose leftover was dropped: 0
                                          * when every step could be cleared (see oracle.c) */
-        bl_usec_t time_in[BL_MAX_CLUSTERS];
+        bl_usec_t time_in[SIM_MAX_LEVELS];      /* per cluster (per class when blsim reports a mode) */
         unsigned char *sequence;        /* cluster per step, when asked for */
 };
 
@@ -22,3 +23,25 @@ struct sim_oracle {
  * indices) is kept when asked for and freed by oracle_free(). */
 int oracle_solve(const struct sim_board *b, const struct sim_trace *t, bool want_sequence, struct sim_oracle *o);
 void oracle_free(struct sim_oracle *o);
+
+/* The same optimum over sequences of system levels of any mode (a dynamic
+ * programme over (step, level); definition and ties as oracle_solve(), see
+ * oracle.c), scored by exec_level_step(). */
+struct sim_level_oracle {
+        double energy_uj;
+        unsigned long switches;         /* steps whose level differs from the previous step's */
+        unsigned long changes;          /* sum of sim_levels_changes(): pair switches in pair mode,
+                                         * CPUs added or removed in mp mode, = switches in cluster mode */
+        size_t infeasible_steps;        /* as in struct sim_oracle */
+        bl_usec_t time_in[SIM_MAX_LEVELS];
+        unsigned char *sequence;        /* level per step, when asked for */
+};
+
+/* Returns 0, -EINVAL (no level, no lane, more than SIM_EXEC_MAX_LANES lanes)
+ * or -ENOMEM. Needs one byte per step and level while it runs; 'sequence'
+ * (one byte per step) is kept when asked for and freed by
+ * oracle_level_free(). Cluster-mode levels give oracle_solve()'s optimum
+ * (energies equal to rounding; oracle_solve() stays the reference there). */
+int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                        bool want_sequence, struct sim_level_oracle *o);
+void oracle_level_free(struct sim_level_oracle *o);

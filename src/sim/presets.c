@@ -12,7 +12,9 @@
  *   HZ=100); the tracked load is continuous, so only the reaction time is
  *   quantised by the interval;
  * - always-big, always-little: 20 ms, the shipped interval (any would do).
- * "default" is the shipped configuration as it is. */
+ * "default" is the shipped configuration as it is; util, pelt, psi and trend
+ * are it with that one heuristic. (ipc has no preset: the simulator has no
+ * hardware counters, so it would run as util.) */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,8 +37,17 @@
         "heuristics = " heuristic "\n" \
         PASS_THROUGH
 
+/* One heuristic with the shipped hysteresis: what each contributes alone. */
+#define HEURISTIC(heuristic) \
+        "[policy]\n" \
+        "heuristics = " heuristic "\n"
+
 const struct sim_preset sim_presets[] = {
         { "default", "the shipped configuration", "" },
+        { "util", "the shipped configuration with heuristics = util", HEURISTIC("util") },
+        { "pelt", "the shipped configuration with heuristics = pelt", HEURISTIC("pelt") },
+        { "psi", "the shipped configuration with heuristics = psi", HEURISTIC("psi") },
+        { "trend", "the shipped configuration with heuristics = trend", HEURISTIC("trend") },
         { "ondemand", "ondemand governor on the switcher's virtual frequencies", BASELINE("ondemand", 20) },
         { "conservative", "conservative governor on the switcher's virtual frequencies",
           BASELINE("conservative", 20) },

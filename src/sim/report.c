@@ -100,9 +100,9 @@ static void json_time_per_level(FILE *f, const char *indent, const struct sim_re
 {
         json_key(f, indent, "time_per_level");
         fputc('{', f);
-        for (unsigned i = 0; i < rep->ladder->nlevels; i++) {
+        for (unsigned i = 0; i < rep->mode->nclasses; i++) {
                 fputs(i ? ", " : "", f);
-                json_string(f, rep->ladder->levels[i].name);
+                json_string(f, rep->mode->class_name[i]);
                 fprintf(f, ": %llu", (unsigned long long)time_in[i]);
         }
         fputc('}', f);
@@ -192,10 +192,10 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         fprintf(f, "%-*s %.3f\n", w, "energy_uj", p->energy_uj);
         fprintf(f, "%-*s %.6g\n", w, "late_work_ratio", p->late_work_ratio);
         fprintf(f, "%-*s %lu\n", w, "switches", p->switches);
-        for (unsigned i = 0; i < rep->ladder->nlevels; i++) {
+        for (unsigned i = 0; i < rep->mode->nclasses; i++) {
                 char key[BL_NAME_MAX + 8];
 
-                snprintf(key, sizeof(key), "time %s", rep->ladder->levels[i].name);
+                snprintf(key, sizeof(key), "time %s", rep->mode->class_name[i]);
                 fprintf(f, "%-*s %llu us (%.1f%%)\n", w, key, (unsigned long long)p->time_in[i],
                         share_pct(p->time_in[i], length));
         }
@@ -277,10 +277,10 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
                 (unsigned long long)rep->step_us);
         fprintf(f, "%-*s %11s %9s %7s %10s %8s", name_w, "policy", "energy mJ", "saving %", "eta",
                 "late work", "switches");
-        for (unsigned l = 0; l < rep->ladder->nlevels; l++) {
+        for (unsigned l = 0; l < rep->mode->nclasses; l++) {
                 char head[BL_NAME_MAX + 4];
 
-                snprintf(head, sizeof(head), "%% %s", rep->ladder->levels[l].name);
+                snprintf(head, sizeof(head), "%% %s", rep->mode->class_name[l]);
                 level_w[l] = (int)strlen(head) > 7 ? (int)strlen(head) : 7;
                 fprintf(f, " %*s", level_w[l], head);
         }
@@ -303,7 +303,7 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
                 else
                         fprintf(f, " %10s", "-");
                 fprintf(f, " %8lu", r->switches);
-                for (unsigned l = 0; l < rep->ladder->nlevels; l++)
+                for (unsigned l = 0; l < rep->mode->nclasses; l++)
                         fprintf(f, " %*.1f", level_w[l],
                                 share_pct(r->time_in[l], run_length_us(rep, r->steps)));
                 if (rep->rtapp) {
@@ -447,16 +447,16 @@ int report_plot_script(FILE *f, const char *output, const struct sim_report *rep
         /* Baselines that want "any level above" say so with demands far
          * beyond the top; they would flatten everything else. */
         fprintf(f, "set ylabel 'demand (capacity)'\nset yrange [0:%u]\n",
-                rep->ladder->levels[rep->ladder->nlevels - 1].capacity * 5 / 4);
+                rep->mode->ladder.levels[rep->mode->ladder.nlevels - 1].capacity * 5 / 4);
         plot_series(f, rep, "1:2", "steps");
 
         fputs("set ylabel 'level'\nset ytics (", f);
-        for (unsigned l = 0; l < rep->ladder->nlevels; l++) {
+        for (unsigned l = 0; l < rep->mode->nclasses; l++) {
                 fputs(l ? ", " : "", f);
-                gnuplot_string(f, rep->ladder->levels[l].name);
+                gnuplot_string(f, rep->mode->class_name[l]);
                 fprintf(f, " %u", l);
         }
-        fprintf(f, ")\nset yrange [-0.2:%u.5]\n", rep->ladder->nlevels - 1);
+        fprintf(f, ")\nset yrange [-0.2:%u.5]\n", rep->mode->nclasses - 1);
         plot_series(f, rep, "1:3", "steps");
 
         fputs("set ylabel 'energy (mJ)'\nset ytics autofreq\nset autoscale y\n", f);

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 
-#include "core/ladder.h"
 #include "sim/oracle.h"
 #include "sim/run.h"
 
@@ -20,7 +19,7 @@ struct sim_report {
         bool rtapp;                     /* QoS columns, and the oracle is on the always-little arrivals */
         size_t steps;                   /* of the trace the oracle solves */
         bl_usec_t step_us;
-        const struct bl_ladder *ladder; /* level names; level i = cluster i */
+        const struct sim_mode *mode;    /* the classes time is reported in */
         struct sim_result little;       /* fixed on the lowest cluster */
         struct sim_result big;          /* fixed on the top cluster */
         const struct sim_oracle *oracle;

@@ -16,37 +16,23 @@
  * (it closes the last interval and shows in the timeline), with no step left
  * to apply it to.
  *
- * Levels are clusters: level i of the cluster-mode ladder must be board
- * cluster i, which holds whenever the boards' "order" follows capacity. */
+ * The engine-driven run works in every mode: the daemon's own controller
+ * (core/controller.h) decides, and its state is a system level of
+ * sim/modes.h, executed by exec_level_step(). The daemon's ladder and the
+ * simulator's levels are built separately from the same board and must
+ * agree (sim_mode_build() checks it). In cluster mode, level i of the ladder
+ * must be board cluster i, which holds whenever the boards' "order" follows
+ * capacity. */
 #include <errno.h>
-#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/engine.h"
+#include "common/fileio.h"
+#include "core/controller.h"
 #include "core/sample.h"
-#include "core/scorer.h"
 #include "sim/exec.h"
 #include "sim/run.h"
-
-/* The state every run shares, whoever chooses the cluster. */
-struct run {
-        const struct sim_board *b;
-        struct sim_workload *w;
-        struct sim_result *r;
-        unsigned nlanes;
-        double *backlog;
-        double *new_work;
-        double *lane_capacity;
-        double energy_nj;
-        double late;
-        unsigned cluster;               /* for the next step */
-        unsigned prev_cluster;
-        unsigned capacity_cluster;      /* whose capacity lane_capacity holds */
-        size_t step;
-        bl_usec_t t;                    /* start of the next step */
-        struct sim_step st;             /* the last step's outcome */
-};
 
 int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct bl_ladder *l)
 {
@@ -69,139 +55,123 @@ static unsigned top_capacity(const struct sim_cluster *c)
         return c->nopps > 0 ? c->opp[c->nopps - 1].capacity : 0;
 }
 
-static int run_open(struct run *run, const struct sim_board *b, struct sim_workload *w, struct sim_result *r,
-                    unsigned cluster)
+void sim_result_finish(struct sim_result *r, double energy_nj, double late, const struct sim_workload *w)
 {
-        int err;
-
-        *run = (struct run){ .b = b, .w = w, .r = r, .nlanes = w->nlanes, .cluster = cluster,
-                             .capacity_cluster = UINT_MAX };
-        *r = (struct sim_result){ 0 };
-        if (w->nlanes == 0 || w->step_us == 0 || cluster >= b->nclusters)
-                return -EINVAL;
-        if (w->reset) {
-                err = w->reset(w);
-                if (err < 0)
-                        return err;
-        }
-        run->backlog = calloc(3 * (size_t)w->nlanes, sizeof(double));
-        if (!run->backlog)
-                return -ENOMEM;
-        run->new_work = run->backlog + w->nlanes;
-        run->lane_capacity = run->new_work + w->nlanes;
-        return 0;
+        r->energy_uj = energy_nj / 1000.0;
+        r->late_work_ratio = r->total_work > 0.0 ? late / r->total_work : 0.0;
+        if (w->qos)
+                w->qos(w, &r->qos);
 }
 
-/* Runs the step starting at run->t on run->cluster. Returns 0, 1 when the
- * workload ended before it, or a negative errno from the workload. */
-static int run_step(struct run *run)
+int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode mode, struct bl_diag *diag)
 {
-        const struct sim_board *b = run->b;
-        const struct sim_cluster *c = &b->cluster[run->cluster];
-        struct sim_result *r = run->r;
-        const bl_usec_t step_us = run->w->step_us;
-        bool switched;
-        int err;
+        int r;
 
-        /* Every CPU of a cluster has the same top capacity. */
-        if (run->capacity_cluster != run->cluster) {
-                for (unsigned i = 0; i < run->nlanes; i++)
-                        run->lane_capacity[i] = top_capacity(c);
-                run->capacity_cluster = run->cluster;
+        *m = (struct sim_mode){ .mode = mode };
+        r = sim_levels_build(&m->levels, b, mode, diag);
+        if (r < 0)
+                return r;
+        board_topology(b, &m->topo);
+        r = ladder_build(&m->ladder, &m->topo, mode, NULL);
+        if (r < 0) {
+                diag_add(diag, "%s: no %s ladder for this board: %s", b->name, mode_to_string(mode), strerror(-r));
+                return r;
         }
-        err = run->w->begin_step(run->w, run->step, run->t, run->lane_capacity, run->new_work);
-        if (err != 0)
-                return err;
 
-        switched = run->step > 0 && run->cluster != run->prev_cluster;
-        for (unsigned i = 0; i < run->nlanes; i++)
-                r->total_work += run->new_work[i];
-        exec_step(b, run->cluster, switched, (double)step_us, run->nlanes, run->backlog, run->new_work,
-                  &run->st);
-        if (run->w->end_step)
-                run->w->end_step(run->w, run->step, run->t + step_us, run->backlog);
-
-        run->energy_nj += run->st.energy_nj;
-        run->late += run->st.backlog;
-        r->time_in[run->cluster] += step_us;
-        if (switched)
-                r->switches++;
-        run->prev_cluster = run->cluster;
-        run->step++;
-        run->t += step_us;
+        /* The engine's levels (or pairs) must be the ones executed. */
+        if (mode == BL_MODE_PAIR) {
+                if (m->ladder.npairs != m->levels.npairs)
+                        goto mismatch;
+                for (unsigned p = 0; p < m->ladder.npairs; p++)
+                        if (m->ladder.pairs[p].little != m->levels.pair_cpu[p][0] ||
+                            m->ladder.pairs[p].big != m->levels.pair_cpu[p][1])
+                                goto mismatch;
+                /* Time is shown per number of pairs on big: 2^P levels are too many to read. */
+                m->nclasses = m->levels.npairs + 1;
+                for (unsigned c = 0; c < m->nclasses; c++)
+                        snprintf(m->class_name[c], sizeof(m->class_name[c]), "%u/%u big", c, m->levels.npairs);
+                for (unsigned l = 0; l < m->levels.nlevels; l++)
+                        m->class_of[l] = (unsigned char)__builtin_popcount(l);
+                return 0;
+        }
+        if (m->ladder.nlevels != m->levels.nlevels)
+                goto mismatch;
+        for (unsigned l = 0; l < m->ladder.nlevels; l++) {
+                for (unsigned cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
+                        if (cpuset_isset(&m->ladder.levels[l].cpus, cpu) != ((m->levels.level[l].active >> cpu) & 1))
+                                goto mismatch;
+                memcpy(m->class_name[l], m->ladder.levels[l].name, sizeof(m->class_name[l]));
+                m->class_of[l] = (unsigned char)l;
+        }
+        m->nclasses = m->ladder.nlevels;
         return 0;
-}
-
-static void run_close(struct run *run)
-{
-        struct sim_result *r = run->r;
-
-        r->steps = run->step;
-        r->energy_uj = run->energy_nj / 1000.0;
-        r->late_work_ratio = r->total_work > 0.0 ? run->late / r->total_work : 0.0;
-        if (run->w->qos)
-                run->w->qos(run->w, &r->qos);
-        free(run->backlog);
-        run->backlog = NULL;
+mismatch:
+        diag_add(diag, "%s: the %s levels the engine sees do not match the ones simulated (the clusters' order "
+                 "does not follow their capacity)", b->name, mode_to_string(mode));
+        return -EINVAL;
 }
 
 /* What the engine's sample is made of, gathered step by step. */
 struct observer {
         bl_usec_t interval;
-        unsigned cluster;               /* active in the interval */
-        unsigned capacity;              /* of the OPP of the last step run */
-        unsigned capacity_cluster;      /* where that step ran */
+        uint64_t active;                /* the CPUs of the level the interval ran at */
+        unsigned capacity[BL_MAX_CLUSTERS];     /* of each cluster's OPP in the last step */
         double pressure_us;
         double busy_us[SIM_MAX_CPUS];   /* global CPU numbers */
-        bl_cpuset online[BL_MAX_CLUSTERS];
         struct bl_sample_buf sample;
 };
 
-static void observer_init(struct observer *o, const struct sim_board *b, bl_usec_t interval)
+static unsigned top_of(const struct sim_board *b, unsigned cluster)
+{
+        return top_capacity(&b->cluster[cluster]);
+}
+
+static void observer_init(struct observer *o, const struct sim_board *b, const struct sim_levels *lv,
+                          bl_usec_t interval)
 {
         memset(o, 0, sizeof(*o));
         o->interval = interval;
-        o->capacity = b->cluster[0].opp[0].capacity;
+        o->active = lv->level[0].active;
         for (unsigned k = 0; k < b->nclusters; k++)
-                for (unsigned j = 0; j < b->cluster[k].cpus; j++)
-                        cpuset_set(&o->online[k], b->cluster[k].first_cpu + j);
+                o->capacity[k] = b->cluster[k].opp[0].capacity;
         sample_buf_init(&o->sample, b->ncpus);
         o->sample.s.has_pressure = true;
 }
 
-static void observer_add(struct observer *o, const struct sim_board *b, const struct run *run)
+static void observer_add(struct observer *o, const struct sim_board *b, const struct sim_level_step *st,
+                         bl_usec_t step_us)
 {
-        const struct sim_cluster *c = &b->cluster[run->cluster];
-
-        o->capacity = c->opp[run->st.opp].capacity;
-        o->capacity_cluster = run->cluster;
-        for (unsigned j = 0; j < c->cpus; j++)
-                o->busy_us[c->first_cpu + j] += run->st.busy_us[j];
-        if (run->st.backlog > 0.0)
-                o->pressure_us += (double)run->w->step_us;
+        /* A cluster that did not run the last step reads as idle at its lowest OPP. */
+        for (unsigned k = 0; k < b->nclusters; k++)
+                o->capacity[k] = b->cluster[k].opp[(st->clusters >> k) & 1 ? st->opp[k] : 0].capacity;
+        for (unsigned cpu = 0; cpu < b->ncpus && cpu < SIM_MAX_CPUS; cpu++)
+                o->busy_us[cpu] += st->busy_us[cpu];
+        if (st->backlog > 0.0)
+                o->pressure_us += (double)step_us;
 }
 
-/* The sample for the decision at 'now', which ends the interval. An interval
- * in which no step started (steps longer than I) reads as idle, at the lowest
- * OPP if its cluster has not run a step yet. */
-static const struct bl_sample *observer_sample(struct observer *o, const struct sim_board *b, bl_usec_t now)
+/* The sample for the decision at 'now', which ends the interval: the CPUs
+ * of the level decided at its start are online, each at the capacity of its
+ * cluster's OPP in the last step (the lowest OPP if the cluster did not run
+ * it). An interval in which no step started (steps longer than I) reads as
+ * idle. */
+static const struct bl_sample *observer_sample(struct observer *o, const struct sim_board *b,
+                                               const struct sim_levels *lv, bl_usec_t now)
 {
-        const struct sim_cluster *c = &b->cluster[o->cluster];
         struct bl_sample *s = &o->sample.s;
         const double interval = (double)o->interval;
-        const unsigned top = top_capacity(c);
-        const unsigned capacity = o->capacity_cluster == o->cluster ? o->capacity : c->opp[0].capacity;
 
         s->now = now;
         s->interval = o->interval;
         for (unsigned cpu = 0; cpu < b->ncpus && cpu < SIM_MAX_CPUS; cpu++) {
                 struct bl_cpu_sample *rec = &o->sample.cpu[cpu];
-                bool on = cpuset_isset(&o->online[o->cluster], cpu);
+                const unsigned k = lv->cpu_cluster[cpu];
+                bool on = (o->active >> cpu) & 1;
 
                 rec->online = on;
                 rec->busy = on ? (float)(o->busy_us[cpu] / interval) : 0.0f;
-                rec->capacity = on ? (uint16_t)capacity : 0;
-                rec->max_capacity = on ? (uint16_t)top : 0;
+                rec->capacity = on ? (uint16_t)o->capacity[k] : 0;
+                rec->max_capacity = on ? (uint16_t)top_of(b, k) : 0;
                 o->busy_us[cpu] = 0.0;
         }
         s->pressure = o->pressure_us / interval;
@@ -225,129 +195,140 @@ static int timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, uns
         return 0;
 }
 
-/* Everything a policy run needs beyond the shared loop; kept off the stack. */
+/* Everything a policy run needs; kept off the stack. */
 struct policy_run {
-        struct bl_topology topo;
-        struct bl_ladder ladder;
-        struct bl_scorer scorer;
-        struct bl_engine engine;
+        struct bl_controller ctl;
+        bool ctl_ready;
+        struct bl_decision d[BL_MAX_PAIRS];
         struct observer obs;
+        struct sim_level_step st;
+        double *backlog, *new_work, *lane_capacity;
+        unsigned *lane_cpu;
 };
 
-int sim_run_policy(const struct sim_board *b, struct sim_workload *w, const struct bl_config *cfg,
-                   struct sim_result *r, struct sim_timeline *tl)
+/* The top capacity of the CPU each lane is placed on at 'level' with its
+ * backlog as its pending work (mp mode places lanes by their work). */
+static void place_lanes(const struct sim_board *b, const struct sim_levels *lv, unsigned level, unsigned nlanes,
+                        struct policy_run *p)
+{
+        exec_level_lane_cpus(lv, level, nlanes, p->backlog, p->lane_cpu);
+        for (unsigned i = 0; i < nlanes; i++)
+                p->lane_capacity[i] = top_of(b, lv->cpu_cluster[p->lane_cpu[i]]);
+}
+
+int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct sim_workload *w,
+                   const struct bl_config *cfg, struct sim_result *r, struct sim_timeline *tl)
 {
         const bl_usec_t interval = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
-        struct bl_engine_params params;
-        struct policy_run *p;
-        struct run run = { 0 };
-        bl_usec_t next_decision = interval;
-        bool scorer_ready = false;
+        const struct sim_levels *lv = &m->levels;
+        const unsigned nlanes = w->nlanes;
+        _cleanup_free_ struct policy_run *p = NULL;
+        bl_usec_t next_decision = interval, t = 0;
+        unsigned level = 0, prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
+        double energy_nj = 0, late = 0;
         int err;
 
+        *r = (struct sim_result){ 0 };
         if (tl)
                 tl->n = 0;
-        if (interval == 0)
+        if (interval == 0 || nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0)
                 return -EINVAL;
+        if (w->reset) {
+                err = w->reset(w);
+                if (err < 0)
+                        return err;
+        }
         p = calloc(1, sizeof(*p));
         if (!p)
                 return -ENOMEM;
-        err = sim_board_ladder(b, &p->topo, &p->ladder);
-        if (err < 0)
+        p->backlog = calloc(3 * (size_t)nlanes, sizeof(double));
+        p->lane_cpu = calloc(nlanes, sizeof(unsigned));
+        if (!p->backlog || !p->lane_cpu) {
+                err = -ENOMEM;
                 goto out;
+        }
+        p->new_work = p->backlog + nlanes;
+        p->lane_capacity = p->new_work + nlanes;
+
         /* The simulator observes backlog as CPU pressure; it has no hardware counters. */
-        err = scorer_init(&p->scorer, cfg, BL_NEEDS_PRESSURE);
+        err = controller_init(&p->ctl, &m->ladder, cfg, BL_NEEDS_PRESSURE, 0);
         if (err < 0)
                 goto out;
-        scorer_ready = true;
-        engine_params_from_config(&params, cfg);
-        engine_init(&p->engine, &p->ladder, &params, 0);
-        engine_switched(&p->engine, 0, 0);
-        observer_init(&p->obs, b, interval);
+        p->ctl_ready = true;
+        observer_init(&p->obs, b, lv, interval);
 
-        err = run_open(&run, b, w, r, 0);
-        if (err < 0)
-                goto out;
         for (;;) {
-                while (next_decision <= run.t) {
-                        const struct bl_sample *s = observer_sample(&p->obs, b, next_decision);
-                        double demand = scorer_score(&p->scorer, s, next_decision);
-                        struct bl_decision d;
+                while (next_decision <= t) {
+                        const struct bl_sample *s = observer_sample(&p->obs, b, lv, next_decision);
 
-                        engine_decide(&p->engine, demand, NULL, next_decision, &d);
-                        if (d.change) {
-                                engine_switched(&p->engine, d.to, next_decision);
-                                run.cluster = d.to;
-                                p->obs.cluster = d.to;
+                        if (controller_decide(&p->ctl, s, next_decision, p->d) > 0) {
+                                controller_switched(&p->ctl, p->d, next_decision);
+                                level = controller_state(&p->ctl);
+                                p->obs.active = lv->level[level].active;
                         }
                         if (tl) {
-                                err = timeline_add(tl, next_decision, demand, run.cluster,
-                                                   run.energy_nj / 1000.0);
+                                err = timeline_add(tl, next_decision, controller_demand(&p->ctl),
+                                                   m->class_of[level], energy_nj / 1000.0);
                                 if (err < 0)
-                                        goto out_run;
+                                        goto out;
                         }
                         next_decision += interval;
                 }
-                err = run_step(&run);
+
+                /* In cluster and pair mode a lane's CPU follows from the level. */
+                if (lv->mode == BL_MODE_MP || level != placed) {
+                        place_lanes(b, lv, level, nlanes, p);
+                        placed = level;
+                }
+                err = w->begin_step(w, r->steps, t, p->lane_capacity, p->new_work);
                 if (err != 0)
                         break;
-                observer_add(&p->obs, b, &run);
+                for (unsigned i = 0; i < nlanes; i++)
+                        r->total_work += p->new_work[i];
+                err = exec_level_step(b, lv, level, prev, (double)w->step_us, nlanes, p->backlog, p->new_work,
+                                      &p->st);
+                if (err < 0)
+                        break;
+                if (w->end_step)
+                        w->end_step(w, r->steps, t + w->step_us, p->backlog);
+
+                energy_nj += p->st.energy_nj;
+                late += p->st.backlog;
+                r->time_in[m->class_of[level]] += w->step_us;
+                r->switches += p->st.switched;
+                r->changes += p->st.changes;
+                observer_add(&p->obs, b, &p->st, w->step_us);
+                prev = level;
+                r->steps++;
+                t += w->step_us;
         }
         if (err == 1)
                 err = 0;
-out_run:
-        run_close(&run);
+        sim_result_finish(r, energy_nj, late, w);
 out:
-        if (scorer_ready)
-                scorer_done(&p->scorer);
-        free(p);
-        return err;
-}
-
-static int record_step(struct sim_trace *rec, size_t *size, const double *new_work)
-{
-        float *row;
-
-        if (rec->nsteps == *size) {
-                size_t n = *size ? 2 * *size : 4096;
-                float *work = realloc(rec->work, n * rec->nlanes * sizeof(float));
-
-                if (!work)
-                        return -ENOMEM;
-                rec->work = work;
-                *size = n;
+        if (p && p->ctl_ready)
+                controller_done(&p->ctl);
+        if (p) {
+                free(p->backlog);
+                free(p->lane_cpu);
         }
-        row = rec->work + rec->nsteps * rec->nlanes;
-        for (unsigned i = 0; i < rec->nlanes; i++)
-                row[i] = (float)new_work[i];
-        rec->nsteps++;
-        return 0;
+        return err;
 }
 
 int sim_run_fixed(const struct sim_board *b, struct sim_workload *w, unsigned cluster, struct sim_result *r,
                   struct sim_trace *record)
 {
-        struct run run;
-        size_t size = 0;
+        struct sim_levels *lv = malloc(sizeof(*lv));
+        struct bl_diag diag;
         int err;
 
-        if (record)
-                *record = (struct sim_trace){ .step_us = w->step_us, .nlanes = w->nlanes };
-        err = run_open(&run, b, w, r, cluster);
-        if (err < 0)
-                return err;
-        while ((err = run_step(&run)) == 0) {
-                if (record) {
-                        err = record_step(record, &size, run.new_work);
-                        if (err < 0)
-                                break;
-                }
-        }
-        if (err == 1)
-                err = 0;
-        run_close(&run);
-        if (err < 0 && record)
-                trace_free(record);
+        if (!lv)
+                return -ENOMEM;
+        diag_init(&diag);
+        err = sim_levels_build(lv, b, BL_MODE_CLUSTER, &diag);
+        if (err == 0)
+                err = sim_run_fixed_level(b, lv, w, cluster, r, record);
+        free(lv);
         return err;
 }
 

@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "core/ladder.h"
 #include "sim/board.h"
+#include "sim/modes.h"
 #include "sim/workload.h"
 
 struct sim_result {
@@ -15,8 +16,10 @@ struct sim_result {
         double energy_uj;
         double total_work;              /* reference-µs that arrived */
         double late_work_ratio;         /* sum of end-of-step backlog / total work */
-        unsigned long switches;
-        bl_usec_t time_in[BL_MAX_CLUSTERS];     /* per cluster (= level in cluster mode) */
+        unsigned long switches;         /* steps whose level differs from the previous step's */
+        unsigned long changes;          /* pairs or CPUs switched (sim_levels_changes()); = switches
+                                         * in cluster mode */
+        bl_usec_t time_in[SIM_MAX_LEVELS];      /* per class of struct sim_mode (per cluster in fixed runs) */
         struct sim_qos qos;
 };
 
@@ -33,20 +36,41 @@ struct sim_timeline {
         struct sim_timeline_point *p;
 };
 
+/* A mode as blsim runs it: the daemon's ladder for the board and the system
+ * levels the simulator executes (sim/modes.h), which must agree, and the
+ * classes time is reported in: the levels, except in pair mode, where a
+ * class is the number of pairs on big ("2/4 big"), as 2^P combinations are
+ * too many to read. */
+struct sim_mode {
+        enum bl_mode mode;
+        struct bl_topology topo;
+        struct bl_ladder ladder;
+        struct sim_levels levels;
+        unsigned nclasses;
+        char class_name[SIM_MAX_LEVELS][BL_NAME_MAX];
+        unsigned char class_of[SIM_MAX_LEVELS];         /* per system level */
+};
+
+/* Builds 'mode' (CLUSTER, PAIR or MP) for board 'b'. Returns 0, or a
+ * negative errno with the reason in 'diag' (what sim_levels_build() or
+ * ladder_build() refuse; -EINVAL when the two disagree). */
+int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode mode, struct bl_diag *diag);
+
 /* The topology and cluster-mode ladder of a board, as the engine sees them.
  * Level i is board cluster i; -EINVAL when the board's "order" does not
  * follow capacity (or what ladder_build() returns). */
 int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct bl_ladder *l);
 
-/* Engine-driven run. 'cfg' supplies the heuristics and the engine's
- * parameters exactly as the daemon reads them (the mode is always cluster).
- * The workload is reset first, so one workload serves several runs.
- * r->policy is left empty for the caller to name. With 'tl', one point per
- * decision; free it with sim_timeline_free() whatever the result.
- * Returns 0 or a negative errno (-EINVAL: a board or workload it cannot run,
- * or what the heuristics' init or the workload said). */
-int sim_run_policy(const struct sim_board *b, struct sim_workload *w, const struct bl_config *cfg,
-                   struct sim_result *r, struct sim_timeline *tl);
+/* Engine-driven run in mode 'm' (built for 'b'). 'cfg' supplies the
+ * heuristics and the engine's parameters exactly as the daemon reads them
+ * (its mode key is not looked at: 'm' is the mode). The workload is reset
+ * first, so one workload serves several runs. r->policy is left empty for
+ * the caller to name. With 'tl', one point per decision (its level is the
+ * class); free it with sim_timeline_free() whatever the result. Returns 0 or
+ * a negative errno (-EINVAL: a workload it cannot run, or what the
+ * heuristics' init or the workload said). */
+int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct sim_workload *w,
+                   const struct bl_config *cfg, struct sim_result *r, struct sim_timeline *tl);
 
 /* The same rules with the cluster fixed for the whole run (always-big,
  * always-little). When 'record' is not NULL it receives the work that arrived
@@ -56,3 +80,7 @@ int sim_run_fixed(const struct sim_board *b, struct sim_workload *w, unsigned cl
                   struct sim_trace *record);
 
 void sim_timeline_free(struct sim_timeline *tl);
+
+/* Fills in what every run reports at its end: energy in µJ from nJ, the
+ * late-work ratio from the summed end-of-step backlog, the workload's QoS. */
+void sim_result_finish(struct sim_result *r, double energy_nj, double late, const struct sim_workload *w);

@@ -493,3 +493,23 @@ int trace_load(struct sim_trace *t, const char *path, struct bl_diag *diag)
                 diag_add(diag, "%s: cannot parse: out of memory", path);
         return r;
 }
+
+int trace_append(struct sim_trace *t, size_t *room, const double *work)
+{
+        float *row;
+
+        if (t->nsteps == *room) {
+                size_t n = *room ? 2 * *room : 4096;
+                float *grown = realloc(t->work, n * t->nlanes * sizeof(float));
+
+                if (!grown)
+                        return -ENOMEM;
+                t->work = grown;
+                *room = n;
+        }
+        row = t->work + t->nsteps * t->nlanes;
+        for (unsigned i = 0; i < t->nlanes; i++)
+                row[i] = (float)work[i];
+        t->nsteps++;
+        return 0;
+}

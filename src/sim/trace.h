@@ -28,3 +28,8 @@ int trace_parse(struct sim_trace *t, const char *filename, const char *text, siz
  * (described in diag). */
 int trace_load(struct sim_trace *t, const char *path, struct bl_diag *diag);
 void trace_free(struct sim_trace *t);
+
+/* Appends one step of work (per lane) to a trace being recorded; '*room'
+ * is the steps allocated so far (0 for a fresh trace, whose work is NULL).
+ * Returns 0 or -ENOMEM (the trace is then as it was). */
+int trace_append(struct sim_trace *t, size_t *room, const double *work);

@@ -227,6 +227,7 @@ static void print_run(const struct sim_board *b, const char *what, double dt, co
 static int bench_runs(const struct sim_board *b, const struct sim_trace *t)
 {
         static const char *const presets[] = { "default", "ondemand", "interactive", "hmp", "exynos5410" };
+        static struct sim_mode mode;
         struct sim_workload *w;
         struct sim_result res;
         struct bl_config cfg;
@@ -235,6 +236,12 @@ static int bench_runs(const struct sim_board *b, const struct sim_trace *t)
         double t0;
         int r;
 
+        diag_init(&diag);
+        r = sim_mode_build(&mode, b, BL_MODE_CLUSTER, &diag);
+        if (r < 0) {
+                print_diag(&diag);
+                return r;
+        }
         r = workload_from_trace(&w, "synthetic", t);
         if (r < 0)
                 return r;
@@ -253,10 +260,59 @@ static int bench_runs(const struct sim_board *b, const struct sim_trace *t)
                         break;
                 }
                 t0 = now_s();
-                r = sim_run_policy(b, w, &cfg, &res, NULL);
+                r = sim_run_policy(b, &mode, w, &cfg, &res, NULL);
                 snprintf(what, sizeof(what), "sim_run_policy %s", presets[i]);
                 if (r == 0)
                         print_run(b, what, now_s() - t0, &res);
+        }
+        workload_free(w);
+        return r;
+}
+
+/* The other modes: the default policy and the oracle over their levels. */
+static int bench_modes(const struct sim_board *b, const struct sim_trace *t)
+{
+        static const enum bl_mode modes[] = { BL_MODE_PAIR, BL_MODE_MP };
+        static struct sim_mode mode;
+        struct sim_level_oracle o;
+        struct sim_workload *w;
+        struct sim_result res;
+        struct bl_config cfg;
+        struct bl_diag diag;
+        char what[64];
+        double t0, dt;
+        int r;
+
+        r = workload_from_trace(&w, "synthetic", t);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]) && r == 0; i++) {
+                diag_init(&diag);
+                if (sim_mode_build(&mode, b, modes[i], &diag) < 0) {
+                        print_diag(&diag);
+                        continue;
+                }
+                diag_init(&diag);
+                if (preset_config(preset_find("default"), &cfg, &diag) != 0) {
+                        print_diag(&diag);
+                        r = -EINVAL;
+                        break;
+                }
+                t0 = now_s();
+                r = sim_run_policy(b, &mode, w, &cfg, &res, NULL);
+                snprintf(what, sizeof(what), "sim_run_policy default, %s mode", mode_to_string(modes[i]));
+                if (r < 0)
+                        break;
+                print_run(b, what, now_s() - t0, &res);
+                t0 = now_s();
+                r = oracle_solve_levels(b, &mode.levels, t, false, &o);
+                dt = now_s() - t0;
+                if (r < 0)
+                        break;
+                printf("oracle_solve_levels, %s mode (%u levels): %.3f s (%.0f ns/step)  energy %.1f J  "
+                       "level changes %lu  infeasible steps %zu\n", mode_to_string(modes[i]), mode.levels.nlevels,
+                       dt, dt * 1e9 / (double)t->nsteps, o.energy_uj / 1e6, o.switches, o.infeasible_steps);
+                oracle_level_free(&o);
         }
         workload_free(w);
         return r;
@@ -376,6 +432,11 @@ int main(int argc, char **argv)
                        100.0 * (double)oracle.time_in[k] / ((double)trace.nsteps * STEP_US));
         printf("\n");
         oracle_free(&oracle);
+        r = bench_modes(&board, &trace);
         trace_free(&trace);
+        if (r < 0) {
+                fprintf(stderr, "bench_sim: modes: %s\n", strerror(-r));
+                return EXIT_FAILURE;
+        }
         return EXIT_SUCCESS;
 }

@@ -182,8 +182,9 @@ static unsigned parse(struct bl_config *cfg, const char *filename, const char *t
 
 START_TEST(test_preset_names)
 {
-        static const char *const names[] = { "default", "ondemand", "conservative", "interactive", "hmp",
-                                             "exynos5410", "always-big", "always-little" };
+        static const char *const names[] = { "default", "util", "pelt", "psi", "trend", "ondemand",
+                                             "conservative", "interactive", "hmp", "exynos5410", "always-big",
+                                             "always-little" };
         unsigned n = 0;
 
         for (const struct sim_preset *p = sim_presets; p->name; p++) {
@@ -196,9 +197,32 @@ START_TEST(test_preset_names)
         }
         ck_assert_uint_eq(n, sizeof(names) / sizeof(names[0]));
         ck_assert_ptr_null(preset_find("Ondemand"));
-        ck_assert_ptr_null(preset_find("util"));
+        ck_assert_ptr_null(preset_find("ipc"));
         ck_assert_ptr_null(preset_find(""));
         ck_assert_ptr_null(preset_find(NULL));
+}
+END_TEST
+
+/* A heuristic's preset is the shipped configuration with only that heuristic. */
+START_TEST(test_preset_heuristics_keep_the_shipped_engine)
+{
+        static const char *const names[] = { "util", "pelt", "psi", "trend" };
+        struct bl_config shipped, cfg;
+        struct bl_diag diag;
+
+        config_init(&shipped, policy_builtin);
+        for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+                diag_init(&diag);
+                ck_assert_int_eq(preset_config(preset_find(names[i]), &cfg, &diag), 0);
+                ck_assert_uint_eq(cfg.nheuristics, 1);
+                ck_assert_str_eq(cfg.heuristics[0].name, names[i]);
+                ck_assert_uint_eq(cfg.up_threshold, shipped.up_threshold);
+                ck_assert_uint_eq(cfg.down_threshold, shipped.down_threshold);
+                ck_assert_uint_eq(cfg.up_delay_ms, shipped.up_delay_ms);
+                ck_assert_uint_eq(cfg.down_delay_ms, shipped.down_delay_ms);
+                ck_assert_uint_eq(cfg.min_residency_ms, shipped.min_residency_ms);
+                ck_assert_uint_eq(cfg.sample_interval_ms, shipped.sample_interval_ms);
+        }
 }
 END_TEST
 
@@ -923,6 +947,7 @@ static Suite *baselines_suite(void)
 
         tcase_add_test(presets, test_preset_names);
         tcase_add_test(presets, test_preset_default_is_shipped);
+        tcase_add_test(presets, test_preset_heuristics_keep_the_shipped_engine);
         tcase_add_test(presets, test_preset_baselines_pass_through);
         tcase_add_test(presets, test_preset_problems_name_the_preset);
         suite_add_tcase(s, presets);

@@ -178,6 +178,17 @@ static void tiny_close(struct tiny_workload *tw)
         trace_free(&tw->trace);
 }
 
+/* The cluster mode of a board, as blsim builds it. */
+static const struct sim_mode *cluster_mode(const struct sim_board *b)
+{
+        static struct sim_mode m;
+        struct bl_diag diag;
+
+        diag_init(&diag);
+        ck_assert_int_eq(sim_mode_build(&m, b, BL_MODE_CLUSTER, &diag), 0);
+        return &m;
+}
+
 START_TEST(fixed_little_by_hand)
 {
         static const float work[] = { 256, 0, 600 };
@@ -253,7 +264,7 @@ START_TEST(decision_applies_from_its_time)
         probe_demand[1] = 1000;
         probe_config(&cfg, 2);
         tiny_open(&tw, 1000, 1, 4, work);
-        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, &tl), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, &tl), 0);
         ck_assert_uint_eq(probe_calls, 2);      /* at 2 ms and at the end, 4 ms */
         ck_assert_uint_eq(probe_now[0], 2000);
         ck_assert_uint_eq(probe_now[1], 4000);
@@ -297,7 +308,7 @@ START_TEST(straddling_step_keeps_its_cluster)
         probe_demand[2] = 1000;
         probe_config(&cfg, 2);
         tiny_open(&tw, 1500, 1, 4, work);
-        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(r.time_in[0], 3000);
         ck_assert_uint_eq(r.time_in[1], 3000);
         ck_assert_uint_eq(r.switches, 1);
@@ -333,7 +344,7 @@ START_TEST(sample_busy_capacity_pressure)
         probe_reset();
         probe_config(&cfg, 2);
         tiny_open(&tw, 1000, 1, 4, work);
-        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(probe_calls, 2);
 
         s = &probe_seen[0].s;
@@ -381,7 +392,7 @@ START_TEST(sample_cpus_of_the_active_cluster)
         probe_demand[1] = 1000;
         probe_config(&cfg, 2);
         tiny_open(&tw, 1000, 3, 4, work);
-        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
 
         s = &probe_seen[0].s;
         ck_assert_uint_eq(s->ncpus, 4);
@@ -424,7 +435,7 @@ START_TEST(switch_back_counts_twice)
         probe_demand[1] = 100;
         probe_config(&cfg, 2);
         tiny_open(&tw, 1000, 1, 6, work);
-        ck_assert_int_eq(sim_run_policy(&b, tw.w, &cfg, &r, NULL), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(r.switches, 2);
         ck_assert_uint_eq(r.time_in[0], 4000);
         ck_assert_uint_eq(r.time_in[1], 2000);
@@ -489,7 +500,7 @@ START_TEST(time_per_level_sums_to_run)
         suite_trace(&t, "app-launch.csv");
         default_config(&cfg);
         ck_assert_int_eq(workload_from_trace(&w, "app-launch", &t), 0);
-        ck_assert_int_eq(sim_run_policy(&b, w, &cfg, &r, NULL), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(r.steps, t.nsteps);
         ck_assert_uint_eq(r.time_in[0] + r.time_in[1], t.nsteps * t.step_us);
         /* the launch needs big, the idle tail does not */
@@ -525,9 +536,9 @@ START_TEST(policy_run_is_deterministic)
         suite_trace(&t, "scrolling-60fps.csv");
         default_config(&cfg);
         ck_assert_int_eq(workload_from_trace(&w, "scrolling", &t), 0);
-        ck_assert_int_eq(sim_run_policy(&b, w, &cfg, &r1, &tl1), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), w, &cfg, &r1, &tl1), 0);
         /* the same workload object again: it is reset by the run */
-        ck_assert_int_eq(sim_run_policy(&b, w, &cfg, &r2, &tl2), 0);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), w, &cfg, &r2, &tl2), 0);
         assert_same_result(&r1, &r2);
         ck_assert_uint_eq(tl1.n, tl2.n);
         ck_assert_uint_eq(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
@@ -779,21 +790,26 @@ static void assert_run_json(const char *text, const char *what)
 }
 
 /* A report on the tiny board with made-up numbers, written to memory. */
-static void tiny_report(struct sim_report *rep, struct sim_oracle *o, struct bl_ladder *l)
+static void tiny_report(struct sim_report *rep, struct sim_oracle *o, struct sim_mode *m)
 {
+        struct bl_ladder *l = &m->ladder;
+
         memset(rep, 0, sizeof(*rep));
         memset(o, 0, sizeof(*o));
-        memset(l, 0, sizeof(*l));
+        memset(m, 0, sizeof(*m));
         l->nlevels = 2;
         snprintf(l->levels[0].name, sizeof(l->levels[0].name), "little");
         snprintf(l->levels[1].name, sizeof(l->levels[1].name), "big");
         l->levels[0].capacity = 512;
         l->levels[1].capacity = 1024;
+        m->nclasses = 2;
+        snprintf(m->class_name[0], sizeof(m->class_name[0]), "little");
+        snprintf(m->class_name[1], sizeof(m->class_name[1]), "big");
         rep->board = "tiny";
         rep->workload = "odd \"name\"\\with\tescapes.csv";
         rep->steps = 4;
         rep->step_us = 1000;
-        rep->ladder = l;
+        rep->mode = m;
         rep->little.steps = 4;
         rep->big.steps = 4;
         rep->policy[0].steps = 4;
@@ -828,7 +844,7 @@ START_TEST(report_json_escapes_and_eta)
 {
         struct sim_report rep;
         struct sim_oracle o;
-        struct bl_ladder l;
+        static struct sim_mode l;
         struct json j;
         char *text;
 
@@ -862,7 +878,7 @@ START_TEST(report_plot_script_inline)
         struct sim_timeline tl = { .n = 2, .size = 2, .p = pts };
         struct sim_report rep;
         struct sim_oracle o;
-        struct bl_ladder l;
+        static struct sim_mode l;
         char *text = NULL;
         size_t len = 0;
         FILE *f;
@@ -943,12 +959,65 @@ START_TEST(cli_suite_on_both_boards)
                 assert_json_object(o.out, &j);
                 ck_assert(json_has_key(&j, "rows"));
                 ck_assert(json_has_key(&j, "oracle_energy_uj"));
-                /* 2 fixed + 6 presets + the oracle */
-                ck_assert_uint_eq(count(o.out, "\"policy\": "), 9);
+                /* 2 fixed + 10 presets + the oracle */
+                ck_assert_uint_eq(count(o.out, "\"policy\": "), 13);
                 blsim_out_free(&o);
                 free(names[i]);
         }
         free(names);
+}
+END_TEST
+
+/* Pair and mp mode through the command line: time per class, the mode's
+ * references and oracle, and refusals with a reason. */
+START_TEST(cli_modes)
+{
+        char workload[PATH_MAX], board[PATH_MAX], tri[PATH_MAX];
+        const char *pair[] = { "compare", "-b", board, "-w", workload, "--mode", "pair", NULL };
+        const char *mp[] = { "run", "-b", board, "-w", workload, "--mode", "mp", "--json", NULL };
+        const char *bad[] = { "run", "-b", board, "-w", workload, "--mode", "turbo", NULL };
+        const char *tri_pair[] = { "run", "-b", tri, "-w", workload, "--mode", "pair", NULL };
+        struct blsim_out o;
+        struct json j;
+        FILE *f;
+
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/game-loop.csv", WORKLOADS_DIR);
+
+        o = blsim(pair);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        ck_assert_ptr_nonnull(strstr(o.out, "% 0/4 big"));
+        ck_assert_ptr_nonnull(strstr(o.out, "% 4/4 big"));
+        ck_assert_ptr_nonnull(strstr(o.out, "\npsi "));
+        blsim_out_free(&o);
+
+        o = blsim(mp);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        assert_json_object(o.out, &j);
+        ck_assert(json_has_key(&j, "eta"));
+        ck_assert_ptr_nonnull(strstr(o.out, "\"little+1big\": "));
+        ck_assert_ptr_nonnull(strstr(o.out, "\"all\": "));
+        blsim_out_free(&o);
+
+        o = blsim(bad);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "--mode: expected cluster, pair or mp, got \"turbo\""));
+        blsim_out_free(&o);
+
+        /* Pair mode needs exactly two clusters. */
+        snprintf(tri, sizeof(tri), "%s/tri.ini", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        f = fopen(tri, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("[board]\nname = tri\nreference_capacity = 1024\nswitch_latency_us = 20\nswitch_energy_uj = 100\n"
+              "[cluster.a]\ncpus = 2\norder = 0\noff_mw = 1\nopp = 500 300 50 10\n"
+              "[cluster.b]\ncpus = 2\norder = 1\noff_mw = 1\nopp = 1000 700 300 20\n"
+              "[cluster.c]\ncpus = 1\norder = 2\noff_mw = 1\nopp = 2000 1024 900 40\n", f);
+        ck_assert_int_eq(fclose(f), 0);
+        o = blsim(tri_pair);
+        ck_assert_int_eq(o.status, 69);
+        ck_assert_msg(strstr(o.err, "pair"), "stderr: %s", o.err);
+        blsim_out_free(&o);
+        unlink(tri);
 }
 END_TEST
 
@@ -1120,7 +1189,7 @@ START_TEST(cli_rtapp_run_and_compare)
         assert_json_object(o.out, &j);
         ck_assert_ptr_nonnull(strstr(o.out, "\"rtapp\": true"));
         /* every row but the oracle's has the QoS keys */
-        ck_assert_uint_eq(count(o.out, "\"misses\": "), 8);
+        ck_assert_uint_eq(count(o.out, "\"misses\": "), 12);
         blsim_out_free(&o);
 
         write_text(workload, "{ \"tasks\": { \"t\": { \"run\": -5 } } }\n");
@@ -1336,6 +1405,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(cli, cli_json_is_byte_identical);
         tcase_add_loop_test(cli, cli_suite_on_both_boards, 0, sizeof(boards) / sizeof(boards[0]));
         tcase_add_test(cli, cli_text_run_and_compare);
+        tcase_add_test(cli, cli_modes);
         tcase_add_test(cli, cli_bad_board_line);
         tcase_add_test(cli, cli_bad_trace_and_config);
         tcase_add_test(cli, cli_rtapp_run_and_compare);

@@ -11,13 +11,14 @@ unit_tests = \
 	tests/unit/check_engine \
 	tests/unit/check_controller \
 	tests/unit/check_heuristics \
-	tests/unit/check_policy_new \
+	tests/unit/check_signal_heuristics \
 	tests/unit/check_procstat \
 	tests/unit/check_sources \
 	tests/unit/check_hotplug \
 	tests/unit/check_perf \
 	tests/unit/check_sim \
 	tests/unit/check_simrun \
+	tests/unit/check_simmodes \
 	tests/unit/check_rtapp \
 	tests/unit/check_baselines
 check_PROGRAMS += $(unit_tests)
@@ -35,9 +36,9 @@ tests_unit_check_config_LDADD = $(UNIT_LDADD)
 tests_unit_check_engine_SOURCES = tests/unit/check_engine.c
 tests_unit_check_engine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_engine_LDADD = $(UNIT_LDADD)
-tests_unit_check_policy_new_SOURCES = tests/unit/check_policy_new.c
-tests_unit_check_policy_new_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_policy_new_LDADD = $(UNIT_LDADD)
+tests_unit_check_signal_heuristics_SOURCES = tests/unit/check_signal_heuristics.c
+tests_unit_check_signal_heuristics_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_signal_heuristics_LDADD = $(UNIT_LDADD)
 tests_unit_check_controller_SOURCES = tests/unit/check_controller.c
 tests_unit_check_controller_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_controller_LDADD = $(UNIT_LDADD)
@@ -69,6 +70,9 @@ tests_unit_check_simrun_SOURCES = tests/unit/check_simrun.c
 tests_unit_check_simrun_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
 tests_unit_check_simrun_LDADD = $(SIM_LDADD)
+tests_unit_check_simmodes_SOURCES = tests/unit/check_simmodes.c
+tests_unit_check_simmodes_CFLAGS = $(UNIT_CFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
+tests_unit_check_simmodes_LDADD = $(SIM_LDADD)
 tests_unit_check_rtapp_SOURCES = tests/unit/check_rtapp.c
 tests_unit_check_rtapp_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"'
 tests_unit_check_rtapp_LDADD = $(SIM_LDADD)

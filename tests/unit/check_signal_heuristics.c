@@ -849,7 +849,7 @@ END_TEST
 
 static Suite *policy_new_suite(void)
 {
-        Suite *s = suite_create("policy_new");
+        Suite *s = suite_create("signal_heuristics");
         TCase *psi = tcase_create("psi");
         TCase *trend = tcase_create("trend");
         TCase *ipc = tcase_create("ipc");
