@@ -462,6 +462,36 @@ START_TEST(test_plugin_heuristic_decides)
 }
 END_TEST
 
+/* ipc needs hardware counters. Where the machine has none (most virtual
+ * machines, this one), the daemon says why once, disables ipc, decides on
+ * the peak demand instead and keeps switching; where it has them, it says
+ * what it counts. */
+START_TEST(test_ipc_without_counters_keeps_running)
+{
+        char config[sizeof(base_config) + 64];
+        int counted;
+
+        snprintf(config, sizeof(config), "%s[policy]\nheuristics = ipc\n", base_config);
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        expect_line(0, "started: ", 1000);
+        counted = fakeboard_find_line(fb, 0, "hardware counters: cycles");
+        if (counted < 0) {
+                ck_assert_msg(fakeboard_find_line(fb, 0, "hardware counters not ") >= 0 ||
+                                      fakeboard_find_line(fb, 0, "hardware counters unavailable") >= 0,
+                              "no reason given:%s", log_text());
+                ck_assert_int_ge(fakeboard_find_line(fb, 0, "heuristic ipc disabled: it needs hardware counters"),
+                                 0);
+                ck_assert_int_ge(fakeboard_find_line(fb, 0, "no configured heuristic can run here"), 0);
+        }
+        expect_online("0-3", SWITCH_BOUND_MS);
+        set_load(heavy_load, 2);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
 START_TEST(test_sigterm_restores_start_set)
 {
         int status;
@@ -764,6 +794,7 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_mp_mode_adds_big_cpus);
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);
         tcase_add_test(tc, test_plugin_heuristic_decides);
+        tcase_add_test(tc, test_ipc_without_counters_keeps_running);
         tcase_add_test(tc, test_sigterm_restores_start_set);
         tcase_add_test(tc, test_sigint_restores_unusual_start_set);
         tcase_add_test(tc, test_sighup_reload);
