@@ -492,6 +492,39 @@ START_TEST(test_ipc_without_counters_keeps_running)
 }
 END_TEST
 
+/* mode = auto: where the kernel's switcher is present, pair mode, and the
+ * start line says why; pair 1's busy CPU goes big on its own. */
+START_TEST(test_auto_mode_picks_pair_with_the_switcher)
+{
+        static const unsigned one_heavy[] = { 600 };
+        char kernel[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 16];
+        unsigned started;
+        FILE *f;
+
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_path(fb, "/sys/kernel", kernel, sizeof(kernel)), 0);
+        ck_assert_int_eq(fakeboard_path(fb, "/sys/kernel/bL_switcher", dir, sizeof(dir)), 0);
+        ck_assert(mkdir(kernel, 0755) == 0 || errno == EEXIST);
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        snprintf(file, sizeof(file), "%s/active", dir);
+        f = fopen(file, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("1\n", f);
+        ck_assert_int_eq(fclose(f), 0);
+
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        started = expect_line(0, "started: ", 1000);
+        ck_assert_msg(strstr(fakeboard_line(fb, started, NULL),
+                             "mode pair (mode = auto: the kernel's big.LITTLE switcher is present, so pair)"),
+                      "%s", fakeboard_line(fb, started, NULL));
+        expect_online("0-3", SWITCH_BOUND_MS);
+        set_load(one_heavy, 1);
+        expect_online("0-4", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
 START_TEST(test_sigterm_restores_start_set)
 {
         int status;
@@ -795,6 +828,7 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);
         tcase_add_test(tc, test_plugin_heuristic_decides);
         tcase_add_test(tc, test_ipc_without_counters_keeps_running);
+        tcase_add_test(tc, test_auto_mode_picks_pair_with_the_switcher);
         tcase_add_test(tc, test_sigterm_restores_start_set);
         tcase_add_test(tc, test_sigint_restores_unusual_start_set);
         tcase_add_test(tc, test_sighup_reload);
