@@ -211,12 +211,16 @@ static void bench_exec(const struct sim_board *b, const struct sim_trace *t, uns
                total > 0 ? late / total : 0);
 }
 
-static void print_run(const struct sim_board *b, const char *what, double dt, const struct sim_result *r)
+/* Time is per cluster in fixed runs, per class of the mode in policy runs. */
+static void print_run(const struct sim_board *b, const struct sim_mode *m, const char *what, double dt,
+                      const struct sim_result *r)
 {
+        unsigned n = m ? m->nclasses : b->nclusters;
+
         printf("%-30s %.3f s (%.0f ns/step)  energy %.1f J  late_work_ratio %.4f  switches %lu", what, dt,
                dt * 1e9 / (double)r->steps, r->energy_uj / 1e6, r->late_work_ratio, r->switches);
-        for (unsigned k = 0; k < b->nclusters; k++)
-                printf("  %s %.1f%%", b->cluster[k].name,
+        for (unsigned k = 0; k < n; k++)
+                printf("  %s %.1f%%", m ? m->class_name[k] : b->cluster[k].name,
                        100.0 * (double)r->time_in[k] / ((double)r->steps * STEP_US));
         printf("\n");
 }
@@ -250,7 +254,7 @@ static int bench_runs(const struct sim_board *b, const struct sim_trace *t)
                 r = sim_run_fixed(b, w, k, &res, NULL);
                 snprintf(what, sizeof(what), "sim_run_fixed %s", b->cluster[k].name);
                 if (r == 0)
-                        print_run(b, what, now_s() - t0, &res);
+                        print_run(b, NULL, what, now_s() - t0, &res);
         }
         for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]) && r == 0; i++) {
                 diag_init(&diag);
@@ -263,7 +267,7 @@ static int bench_runs(const struct sim_board *b, const struct sim_trace *t)
                 r = sim_run_policy(b, &mode, w, &cfg, &res, NULL);
                 snprintf(what, sizeof(what), "sim_run_policy %s", presets[i]);
                 if (r == 0)
-                        print_run(b, what, now_s() - t0, &res);
+                        print_run(b, &mode, what, now_s() - t0, &res);
         }
         workload_free(w);
         return r;
@@ -303,7 +307,7 @@ static int bench_modes(const struct sim_board *b, const struct sim_trace *t)
                 snprintf(what, sizeof(what), "sim_run_policy default, %s mode", mode_to_string(modes[i]));
                 if (r < 0)
                         break;
-                print_run(b, what, now_s() - t0, &res);
+                print_run(b, &mode, what, now_s() - t0, &res);
                 t0 = now_s();
                 r = oracle_solve_levels(b, &mode.levels, t, false, &o);
                 dt = now_s() - t0;
