@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 top=$(pwd)
 
 DEPS="build-essential autoconf automake autoconf-archive pkg-config
-      libsystemd-dev libudev-dev libinih-dev check umockdev libumockdev-dev systemd gnuplot-nox"
+      libsystemd-dev libudev-dev libinih-dev check umockdev libumockdev-dev systemd gnuplot-nox
+      dbus-daemon"
 
 install_deps() {
         missing=""

@@ -3,3 +3,10 @@ dist_sysconf_DATA = conf/bigLittle.conf
 # Board models for blsim; "blsim --board NAME" finds them here.
 boardsdir = $(pkgdatadir)/boards
 dist_boards_DATA = conf/boards/exynos5422-like.ini conf/boards/tc2.ini
+# The D-Bus service's system bus policy and its polkit action. Under
+# $(datadir), where dbus-daemon and polkitd look (/usr/share/...) when the
+# prefix is /usr.
+dbuspolicydir = $(datadir)/dbus-1/system.d
+dist_dbuspolicy_DATA = conf/org.bigLittle.Switch1.conf
+polkitactiondir = $(datadir)/polkit-1/actions
+dist_polkitaction_DATA = conf/org.bigLittle.Switch1.policy

@@ -48,6 +48,12 @@ static const struct choice auto_mode_choices[] = {
         { NULL, 0 },
 };
 
+static const struct choice bool_choices[] = {
+        { "no", 0 },
+        { "yes", 1 },
+        { NULL, 0 },
+};
+
 static const struct choice combine_choices[] = {
         { "max", BL_COMBINE_MAX },
         { "weighted", BL_COMBINE_WEIGHTED },
@@ -101,9 +107,12 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
                                     "a temperature 20-150 (degrees Celsius)", NULL },
         [BL_KEY_CRITICAL_TEMP_C] = { "thermal", "critical_temp_c", KIND_TEMP, 20, 150,
                                      "a temperature 20-150 (degrees Celsius)", NULL },
+        [BL_KEY_ALLOW_USERS] = { "holds", "allow_users", KIND_CHOICE, .choices = bool_choices },
+        [BL_KEY_MAX_DURATION_S] = { "holds", "max_duration_s", KIND_UINT, 1, 604800,
+                                    "an integer 1-604800 (seconds)", NULL },
 };
 
-static const char *const main_sections[] = { "daemon", "policy", "hysteresis", "thermal", NULL };
+static const char *const main_sections[] = { "daemon", "policy", "hysteresis", "thermal", "holds", NULL };
 
 static bool streq(const char *a, const char *b)
 {
@@ -241,6 +250,9 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->cap_temp_mc = 85000;
         c->release_temp_mc = 80000;
         c->critical_temp_mc = 95000;
+
+        c->holds_allow_users = false;
+        c->holds_max_duration_s = 3600;
 
         resolve_heuristics(c);
 }
@@ -547,6 +559,12 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
                 break;
         case BL_KEY_CRITICAL_TEMP_C:
                 c->critical_temp_mc = (int)v;
+                break;
+        case BL_KEY_ALLOW_USERS:
+                c->holds_allow_users = v != 0;
+                break;
+        case BL_KEY_MAX_DURATION_S:
+                c->holds_max_duration_s = (unsigned)v;
                 break;
         case BL_KEY_HEURISTICS:
         case BL_KEY_ZONES:

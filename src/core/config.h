@@ -72,6 +72,8 @@ enum bl_config_key {
         BL_KEY_CAP_TEMP_C,
         BL_KEY_RELEASE_TEMP_C,
         BL_KEY_CRITICAL_TEMP_C,
+        BL_KEY_ALLOW_USERS,
+        BL_KEY_MAX_DURATION_S,
         BL_CONFIG_NKEYS,
 };
 
@@ -114,6 +116,10 @@ struct bl_config {
         int cap_temp_mc;
         int release_temp_mc;
         int critical_temp_mc;
+
+        /* [holds] */
+        bool holds_allow_users;         /* users may place and release their own holds */
+        unsigned holds_max_duration_s;
 
         /* Parser bookkeeping: per-heuristic settings and where keys were set. */
         unsigned nknown;

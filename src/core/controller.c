@@ -61,7 +61,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         struct bl_engine_params params;
         int r;
 
-        *c = (struct bl_controller){ .ladder = l };
+        *c = (struct bl_controller){ .ladder = l, .hold_level = -1 };
         if (l->nlevels == 0 || (l->mode == BL_MODE_PAIR && l->npairs == 0))
                 return -EINVAL;
         c->nengines = l->mode == BL_MODE_PAIR ? l->npairs : 1;
@@ -163,6 +163,26 @@ static unsigned largest(const double *v, unsigned n, double *top, unsigned size)
         return k;
 }
 
+void controller_set_hold(struct bl_controller *c, int level, const char *who)
+{
+        c->hold_level = level < 0 || (unsigned)level >= c->ladder->nlevels ? -1 : level;
+        snprintf(c->hold_who, sizeof(c->hold_who), "%s", c->hold_level >= 0 && who ? who : "");
+}
+
+/* With a hold in force, each engine applies it; the scores are still
+ * computed, for status and so that automatic choices resume from a current
+ * estimate. */
+static unsigned decide_held(struct bl_controller *c, const int *temp, bl_usec_t now, struct bl_decision *d)
+{
+        unsigned changes = 0;
+
+        for (unsigned i = 0; i < c->nengines; i++) {
+                engine_decide_hold(&c->engine[i], (unsigned)c->hold_level, c->hold_who, temp, now, &d[i]);
+                changes += d[i].change;
+        }
+        return changes;
+}
+
 unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, bl_usec_t now,
                            struct bl_decision *d)
 {
@@ -176,18 +196,23 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
                         const unsigned cpus[2] = { l->pairs[p].little, l->pairs[p].big };
 
                         c->demand[p] = score_cpus(&c->scorer[p], s, cpus, 2, now);
-                        engine_decide(&c->engine[p], c->demand[p], temp, now, &d[p]);
-                        changes += d[p].change;
+                        if (c->hold_level < 0)
+                                engine_decide(&c->engine[p], c->demand[p], temp, now, &d[p]);
+                        changes += c->hold_level < 0 && d[p].change;
                 }
-                return changes;
+                return c->hold_level < 0 ? changes : decide_held(c, temp, now, d);
         case BL_MODE_MP:
                 for (unsigned i = 0; i < c->nscorers; i++)
                         c->demand[i] = score_cpus(&c->scorer[i], s, &c->scope[i], 1, now);
                 c->ntop = largest(c->demand, c->nscorers, c->top, l->nlevels);
+                if (c->hold_level >= 0)
+                        return decide_held(c, temp, now, d);
                 engine_decide_ranked(&c->engine[0], c->top, c->ntop, temp, now, &d[0]);
                 return d[0].change;
         default:
                 c->demand[0] = scorer_score(&c->scorer[0], s, now);
+                if (c->hold_level >= 0)
+                        return decide_held(c, temp, now, d);
                 engine_decide(&c->engine[0], c->demand[0], temp, now, &d[0]);
                 return d[0].change;
         }

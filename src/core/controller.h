@@ -27,6 +27,8 @@ struct bl_controller {
         double *demand;                 /* each scorer's last combined demand */
         double top[BL_MAX_LEVELS];      /* mp: the largest per-CPU demands, largest first */
         unsigned ntop;
+        int hold_level;                 /* -1: no hold in force */
+        char hold_who[BL_REASON_MAX / 2];
 };
 
 /* Every engine starts at level 0, applied at 'now'. Returns 0, -ENOMEM, or
@@ -38,6 +40,11 @@ void controller_done(struct bl_controller *c);
 /* A new configuration (reload): fresh heuristic instances and new engine
  * parameters, levels kept. On failure nothing changed. */
 int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg, unsigned have);
+
+/* Puts a hold in force (every engine, every pair, at 'level'; thermal
+ * limits still apply) or, with level < 0, ends it. 'who' describes it for
+ * the reasons. The heuristics keep scoring while it holds. */
+void controller_set_hold(struct bl_controller *c, int level, const char *who);
 
 /* Decides every engine for the sample ending at 'now'; 'd' has room for
  * nengines decisions (d[p] is pair p's in pair mode). Returns the number of

@@ -22,6 +22,10 @@
  * 5. Rate: with max_rate_hz > 0, a due move waits while max_rate_hz switches
  *    happened at times > now - 1 s. Thermal moves are counted, never held.
  *
+ * A hold (engine_decide_hold()) replaces steps 2-5: the held level at once,
+ * clamped by rule 1, so the order is critical > thermal cap > hold >
+ * automatic.
+ *
  * Every decision carries a reason for people, e.g. "demand 612 > 80% of
  * little (377) for 40 ms": up names the current level, down the next lower
  * one. While a thermal limit holds the level (at 0 when critical, at the
@@ -163,6 +167,67 @@ static void format_thermal(char *buf, size_t size, int temp_mc, const char *limi
                          TEMP_ARG(temp_mc), TEMP_ARG(release_mc), limit, TEMP_ARG(limit_mc));
 }
 
+/* Rule 1, which comes before automatic choices and holds alike. Sets
+ * '*highest' to the highest level allowed and 'thermal' to why a limit holds;
+ * returns true when the thermal state decides this tick on its own. */
+static bool thermal_decides(struct bl_engine *e, const int *temp_mc, struct bl_decision *d, unsigned *highest,
+                            char *thermal, size_t size)
+{
+        const struct bl_ladder *l = e->ladder;
+        const unsigned n = l->nlevels, cur = e->level;
+
+        decide_thermal_state(e, temp_mc);
+        *highest = n > 0 ? n - 1 : 0;
+        if (e->critical) {
+                format_thermal(thermal, size, *temp_mc, "critical", e->p.critical_mc, e->p.release_mc);
+                e->pending_dir = 0;
+                d->cause = BL_CAUSE_CRITICAL;
+                d->to = 0;
+                d->change = cur != 0;
+                set_reason(d, "%s: %s %s", thermal, d->change ? "forced to" : "held at", l->levels[0].name);
+                return true;
+        }
+        if (e->capped) {
+                if (n >= 2)
+                        *highest = n - 2;
+                format_thermal(thermal, size, *temp_mc, "cap", e->p.cap_mc, e->p.release_mc);
+                if (cur > *highest) {
+                        e->pending_dir = 0;
+                        d->cause = BL_CAUSE_THERMAL_CAP;
+                        d->to = *highest;
+                        d->change = true;
+                        set_reason(d, "%s: highest level %s", thermal, l->levels[*highest].name);
+                        return true;
+                }
+        }
+        return false;
+}
+
+void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc, bl_usec_t now,
+                        struct bl_decision *d)
+{
+        const struct bl_ladder *l = e->ladder;
+        const unsigned cur = e->level;
+        char thermal[96] = "";
+        unsigned highest;
+
+        (void)now;
+        *d = (struct bl_decision){ .from = cur, .to = cur, .cause = BL_CAUSE_HOLD };
+        /* Automatic choices resume from scratch when the hold ends. */
+        e->pending_dir = 0;
+        if (thermal_decides(e, temp_mc, d, &highest, thermal, sizeof(thermal)))
+                return;
+        if (level >= l->nlevels)
+                level = l->nlevels - 1;
+        d->to = level < highest ? level : highest;
+        d->change = d->to != cur;
+        if (d->to < level)
+                set_reason(d, "%s wants %s, held at %s: %s", who, l->levels[level].name, l->levels[d->to].name,
+                           thermal);
+        else
+                set_reason(d, "%s: %s", who, l->levels[d->to].name);
+}
+
 /* The demand the engine tests level 'i' with (its rank-th largest). */
 static double rung_demand(const struct bl_ladder *l, unsigned i, const double *top, unsigned ntop)
 {
@@ -214,32 +279,8 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         int dir;
 
         *d = (struct bl_decision){ .from = cur, .to = cur, .cause = BL_CAUSE_NONE };
-        decide_thermal_state(e, temp_mc);
-
-        if (e->critical) {
-                format_thermal(thermal, sizeof(thermal), *temp_mc, "critical", e->p.critical_mc,
-                               e->p.release_mc);
-                e->pending_dir = 0;
-                d->cause = BL_CAUSE_CRITICAL;
-                d->to = 0;
-                d->change = cur != 0;
-                set_reason(d, "%s: %s %s", thermal, d->change ? "forced to" : "held at", l->levels[0].name);
+        if (thermal_decides(e, temp_mc, d, &highest, thermal, sizeof(thermal)))
                 return;
-        }
-
-        if (e->capped) {
-                if (n >= 2)
-                        highest = n - 2;
-                format_thermal(thermal, sizeof(thermal), *temp_mc, "cap", e->p.cap_mc, e->p.release_mc);
-                if (cur > highest) {
-                        e->pending_dir = 0;
-                        d->cause = BL_CAUSE_THERMAL_CAP;
-                        d->to = highest;
-                        d->change = true;
-                        set_reason(d, "%s: highest level %s", thermal, l->levels[highest].name);
-                        return;
-                }
-        }
 
         if (cur + 1 < n && above_pct(rung_demand(l, cur, top, ntop), e->p.up_pct, l->levels[cur].fit)) {
                 want = n - 1;
@@ -288,6 +329,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 e->pending_dir = dir;
                 e->pending_since = now;
         }
+        e->pending_to = want;
         held = elapsed(now, e->pending_since);
         delay = dir > 0 ? e->p.up_delay : e->p.down_delay;
 
@@ -337,6 +379,8 @@ const char *cause_to_string(enum bl_cause c)
                 return "thermal-cap";
         case BL_CAUSE_CRITICAL:
                 return "critical";
+        case BL_CAUSE_HOLD:
+                return "hold";
         }
         return "?";
 }

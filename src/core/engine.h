@@ -32,6 +32,7 @@ enum bl_cause {
         BL_CAUSE_DOWN,
         BL_CAUSE_THERMAL_CAP,
         BL_CAUSE_CRITICAL,
+        BL_CAUSE_HOLD,          /* a hold chose the level */
 };
 
 struct bl_decision {
@@ -50,6 +51,7 @@ struct bl_engine {
         bool started;                   /* level_since is meaningful */
         /* the pending move and since when its condition has held */
         int pending_dir;                /* +1 up, -1 down, 0 none */
+        unsigned pending_to;            /* the level it would move to (with pending_dir) */
         bl_usec_t pending_since;
         /* thermal state */
         bool capped;
@@ -75,6 +77,12 @@ void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_us
  * ranks count as 0): what mp mode's levels are tested with. */
 void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, const int *temp_mc,
                           bl_usec_t now, struct bl_decision *d);
+
+/* Decides with a hold in force: 'level' at once (no dwell, residency or rate
+ * limit), unless a thermal limit forbids it; 'who' describes the hold for
+ * the reason ("hold 3 by uid 1000 (benchmark)"). */
+void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc, bl_usec_t now,
+                        struct bl_decision *d);
 
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);

@@ -12,5 +12,7 @@ src_core_libblcore_a_SOURCES = \
 	src/core/config.h src/core/config.c \
 	src/core/scorer.h src/core/scorer.c \
 	src/core/engine.h src/core/engine.c \
-	src/core/controller.h src/core/controller.c
+	src/core/controller.h src/core/controller.c \
+	src/core/holds.h src/core/holds.c \
+	src/core/history.h src/core/history.c
 src_core_libblcore_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)

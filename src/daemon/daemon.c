@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
+#include <time.h>
 
 #include "backends/backend.h"
 #include "common/conf-files.h"
@@ -20,42 +22,16 @@
 #include "common/log.h"
 #include "common/plugin-loader.h"
 #include "core/controller.h"
+#include "daemon/bus.h"
 #include "daemon/daemon.h"
+#include "daemon/holds-store.h"
+#include "daemon/state.h"
 #include "sources/sampler.h"
 #include "sources/topology-udev.h"
 
 /* After a refused switch, wait this long before asking the kernel again. */
 #define RETRY_AFTER_FAILURE_USEC BL_USEC_PER_SEC
 
-struct bl_daemon {
-        const struct options *opt;
-        sd_event *event;
-        sd_event_source *timer;
-
-        struct bl_config cfg;
-        struct bl_conf_files files;
-        struct bl_plugin_set plugins;
-        char plugin_dir[BL_PATH_MAX];   /* where the plugins came from */
-        struct bl_topology topo;
-        struct bl_ladder ladder;
-
-        const struct bl_backend_ops *backend_ops;
-        struct bl_backend *backend;
-        struct bl_sampler sampler;
-        bool sampler_opened;
-        bool controller_ready;
-        struct bl_controller ctl;
-        struct bl_decision *decisions;  /* one per engine */
-        struct bl_sample_buf sample;
-
-        bl_usec_t interval;
-        bl_usec_t next_tick;
-        bl_usec_t retry_after;
-        unsigned ticks;
-        unsigned switches;
-        unsigned read_failures;
-        double demand;
-};
 
 static void log_diag(const struct bl_diag *diag, int level)
 {
@@ -138,7 +114,7 @@ static void notify_status(const struct bl_daemon *d)
         char state[BL_MAX_PAIRS + BL_NAME_MAX];
 
         controller_state_name(&d->ctl, state, sizeof(state));
-        sd_notifyf(0, "STATUS=level %s, demand %.0f, %u switches", state, d->demand, d->switches);
+        sd_notifyf(0, "STATUS=level %s, demand %.0f, %lu switches", state, d->demand, d->switches);
 }
 
 static void describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
@@ -191,10 +167,139 @@ static void describe_changes(const struct bl_daemon *d, char *buf, size_t size)
         }
 }
 
+static uint64_t wall_usec(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t)ts.tv_sec * BL_USEC_PER_SEC + (uint64_t)ts.tv_nsec / 1000;
+}
+
+void daemon_state_name(const struct bl_daemon *d, char *buf, size_t size)
+{
+        controller_state_name(&d->ctl, buf, size);
+}
+
+/* Where engine 'i' is going: the level its last decision wants now, or the
+ * one a move waiting for its delay, residency or the rate limit aims at. */
+static unsigned target_level(const struct bl_daemon *d, unsigned i)
+{
+        const struct bl_engine *e = &d->ctl.engine[i];
+        const struct bl_decision *dec = &d->decisions[i];
+
+        if (dec->change)
+                return dec->to;
+        if (e->pending_dir != 0 && (dec->cause == BL_CAUSE_PENDING || dec->cause == BL_CAUSE_RESIDENCY ||
+                                    dec->cause == BL_CAUSE_RATE))
+                return e->pending_to;
+        return e->level;
+}
+
+void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size)
+{
+        size_t n = 0;
+
+        if (d->ladder.mode != BL_MODE_PAIR) {
+                snprintf(buf, size, "%s", level_name(d, target_level(d, 0)));
+                return;
+        }
+        for (unsigned p = 0; p < d->ctl.nengines && n + 1 < size; p++)
+                buf[n++] = target_level(d, p) ? 'B' : 'L';
+        if (size > 0)
+                buf[n] = '\0';
+}
+
+const char *daemon_thermal_state(const struct bl_daemon *d)
+{
+        if (d->ctl.nengines == 0)
+                return "normal";
+        if (d->ctl.engine[0].critical)
+                return "critical";
+        return d->ctl.engine[0].capped ? "capped" : "normal";
+}
+
+/* Time at each level, per engine (pair mode adds up pair-time). */
+static void account(struct bl_daemon *d, bl_usec_t now)
+{
+        bl_usec_t dt = now > d->accounted_until ? now - d->accounted_until : 0;
+
+        for (unsigned i = 0; i < d->ctl.nengines; i++)
+                d->time_in[d->ctl.engine[i].level] += dt;
+        d->accounted_until = now;
+}
+
+/* The hold in force goes to the controller; an expired one is dropped
+ * first (and said). */
+static void sync_holds(struct bl_daemon *d, bl_usec_t now)
+{
+        const struct bl_hold *h;
+        uint32_t ids[BL_MAX_HOLDS];
+        unsigned n = holds_expire(&d->holds, now, ids, BL_MAX_HOLDS);
+        char who[BL_REASON_MAX / 2];
+
+        for (unsigned i = 0; i < n && i < BL_MAX_HOLDS; i++)
+                log_info("hold %u expired", ids[i]);
+        if (n > 0)
+                bus_holds_changed(d->bus);
+        h = holds_current(&d->holds);
+        if (!h) {
+                controller_set_hold(&d->ctl, -1, NULL);
+                return;
+        }
+        if (h->reason[0])
+                snprintf(who, sizeof(who), "hold %u by uid %u (%.60s)", h->id, h->uid, h->reason);
+        else
+                snprintf(who, sizeof(who), "hold %u by uid %u", h->id, h->uid);
+        controller_set_hold(&d->ctl, (int)h->level, who);
+}
+
+/* Applies what the decisions want; returns 0, or the backend's error. */
+static int apply(struct bl_daemon *d, bl_usec_t now)
+{
+        char detail[256], changes[512], state[BL_MAX_PAIRS + BL_NAME_MAX], from[BL_STATE_NAME_MAX];
+        char to[BL_STATE_NAME_MAX];
+        const char *thermal_before = daemon_thermal_state(d);
+        bl_cpuset cpus;
+        int r;
+
+        describe_changes(d, changes, sizeof(changes));
+        controller_cpus(&d->ctl, d->decisions, &cpus);
+        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
+        if (r < 0) {
+                controller_state_name(&d->ctl, state, sizeof(state));
+                log_error("switch %s failed: %s; staying at %s", changes, detail, state);
+                d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
+                return r;
+        }
+        account(d, now);
+        controller_state_name(&d->ctl, from, sizeof(from));
+        controller_switched(&d->ctl, d->decisions, now);
+        controller_state_name(&d->ctl, to, sizeof(to));
+        for (unsigned i = 0; i < d->ctl.nengines; i++) {
+                const struct bl_decision *dec = &d->decisions[i];
+
+                if (!dec->change)
+                        continue;
+                d->switches++;
+                snprintf(d->last_reason, sizeof(d->last_reason), "%s", dec->reason);
+                if (d->ladder.mode == BL_MODE_PAIR)
+                        log_info("switch pair %u %s -> %s: %s [%s]", i, level_name(d, dec->from),
+                                 level_name(d, dec->to), dec->reason, detail);
+                else
+                        log_info("switch %s -> %s: %s [%s]", level_name(d, dec->from), level_name(d, dec->to),
+                                 dec->reason, detail);
+        }
+        history_add(&d->history, now, wall_usec(), from, to, d->last_reason);
+        bus_switched(d->bus, from, to, d->last_reason);
+        if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
+                bus_thermal_changed(d->bus);
+        notify_status(d);
+        return 0;
+}
+
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
-        char detail[256], changes[512], state[BL_MAX_PAIRS + BL_NAME_MAX];
-        bl_cpuset cpus;
+        const char *thermal_before = daemon_thermal_state(d);
         int r;
 
         d->ticks++;
@@ -210,40 +315,96 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 d->read_failures = 0;
         }
 
+        sync_holds(d, now);
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
                           d->decisions[0].reason);
+                if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
+                        bus_thermal_changed(d->bus);
                 return;
         }
         d->demand = controller_demand(&d->ctl);
         if (now < d->retry_after)
                 return;
+        (void)apply(d, now);
+}
 
-        describe_changes(d, changes, sizeof(changes));
-        controller_cpus(&d->ctl, d->decisions, &cpus);
-        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
-        if (r < 0) {
-                controller_state_name(&d->ctl, state, sizeof(state));
-                log_error("switch %s failed: %s; staying at %s", changes, detail, state);
-                d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
+/* Persistent holds are kept on disk; everyone on the bus is told. */
+static void holds_changed(struct bl_daemon *d)
+{
+        int r = holds_store_save(&d->holds, d->runtime_dir);
+
+        if (r < 0)
+                log_warning("cannot save the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
+        bus_holds_changed(d->bus);
+}
+
+/* A hold placed or ended is acted on at once, on the last sample. */
+static void decide_now(struct bl_daemon *d)
+{
+        uint64_t now;
+
+        if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) < 0)
                 return;
-        }
-        controller_switched(&d->ctl, d->decisions, now);
-        for (unsigned i = 0; i < d->ctl.nengines; i++) {
-                const struct bl_decision *dec = &d->decisions[i];
+        sync_holds(d, now);
+        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) > 0)
+                (void)apply(d, now);
+}
 
-                if (!dec->change)
-                        continue;
-                d->switches++;
-                if (d->ladder.mode == BL_MODE_PAIR)
-                        log_info("switch pair %u %s -> %s: %s [%s]", i, level_name(d, dec->from),
-                                 level_name(d, dec->to), dec->reason, detail);
-                else
-                        log_info("switch %s -> %s: %s [%s]", level_name(d, dec->from), level_name(d, dec->to),
-                                 dec->reason, detail);
-        }
-        notify_status(d);
+int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
+{
+        int r;
+
+        if (h->level >= d->ladder.nlevels)
+                return -EINVAL;
+        r = holds_add(&d->holds, h, id);
+        if (r < 0)
+                return r;
+        log_info("hold %u: %s for %llu s by uid %u%s%s%s%s", *id, d->ladder.levels[h->level].name,
+                 (unsigned long long)((h->until - h->since) / BL_USEC_PER_SEC), h->uid, h->unit[0] ? " (" : "",
+                 h->unit, h->unit[0] ? ")" : "", h->persist ? ", persistent" : "");
+        holds_changed(d);
+        decide_now(d);
+        return 0;
+}
+
+int daemon_release(struct bl_daemon *d, uint32_t id)
+{
+        int r = holds_release(&d->holds, id);
+
+        if (r < 0)
+                return r;
+        log_info("hold %u released", id);
+        holds_changed(d);
+        decide_now(d);
+        return 0;
+}
+
+unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all)
+{
+        unsigned n = holds_release_uid(&d->holds, uid, all);
+
+        if (n == 0)
+                return 0;
+        if (all)
+                log_info("all %u holds released", n);
+        else
+                log_info("%u holds of uid %u released", n, uid);
+        holds_changed(d);
+        decide_now(d);
+        return n;
+}
+
+void daemon_owner_gone(struct bl_daemon *d, const char *owner)
+{
+        unsigned n = holds_release_owner(&d->holds, owner);
+
+        if (n == 0)
+                return;
+        log_info("%u holds of %s ended: it left the bus", n, owner);
+        holds_changed(d);
+        decide_now(d);
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
@@ -263,6 +424,8 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
         r = sd_event_source_set_time(s, d->next_tick);
         if (r < 0)
                 return r;
+        d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
+                                  (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
         /* Decide on the tick's scheduled time, not the wakeup's jitter, so
          * that delays count whole sample intervals as they do in blsim. */
         decide(d, usec);
@@ -285,7 +448,7 @@ static void log_disabled_heuristics(const struct bl_daemon *d)
                 log_warning("no configured heuristic can run here; deciding on the plain peak demand (util)");
 }
 
-static void reload(struct bl_daemon *d)
+int daemon_reload(struct bl_daemon *d)
 {
         struct bl_config cfg;
         struct bl_conf_files files;
@@ -298,6 +461,7 @@ static void reload(struct bl_daemon *d)
         r = load_config(d->opt, &d->plugins, &cfg, &files, LOG_WARNING);
         if (r != 0) {
                 log_warning("reload: refused, keeping the running configuration");
+                r = -EINVAL;
                 goto done;
         }
         /* Mode and backend shape the ladder and what was saved for restore. */
@@ -312,6 +476,7 @@ static void reload(struct bl_daemon *d)
         diag = malloc(sizeof(*diag));
         if (!diag) {
                 log_warning("reload: refused: %s", strerror(ENOMEM));
+                r = -ENOMEM;
                 goto done;
         }
         diag_init(diag);
@@ -319,6 +484,7 @@ static void reload(struct bl_daemon *d)
         if (r < 0) {
                 log_diag(diag, LOG_WARNING);
                 log_warning("reload: refused, keeping the running configuration");
+                r = -EINVAL;
                 goto done;
         }
         diag_init(diag);
@@ -329,6 +495,7 @@ static void reload(struct bl_daemon *d)
         if (r < 0) {
                 thermal_close(&thermal);
                 log_warning("reload: refused, heuristics failed to start: %s", strerror(-r));
+                r = -EINVAL;
                 goto done;
         }
 
@@ -347,10 +514,13 @@ static void reload(struct bl_daemon *d)
                 log_info("reload: applied %s", files.path[i]);
         if (files.n == 0)
                 log_info("reload: applied the built-in defaults");
+        bus_config_changed(d->bus);
+        r = 0;
 done:
         free(diag);
         sd_notify(0, "READY=1");
         notify_status(d);
+        return r;
 }
 
 static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -358,10 +528,43 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
         struct bl_daemon *d = userdata;
 
         if (si->ssi_signo == SIGHUP) {
-                reload(d);
+                (void)daemon_reload(d);
                 return 0;
         }
         return sd_event_exit(d->event, 0);
+}
+
+/* Where persistent holds live: systemd's RuntimeDirectory=, else
+ * /run/bigLittle; the holds kept there are read back. */
+static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
+{
+        const char *dir = getenv("RUNTIME_DIRECTORY");
+        int r;
+
+        holds_init(&d->holds);
+        history_init(&d->history);
+        /* systemd may list several directories, separated by colons. */
+        snprintf(d->runtime_dir, sizeof(d->runtime_dir), "%s", dir && dir[0] ? dir : BL_RUNTIME_DIR);
+        d->runtime_dir[strcspn(d->runtime_dir, ":")] = '\0';
+        if (mkdir(d->runtime_dir, 0755) < 0 && errno != EEXIST)
+                log_warning("%s: %s; persistent holds will not survive a restart", d->runtime_dir,
+                            strerror(errno));
+        diag_init(diag);
+        r = holds_store_load(&d->holds, d->runtime_dir, wall_usec(), now, diag);
+        log_diag(diag, LOG_WARNING);
+        if (r < 0 && r != -ENOENT)
+                log_warning("cannot read the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
+        /* A level saved under another mode's ladder may not exist now. */
+        for (unsigned i = d->holds.n; i-- > 0;)
+                if (d->holds.h[i].level >= d->ladder.nlevels) {
+                        log_warning("hold %u dropped: its level does not exist in mode %s", d->holds.h[i].id,
+                                    mode_to_string(d->ladder.mode));
+                        (void)holds_release(&d->holds, d->holds.h[i].id);
+                }
+        for (unsigned i = 0; i < d->holds.n; i++)
+                log_info("hold %u restored: %s until %llu s from now", d->holds.h[i].id,
+                         level_name(d, d->holds.h[i].level),
+                         (unsigned long long)((d->holds.h[i].until - now) / BL_USEC_PER_SEC));
 }
 
 /* Sets up everything up to the initial level. Returns 0, or the exit status
@@ -506,6 +709,16 @@ static int setup(struct bl_daemon *d)
         describe_ladder(d, levels, sizeof(levels));
         log_info("started: %s; mode %s (%s); levels %s; backend %s (%s); level %s [%s]", d->topo.how,
                  mode_to_string(d->ladder.mode), d->ladder.why, levels, d->backend_ops->name, why, state, detail);
+
+        d->accounted_until = now;
+        open_holds(d, now, diag);
+        r = bus_open(&d->bus, d);
+        if (r < 0)
+                log_warning("no D-Bus service (%s): status, holds and reload over the bus are unavailable",
+                            strerror(-r));
+        r = 0;
+        /* Holds read back from disk take effect now. */
+        decide_now(d);
         status = 0;
 out:
         if (r < 0 && status == EXIT_FAILURE)
@@ -514,8 +727,25 @@ out:
         return status;
 }
 
+/* The upper edge of the bin the p-th percentile of tick lateness falls in. */
+static bl_usec_t lateness_percentile(const struct bl_daemon *d, unsigned p)
+{
+        uint64_t total = 0, seen = 0;
+
+        for (unsigned i = 0; i < BL_LATENESS_BINS; i++)
+                total += d->lateness[i];
+        for (unsigned i = 0; i < BL_LATENESS_BINS; i++) {
+                seen += d->lateness[i];
+                if (total > 0 && seen * 100 >= total * p)
+                        return (bl_usec_t)(i + 1) * BL_LATENESS_BIN_USEC;
+        }
+        return 0;
+}
+
 static void teardown(struct bl_daemon *d)
 {
+        bus_close(d->bus);
+        d->bus = NULL;
         char detail[256];
 
         if (d->backend) {
@@ -526,7 +756,9 @@ static void teardown(struct bl_daemon *d)
                 else
                         log_info("restored: %s", detail);
                 d->backend_ops->free(d->backend);
-                log_info("stopped after %u ticks and %u switches", d->ticks, d->switches);
+                log_info("stopped after %u ticks and %lu switches; tick lateness p50 %llu us, p99 %llu us",
+                         d->ticks, d->switches, (unsigned long long)lateness_percentile(d, 50),
+                         (unsigned long long)lateness_percentile(d, 99));
         }
         if (d->controller_ready)
                 controller_done(&d->ctl);

@@ -3,7 +3,7 @@
 noinst_PROGRAMS += tests/bench/bench_core
 tests_bench_bench_core_SOURCES = tests/bench/bench_core.c
 tests_bench_bench_core_LDADD = policy/libblpolicy.a src/core/libblcore.a $(INIH_LIBS) $(LIBM)
-EXTRA_DIST += tests/bench/run.sh tests/bench/eta-table.sh tests/bench/RESULTS.md
+EXTRA_DIST += tests/bench/run.sh tests/bench/eta-table.sh tests/bench/bus-load.sh tests/bench/RESULTS.md
 
 # The simulator's trace parser, execution rules and oracle on one hour of an
 # 8-lane trace at 1 ms steps.
@@ -12,3 +12,10 @@ tests_bench_bench_sim_SOURCES = tests/bench/bench_sim.c
 tests_bench_bench_sim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
 tests_bench_bench_sim_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(LIBM)
+
+# Status load on the bus service: tests/bench/bus-load.sh records the
+# daemon's tick lateness with and without it.
+noinst_PROGRAMS += tests/bench/bench_bus
+tests_bench_bench_bus_SOURCES = tests/bench/bench_bus.c
+tests_bench_bench_bus_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
+tests_bench_bench_bus_LDADD = $(SYSTEMD_LIBS)

@@ -3,6 +3,7 @@
  * command inside a fake board's testbed (shell). */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,18 @@
 
 /* Set from the SIGINT/SIGTERM handler: a signal handler has nowhere else to
  * put it. */
+
+/* The daemon keeps persistent holds in $RUNTIME_DIRECTORY (systemd's
+ * RuntimeDirectory=); on a fake board they belong to the board, not /run. */
+static void keep_runtime_dir_private(const struct fakeboard *fb)
+{
+        char dir[PATH_MAX];
+
+        if (getenv("RUNTIME_DIRECTORY"))
+                return;
+        snprintf(dir, sizeof(dir), "%s/run", fakeboard_root(fb));
+        setenv("RUNTIME_DIRECTORY", dir, 1);
+}
 static volatile sig_atomic_t interrupted;
 
 struct demo {
@@ -178,6 +191,7 @@ static int run_demo(const char *board, const char *daemon, const char *config, c
         argv[argc] = NULL;
 
         catch_signals();
+        keep_runtime_dir_private(fb);
         d.t0 = fakeboard_now();
         printf("[%7.3f s] board: online %s\n", 0.0, list);
         fakeboard_set_observer(fb, demo_observe, &d);
@@ -263,6 +277,7 @@ static int run_shell(const char *board, const char *pattern_name, char *const ar
         /* The command owns the terminal; a Ctrl-C is for it, not for us. */
         signal(SIGINT, SIG_IGN);
         signal(SIGQUIT, SIG_IGN);
+        keep_runtime_dir_private(fb);
         r = fakeboard_spawn(fb, argv, true);
         if (r >= 0)
                 r = fakeboard_run(fb, UINT32_MAX / 2, command_gone, NULL);

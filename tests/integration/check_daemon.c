@@ -123,6 +123,7 @@ static const char *log_text(void)
 
 static void spawn_daemon(const char *config, ...)
 {
+        char runtime[PATH_MAX + 8];
         char *argv[16] = { (char *)DAEMON_PATH };
         unsigned argc = 1;
         const char *arg;
@@ -136,6 +137,11 @@ static void spawn_daemon(const char *config, ...)
         argv[argc++] = (char *)"--config";
         argv[argc++] = (char *)config;
         argv[argc] = NULL;
+        /* Persistent holds go to the test's own directory, not /run. */
+        snprintf(runtime, sizeof(runtime), "%s/run", workdir);
+        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime, 1), 0);
+        /* No bus here (check_bus tests it): never the machine's own. */
+        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
         r = fakeboard_spawn(fb, argv, false);
         ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
 }

@@ -9,7 +9,8 @@ tests_fakeboard_bl_fakeboard_CFLAGS = $(AM_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_fakeboard_bl_fakeboard_LDADD = src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
 
 # Integration tests: the fake board on its own, then the real daemon on it.
-integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon
+integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon \
+	tests/integration/check_bus
 check_PROGRAMS += $(integration_tests)
 TESTS += $(integration_tests)
 tests_integration_check_fakeboard_SOURCES = \
@@ -26,6 +27,15 @@ tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 tests_integration_check_daemon_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+# The D-Bus service on a private dbus-daemon per test.
+tests_integration_check_bus_SOURCES = \
+	tests/integration/check_bus.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
+tests_integration_check_bus_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # The quick-start demo: the daemon on the fake Exynos 5422 while a load plays.
 demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled

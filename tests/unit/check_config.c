@@ -1176,6 +1176,8 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.cap_temp_mc, def.cap_temp_mc);
         ck_assert_int_eq(cfg.release_temp_mc, def.release_temp_mc);
         ck_assert_int_eq(cfg.critical_temp_mc, def.critical_temp_mc);
+        ck_assert_int_eq(cfg.holds_allow_users, def.holds_allow_users);
+        ck_assert_uint_eq(cfg.holds_max_duration_s, def.holds_max_duration_s);
 
         /* Every key is present in the file, not just left at its default. */
         for (unsigned k = 0; k < BL_CONFIG_NKEYS; k++)

@@ -317,6 +317,51 @@ START_TEST(test_reconfigure_keeps_levels)
 }
 END_TEST
 
+/* A hold applies at once, every pair; thermal limits win over it; when it
+ * ends the automatic choice resumes. */
+START_TEST(test_hold_precedence)
+{
+        static const float idle[8] = { 0 };
+        struct bl_controller c;
+        struct bl_decision d[4];
+        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+        const struct bl_sample *s;
+
+        setup_mode(BL_MODE_PAIR);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        controller_set_hold(&c, 1, "hold 3 by uid 0 (benchmark)");
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, idle), TICK, d), 4);
+        for (unsigned p = 0; p < 4; p++) {
+                ck_assert_int_eq(d[p].cause, BL_CAUSE_HOLD);
+                ck_assert_str_eq(d[p].reason, "hold 3 by uid 0 (benchmark): big");
+        }
+        controller_switched(&c, d, TICK);
+        assert_state(&c, 15, "BBBB");
+
+        /* The cap wins over the hold. */
+        s = sample(2 * TICK, &big, idle);
+        buf.s.has_temp = true;
+        buf.s.temp_mc = 86000;
+        ck_assert_uint_eq(controller_decide(&c, s, 2 * TICK, d), 4);
+        ck_assert_int_eq(d[0].cause, BL_CAUSE_THERMAL_CAP);
+        controller_switched(&c, d, 2 * TICK);
+        s = sample(3 * TICK, &little, idle);
+        buf.s.has_temp = true;
+        buf.s.temp_mc = 86000;
+        ck_assert_uint_eq(controller_decide(&c, s, 3 * TICK, d), 0);
+        ck_assert_str_eq(d[0].reason, "hold 3 by uid 0 (benchmark) wants big, held at little: "
+                                      "temperature 86.0 C >= cap 85.0 C");
+
+        /* Hold over: idle load goes back to (stays at) little by itself. */
+        controller_set_hold(&c, -1, NULL);
+        ck_assert_uint_eq(controller_decide(&c, sample(4 * TICK, &little, idle), 4 * TICK, d), 0);
+        ck_assert_int_ne(d[0].cause, BL_CAUSE_HOLD);
+        controller_set_hold(&c, 7, "out of range");
+        ck_assert_int_eq(c.hold_level, -1);
+        controller_done(&c);
+}
+END_TEST
+
 START_TEST(test_init_refuses_an_empty_ladder)
 {
         struct bl_controller c;
@@ -342,6 +387,7 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_ranked_reasons);
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
+        tcase_add_test(tc, test_hold_precedence);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -10,6 +10,7 @@ unit_tests = \
 	tests/unit/check_config \
 	tests/unit/check_engine \
 	tests/unit/check_controller \
+	tests/unit/check_holds \
 	tests/unit/check_heuristics \
 	tests/unit/check_signal_heuristics \
 	tests/unit/check_procstat \
@@ -20,7 +21,8 @@ unit_tests = \
 	tests/unit/check_simrun \
 	tests/unit/check_simmodes \
 	tests/unit/check_rtapp \
-	tests/unit/check_baselines
+	tests/unit/check_baselines \
+	tests/unit/check_holds_store
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -39,6 +41,9 @@ tests_unit_check_engine_LDADD = $(UNIT_LDADD)
 tests_unit_check_signal_heuristics_SOURCES = tests/unit/check_signal_heuristics.c
 tests_unit_check_signal_heuristics_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_signal_heuristics_LDADD = $(UNIT_LDADD)
+tests_unit_check_holds_SOURCES = tests/unit/check_holds.c
+tests_unit_check_holds_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_holds_LDADD = $(UNIT_LDADD)
 tests_unit_check_controller_SOURCES = tests/unit/check_controller.c
 tests_unit_check_controller_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_controller_LDADD = $(UNIT_LDADD)
@@ -57,6 +62,10 @@ tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
 tests_unit_check_perf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_perf_LDADD = $(UNIT_LDADD)
+tests_unit_check_holds_store_SOURCES = tests/unit/check_holds_store.c \
+	src/daemon/holds-store.h src/daemon/holds-store.c
+tests_unit_check_holds_store_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_holds_store_LDADD = $(UNIT_LDADD)
 
 EXTRA_DIST += tests/data
 # The trace suite blsim's tests run on (and its generator).

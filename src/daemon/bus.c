@@ -1,0 +1,1329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * org.bigLittle.Switch1: the daemon's state as properties, holds, reload,
+ * history and a JSON description as methods, Switched as a signal.
+ *
+ * Reading is open to everyone. Changing things is decided here, not by the
+ * bus policy (which lets everyone call): root may do everything; a caller
+ * may always release its own holds; [holds] allow_users = yes lets anyone
+ * place holds; anything else is asked of polkit (action
+ * org.bigLittle.Switch1.manage) when it is on the bus, and refused when it
+ * is not or says no.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-login.h>
+
+#include "common/log.h"
+#include "daemon/bus.h"
+
+#define BUS_NAME "org.bigLittle.Switch1"
+#define BUS_PATH "/org/bigLittle/Switch1"
+#define BUS_INTERFACE "org.bigLittle.Switch1"
+#define BUS_ERROR(name) "org.bigLittle.Switch1.Error." name
+#define BUS_DENIED_MESSAGE "not permitted: run as root or grant org.bigLittle.Switch1.manage"
+#define POLKIT_ACTION "org.bigLittle.Switch1.manage"
+#define POLKIT_INTERFACE "org.freedesktop.PolicyKit1.Authority"
+
+/* HoldWithFlags() flags. */
+#define HOLD_FLAG_PERSIST (UINT64_C(1) << 0)
+#define HOLD_FLAGS_KNOWN HOLD_FLAG_PERSIST
+
+/* polkit's CheckAuthorization() flag. */
+#define POLKIT_ALLOW_USER_INTERACTION 1u
+
+/* The bus name of a client with non-persistent holds, watched so that its
+ * holds end when it leaves the bus. */
+struct bus_owner {
+        struct bl_bus *b;
+        sd_bus_track *track;
+        char name[BL_HOLD_OWNER_MAX];
+};
+
+/* Who called, as the bus daemon vouches for it (uid, pid) and as far as
+ * systemd knows (unit). */
+struct caller {
+        uint32_t uid;
+        int32_t pid;
+        char unit[BL_HOLD_UNIT_MAX];
+        char name[BL_HOLD_OWNER_MAX];
+};
+
+enum bus_action {
+        ACTION_HOLD,
+        ACTION_RELEASE,
+        ACTION_RELOAD,
+};
+
+/* A checked call that waits for polkit's answer (or is done at once). */
+struct request {
+        struct request *next;
+        struct bl_bus *b;
+        sd_bus_message *call;
+        sd_bus_slot *slot;              /* the CheckAuthorization() call */
+        enum bus_action action;
+        struct caller caller;
+        /* ACTION_HOLD */
+        unsigned level;
+        bl_usec_t duration;
+        bool persist;
+        char reason[BL_HOLD_REASON_MAX];
+        /* ACTION_RELEASE */
+        uint32_t id;
+};
+
+struct bl_bus {
+        struct bl_daemon *d;
+        sd_bus *bus;
+        sd_bus_slot *object;
+        sd_event_source *post;
+        struct request *pending;
+        unsigned nowners;
+        struct bus_owner *owners[BL_MAX_HOLDS];
+        /* What was last announced, to signal only real changes. */
+        char level[BL_STATE_NAME_MAX];
+        char target[BL_STATE_NAME_MAX];
+        const char *thermal;
+};
+
+/* The JSON of Describe(): a growing buffer, commas placed by nesting. */
+#define JSON_MAX_DEPTH 8
+
+struct json {
+        char *buf;
+        size_t len, size;
+        int error;
+        unsigned depth;
+        bool first[JSON_MAX_DEPTH];     /* nothing written yet in this container */
+        bool after_key;
+};
+
+static void json_append(struct json *j, const char *s, size_t n)
+{
+        if (j->error)
+                return;
+        if (j->len + n + 1 > j->size) {
+                size_t size = j->size ? j->size : 4096;
+                char *p;
+
+                while (j->len + n + 1 > size)
+                        size *= 2;
+                p = realloc(j->buf, size);
+                if (!p) {
+                        j->error = -ENOMEM;
+                        return;
+                }
+                j->buf = p;
+                j->size = size;
+        }
+        memcpy(j->buf + j->len, s, n);
+        j->len += n;
+        j->buf[j->len] = '\0';
+}
+
+__attribute__((format(printf, 2, 3))) static void json_printf(struct json *j, const char *fmt, ...)
+{
+        char buf[64];
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vsnprintf(buf, sizeof(buf), fmt, ap);
+        va_end(ap);
+        if (n < 0 || (size_t)n >= sizeof(buf)) {
+                j->error = -EINVAL;
+                return;
+        }
+        json_append(j, buf, (size_t)n);
+}
+
+/* Before a value or a key: a comma unless it is the first in its container
+ * or the value of a key just written. */
+static void json_separate(struct json *j)
+{
+        if (j->after_key) {
+                j->after_key = false;
+                return;
+        }
+        if (j->depth == 0)
+                return;
+        if (!j->first[j->depth - 1])
+                json_append(j, ",", 1);
+        j->first[j->depth - 1] = false;
+}
+
+static void json_open(struct json *j, char c)
+{
+        json_separate(j);
+        if (j->depth >= JSON_MAX_DEPTH) {
+                j->error = -E2BIG;
+                return;
+        }
+        json_append(j, &c, 1);
+        j->first[j->depth++] = true;
+}
+
+static void json_close(struct json *j, char c)
+{
+        if (j->depth > 0)
+                j->depth--;
+        json_append(j, &c, 1);
+}
+
+/* The length of the UTF-8 sequence at s, or 0 when it is not valid UTF-8
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static size_t utf8_length(const unsigned char *s)
+{
+        unsigned n, cp;
+
+        if (s[0] < 0x80)
+                return 1;
+        if ((s[0] & 0xe0) == 0xc0)
+                n = 1, cp = s[0] & 0x1f;
+        else if ((s[0] & 0xf0) == 0xe0)
+                n = 2, cp = s[0] & 0x0f;
+        else if ((s[0] & 0xf8) == 0xf0)
+                n = 3, cp = s[0] & 0x07;
+        else
+                return 0;
+        for (unsigned i = 1; i <= n; i++) {
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = cp << 6 | (s[i] & 0x3f);
+        }
+        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+                return 0;
+        return n + 1;
+}
+
+static void json_control(struct json *j, unsigned char c)
+{
+        switch (c) {
+        case '\b':
+                json_append(j, "\\b", 2);
+                break;
+        case '\f':
+                json_append(j, "\\f", 2);
+                break;
+        case '\n':
+                json_append(j, "\\n", 2);
+                break;
+        case '\r':
+                json_append(j, "\\r", 2);
+                break;
+        case '\t':
+                json_append(j, "\\t", 2);
+                break;
+        default:
+                json_printf(j, "\\u%04x", c);
+        }
+}
+
+/* RFC 8259 section 7; bytes that are not UTF-8 (a path, say) become U+FFFD
+ * so that the document stays valid. */
+static void json_quote(struct json *j, const char *s)
+{
+        const unsigned char *p = (const unsigned char *)s;
+
+        json_append(j, "\"", 1);
+        while (*p) {
+                size_t n = utf8_length(p);
+
+                if (n == 0) {
+                        json_append(j, "\\ufffd", 6);
+                        p++;
+                } else if (*p == '"' || *p == '\\') {
+                        char esc[2] = { '\\', (char)*p };
+
+                        json_append(j, esc, 2);
+                        p++;
+                } else if (*p < 0x20) {
+                        json_control(j, *p);
+                        p++;
+                } else {
+                        json_append(j, (const char *)p, n);
+                        p += n;
+                }
+        }
+        json_append(j, "\"", 1);
+}
+
+static void json_key(struct json *j, const char *key)
+{
+        json_separate(j);
+        json_quote(j, key);
+        json_append(j, ":", 1);
+        j->after_key = true;
+}
+
+static void json_string(struct json *j, const char *s)
+{
+        json_separate(j);
+        json_quote(j, s);
+}
+
+static void json_uint(struct json *j, uint64_t v)
+{
+        json_separate(j);
+        json_printf(j, "%" PRIu64, v);
+}
+
+static void json_int(struct json *j, int64_t v)
+{
+        json_separate(j);
+        json_printf(j, "%" PRId64, v);
+}
+
+static void json_bool(struct json *j, bool v)
+{
+        json_separate(j);
+        json_append(j, v ? "true" : "false", v ? 4 : 5);
+}
+
+static void json_null(struct json *j)
+{
+        json_separate(j);
+        json_append(j, "null", 4);
+}
+
+/* Three decimals, written from integers: printf's %f would follow the
+ * locale's decimal separator. JSON has no NaN or infinity. */
+static void json_double(struct json *j, double v)
+{
+        if (!isfinite(v)) {
+                json_null(j);
+                return;
+        }
+        json_separate(j);
+        if (fabs(v) < 1e15) {
+                long long milli = llround(v * 1000.0);
+                unsigned long long a = (unsigned long long)(milli < 0 ? -milli : milli);
+
+                json_printf(j, "%s%llu.%03llu", milli < 0 ? "-" : "", a / 1000, a % 1000);
+        } else {
+                json_printf(j, "%.0f", v);
+        }
+}
+
+static const char *level_name(const struct bl_daemon *d, unsigned level)
+{
+        return level < d->ladder.nlevels ? d->ladder.levels[level].name : "?";
+}
+
+static int now_usec(const struct bl_daemon *d, clockid_t clock, uint64_t *ret)
+{
+        return sd_event_now(d->event, clock, ret);
+}
+
+/* The demand above which the engine goes up, and below which it goes down,
+ * from the first engine's level (0 where there is no level that way). */
+static void thresholds(const struct bl_daemon *d, double *up, double *down)
+{
+        const struct bl_engine *e;
+        const struct bl_ladder *l = &d->ladder;
+
+        *up = *down = 0.0;
+        if (!d->controller_ready || d->ctl.nengines == 0)
+                return;
+        e = &d->ctl.engine[0];
+        if (e->level + 1 < l->nlevels)
+                *up = (double)e->p.up_pct * l->levels[e->level].fit / 100.0;
+        if (e->level > 0 && e->level <= l->nlevels)
+                *down = (double)e->p.down_pct * l->levels[e->level - 1].fit / 100.0;
+}
+
+/* The scorer behind Demand: the only one in cluster mode, otherwise the
+ * pair's or CPU's with the largest demand (as controller_demand() picks). */
+static const struct bl_scorer *demand_scorer(const struct bl_daemon *d)
+{
+        const struct bl_controller *c = &d->ctl;
+        unsigned best = 0;
+
+        if (!d->controller_ready || c->nscorers == 0)
+                return NULL;
+        for (unsigned i = 1; i < c->nscorers; i++)
+                if (c->demand[i] > c->demand[best])
+                        best = i;
+        return &c->scorer[best];
+}
+
+/* Time at each level, including the stretch since the daemon last
+ * accounted it (pair mode: summed over pairs, as the daemon counts). */
+static void time_in_levels(const struct bl_daemon *d, bl_usec_t *t)
+{
+        uint64_t now;
+
+        memcpy(t, d->time_in, sizeof(d->time_in));
+        if (!d->controller_ready || now_usec(d, CLOCK_MONOTONIC, &now) < 0 || now <= d->accounted_until)
+                return;
+        for (unsigned i = 0; i < d->ctl.nengines; i++)
+                if (d->ctl.engine[i].level < BL_MAX_LEVELS)
+                        t[d->ctl.engine[i].level] += now - d->accounted_until;
+}
+
+static int temperature_mc(const struct bl_daemon *d)
+{
+        return d->sample.s.has_temp ? d->sample.s.temp_mc : -1;
+}
+
+static int get_mode(sd_bus *bus, const char *path, const char *interface, const char *property,
+                    sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "s", mode_to_string(b->d->ladder.mode));
+}
+
+static int get_mode_reason(sd_bus *bus, const char *path, const char *interface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "s", b->d->ladder.why);
+}
+
+static int get_level(sd_bus *bus, const char *path, const char *interface, const char *property,
+                     sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        char name[BL_STATE_NAME_MAX];
+
+        daemon_state_name(b->d, name, sizeof(name));
+        return sd_bus_message_append(reply, "s", name);
+}
+
+static int get_target_level(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        char name[BL_STATE_NAME_MAX];
+
+        daemon_target_name(b->d, name, sizeof(name));
+        return sd_bus_message_append(reply, "s", name);
+}
+
+static int get_levels(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "s");
+        for (unsigned i = 0; r >= 0 && i < b->d->ladder.nlevels; i++)
+                r = sd_bus_message_append(reply, "s", b->d->ladder.levels[i].name);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int get_demand(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "d", b->d->demand);
+}
+
+static int get_threshold(sd_bus *bus, const char *path, const char *interface, const char *property,
+                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        double up, down;
+
+        thresholds(b->d, &up, &down);
+        return sd_bus_message_append(reply, "d", strcmp(property, "UpThreshold") == 0 ? up : down);
+}
+
+static int get_scores(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_scorer *s = demand_scorer(b->d);
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "{sd}");
+        for (unsigned i = 0; r >= 0 && s && i < s->n; i++)
+                if (!s->disabled[i])
+                        r = sd_bus_message_append(reply, "{sd}", s->ops[i]->name, s->last[i]);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int get_temperature(sd_bus *bus, const char *path, const char *interface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "i", (int32_t)temperature_mc(b->d));
+}
+
+static int get_thermal_state(sd_bus *bus, const char *path, const char *interface, const char *property,
+                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "s", daemon_thermal_state(b->d));
+}
+
+static int get_holds(sd_bus *bus, const char *path, const char *interface, const char *property,
+                     sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_holds *hs = &b->d->holds;
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "(usuisssttb)");
+        for (unsigned i = 0; r >= 0 && i < hs->n; i++) {
+                const struct bl_hold *h = &hs->h[i];
+
+                r = sd_bus_message_append(reply, "(usuisssttb)", h->id, level_name(b->d, h->level), h->uid,
+                                          h->pid, h->unit, h->owner, h->reason, h->since_wall, h->until_wall,
+                                          (int)h->persist);
+        }
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int get_backend(sd_bus *bus, const char *path, const char *interface, const char *property,
+                       sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "s", b->d->backend_ops ? b->d->backend_ops->name : "");
+}
+
+static int get_switches(sd_bus *bus, const char *path, const char *interface, const char *property,
+                        sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "t", (uint64_t)b->d->switches);
+}
+
+static int get_time_in_level(sd_bus *bus, const char *path, const char *interface, const char *property,
+                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        bl_usec_t t[BL_MAX_LEVELS];
+        int r;
+
+        time_in_levels(b->d, t);
+        r = sd_bus_message_open_container(reply, 'a', "{st}");
+        for (unsigned i = 0; r >= 0 && i < b->d->ladder.nlevels; i++)
+                r = sd_bus_message_append(reply, "{st}", b->d->ladder.levels[i].name, (uint64_t)t[i]);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int get_last_reason(sd_bus *bus, const char *path, const char *interface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "s", b->d->last_reason);
+}
+
+static int get_config_files(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "s");
+        for (unsigned i = 0; r >= 0 && i < b->d->files.n; i++)
+                r = sd_bus_message_append(reply, "s", b->d->files.path[i]);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static void owner_free(struct bus_owner *o)
+{
+        sd_bus_track_unref(o->track);
+        free(o);
+}
+
+static void owner_remove(struct bl_bus *b, unsigned i)
+{
+        owner_free(b->owners[i]);
+        b->owners[i] = b->owners[--b->nowners];
+}
+
+static bool owner_has_holds(const struct bl_daemon *d, const char *name)
+{
+        for (unsigned i = 0; i < d->holds.n; i++)
+                if (!d->holds.h[i].persist && strcmp(d->holds.h[i].owner, name) == 0)
+                        return true;
+        return false;
+}
+
+/* Stops watching names that no longer own a hold that would end with them. */
+static void owners_prune(struct bl_bus *b)
+{
+        for (unsigned i = b->nowners; i-- > 0;)
+                if (!owner_has_holds(b->d, b->owners[i]->name))
+                        owner_remove(b, i);
+}
+
+static int on_owner_gone(sd_bus_track *track, void *userdata)
+{
+        struct bus_owner *o = userdata;
+        struct bl_bus *b = o->b;
+        char name[BL_HOLD_OWNER_MAX];
+
+        snprintf(name, sizeof(name), "%s", o->name);
+        /* sd-bus holds a reference to the track while this runs. */
+        for (unsigned i = 0; i < b->nowners; i++)
+                if (b->owners[i] == o) {
+                        owner_remove(b, i);
+                        break;
+                }
+        daemon_owner_gone(b->d, name);
+        return 0;
+}
+
+/* Watches 'name' so that its holds end when it leaves the bus. When it has
+ * left already, they end now. */
+static void owner_watch(struct bl_bus *b, const char *name)
+{
+        struct bus_owner *o;
+        int r;
+
+        if (!name[0])
+                return;
+        for (unsigned i = 0; i < b->nowners; i++)
+                if (strcmp(b->owners[i]->name, name) == 0)
+                        return;
+        /* Each watched name has a hold of its own, so after pruning there
+         * is room. */
+        owners_prune(b);
+        if (b->nowners >= BL_MAX_HOLDS)
+                return;
+        o = calloc(1, sizeof(*o));
+        r = o ? sd_bus_track_new(b->bus, &o->track, on_owner_gone, o) : -ENOMEM;
+        if (r < 0) {
+                log_error("bus: cannot watch %s: %s; its holds stay until they expire", name, strerror(-r));
+                free(o);
+                return;
+        }
+        o->b = b;
+        snprintf(o->name, sizeof(o->name), "%s", name);
+        /* This fails when the name is gone already (it asks the bus). */
+        r = sd_bus_track_add_name(o->track, name);
+        if (r < 0) {
+                owner_free(o);
+                log_debug("bus: %s cannot be watched (%s): it left", name, strerror(-r));
+                daemon_owner_gone(b->d, name);
+                return;
+        }
+        b->owners[b->nowners++] = o;
+}
+
+static int caller_identify(sd_bus_message *m, struct caller *c)
+{
+        sd_bus_creds *creds = NULL;
+        const char *sender = sd_bus_message_get_sender(m), *unit = NULL;
+        uid_t euid;
+        pid_t pid = 0;
+        int r;
+
+        memset(c, 0, sizeof(*c));
+        snprintf(c->name, sizeof(c->name), "%s", sender ? sender : "");
+        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID | SD_BUS_CREDS_UNIT |
+                                                 SD_BUS_CREDS_AUGMENT, &creds);
+        /* The unit comes from /proc/PID, which may be hidden
+         * (ProtectProc=invisible), gone, or another testbed's: then what the
+         * bus daemon knows suffices. */
+        if (r < 0) {
+                log_debug("bus: credentials of %s: %s", c->name, strerror(-r));
+                r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID, &creds);
+        }
+        if (r < 0)
+                return r;
+        /* The uid decides what the caller may do: only the bus daemon's word
+         * counts, not /proc of a pid that may have been reused. */
+        r = sd_bus_creds_get_euid(creds, &euid);
+        if (r >= 0 && (sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID))
+                r = -EPERM;
+        if (r >= 0) {
+                c->uid = euid;
+                if (sd_bus_creds_get_pid(creds, &pid) >= 0)
+                        c->pid = pid;
+                if (sd_bus_creds_get_unit(creds, &unit) >= 0 && unit)
+                        snprintf(c->unit, sizeof(c->unit), "%s", unit);
+        }
+        sd_bus_creds_unref(creds);
+        if (r >= 0 && !c->unit[0] && pid > 0) {
+                char *name = NULL;
+
+                if (sd_pid_get_unit(pid, &name) >= 0)
+                        snprintf(c->unit, sizeof(c->unit), "%s", name);
+                free(name);
+        }
+        return r < 0 ? r : 0;
+}
+
+static int deny(sd_bus_error *error)
+{
+        return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, BUS_DENIED_MESSAGE);
+}
+
+static int perform_hold(struct request *q, sd_bus_error *error)
+{
+        struct bl_daemon *d = q->b->d;
+        struct bl_hold h = { 0 };
+        uint64_t mono, wall;
+        uint32_t id = 0;
+        int r;
+
+        if ((r = now_usec(d, CLOCK_MONOTONIC, &mono)) < 0 || (r = now_usec(d, CLOCK_REALTIME, &wall)) < 0)
+                return r;
+        h.level = q->level;
+        h.uid = q->caller.uid;
+        h.pid = q->caller.pid;
+        snprintf(h.unit, sizeof(h.unit), "%s", q->caller.unit);
+        snprintf(h.owner, sizeof(h.owner), "%s", q->caller.name);
+        snprintf(h.reason, sizeof(h.reason), "%s", q->reason);
+        h.persist = q->persist;
+        h.since = mono;
+        h.until = mono + q->duration;
+        h.since_wall = wall;
+        h.until_wall = wall + q->duration;
+        r = daemon_hold(d, &h, &id);
+        if (r == -EUSERS)
+                return sd_bus_error_setf(error, BUS_ERROR("TooManyHolds"),
+                                         "uid %" PRIu32 " has %d holds already, the most one user may have",
+                                         h.uid, BL_MAX_HOLDS_PER_UID);
+        if (r == -ENOSPC)
+                return sd_bus_error_setf(error, BUS_ERROR("TooManyHolds"),
+                                         "%d holds are in force already, the most there may be",
+                                         BL_MAX_HOLDS);
+        if (r == -EINVAL)
+                return sd_bus_error_setf(error, BUS_ERROR("UnknownLevel"), "level %u does not exist",
+                                         h.level);
+        if (r < 0)
+                return r;
+        if (!h.persist)
+                owner_watch(q->b, h.owner);
+        return sd_bus_reply_method_return(q->call, "u", id);
+}
+
+static int no_such_hold(sd_bus_error *error, uint32_t id)
+{
+        return sd_bus_error_setf(error, BUS_ERROR("NoSuchHold"), "no hold has id %" PRIu32, id);
+}
+
+static int perform(struct request *q, sd_bus_error *error)
+{
+        int r;
+
+        switch (q->action) {
+        case ACTION_HOLD:
+                return perform_hold(q, error);
+        case ACTION_RELEASE:
+                if (daemon_release(q->b->d, q->id) < 0)
+                        return no_such_hold(error, q->id);
+                return sd_bus_reply_method_return(q->call, NULL);
+        case ACTION_RELOAD:
+                r = daemon_reload(q->b->d);
+                if (r == -EINVAL)
+                        return sd_bus_error_set(error, BUS_ERROR("ReloadRefused"),
+                                                "the configuration has errors, see the journal");
+                if (r < 0)
+                        return r;
+                return sd_bus_reply_method_return(q->call, NULL);
+        }
+        return -EINVAL;
+}
+
+static void request_free(struct request *q)
+{
+        sd_bus_slot_unref(q->slot);
+        sd_bus_message_unref(q->call);
+        free(q);
+}
+
+static void request_unlink(struct request *q)
+{
+        for (struct request **p = &q->b->pending; *p; p = &(*p)->next)
+                if (*p == q) {
+                        *p = q->next;
+                        return;
+                }
+}
+
+/* Whether polkit's reply says yes. An error (polkit is not installed, or
+ * failed) is a no, and said in the log unless polkit is simply absent. */
+static bool polkit_allows(sd_bus_message *reply)
+{
+        const sd_bus_error *e = sd_bus_message_get_error(reply);
+        int authorized = 0, challenge = 0, r;
+
+        if (e) {
+                if (!sd_bus_error_has_names(e, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER))
+                        log_warning("bus: polkit failed: %s", e->message ? e->message : e->name);
+                return false;
+        }
+        r = sd_bus_message_enter_container(reply, 'r', "bba{ss}");
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "bb", &authorized, &challenge);
+        if (r < 0) {
+                log_warning("bus: cannot read polkit's answer: %s", strerror(-r));
+                return false;
+        }
+        return authorized;
+}
+
+static int on_polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *unused)
+{
+        struct request *q = userdata;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        int r;
+
+        request_unlink(q);
+        if (polkit_allows(reply))
+                r = perform(q, &error);
+        else
+                r = deny(&error);
+        if (r < 0 && sd_bus_error_is_set(&error))
+                (void)sd_bus_reply_method_error(q->call, &error);
+        else if (r < 0)
+                (void)sd_bus_reply_method_errno(q->call, r, NULL);
+        sd_bus_error_free(&error);
+        request_free(q);
+        return 0;
+}
+
+/* Asks polkit whether the caller may do q; the answer comes to
+ * on_polkit_reply(). Returns 1 (the call is answered later) or a negative
+ * errno. */
+static int polkit_ask(struct request *on_stack)
+{
+        struct bl_bus *b = on_stack->b;
+        struct request *q;
+        uint32_t flags = 0;
+        int r;
+
+        if (!on_stack->caller.name[0])
+                return -EACCES;
+        if (sd_bus_message_get_allow_interactive_authorization(on_stack->call) > 0)
+                flags |= POLKIT_ALLOW_USER_INTERACTION;
+        q = malloc(sizeof(*q));
+        if (!q)
+                return -ENOMEM;
+        *q = *on_stack;
+        q->slot = NULL;
+        /* Subject: the caller's bus name (polkit asks the bus for its
+         * credentials, so they cannot be forged); no details; flags; no
+         * cancellation id. */
+        r = sd_bus_call_method_async(b->bus, &q->slot, "org.freedesktop.PolicyKit1",
+                                     "/org/freedesktop/PolicyKit1/Authority", POLKIT_INTERFACE,
+                                     "CheckAuthorization", on_polkit_reply, q, "(sa{sv})sa{ss}us",
+                                     "system-bus-name", 1, "name", "s", q->caller.name, POLKIT_ACTION, 0,
+                                     flags, "");
+        if (r < 0) {
+                free(q);
+                return r;
+        }
+        q->call = sd_bus_message_ref(on_stack->call);
+        q->next = b->pending;
+        b->pending = q;
+        return 1;
+}
+
+/* Does q now when the caller may (root; 'open' for what needs no grant;
+ * 'by_config' for what [holds] allow_users grants), asks polkit
+ * otherwise. Returns what a method handler returns. */
+static int authorize(struct request *q, bool open, bool by_config, sd_bus_error *error)
+{
+        int r;
+
+        if (q->caller.uid == 0 || open || (by_config && q->b->d->cfg.holds_allow_users))
+                return perform(q, error);
+        r = polkit_ask(q);
+        if (r == -EACCES)
+                return deny(error);
+        return r;
+}
+
+static int request_init(struct request *q, struct bl_bus *b, sd_bus_message *m, enum bus_action action,
+                        sd_bus_error *error)
+{
+        memset(q, 0, sizeof(*q));
+        q->b = b;
+        q->call = m;
+        q->action = action;
+        if (caller_identify(m, &q->caller) < 0)
+                return deny(error);
+        return 0;
+}
+
+static bool reason_valid(const char *reason)
+{
+        for (const unsigned char *p = (const unsigned char *)reason; *p; p++) {
+                /* C0, DEL, and C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F). */
+                if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+                        return false;
+        }
+        return true;
+}
+
+static int unknown_level(struct bl_bus *b, const char *name, sd_bus_error *error)
+{
+        char levels[1024];
+        size_t len = 0;
+
+        levels[0] = '\0';
+        for (unsigned i = 0; i < b->d->ladder.nlevels && len < sizeof(levels); i++) {
+                int n = snprintf(levels + len, sizeof(levels) - len, "%s%s", i ? ", " : "",
+                                 b->d->ladder.levels[i].name);
+
+                if (n < 0)
+                        break;
+                len += (size_t)n;
+        }
+        return sd_bus_error_setf(error, BUS_ERROR("UnknownLevel"), "unknown level \"%s\"; the levels are: %s",
+                                 name, levels);
+}
+
+static int hold(sd_bus_message *m, struct bl_bus *b, const char *level, uint64_t duration, const char *reason,
+                uint64_t flags, sd_bus_error *error)
+{
+        uint64_t max = (uint64_t)b->d->cfg.holds_max_duration_s * BL_USEC_PER_SEC;
+        struct request q;
+        int index, r;
+
+        index = ladder_find(&b->d->ladder, level);
+        if (index < 0)
+                return unknown_level(b, level, error);
+        if (duration == 0 || duration > max)
+                return sd_bus_error_setf(error, BUS_ERROR("InvalidDuration"),
+                                         "duration %" PRIu64 " µs is out of range: a hold lasts more than 0 "
+                                         "and at most %u s ([holds] max_duration_s)",
+                                         duration, b->d->cfg.holds_max_duration_s);
+        if (strlen(reason) >= BL_HOLD_REASON_MAX)
+                return sd_bus_error_setf(error, BUS_ERROR("InvalidReason"),
+                                         "the reason is %zu bytes long, longer than %d", strlen(reason),
+                                         BL_HOLD_REASON_MAX - 1);
+        if (!reason_valid(reason))
+                return sd_bus_error_set(error, BUS_ERROR("InvalidReason"),
+                                        "the reason contains control characters");
+        if (flags & ~HOLD_FLAGS_KNOWN)
+                return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS,
+                                         "unknown flags 0x%" PRIx64 " (defined: 0x1, persist)",
+                                         flags & ~HOLD_FLAGS_KNOWN);
+
+        r = request_init(&q, b, m, ACTION_HOLD, error);
+        if (r < 0)
+                return r;
+        q.level = (unsigned)index;
+        q.duration = duration;
+        q.persist = flags & HOLD_FLAG_PERSIST;
+        snprintf(q.reason, sizeof(q.reason), "%s", reason);
+        return authorize(&q, false, true, error);
+}
+
+static int method_hold(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        const char *level, *reason;
+        uint64_t duration;
+        int r;
+
+        r = sd_bus_message_read(m, "sts", &level, &duration, &reason);
+        if (r < 0)
+                return r;
+        return hold(m, userdata, level, duration, reason, 0, error);
+}
+
+static int method_hold_with_flags(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        const char *level, *reason;
+        uint64_t duration, flags;
+        int r;
+
+        r = sd_bus_message_read(m, "stst", &level, &duration, &reason, &flags);
+        if (r < 0)
+                return r;
+        return hold(m, userdata, level, duration, reason, flags, error);
+}
+
+static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_hold *h;
+        struct request q;
+        uint32_t id;
+        int r;
+
+        r = sd_bus_message_read(m, "u", &id);
+        if (r < 0)
+                return r;
+        h = holds_find(&b->d->holds, id);
+        if (!h)
+                return no_such_hold(error, id);
+        r = request_init(&q, b, m, ACTION_RELEASE, error);
+        if (r < 0)
+                return r;
+        q.id = id;
+        return authorize(&q, h->uid == q.caller.uid, false, error);
+}
+
+static int method_release_all(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        struct caller c;
+
+        if (caller_identify(m, &c) < 0)
+                return deny(error);
+        return sd_bus_reply_method_return(m, "u", daemon_release_uid(b->d, c.uid, c.uid == 0));
+}
+
+static int method_reload(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        struct request q;
+        int r;
+
+        r = request_init(&q, userdata, m, ACTION_RELOAD, error);
+        if (r < 0)
+                return r;
+        return authorize(&q, false, false, error);
+}
+
+static int method_history(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_history *h = &b->d->history;
+        sd_bus_message *reply = NULL;
+        unsigned kept = history_count(h);
+        uint32_t n;
+        int r;
+
+        r = sd_bus_message_read(m, "u", &n);
+        if (r < 0)
+                return r;
+        if (n == 0 || n > kept)
+                n = kept;
+        r = sd_bus_message_new_method_return(m, &reply);
+        if (r >= 0)
+                r = sd_bus_message_open_container(reply, 'a', "(ttsss)");
+        for (unsigned i = n; r >= 0 && i-- > 0;) {
+                const struct bl_history_entry *e = history_get(h, i);
+
+                r = sd_bus_message_append(reply, "(ttsss)", e->when_wall, (uint64_t)e->when, e->from, e->to,
+                                          e->reason);
+        }
+        if (r >= 0)
+                r = sd_bus_message_close_container(reply);
+        if (r >= 0)
+                r = sd_bus_send(NULL, reply, NULL);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+static void describe_holds(struct json *j, const struct bl_daemon *d)
+{
+        json_key(j, "holds");
+        json_open(j, '[');
+        for (unsigned i = 0; i < d->holds.n; i++) {
+                const struct bl_hold *h = &d->holds.h[i];
+
+                json_open(j, '{');
+                json_key(j, "id");
+                json_uint(j, h->id);
+                json_key(j, "level");
+                json_string(j, level_name(d, h->level));
+                json_key(j, "uid");
+                json_uint(j, h->uid);
+                json_key(j, "pid");
+                json_int(j, h->pid);
+                json_key(j, "unit");
+                json_string(j, h->unit);
+                json_key(j, "owner");
+                json_string(j, h->owner);
+                json_key(j, "reason");
+                json_string(j, h->reason);
+                json_key(j, "since_wall_usec");
+                json_uint(j, h->since_wall);
+                json_key(j, "until_wall_usec");
+                json_uint(j, h->until_wall);
+                json_key(j, "persist");
+                json_bool(j, h->persist);
+                json_close(j, '}');
+        }
+        json_close(j, ']');
+}
+
+static void describe_state(struct json *j, const struct bl_daemon *d)
+{
+        const struct bl_scorer *s = demand_scorer(d);
+        bl_usec_t t[BL_MAX_LEVELS];
+        char name[BL_STATE_NAME_MAX];
+        double up, down;
+
+        daemon_state_name(d, name, sizeof(name));
+        json_key(j, "level");
+        json_string(j, name);
+        daemon_target_name(d, name, sizeof(name));
+        json_key(j, "target_level");
+        json_string(j, name);
+        json_key(j, "demand");
+        json_double(j, d->demand);
+        thresholds(d, &up, &down);
+        json_key(j, "thresholds");
+        json_open(j, '{');
+        json_key(j, "up");
+        json_double(j, up);
+        json_key(j, "down");
+        json_double(j, down);
+        json_close(j, '}');
+        json_key(j, "scores");
+        json_open(j, '{');
+        for (unsigned i = 0; s && i < s->n; i++)
+                if (!s->disabled[i]) {
+                        json_key(j, s->ops[i]->name);
+                        json_double(j, s->last[i]);
+                }
+        json_close(j, '}');
+        json_key(j, "thermal");
+        json_open(j, '{');
+        json_key(j, "state");
+        json_string(j, daemon_thermal_state(d));
+        json_key(j, "temperature_mc");
+        if (d->sample.s.has_temp)
+                json_int(j, d->sample.s.temp_mc);
+        else
+                json_null(j);
+        json_close(j, '}');
+        json_key(j, "switches");
+        json_uint(j, d->switches);
+        time_in_levels(d, t);
+        json_key(j, "time_in_level");
+        json_open(j, '{');
+        for (unsigned i = 0; i < d->ladder.nlevels; i++) {
+                json_key(j, d->ladder.levels[i].name);
+                json_uint(j, t[i]);
+        }
+        json_close(j, '}');
+        json_key(j, "last_reason");
+        json_string(j, d->last_reason);
+}
+
+/* Describe()'s document; the keys are documented in switchctl(1). */
+static int describe(const struct bl_daemon *d, char **ret)
+{
+        struct json j = { 0 };
+
+        json_open(&j, '{');
+        json_key(&j, "mode");
+        json_string(&j, mode_to_string(d->ladder.mode));
+        json_key(&j, "mode_reason");
+        json_string(&j, d->ladder.why);
+        json_key(&j, "levels");
+        json_open(&j, '[');
+        for (unsigned i = 0; i < d->ladder.nlevels; i++)
+                json_string(&j, d->ladder.levels[i].name);
+        json_close(&j, ']');
+        describe_state(&j, d);
+        describe_holds(&j, d);
+        json_key(&j, "backend");
+        json_string(&j, d->backend_ops ? d->backend_ops->name : "");
+        json_key(&j, "config_files");
+        json_open(&j, '[');
+        for (unsigned i = 0; i < d->files.n; i++)
+                json_string(&j, d->files.path[i]);
+        json_close(&j, ']');
+        json_close(&j, '}');
+        if (j.error) {
+                free(j.buf);
+                return j.error;
+        }
+        *ret = j.buf;
+        return 0;
+}
+
+static int method_describe(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        char *text = NULL;
+        int r;
+
+        r = describe(b->d, &text);
+        if (r < 0)
+                return r;
+        r = sd_bus_reply_method_return(m, "s", text);
+        free(text);
+        return r;
+}
+
+static const sd_bus_vtable switch_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("Mode", "s", get_mode, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("ModeReason", "s", get_mode_reason, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Level", "s", get_level, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("TargetLevel", "s", get_target_level, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("Levels", "as", get_levels, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        /* These change every tick: read them, do not wait for signals. */
+        SD_BUS_PROPERTY("Demand", "d", get_demand, 0, 0),
+        SD_BUS_PROPERTY("UpThreshold", "d", get_threshold, 0, 0),
+        SD_BUS_PROPERTY("DownThreshold", "d", get_threshold, 0, 0),
+        SD_BUS_PROPERTY("Scores", "a{sd}", get_scores, 0, 0),
+        SD_BUS_PROPERTY("Temperature", "i", get_temperature, 0, 0),
+        SD_BUS_PROPERTY("ThermalState", "s", get_thermal_state, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("Backend", "s", get_backend, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Switches", "t", get_switches, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("TimeInLevel", "a{st}", get_time_in_level, 0,
+                        SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+        SD_BUS_PROPERTY("LastReason", "s", get_last_reason, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ConfigFiles", "as", get_config_files, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        /* Unprivileged: sd-bus would otherwise demand CAP_SYS_ADMIN; the
+         * handlers decide who may do what. */
+        SD_BUS_METHOD_WITH_ARGS("Hold", SD_BUS_ARGS("s", level, "t", duration_usec, "s", reason),
+                                SD_BUS_RESULT("u", id), method_hold, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("HoldWithFlags",
+                                SD_BUS_ARGS("s", level, "t", duration_usec, "s", reason, "t", flags),
+                                SD_BUS_RESULT("u", id), method_hold_with_flags, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Release", SD_BUS_ARGS("u", id), SD_BUS_NO_RESULT, method_release,
+                                SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("ReleaseAll", SD_BUS_NO_ARGS, SD_BUS_RESULT("u", count), method_release_all,
+                                SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Reload", SD_BUS_NO_ARGS, SD_BUS_NO_RESULT, method_reload,
+                                SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("History", SD_BUS_ARGS("u", n), SD_BUS_RESULT("a(ttsss)", switches),
+                                method_history, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe,
+                                SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_SIGNAL_WITH_ARGS("Switched", SD_BUS_ARGS("s", from, "s", to, "s", reason), 0),
+        SD_BUS_VTABLE_END,
+};
+
+static void emit_changed(struct bl_bus *b, const char *property)
+{
+        int r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, property, NULL);
+
+        if (r < 0)
+                log_debug("bus: cannot announce %s: %s", property, strerror(-r));
+}
+
+/* Level, TargetLevel and ThermalState are announced when they differ from
+ * what was last announced: a target also changes between switches, as a
+ * decision becomes pending, and the loop has no hook for that. */
+static void announce_state(struct bl_bus *b)
+{
+        char name[BL_STATE_NAME_MAX];
+        const char *thermal;
+
+        daemon_state_name(b->d, name, sizeof(name));
+        if (strcmp(name, b->level) != 0) {
+                snprintf(b->level, sizeof(b->level), "%s", name);
+                emit_changed(b, "Level");
+        }
+        daemon_target_name(b->d, name, sizeof(name));
+        if (strcmp(name, b->target) != 0) {
+                snprintf(b->target, sizeof(b->target), "%s", name);
+                emit_changed(b, "TargetLevel");
+        }
+        thermal = daemon_thermal_state(b->d);
+        if (!b->thermal || strcmp(thermal, b->thermal) != 0) {
+                b->thermal = thermal;
+                emit_changed(b, "ThermalState");
+        }
+}
+
+static int on_post(sd_event_source *s, void *userdata)
+{
+        announce_state(userdata);
+        return 0;
+}
+
+int bus_open(struct bl_bus **ret, struct bl_daemon *d)
+{
+        struct bl_bus *b;
+        int r;
+
+        b = calloc(1, sizeof(*b));
+        if (!b)
+                return -ENOMEM;
+        b->d = d;
+        daemon_state_name(d, b->level, sizeof(b->level));
+        daemon_target_name(d, b->target, sizeof(b->target));
+        b->thermal = daemon_thermal_state(d);
+
+        r = sd_bus_open_system_with_description(&b->bus, "bigLittled");
+        if (r >= 0)
+                r = sd_bus_add_object_vtable(b->bus, &b->object, BUS_PATH, BUS_INTERFACE, switch_vtable, b);
+        /* Synchronously: a second daemon, or a policy that does not let us
+         * own the name, is said at start. */
+        if (r >= 0)
+                r = sd_bus_request_name(b->bus, BUS_NAME, 0);
+        if (r >= 0)
+                r = sd_bus_attach_event(b->bus, d->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r >= 0)
+                r = sd_event_add_post(d->event, &b->post, on_post, b);
+        if (r < 0) {
+                bus_close(b);
+                return r;
+        }
+        *ret = b;
+        return 0;
+}
+
+void bus_switched(struct bl_bus *b, const char *from, const char *to, const char *reason)
+{
+        int r;
+
+        if (!b)
+                return;
+        r = sd_bus_emit_signal(b->bus, BUS_PATH, BUS_INTERFACE, "Switched", "sss", from, to, reason);
+        if (r < 0)
+                log_debug("bus: cannot send Switched: %s", strerror(-r));
+        announce_state(b);
+        r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Switches", "LastReason",
+                                           "TimeInLevel", NULL);
+        if (r < 0)
+                log_debug("bus: cannot announce the switch: %s", strerror(-r));
+}
+
+void bus_holds_changed(struct bl_bus *b)
+{
+        if (!b)
+                return;
+        owners_prune(b);
+        emit_changed(b, "Holds");
+        announce_state(b);
+}
+
+void bus_config_changed(struct bl_bus *b)
+{
+        if (!b)
+                return;
+        emit_changed(b, "ConfigFiles");
+}
+
+void bus_thermal_changed(struct bl_bus *b)
+{
+        if (!b)
+                return;
+        announce_state(b);
+}
+
+void bus_close(struct bl_bus *b)
+{
+        if (!b)
+                return;
+        /* Callers still waiting for polkit get no answer; the bus tells them
+         * we left. */
+        while (b->pending) {
+                struct request *q = b->pending;
+
+                b->pending = q->next;
+                request_free(q);
+        }
+        while (b->nowners > 0)
+                owner_remove(b, b->nowners - 1);
+        sd_event_source_unref(b->post);
+        sd_bus_slot_unref(b->object);
+        if (b->bus)
+                sd_bus_flush_close_unref(b->bus);
+        free(b);
+}

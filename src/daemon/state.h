@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The daemon's state, shared between its loop (daemon.c) and its bus
+ * service (bus.c), and the actions the bus may ask of the loop. Only these
+ * two files include it. */
+
+#include <systemd/sd-event.h>
+
+#include "backends/backend.h"
+#include "common/conf-files.h"
+#include "common/plugin-loader.h"
+#include "core/controller.h"
+#include "core/history.h"
+#include "core/holds.h"
+#include "daemon/options.h"
+#include "sources/sampler.h"
+
+struct bl_bus;
+
+/* Runtime state (persistent holds) when systemd does not say where. */
+#define BL_RUNTIME_DIR "/run/bigLittle"
+
+#define BL_LATENESS_BIN_USEC 10
+#define BL_LATENESS_BINS 10000
+
+struct bl_daemon {
+        const struct options *opt;
+        sd_event *event;
+        sd_event_source *timer;
+        struct bl_bus *bus;             /* NULL without a bus */
+
+        struct bl_config cfg;
+        struct bl_conf_files files;
+        struct bl_plugin_set plugins;
+        char plugin_dir[BL_PATH_MAX];   /* where the plugins came from */
+        struct bl_topology topo;
+        struct bl_ladder ladder;
+
+        const struct bl_backend_ops *backend_ops;
+        struct bl_backend *backend;
+        struct bl_sampler sampler;
+        bool sampler_opened;
+        bool controller_ready;
+        struct bl_controller ctl;
+        struct bl_decision *decisions;  /* one per engine, the last tick's */
+        struct bl_sample_buf sample;
+
+        struct bl_holds holds;
+        struct bl_history history;
+        char runtime_dir[BL_PATH_MAX];  /* where persistent holds are kept */
+
+        bl_usec_t interval;
+        bl_usec_t next_tick;
+        bl_usec_t retry_after;
+        unsigned ticks;
+        unsigned long switches;         /* per engine that switched (a pair counts one) */
+        unsigned read_failures;
+        double demand;
+        char last_reason[BL_REASON_MAX];
+        /* Time each engine spent at each level (pair mode: summed over pairs). */
+        bl_usec_t time_in[BL_MAX_LEVELS];
+        bl_usec_t accounted_until;
+        /* How late each tick's wakeup came, in bins of BL_LATENESS_BIN_USEC
+         * (the last bin holds everything later), for the stop line. */
+        uint32_t lateness[BL_LATENESS_BINS];
+};
+
+/* Actions for the bus; each takes effect at once (a decision is made on
+ * the spot, not at the next tick) and is logged. */
+
+/* Places a hold (h->id is assigned and returned in *id). Returns 0, or
+ * -EUSERS / -ENOSPC (too many holds), -EINVAL (level out of range). */
+int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id);
+
+/* Ends hold 'id'. Returns 0 or -ENOENT. */
+int daemon_release(struct bl_daemon *d, uint32_t id);
+
+/* Ends every hold of 'uid', or every hold with 'all'; returns how many. */
+unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all);
+
+/* The bus name 'owner' left: its holds that did not ask to persist end. */
+void daemon_owner_gone(struct bl_daemon *d, const char *owner);
+
+/* Reloads the configuration as SIGHUP does. Returns 0 when applied,
+ * -EINVAL when refused (the reasons are in the log). */
+int daemon_reload(struct bl_daemon *d);
+
+/* The name of the current state: a level, or one letter per pair. */
+void daemon_state_name(const struct bl_daemon *d, char *buf, size_t size);
+
+/* The state the last decisions want (= the current one when none wants a
+ * change). */
+void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size);
+
+/* "normal", "capped" or "critical". */
+const char *daemon_thermal_state(const struct bl_daemon *d);

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The bash completion of switchctl (shell-completion/bash/switchctl): verbs,
+# options, and the levels and hold ids it asks "switchctl __levels" and
+# "switchctl __holds" for (a stand-in switchctl answers here; the real
+# verbs are tested in check_switchctl). Prints TAP.
+set -u
+top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+completion="$top_srcdir/shell-completion/bash/switchctl"
+
+if ! command -v bash >/dev/null 2>&1; then
+        echo "1..0 # SKIP bash is not installed"
+        exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_completion.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/switchctl" <<'STUB'
+#!/bin/sh
+case $1 in
+__levels) printf 'little\nlittle+1big\nbig\n' ;;
+__holds) printf '3\n5\n12\n' ;;
+*) exit 2 ;;
+esac
+STUB
+chmod +x "$tmp/switchctl"
+: >"$tmp/config.conf"
+
+# run.bash WORD...: what <TAB> after the words gives (the last word is the
+# one being completed), called as bash calls it: $1 is the command.
+cat >"$tmp/run.bash" <<RUN
+source "$completion"
+COMP_WORDS=("\$@")
+COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1))
+COMP_LINE="\$*"
+COMP_POINT=\${#COMP_LINE}
+COMPREPLY=()
+cd "$tmp"
+_switchctl "$tmp/switchctl" "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+echo "\${COMPREPLY[*]}"
+RUN
+
+n=0
+failed=0
+# check DESCRIPTION EXPECTED WORD...
+check() {
+        what=$1 expected=$2
+        shift 2
+        n=$((n + 1))
+        actual=$(bash "$tmp/run.bash" "$@" 2>&1)
+        if [ "$actual" = "$expected" ]; then
+                echo "ok $n - $what"
+        else
+                echo "# expected: '$expected'"
+                echo "# actual:   '$actual'"
+                echo "not ok $n - $what"
+                failed=1
+        fi
+}
+
+echo "1..16"
+check "switchctl h<TAB>: hold history" "hold history" switchctl h
+check "switchctl <TAB>: every verb, none hidden" \
+        "status hold release auto history stats monitor reload check-config" switchctl ""
+check "switchctl st<TAB>: status stats" "status stats" switchctl st
+check "hold <TAB>: the daemon's levels" "little little+1big big" switchctl hold ""
+check "hold l<TAB>: levels starting with l" "little little+1big" switchctl hold l
+check "hold after options before the verb" "big" switchctl --no-pager hold b
+check "hold after --for DURATION" "little little+1big big" switchctl hold --for 5min ""
+check "no second level" "" switchctl hold big ""
+check "--for <TAB>: durations" "30s 5min 15min 30min 1h" switchctl hold big --for ""
+check "hold -<TAB>: its options" "--for --reason --persist --no-legend --no-pager --no-ask-password --help --version" \
+        switchctl hold big -
+check "a command after --" "$tmp/switchctl" switchctl hold big -- "$tmp/switchc"
+check "release <TAB>: hold ids" "3 5 12" switchctl release ""
+check "release --a<TAB>" "--all" switchctl release --a
+check "history -<TAB>" "--json -n --lines --no-legend --no-pager --no-ask-password --help --version" \
+        switchctl history -
+check "check-config <TAB>: files" "config.conf" switchctl check-config conf
+check "--reason takes free text" "" switchctl hold big --reason ""
+exit $failed

@@ -1,0 +1,1979 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * org.bigLittle.Switch1 end to end: the real bigLittled on a fake board,
+ * on a private dbus-daemon of each test's own (DBUS_SYSTEM_BUS_ADDRESS),
+ * called as root by the test and as nobody by a child that drops its uid;
+ * polkit, where a test needs it, is a fake one on the same bus.
+ *
+ * Timing as in check_daemon.c: bounds far above what the delays need.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <systemd/sd-bus.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/fakeboard/fakeboard.h"
+
+#define BUS_NAME "org.bigLittle.Switch1"
+#define BUS_PATH "/org/bigLittle/Switch1"
+#define BUS_IFACE "org.bigLittle.Switch1"
+#define ERR(name) "org.bigLittle.Switch1.Error." name
+#define POLKIT_IFACE "org.freedesktop.PolicyKit1.Authority"
+#define DENIED_MESSAGE "not permitted: run as root or grant org.bigLittle.Switch1.manage"
+
+#define SAMPLE_MS 20
+#define UP_DELAY_MS 200
+#define DOWN_DELAY_MS 300
+#define START_BOUND_MS 5000
+#define SWITCH_BOUND_MS 2000
+#define EXIT_BOUND_MS 10000
+#define CHILD_BOUND_MS 20000
+
+#define NOBODY 65534
+#define SEC UINT64_C(1000000)
+
+static const char base_config[] =
+        "[daemon]\n"
+        "sample_interval_ms = 20\n"
+        "backend = hotplug\n"
+        "[hysteresis]\n"
+        "up_threshold = 80\n"
+        "down_threshold = 60\n"
+        "up_delay_ms = 200\n"
+        "down_delay_ms = 300\n"
+        "min_residency_ms = 40\n"
+        "max_switch_rate_hz = 10\n";
+
+static const unsigned idle_load[] = { 40 };
+static const unsigned heavy_load[] = { 600, 600 };
+
+/* One test's world; Check runs each test in its own process. */
+static struct fakeboard *fb;
+static char workdir[PATH_MAX];
+static char runtime_dir[PATH_MAX + 16];
+static pid_t bus_daemon = -1;
+static pid_t fake_polkit = -1;
+static sd_bus *bus;
+
+/* What the daemon said on the bus, as our connection saw it. */
+#define MAX_SEEN 64
+struct seen {
+        unsigned nswitched;
+        char from[MAX_SEEN][72], to[MAX_SEEN][72], reason[MAX_SEEN][256];
+        unsigned nchanged;
+        char changed[MAX_SEEN][32];
+};
+static struct seen seen;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)flag;
+        (void)ftw;
+        return remove(path);
+}
+
+static void stop_child(pid_t *pid)
+{
+        if (*pid <= 0)
+                return;
+        kill(*pid, SIGTERM);
+        while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        *pid = -1;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+        static char path[PATH_MAX + 64];
+        FILE *f;
+
+        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_ge(fputs(text, f), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        return path;
+}
+
+/* A bus where everyone may do everything: what the daemon itself allows
+ * is under test, not the policy (test_policy_file has the real one). */
+static const char open_policy[] =
+        "  <policy context=\"default\">\n"
+        "    <allow user=\"*\"/>\n"
+        "    <allow own=\"*\"/>\n"
+        "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
+        "    <allow eavesdrop=\"true\"/>\n"
+        "  </policy>\n";
+
+/* The system bus's defaults (deny, with holes for replies and signals)
+ * plus the shipped policy file. */
+static const char system_policy[] =
+        "  <policy context=\"default\">\n"
+        "    <allow user=\"*\"/>\n"
+        "    <deny own=\"*\"/>\n"
+        "    <deny send_type=\"method_call\"/>\n"
+        "    <allow send_type=\"signal\"/>\n"
+        "    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n"
+        "    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n"
+        "    <allow receive_type=\"method_call\"/>\n"
+        "    <allow receive_type=\"method_return\"/>\n"
+        "    <allow receive_type=\"error\"/>\n"
+        "    <allow receive_type=\"signal\"/>\n"
+        "    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n"
+        "    <allow send_destination=\"org.freedesktop.DBus\"\n"
+        "           send_interface=\"org.freedesktop.DBus.Introspectable\"/>\n"
+        "  </policy>\n"
+        "  <include>" CONF_DIR "/org.bigLittle.Switch1.conf</include>\n";
+
+static const char *bus_log(void)
+{
+        static char buf[4096];
+        char path[PATH_MAX + 16];
+        size_t n = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/bus.log", workdir);
+        f = fopen(path, "r");
+        if (f) {
+                n = fread(buf, 1, sizeof(buf) - 1, f);
+                fclose(f);
+        }
+        buf[n] = '\0';
+        return buf;
+}
+
+/* Starts a dbus-daemon listening in workdir and points
+ * DBUS_SYSTEM_BUS_ADDRESS (ours, the daemon's, the children's) at it. */
+static void start_bus(const char *policy)
+{
+        char config[2 * PATH_MAX + 4096], path[PATH_MAX + 32], arg[PATH_MAX + 64], address[PATH_MAX + 64];
+        const char *file;
+        pid_t parent = getpid();
+        int pipefd[2], log;
+        ssize_t n;
+        size_t len = 0;
+
+        snprintf(path, sizeof(path), "%s/bus", workdir);
+        snprintf(config, sizeof(config),
+                 "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+                 " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+                 "<busconfig>\n"
+                 "  <listen>unix:path=%s</listen>\n"
+                 "  <auth>EXTERNAL</auth>\n"
+                 "%s"
+                 "</busconfig>\n",
+                 path, policy);
+        file = write_file("bus.conf", config);
+        snprintf(arg, sizeof(arg), "--config-file=%s", file);
+        /* What it says (refusals, and complaints about the fd limit in a
+         * container) goes to workdir/bus.log, shown when it fails to start. */
+        snprintf(path, sizeof(path), "%s/bus.log", workdir);
+        log = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        ck_assert_int_ge(log, 0);
+        ck_assert_int_eq(pipe(pipefd), 0);
+        bus_daemon = fork();
+        ck_assert_int_ge(bus_daemon, 0);
+        if (bus_daemon == 0) {
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+                        _exit(127);
+                close(pipefd[0]);
+                if (dup2(log, STDERR_FILENO) < 0 || dup2(pipefd[1], 3) < 0)
+                        _exit(127);
+                /* The socket is made 0777 & ~umask: nobody must be able to connect. */
+                umask(0);
+                execlp("dbus-daemon", "dbus-daemon", arg, "--nofork", "--nopidfile", "--nosyslog",
+                       "--print-address=3", (char *)NULL);
+                fprintf(stderr, "cannot run dbus-daemon (install the dbus-daemon package): %s\n",
+                        strerror(errno));
+                _exit(127);
+        }
+        close(pipefd[1]);
+        close(log);
+        while (len < sizeof(address) - 1 &&
+               (n = read(pipefd[0], address + len, sizeof(address) - 1 - len)) > 0) {
+                len += (size_t)n;
+                if (memchr(address, '\n', len))
+                        break;
+        }
+        close(pipefd[0]);
+        address[len] = '\0';
+        ck_assert_msg(strchr(address, '\n'), "dbus-daemon did not start (is the dbus-daemon package "
+                      "installed?): %s", bus_log());
+        address[strcspn(address, "\n")] = '\0';
+        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
+}
+
+static void setup(void)
+{
+        const char *tmp = getenv("TMPDIR");
+
+        fb = NULL;
+        bus = NULL;
+        bus_daemon = fake_polkit = -1;
+        memset(&seen, 0, sizeof(seen));
+        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(workdir));
+        /* nobody reaches the bus socket through it */
+        ck_assert_int_eq(chmod(workdir, 0755), 0);
+        snprintf(runtime_dir, sizeof(runtime_dir), "%s/run", workdir);
+        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime_dir, 1), 0);
+}
+
+/* Runs only when the test passed: a failed test's process ends at once and
+ * its children die with it (PR_SET_PDEATHSIG). */
+static void teardown(void)
+{
+        if (bus)
+                sd_bus_flush_close_unref(bus);
+        bus = NULL;
+        fakeboard_free(fb);
+        fb = NULL;
+        stop_child(&fake_polkit);
+        stop_child(&bus_daemon);
+        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void new_board(const char *name)
+{
+        int r = fakeboard_new(name, &fb);
+
+        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
+}
+
+static const char *log_text(void)
+{
+        static char buf[16384];
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (unsigned i = 0; i < fakeboard_n_lines(fb) && len < sizeof(buf) - 1; i++) {
+                int n = snprintf(buf + len, sizeof(buf) - len, "\n    | %s", fakeboard_line(fb, i, NULL));
+
+                if (n < 0)
+                        break;
+                len += (size_t)n;
+        }
+        return buf;
+}
+
+struct line_wait {
+        unsigned from;
+        const char *needle;
+        int found;
+};
+
+static bool line_seen(struct fakeboard *board, void *userdata)
+{
+        struct line_wait *w = userdata;
+
+        w->found = fakeboard_find_line(board, w->from, w->needle);
+        return w->found >= 0 || !fakeboard_running(board);
+}
+
+static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
+{
+        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
+        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
+                      r == 1 ? "before the daemon exited" : "in time", log_text());
+        return (unsigned)w.found;
+}
+
+static int on_switched(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        const char *from, *to, *reason;
+        unsigned i = seen.nswitched;
+
+        if (sd_bus_message_read(m, "sss", &from, &to, &reason) < 0 || i >= MAX_SEEN)
+                return 0;
+        snprintf(seen.from[i], sizeof(seen.from[i]), "%s", from);
+        snprintf(seen.to[i], sizeof(seen.to[i]), "%s", to);
+        snprintf(seen.reason[i], sizeof(seen.reason[i]), "%s", reason);
+        seen.nswitched++;
+        return 0;
+}
+
+static void note_changed(const char *name)
+{
+        if (seen.nchanged < MAX_SEEN)
+                snprintf(seen.changed[seen.nchanged++], sizeof(seen.changed[0]), "%s", name);
+}
+
+static int on_properties_changed(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        const char *iface, *name;
+        int r;
+
+        if (sd_bus_message_read(m, "s", &iface) < 0 || strcmp(iface, BUS_IFACE) != 0)
+                return 0;
+        r = sd_bus_message_enter_container(m, 'a', "{sv}");
+        while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+                if (sd_bus_message_read(m, "s", &name) < 0 || sd_bus_message_skip(m, "v") < 0)
+                        return 0;
+                note_changed(name);
+                r = sd_bus_message_exit_container(m);
+        }
+        if (r < 0 || sd_bus_message_exit_container(m) < 0 || sd_bus_message_enter_container(m, 'a', "s") < 0)
+                return 0;
+        while (sd_bus_message_read(m, "s", &name) > 0)
+                note_changed(name);
+        return 0;
+}
+
+static bool name_owned(sd_bus *b)
+{
+        sd_bus_message *reply = NULL;
+        int has = 0;
+
+        if (sd_bus_call_method(b, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "NameHasOwner", NULL, &reply, "s", BUS_NAME) >= 0)
+                (void)sd_bus_message_read(reply, "b", &has);
+        sd_bus_message_unref(reply);
+        return has;
+}
+
+static bool daemon_on_bus(struct fakeboard *board, void *userdata)
+{
+        return name_owned(bus) || !fakeboard_running(board);
+}
+
+static void connect_root(void)
+{
+        int r = sd_bus_open_system(&bus);
+
+        ck_assert_msg(r >= 0, "cannot connect to the test bus: %s", strerror(-r));
+        r = sd_bus_match_signal(bus, NULL, NULL, BUS_PATH, BUS_IFACE, "Switched", on_switched, NULL);
+        ck_assert_int_ge(r, 0);
+        r = sd_bus_match_signal(bus, NULL, NULL, BUS_PATH, "org.freedesktop.DBus.Properties",
+                                "PropertiesChanged", on_properties_changed, NULL);
+        ck_assert_int_ge(r, 0);
+}
+
+static void spawn_daemon(const char *config)
+{
+        char *argv[] = { (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", (char *)config,
+                         NULL };
+        int r = fakeboard_spawn(fb, argv, false);
+
+        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
+}
+
+/* Starts the daemon and waits until it owns its name. */
+static void start_daemon(const char *config)
+{
+        spawn_daemon(config);
+        expect_line(0, "started: ", START_BOUND_MS);
+        if (!bus)
+                connect_root();
+        ck_assert_int_eq(fakeboard_run(fb, START_BOUND_MS, daemon_on_bus, NULL), 1);
+        ck_assert_msg(fakeboard_running(fb) && name_owned(bus), "the daemon is not on the bus; it said:%s",
+                      log_text());
+}
+
+/* The usual start: the board idles at little under base_config (plus 'extra'). */
+static void start_idle(const char *extra)
+{
+        char config[sizeof(base_config) + 512];
+
+        snprintf(config, sizeof(config), "%s%s", base_config, extra ? extra : "");
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        start_bus(open_policy);
+        start_daemon(write_file("bigLittle.conf", config));
+}
+
+static bool online_equals(const char *list)
+{
+        bl_cpuset want, now;
+
+        ck_assert_int_eq(cpuset_parse(&want, list), 0);
+        fakeboard_online(fb, &now);
+        return cpuset_equal(&want, &now);
+}
+
+static bool online_matches(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        return online_equals(userdata);
+}
+
+static const char *online_text(void)
+{
+        static char buf[256];
+        bl_cpuset now;
+
+        fakeboard_online(fb, &now);
+        cpuset_format(&now, buf, sizeof(buf));
+        return buf;
+}
+
+static bl_usec_t expect_online(const char *list, unsigned timeout_ms)
+{
+        bl_usec_t when = fakeboard_now();
+        unsigned n;
+        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
+                      timeout_ms, log_text());
+        n = fakeboard_n_online_changes(fb);
+        if (n > 0)
+                ck_assert_int_eq(fakeboard_online_change(fb, n - 1, &when, NULL), 0);
+        return when;
+}
+
+static void expect_online_stays(const char *list, unsigned ms)
+{
+        unsigned before = fakeboard_n_online_changes(fb);
+
+        ck_assert_msg(online_equals(list), "online is %s, not %s", online_text(), list);
+        ck_assert_int_eq(fakeboard_run_for(fb, ms), 0);
+        ck_assert_msg(fakeboard_n_online_changes(fb) == before && online_equals(list),
+                      "online changed to %s within %u ms; the daemon said:%s", online_text(), ms, log_text());
+}
+
+static int stop_daemon(int sig)
+{
+        int status = -1, r;
+
+        ck_assert_int_eq(fakeboard_kill(fb, sig), 0);
+        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
+        ck_assert_msg(r == 0, "the daemon did not exit within %u ms of signal %d; it said:%s", EXIT_BOUND_MS,
+                      sig, log_text());
+        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
+        return status;
+}
+
+static void pump(void)
+{
+        while (sd_bus_process(bus, NULL) > 0)
+                ;
+}
+
+static bool changed_seen(const char *name)
+{
+        for (unsigned i = 0; i < seen.nchanged; i++)
+                if (strcmp(seen.changed[i], name) == 0)
+                        return true;
+        return false;
+}
+
+static bool property_changed(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        pump();
+        return changed_seen(userdata);
+}
+
+static void expect_changed(const char *name)
+{
+        ck_assert_msg(fakeboard_run(fb, SWITCH_BOUND_MS, property_changed, (void *)name) == 1,
+                      "no PropertiesChanged for %s", name);
+}
+
+static bool switched_seen(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        pump();
+        return seen.nswitched >= *(unsigned *)userdata;
+}
+
+static uint64_t wall_now(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static uint64_t mono_now(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Calls and properties. */
+
+static int hold_with_flags(sd_bus *b, const char *level, uint64_t duration, const char *reason,
+                           uint64_t flags, uint32_t *id, sd_bus_error *error)
+{
+        sd_bus_message *reply = NULL;
+        int r;
+
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, BUS_IFACE, "HoldWithFlags", error, &reply, "stst",
+                               level, duration, reason, flags);
+        if (r >= 0)
+                r = sd_bus_message_read(reply, "u", id);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+static uint32_t hold_ok(sd_bus *b, const char *level, uint64_t duration, const char *reason, uint64_t flags)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        uint32_t id = 0;
+        int r = hold_with_flags(b, level, duration, reason, flags, &id, &error);
+
+        ck_assert_msg(r >= 0, "Hold(%s) failed: %s: %s", level, error.name, error.message);
+        ck_assert_uint_gt(id, 0);
+        return id;
+}
+
+static int call_u(sd_bus *b, const char *member, sd_bus_error *error, uint32_t *ret, const char *types, ...)
+{
+        sd_bus_message *reply = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, types);
+        r = sd_bus_call_methodv(b, BUS_NAME, BUS_PATH, BUS_IFACE, member, error, &reply, types, ap);
+        va_end(ap);
+        if (r >= 0 && ret)
+                r = sd_bus_message_read(reply, "u", ret);
+        sd_bus_message_unref(reply);
+        return r;
+}
+
+static void expect_error(int r, sd_bus_error *error, const char *name, const char *contains)
+{
+        ck_assert_msg(r < 0, "the call succeeded; expected %s", name);
+        ck_assert_msg(sd_bus_error_has_name(error, name), "error %s (%s); expected %s", error->name,
+                      error->message, name);
+        if (contains)
+                ck_assert_msg(strstr(error->message, contains), "error message \"%s\" lacks \"%s\"",
+                              error->message, contains);
+        sd_bus_error_free(error);
+}
+
+static char *get_string(const char *property)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        char *value = NULL;
+        int r = sd_bus_get_property_string(bus, BUS_NAME, BUS_PATH, BUS_IFACE, property, &error, &value);
+
+        ck_assert_msg(r >= 0, "Get(%s): %s", property, error.message);
+        return value;
+}
+
+static void assert_property(const char *property, const char *want)
+{
+        char *value = get_string(property);
+
+        ck_assert_msg(strcmp(value, want) == 0, "%s is \"%s\", expected \"%s\"", property, value, want);
+        free(value);
+}
+
+struct level_wait {
+        const char *property, *want;
+};
+
+static bool property_is(struct fakeboard *board, void *userdata)
+{
+        struct level_wait *w = userdata;
+        char *value = get_string(w->property);
+        bool ok = strcmp(value, w->want) == 0;
+
+        (void)board;
+        free(value);
+        return ok;
+}
+
+static void expect_property(const char *property, const char *want, unsigned timeout_ms)
+{
+        struct level_wait w = { property, want };
+
+        if (fakeboard_run(fb, timeout_ms, property_is, &w) != 1) {
+                char *value = get_string(property);
+
+                ck_abort_msg("%s is \"%s\", not \"%s\", after %u ms", property, value, want, timeout_ms);
+        }
+}
+
+static void get_trivial(const char *property, char type, void *ret)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        int r = sd_bus_get_property_trivial(bus, BUS_NAME, BUS_PATH, BUS_IFACE, property, &error, type, ret);
+
+        ck_assert_msg(r >= 0, "Get(%s): %s", property, error.message);
+}
+
+static double get_double(const char *property)
+{
+        double v = NAN;
+
+        get_trivial(property, 'd', &v);
+        return v;
+}
+
+/* The property's value, entered: ready to read 'contents' from. */
+static sd_bus_message *get_container(const char *property, const char *type, const char *contents)
+{
+        sd_bus_message *reply = NULL;
+        char signature[64];
+
+        snprintf(signature, sizeof(signature), "%s%s", type, contents);
+        int r = sd_bus_get_property(bus, BUS_NAME, BUS_PATH, BUS_IFACE, property, NULL, &reply, signature);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_int_ge(sd_bus_message_enter_container(reply, type[0], contents), 0);
+        return reply;
+}
+
+/* A method's reply, or a failed test. */
+static sd_bus_message *call_ok(sd_bus *b, const char *iface, const char *member, const char *types, ...)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        sd_bus_message *reply = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, types);
+        r = sd_bus_call_methodv(b, BUS_NAME, BUS_PATH, iface, member, &error, &reply, types, ap);
+        va_end(ap);
+        ck_assert_msg(r >= 0, "%s(): %s", member, error.message);
+        return reply;
+}
+
+struct hold_info {
+        uint32_t id, uid;
+        int32_t pid;
+        char level[32], unit[128], owner[64], reason[256];
+        uint64_t since_wall, until_wall;
+        bool persist;
+};
+
+static unsigned read_holds(struct hold_info *out, unsigned size)
+{
+        sd_bus_message *reply = NULL;
+        const char *level, *unit, *owner, *reason;
+        uint32_t id, uid;
+        int32_t pid;
+        uint64_t since, until;
+        int persist, r;
+        unsigned n = 0;
+
+        reply = get_container("Holds", "a", "(usuisssttb)");
+        while ((r = sd_bus_message_read(reply, "(usuisssttb)", &id, &level, &uid, &pid, &unit, &owner,
+                                        &reason, &since, &until, &persist)) > 0) {
+                ck_assert_uint_lt(n, size);
+                out[n] = (struct hold_info){ .id = id, .uid = uid, .pid = pid, .since_wall = since,
+                                             .until_wall = until, .persist = persist };
+                snprintf(out[n].level, sizeof(out[n].level), "%s", level);
+                snprintf(out[n].unit, sizeof(out[n].unit), "%s", unit);
+                snprintf(out[n].owner, sizeof(out[n].owner), "%s", owner);
+                snprintf(out[n].reason, sizeof(out[n].reason), "%s", reason);
+                n++;
+        }
+        ck_assert_int_eq(r, 0);
+        sd_bus_message_unref(reply);
+        return n;
+}
+
+static unsigned count_holds(void)
+{
+        struct hold_info h[64];
+
+        return read_holds(h, 64);
+}
+
+static bool holds_are(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        return count_holds() == *(unsigned *)userdata;
+}
+
+static void expect_holds(unsigned n, unsigned timeout_ms)
+{
+        ck_assert_msg(fakeboard_run(fb, timeout_ms, holds_are, &n) == 1, "%u holds, not %u, after %u ms",
+                      count_holds(), n, timeout_ms);
+}
+
+/* A tiny JSON reader: validates RFC 8259 and finds members by path. */
+
+static const char *json_value(const char *p, int depth);
+
+static const char *json_ws(const char *p)
+{
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+                p++;
+        return p;
+}
+
+static int hexval(char c)
+{
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
+/* A string at p (its opening quote); decoded into out (ASCII escapes only
+ * are decoded, \uXXXX beyond ASCII becomes '?'). Returns the end, or NULL. */
+static const char *json_string(const char *p, char *out, size_t size)
+{
+        size_t n = 0;
+
+        if (*p++ != '"')
+                return NULL;
+        while (*p != '"') {
+                char c = *p;
+
+                if ((unsigned char)c < 0x20)
+                        return NULL;
+                if (c == '\\') {
+                        p++;
+                        switch (*p) {
+                        case '"':
+                        case '\\':
+                        case '/':
+                                c = *p;
+                                break;
+                        case 'b':
+                                c = '\b';
+                                break;
+                        case 'f':
+                                c = '\f';
+                                break;
+                        case 'n':
+                                c = '\n';
+                                break;
+                        case 'r':
+                                c = '\r';
+                                break;
+                        case 't':
+                                c = '\t';
+                                break;
+                        case 'u': {
+                                int v = 0;
+
+                                for (int i = 1; i <= 4; i++) {
+                                        if (hexval(p[i]) < 0)
+                                                return NULL;
+                                        v = v * 16 + hexval(p[i]);
+                                }
+                                c = v < 0x80 ? (char)v : '?';
+                                p += 4;
+                                break;
+                        }
+                        default:
+                                return NULL;
+                        }
+                }
+                if (out && n + 1 < size)
+                        out[n++] = c;
+                p++;
+        }
+        if (out && size)
+                out[n] = '\0';
+        return p + 1;
+}
+
+static const char *json_number(const char *p)
+{
+        if (*p == '-')
+                p++;
+        if (*p == '0')
+                p++;
+        else if (*p >= '1' && *p <= '9')
+                while (*p >= '0' && *p <= '9')
+                        p++;
+        else
+                return NULL;
+        if (*p == '.') {
+                if (*++p < '0' || *p > '9')
+                        return NULL;
+                while (*p >= '0' && *p <= '9')
+                        p++;
+        }
+        if (*p == 'e' || *p == 'E') {
+                if (*++p == '+' || *p == '-')
+                        p++;
+                if (*p < '0' || *p > '9')
+                        return NULL;
+                while (*p >= '0' && *p <= '9')
+                        p++;
+        }
+        return p;
+}
+
+static const char *json_container(const char *p, int depth, char close, bool keys)
+{
+        p = json_ws(p + 1);
+        if (*p == close)
+                return p + 1;
+        for (;;) {
+                if (keys) {
+                        p = json_string(p, NULL, 0);
+                        if (!p)
+                                return NULL;
+                        p = json_ws(p);
+                        if (*p++ != ':')
+                                return NULL;
+                }
+                p = json_value(p, depth + 1);
+                if (!p)
+                        return NULL;
+                p = json_ws(p);
+                if (*p == close)
+                        return p + 1;
+                if (*p++ != ',')
+                        return NULL;
+                p = json_ws(p);
+        }
+}
+
+static const char *json_value(const char *p, int depth)
+{
+        p = json_ws(p);
+        if (depth > 32)
+                return NULL;
+        switch (*p) {
+        case '{':
+                return json_container(p, depth, '}', true);
+        case '[':
+                return json_container(p, depth, ']', false);
+        case '"':
+                return json_string(p, NULL, 0);
+        case 't':
+                return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
+        case 'f':
+                return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
+        case 'n':
+                return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
+        default:
+                return json_number(p);
+        }
+}
+
+static bool json_valid(const char *text)
+{
+        const char *end = json_value(text, 0);
+
+        return end && *json_ws(end) == '\0';
+}
+
+/* The value at a path of member names and array indexes ("holds.0.reason")
+ * in a valid document, or NULL. */
+static const char *json_get(const char *text, const char *path)
+{
+        const char *p = json_ws(text);
+        char part[64], key[64];
+
+        while (*path) {
+                size_t len = strcspn(path, ".");
+
+                snprintf(part, sizeof(part), "%.*s", (int)len, path);
+                path += len + (path[len] == '.');
+                if (*p == '{') {
+                        p = json_ws(p + 1);
+                        for (;;) {
+                                if (*p != '"')
+                                        return NULL;
+                                p = json_ws(json_string(p, key, sizeof(key)));
+                                p = json_ws(p + 1);
+                                if (strcmp(key, part) == 0)
+                                        break;
+                                p = json_ws(json_value(p, 0));
+                                if (*p != ',')
+                                        return NULL;
+                                p = json_ws(p + 1);
+                        }
+                } else if (*p == '[') {
+                        long index = strtol(part, NULL, 10);
+
+                        p = json_ws(p + 1);
+                        for (long i = 0; i < index; i++) {
+                                if (*p == ']')
+                                        return NULL;
+                                p = json_ws(json_value(p, 0));
+                                if (*p != ',')
+                                        return NULL;
+                                p = json_ws(p + 1);
+                        }
+                        if (*p == ']')
+                                return NULL;
+                } else {
+                        return NULL;
+                }
+        }
+        return p;
+}
+
+static const char *json_get_string(const char *text, const char *path)
+{
+        static char buf[512];
+        const char *v = json_get(text, path);
+
+        ck_assert_msg(v && *v == '"', "%s is not a string in %s", path, text);
+        json_string(v, buf, sizeof(buf));
+        return buf;
+}
+
+static double json_get_number(const char *text, const char *path)
+{
+        const char *v = json_get(text, path);
+
+        ck_assert_msg(v && (*v == '-' || (*v >= '0' && *v <= '9')), "%s is not a number in %s", path, text);
+        return strtod(v, NULL);
+}
+
+static char *describe(sd_bus *b)
+{
+        sd_bus_message *reply = call_ok(b, BUS_IFACE, "Describe", NULL);
+        const char *text;
+        char *copy;
+
+        ck_assert_int_ge(sd_bus_message_read(reply, "s", &text), 0);
+        copy = strdup(text);
+        sd_bus_message_unref(reply);
+        ck_assert_ptr_nonnull(copy);
+        return copy;
+}
+
+/* A child process that runs as nobody with a bus connection of its own.
+ * It reports what it found wrong, one line each, and how it ended. */
+
+typedef void (*nobody_fn)(sd_bus *b, FILE *out, void *userdata);
+
+struct child_wait {
+        pid_t pid;
+        int status;
+        bool done;
+};
+
+static bool child_done(struct fakeboard *board, void *userdata)
+{
+        struct child_wait *w = userdata;
+
+        (void)board;
+        if (waitpid(w->pid, &w->status, WNOHANG) == w->pid)
+                w->done = true;
+        return w->done;
+}
+
+static void run_as_nobody(nobody_fn fn, void *userdata)
+{
+        struct child_wait w = { 0 };
+        char report[8192];
+        pid_t parent = getpid();
+        int pipefd[2];
+        ssize_t n;
+        size_t len = 0;
+
+        ck_assert_int_eq(pipe(pipefd), 0);
+        fflush(NULL);
+        w.pid = fork();
+        ck_assert_int_ge(w.pid, 0);
+        if (w.pid == 0) {
+                char *text = NULL;
+                size_t size = 0;
+                FILE *out;
+                sd_bus *b = NULL;
+                int r;
+
+                signal(SIGTERM, SIG_DFL);
+                close(pipefd[0]);
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+                        _exit(2);
+                if (setgroups(0, NULL) < 0 || setresgid(NOBODY, NOBODY, NOBODY) < 0 ||
+                    setresuid(NOBODY, NOBODY, NOBODY) < 0) {
+                        dprintf(pipefd[1], "cannot become nobody: %s\n", strerror(errno));
+                        _exit(2);
+                }
+                r = sd_bus_open_system(&b);
+                if (r < 0) {
+                        dprintf(pipefd[1], "nobody cannot connect to the bus: %s\n", strerror(-r));
+                        _exit(2);
+                }
+                out = open_memstream(&text, &size);
+                if (!out)
+                        _exit(2);
+                fn(b, out, userdata);
+                sd_bus_flush_close_unref(b);
+                fclose(out);
+                if (size > 0 && write(pipefd[1], text, size) < 0)
+                        _exit(2);
+                _exit(size > 0 ? 1 : 0);
+        }
+        close(pipefd[1]);
+        ck_assert_int_ge(fakeboard_run(fb, CHILD_BOUND_MS, child_done, &w), 0);
+        if (!w.done) {
+                kill(w.pid, SIGKILL);
+                waitpid(w.pid, &w.status, 0);
+        }
+        while (len < sizeof(report) - 1 && (n = read(pipefd[0], report + len, sizeof(report) - 1 - len)) > 0)
+                len += (size_t)n;
+        report[len] = '\0';
+        close(pipefd[0]);
+        ck_assert_msg(w.done, "the child running as nobody hung; it said: %s", report);
+        ck_assert_msg(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0, "as nobody:\n%s", report);
+}
+
+/* In the child: report unless the call failed with 'name' and 'message'. */
+static void child_expect_error(FILE *out, const char *what, int r, sd_bus_error *error, const char *name,
+                               const char *message)
+{
+        if (r >= 0)
+                fprintf(out, "%s: succeeded, expected %s\n", what, name);
+        else if (!sd_bus_error_has_name(error, name))
+                fprintf(out, "%s: %s (%s), expected %s\n", what, error->name, error->message, name);
+        else if (message && strcmp(error->message, message) != 0)
+                fprintf(out, "%s: message \"%s\", expected \"%s\"\n", what, error->message, message);
+        sd_bus_error_free(error);
+}
+
+static void child_expect_ok(FILE *out, const char *what, int r, sd_bus_error *error)
+{
+        if (r < 0)
+                fprintf(out, "%s: %s (%s)\n", what, error->name, error->message);
+        sd_bus_error_free(error);
+}
+
+/* A polkit of our own on the bus: says yes while workdir/polkit-allow
+ * exists, and writes each question to workdir/polkit.log as
+ * "ACTION KIND NAME FLAGS". */
+
+static int on_check_authorization(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        const char *kind = "", *key, *name = "", *action = "";
+        char path[PATH_MAX + 32];
+        uint32_t flags = 0;
+        FILE *log;
+        int r;
+
+        r = sd_bus_message_enter_container(m, 'r', "sa{sv}");
+        if (r >= 0)
+                r = sd_bus_message_read(m, "s", &kind);
+        if (r >= 0)
+                r = sd_bus_message_enter_container(m, 'a', "{sv}");
+        while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+                r = sd_bus_message_read(m, "s", &key);
+                if (r >= 0 && strcmp(key, "name") == 0)
+                        r = sd_bus_message_read(m, "v", "s", &name);
+                else if (r >= 0)
+                        r = sd_bus_message_skip(m, "v");
+                if (r >= 0)
+                        r = sd_bus_message_exit_container(m);
+        }
+        if (r >= 0)
+                r = sd_bus_message_exit_container(m);
+        if (r >= 0)
+                r = sd_bus_message_exit_container(m);
+        if (r >= 0)
+                r = sd_bus_message_read(m, "s", &action);
+        if (r >= 0)
+                r = sd_bus_message_skip(m, "a{ss}");
+        if (r >= 0)
+                r = sd_bus_message_read(m, "u", &flags);
+        if (r < 0)
+                return r;
+        snprintf(path, sizeof(path), "%s/polkit.log", workdir);
+        log = fopen(path, "a");
+        if (log) {
+                fprintf(log, "%s %s %s %u\n", action, kind, name, flags);
+                fclose(log);
+        }
+        snprintf(path, sizeof(path), "%s/polkit-allow", workdir);
+        return sd_bus_reply_method_return(m, "(bba{ss})", access(path, F_OK) == 0, 0, 0);
+}
+
+static const sd_bus_vtable polkit_vtable[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD("CheckAuthorization", "(sa{sv})sa{ss}us", "(bba{ss})", on_check_authorization,
+                      SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+};
+
+static void start_fake_polkit(void)
+{
+        pid_t parent = getpid();
+        int pipefd[2];
+        char ok = 0;
+
+        ck_assert_int_eq(pipe(pipefd), 0);
+        fflush(NULL);
+        fake_polkit = fork();
+        ck_assert_int_ge(fake_polkit, 0);
+        if (fake_polkit == 0) {
+                sd_bus *b = NULL;
+
+                /* Check's handler would take the whole test down with us. */
+                signal(SIGTERM, SIG_DFL);
+                close(pipefd[0]);
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+                        _exit(2);
+                if (sd_bus_open_system(&b) < 0 ||
+                    sd_bus_add_object_vtable(b, NULL, "/org/freedesktop/PolicyKit1/Authority", POLKIT_IFACE,
+                                             polkit_vtable, NULL) < 0 ||
+                    sd_bus_request_name(b, "org.freedesktop.PolicyKit1", 0) < 0)
+                        _exit(2);
+                if (write(pipefd[1], "1", 1) != 1)
+                        _exit(2);
+                for (;;) {
+                        int r = sd_bus_process(b, NULL);
+
+                        if (r < 0)
+                                _exit(3);
+                        if (r == 0 && sd_bus_wait(b, UINT64_MAX) < 0)
+                                _exit(3);
+                }
+        }
+        close(pipefd[1]);
+        ck_assert_int_eq(read(pipefd[0], &ok, 1), 1);
+        close(pipefd[0]);
+}
+
+static void polkit_allow(bool allow)
+{
+        char path[PATH_MAX + 32];
+
+        snprintf(path, sizeof(path), "%s/polkit-allow", workdir);
+        if (allow)
+                write_file("polkit-allow", "");
+        else
+                ck_assert(unlink(path) == 0 || errno == ENOENT);
+}
+
+static const char *polkit_log(void)
+{
+        static char buf[4096];
+        char path[PATH_MAX + 32];
+        size_t n = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/polkit.log", workdir);
+        buf[0] = '\0';
+        f = fopen(path, "r");
+        if (f) {
+                n = fread(buf, 1, sizeof(buf) - 1, f);
+                fclose(f);
+        }
+        buf[n] = '\0';
+        return buf;
+}
+
+static unsigned count_lines(const char *text)
+{
+        unsigned n = 0;
+
+        for (const char *p = text; (p = strchr(p, '\n')); p++)
+                n++;
+        return n;
+}
+
+/* The tests. */
+
+START_TEST(test_properties)
+{
+        static const char *const expected[][2] = {
+                { "Mode", "s" },
+                { "ModeReason", "s" },
+                { "Level", "s" },
+                { "TargetLevel", "s" },
+                { "Levels", "as" },
+                { "Demand", "d" },
+                { "UpThreshold", "d" },
+                { "DownThreshold", "d" },
+                { "Scores", "a{sd}" },
+                { "Temperature", "i" },
+                { "ThermalState", "s" },
+                { "Holds", "a(usuisssttb)" },
+                { "Backend", "s" },
+                { "Switches", "t" },
+                { "TimeInLevel", "a{st}" },
+                { "LastReason", "s" },
+                { "ConfigFiles", "as" },
+        };
+        const unsigned nexpected = sizeof(expected) / sizeof(expected[0]);
+        bool found[sizeof(expected) / sizeof(expected[0])] = { false };
+        sd_bus_message *reply = NULL;
+        const char *name, *contents, *config, *s1, *s2;
+        char **strv = NULL;
+        uint64_t t, little = 0, big = UINT64_MAX, switches = 1;
+        int32_t temp = 0;
+        double score;
+        unsigned nscores = 0;
+        int r;
+
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        start_bus(open_policy);
+        config = write_file("bigLittle.conf", base_config);
+        start_daemon(config);
+        ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
+
+        /* GetAll has every property, each with its signature. */
+        reply = call_ok(bus, "org.freedesktop.DBus.Properties", "GetAll", "s", BUS_IFACE);
+        ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "{sv}"), 0);
+        while ((r = sd_bus_message_enter_container(reply, 'e', "sv")) > 0) {
+                unsigned i;
+
+                ck_assert_int_ge(sd_bus_message_read(reply, "s", &name), 0);
+                ck_assert_int_ge(sd_bus_message_peek_type(reply, NULL, &contents), 0);
+                for (i = 0; i < nexpected; i++)
+                        if (strcmp(expected[i][0], name) == 0)
+                                break;
+                ck_assert_msg(i < nexpected, "unexpected property %s", name);
+                ck_assert_msg(strcmp(expected[i][1], contents) == 0, "%s has signature %s, not %s", name,
+                              contents, expected[i][1]);
+                found[i] = true;
+                ck_assert_int_ge(sd_bus_message_skip(reply, "v"), 0);
+                ck_assert_int_ge(sd_bus_message_exit_container(reply), 0);
+        }
+        ck_assert_int_eq(r, 0);
+        sd_bus_message_unref(reply);
+        for (unsigned i = 0; i < nexpected; i++)
+                ck_assert_msg(found[i], "GetAll lacks %s", expected[i][0]);
+
+        assert_property("Mode", "cluster");
+        s1 = get_string("ModeReason");
+        ck_assert_msg(strstr(s1, "auto"), "ModeReason: %s", s1);
+        free((char *)s1);
+        assert_property("Level", "little");
+        assert_property("TargetLevel", "little");
+        assert_property("ThermalState", "normal");
+        assert_property("Backend", "hotplug");
+        assert_property("LastReason", "");
+
+        ck_assert_int_ge(sd_bus_get_property_strv(bus, BUS_NAME, BUS_PATH, BUS_IFACE, "Levels", NULL, &strv),
+                         0);
+        ck_assert_ptr_nonnull(strv[0]);
+        ck_assert_str_eq(strv[0], "little");
+        ck_assert_ptr_nonnull(strv[1]);
+        ck_assert_str_eq(strv[1], "big");
+        ck_assert_ptr_null(strv[2]);
+        for (char **p = strv; *p; p++)
+                free(*p);
+        free(strv);
+        ck_assert_int_ge(
+                sd_bus_get_property_strv(bus, BUS_NAME, BUS_PATH, BUS_IFACE, "ConfigFiles", NULL, &strv), 0);
+        ck_assert_ptr_nonnull(strv[0]);
+        ck_assert_str_eq(strv[0], config);
+        ck_assert_ptr_null(strv[1]);
+        free(strv[0]);
+        free(strv);
+
+        /* Thresholds from the current level: up at 80% of little's 377,
+         * nothing below little. */
+        ck_assert_double_eq_tol(get_double("UpThreshold"), 301.6, 1e-9);
+        ck_assert_double_eq_tol(get_double("DownThreshold"), 0.0, 1e-9);
+        ck_assert(get_double("Demand") >= 0.0 && get_double("Demand") < 200.0);
+
+        reply = get_container("Scores", "a", "{sd}");
+        while (sd_bus_message_read(reply, "{sd}", &s2, &score) > 0) {
+                ck_assert_msg(isfinite(score) && score >= 0.0, "score of %s: %g", s2, score);
+                nscores++;
+        }
+        sd_bus_message_unref(reply);
+        ck_assert_uint_ge(nscores, 1);
+
+        get_trivial("Switches", 't', &switches);
+        ck_assert_uint_eq(switches, 0);
+
+        /* The hottest watched zone, as the last tick read it. */
+        ck_assert_int_eq(fakeboard_set_temp(fb, 1, 61500), 0);
+        ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
+        get_trivial("Temperature", 'i', &temp);
+        ck_assert_int_eq(temp, 61500);
+
+        /* Time at little grows while it runs; none at big. */
+        reply = get_container("TimeInLevel", "a", "{st}");
+        while (sd_bus_message_read(reply, "{st}", &s2, &t) > 0) {
+                if (strcmp(s2, "little") == 0)
+                        little = t;
+                else if (strcmp(s2, "big") == 0)
+                        big = t;
+        }
+        sd_bus_message_unref(reply);
+        ck_assert_msg(little >= 300000 && little < 60 * SEC, "time at little %" PRIu64 " us", little);
+        ck_assert_uint_eq(big, 0);
+        ck_assert_uint_eq(count_holds(), 0);
+}
+END_TEST
+
+START_TEST(test_describe_json)
+{
+        static const char reason[] = "say \"hi\" \\ caf\xc3\xa9 / {not json}";
+        char *text, path[64];
+        uint32_t id;
+
+        start_idle(NULL);
+        text = describe(bus);
+        ck_assert_msg(json_valid(text), "not JSON: %s", text);
+        ck_assert_str_eq(json_get_string(text, "mode"), "cluster");
+        ck_assert_str_eq(json_get_string(text, "level"), "little");
+        ck_assert_str_eq(json_get_string(text, "target_level"), "little");
+        ck_assert_str_eq(json_get_string(text, "levels.0"), "little");
+        ck_assert_str_eq(json_get_string(text, "levels.1"), "big");
+        ck_assert_ptr_null(json_get(text, "levels.2"));
+        ck_assert_str_eq(json_get_string(text, "backend"), "hotplug");
+        ck_assert_str_eq(json_get_string(text, "thermal.state"), "normal");
+        ck_assert_double_eq_tol(json_get_number(text, "thermal.temperature_mc"), 47000, 1e-9);
+        ck_assert_double_eq_tol(json_get_number(text, "thresholds.up"), 301.6, 1e-9);
+        ck_assert_double_eq_tol(json_get_number(text, "thresholds.down"), 0, 1e-9);
+        ck_assert_double_eq_tol(json_get_number(text, "switches"), 0, 1e-9);
+        ck_assert(json_get_number(text, "demand") >= 0);
+        ck_assert(json_get_number(text, "time_in_level.little") > 0);
+        ck_assert_double_eq_tol(json_get_number(text, "time_in_level.big"), 0, 1e-9);
+        ck_assert_str_eq(json_get_string(text, "last_reason"), "");
+        ck_assert_ptr_nonnull(json_get(text, "config_files.0"));
+        ck_assert_ptr_nonnull(json_get(text, "scores"));
+        ck_assert(*json_get(text, "scores") == '{');
+        ck_assert(*json_get(text, "holds") == '[');
+        ck_assert_ptr_null(json_get(text, "holds.0"));
+        free(text);
+
+        /* A hold with characters JSON must escape. */
+        id = hold_ok(bus, "big", 600 * SEC, reason, 1);
+        text = describe(bus);
+        ck_assert_msg(json_valid(text), "not JSON: %s", text);
+        ck_assert_msg(strstr(text, "say \\\"hi\\\" \\\\ caf\xc3\xa9 / {not json}"),
+                      "reason escaped wrongly: %s", text);
+        ck_assert_str_eq(json_get_string(text, "level"), "big");
+        ck_assert_double_eq_tol(json_get_number(text, "holds.0.id"), id, 1e-9);
+        ck_assert_str_eq(json_get_string(text, "holds.0.level"), "big");
+        ck_assert_double_eq_tol(json_get_number(text, "holds.0.uid"), 0, 1e-9);
+        ck_assert_double_eq_tol(json_get_number(text, "holds.0.pid"), getpid(), 1e-9);
+        ck_assert_ptr_nonnull(json_get(text, "holds.0.unit"));
+        ck_assert_str_eq(json_get_string(text, "holds.0.reason"), reason);
+        ck_assert(*json_get(text, "holds.0.persist") == 't');
+        ck_assert(json_get_number(text, "holds.0.until_wall_usec") -
+                          json_get_number(text, "holds.0.since_wall_usec") ==
+                  600.0 * SEC);
+        ck_assert_ptr_null(json_get(text, "holds.1"));
+        snprintf(path, sizeof(path), "holds.0.since_wall_usec");
+        ck_assert(fabs(json_get_number(text, path) - (double)wall_now()) < 60.0 * SEC);
+        free(text);
+}
+END_TEST
+
+START_TEST(test_hold_and_release)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        struct hold_info h[8];
+        const char *unique = NULL;
+        uint64_t before = wall_now();
+        uint32_t id = 0;
+        unsigned want = 1;
+        int r;
+
+        start_idle(NULL);
+        ck_assert_int_ge(sd_bus_get_unique_name(bus, &unique), 0);
+        ck_assert_uint_eq(seen.nswitched, 0);
+
+        /* Hold(), the three-argument form: in force at once. */
+        r = call_u(bus, "Hold", &error, &id, "sts", "big", 60 * SEC, "benchmark run");
+        ck_assert_msg(r >= 0, "Hold: %s", error.message);
+        ck_assert_uint_gt(id, 0);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        assert_property("Level", "big");
+        assert_property("TargetLevel", "big");
+        ck_assert_double_eq_tol(get_double("UpThreshold"), 0.0, 1e-9);
+        ck_assert_double_eq_tol(get_double("DownThreshold"), 0.6 * 377, 1e-9);
+
+        ck_assert_uint_eq(read_holds(h, 8), 1);
+        ck_assert_uint_eq(h[0].id, id);
+        ck_assert_str_eq(h[0].level, "big");
+        ck_assert_uint_eq(h[0].uid, 0);
+        ck_assert_int_eq(h[0].pid, getpid());
+        ck_assert_str_eq(h[0].owner, unique);
+        ck_assert_str_eq(h[0].reason, "benchmark run");
+        ck_assert(!h[0].persist);
+        ck_assert(h[0].since_wall >= before - SEC && h[0].since_wall <= wall_now() + SEC);
+        ck_assert_uint_eq(h[0].until_wall - h[0].since_wall, 60 * SEC);
+
+        /* Switched, and the changes, were announced. */
+        ck_assert_int_eq(fakeboard_run(fb, SWITCH_BOUND_MS, switched_seen, &want), 1);
+        ck_assert_str_eq(seen.from[0], "little");
+        ck_assert_str_eq(seen.to[0], "big");
+        ck_assert_msg(strstr(seen.reason[0], "hold"), "reason: %s", seen.reason[0]);
+        expect_changed("Holds");
+        expect_changed("Level");
+        expect_changed("Switches");
+        expect_changed("LastReason");
+        expect_changed("TimeInLevel");
+        assert_property("LastReason", seen.reason[0]);
+
+        /* The load does not move a hold. */
+        expect_online_stays("0,4-7", 600);
+
+        ck_assert_int_ge(call_u(bus, "Release", &error, NULL, "u", id), 0);
+        ck_assert_uint_eq(count_holds(), 0);
+        expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        assert_property("Level", "little");
+        expect_line(0, "released", 1000);
+
+        r = call_u(bus, "Release", &error, NULL, "u", id);
+        expect_error(r, &error, ERR("NoSuchHold"), "no hold has id");
+
+        /* A hold whose owner is watched at exit: a clean stop (the
+         * sanitizer build checks for leaks). */
+        hold_ok(bus, "big", 60 * SEC, "at exit", 0);
+        ck_assert_int_eq(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+/* History after switches the load made: oldest first, with reasons and
+ * both clocks. */
+START_TEST(test_history_and_switched_by_load)
+{
+        sd_bus_message *reply = NULL;
+        uint64_t wall0 = wall_now(), mono0 = mono_now(), when_wall, when_mono;
+        const char *from, *to, *reason;
+        unsigned want = 2, n = 0;
+        uint64_t switches = 0;
+        int r;
+
+        start_idle(NULL);
+        ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        expect_changed("TargetLevel");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_int_eq(fakeboard_run(fb, SWITCH_BOUND_MS, switched_seen, &want), 1);
+        ck_assert_str_eq(seen.from[0], "little");
+        ck_assert_str_eq(seen.to[0], "big");
+        ck_assert_str_eq(seen.from[1], "big");
+        ck_assert_str_eq(seen.to[1], "little");
+        ck_assert_msg(strstr(seen.reason[0], "demand"), "reason: %s", seen.reason[0]);
+        get_trivial("Switches", 't', &switches);
+        ck_assert_uint_eq(switches, 2);
+
+        /* n = 0: all kept, oldest first. */
+        reply = call_ok(bus, BUS_IFACE, "History", "u", 0);
+        ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "(ttsss)"), 0);
+        while (sd_bus_message_read(reply, "(ttsss)", &when_wall, &when_mono, &from, &to, &reason) > 0) {
+                ck_assert_uint_lt(n, 2);
+                ck_assert_str_eq(from, seen.from[n]);
+                ck_assert_str_eq(to, seen.to[n]);
+                ck_assert_str_eq(reason, seen.reason[n]);
+                ck_assert(when_wall >= wall0 && when_wall <= wall_now());
+                ck_assert(when_mono >= mono0 && when_mono <= mono_now());
+                n++;
+        }
+        sd_bus_message_unref(reply);
+        ck_assert_uint_eq(n, 2);
+
+        /* n = 1: the newest only. */
+        reply = call_ok(bus, BUS_IFACE, "History", "u", 1);
+        ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "(ttsss)"), 0);
+        r = sd_bus_message_read(reply, "(ttsss)", &when_wall, &when_mono, &from, &to, &reason);
+        ck_assert_int_gt(r, 0);
+        ck_assert_str_eq(from, "big");
+        ck_assert_str_eq(to, "little");
+        r = sd_bus_message_read(reply, "(ttsss)", &when_wall, &when_mono, &from, &to, &reason);
+        ck_assert_int_eq(r, 0);
+        sd_bus_message_unref(reply);
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        char reason[300];
+        uint32_t id;
+        int r;
+
+        start_idle(NULL);
+        r = hold_with_flags(bus, "medium", 60 * SEC, "", 0, &id, &error);
+        expect_error(r, &error, ERR("UnknownLevel"), "unknown level \"medium\"; the levels are: little, big");
+        r = hold_with_flags(bus, "", 60 * SEC, "", 0, &id, &error);
+        expect_error(r, &error, ERR("UnknownLevel"), NULL);
+        r = hold_with_flags(bus, "big", 0, "", 0, &id, &error);
+        expect_error(r, &error, ERR("InvalidDuration"), "max_duration_s");
+        r = hold_with_flags(bus, "big", 3600 * SEC + 1, "", 0, &id, &error);
+        expect_error(r, &error, ERR("InvalidDuration"), "at most 3600 s");
+        r = hold_with_flags(bus, "big", UINT64_MAX, "", 0, &id, &error);
+        expect_error(r, &error, ERR("InvalidDuration"), NULL);
+
+        memset(reason, 'x', 256);
+        reason[256] = '\0';
+        r = hold_with_flags(bus, "big", 60 * SEC, reason, 0, &id, &error);
+        expect_error(r, &error, ERR("InvalidReason"), "256 bytes");
+        r = hold_with_flags(bus, "big", 60 * SEC, "two\nlines", 0, &id, &error);
+        expect_error(r, &error, ERR("InvalidReason"), "control characters");
+        r = hold_with_flags(bus, "big", 60 * SEC, "bell\a", 0, &id, &error);
+        expect_error(r, &error, ERR("InvalidReason"), NULL);
+        r = hold_with_flags(bus, "big", 60 * SEC, "", 2, &id, &error);
+        expect_error(r, &error, SD_BUS_ERROR_INVALID_ARGS, "unknown flags 0x2");
+        r = call_u(bus, "Release", &error, NULL, "u", 4242);
+        expect_error(r, &error, ERR("NoSuchHold"), "4242");
+        ck_assert_uint_eq(count_holds(), 0);
+        assert_property("Level", "little");
+
+        /* The limits themselves are fine: 255 bytes, the maximum duration. */
+        reason[255] = '\0';
+        hold_ok(bus, "little", 3600 * SEC, reason, 0);
+        /* One uid may have 8. */
+        for (unsigned i = 1; i < 8; i++)
+                hold_ok(bus, "little", 60 * SEC, "", 0);
+        r = hold_with_flags(bus, "little", 60 * SEC, "", 0, &id, &error);
+        expect_error(r, &error, ERR("TooManyHolds"), "8 holds");
+        ck_assert_uint_eq(count_holds(), 8);
+
+        /* ReleaseAll as root ends them all. */
+        ck_assert_int_ge(call_u(bus, "ReleaseAll", &error, &id, ""), 0);
+        ck_assert_uint_eq(id, 8);
+        ck_assert_uint_eq(count_holds(), 0);
+        ck_assert(fakeboard_running(fb));
+}
+END_TEST
+
+static void nobody_is_refused(sd_bus *b, FILE *out, void *userdata)
+{
+        uint32_t root_hold = *(uint32_t *)userdata, id = 0, count = 99;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        char *level = NULL, *text;
+        int r;
+
+        r = hold_with_flags(b, "big", 60 * SEC, "mine", 0, &id, &error);
+        child_expect_error(out, "Hold", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+        r = call_u(b, "Release", &error, NULL, "u", root_hold);
+        child_expect_error(out, "Release of root's hold", r, &error, SD_BUS_ERROR_ACCESS_DENIED,
+                           DENIED_MESSAGE);
+        r = call_u(b, "Reload", &error, NULL, "");
+        child_expect_error(out, "Reload", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+        /* Bad arguments are said before authorization. */
+        r = hold_with_flags(b, "nope", 60 * SEC, "", 0, &id, &error);
+        child_expect_error(out, "Hold(nope)", r, &error, ERR("UnknownLevel"), NULL);
+        /* Own holds only: none. */
+        r = call_u(b, "ReleaseAll", &error, &count, "");
+        child_expect_ok(out, "ReleaseAll", r, &error);
+        if (r >= 0 && count != 0)
+                fprintf(out, "ReleaseAll released %u holds of others\n", count);
+
+        /* Reading is open. */
+        r = sd_bus_get_property_string(b, BUS_NAME, BUS_PATH, BUS_IFACE, "Level", &error, &level);
+        child_expect_ok(out, "Get(Level)", r, &error);
+        if (r >= 0 && strcmp(level, "big") != 0)
+                fprintf(out, "Level is %s\n", level);
+        free(level);
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, BUS_IFACE, "History", &error, NULL, "u", 0);
+        child_expect_ok(out, "History", r, &error);
+        {
+                sd_bus_message *reply = NULL;
+
+                r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, BUS_IFACE, "Describe", &error, &reply, NULL);
+                child_expect_ok(out, "Describe", r, &error);
+                if (r >= 0 && (sd_bus_message_read(reply, "s", &text) < 0 || !json_valid(text)))
+                        fprintf(out, "Describe gave no JSON\n");
+                sd_bus_message_unref(reply);
+        }
+}
+
+START_TEST(test_access_denied_for_nobody)
+{
+        uint32_t id;
+
+        start_idle(NULL);
+        id = hold_ok(bus, "big", 60 * SEC, "root's", 0);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        run_as_nobody(nobody_is_refused, &id);
+        ck_assert_uint_eq(count_holds(), 1);
+        ck_assert(fakeboard_find_line(fb, 0, "reload") < 0);
+}
+END_TEST
+
+struct nobody_holds {
+        uint32_t root_hold;
+};
+
+static void nobody_holds_own(sd_bus *b, FILE *out, void *userdata)
+{
+        struct nobody_holds *t = userdata;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        uint32_t id = 0, count = 0;
+        int r;
+
+        r = hold_with_flags(b, "little", 60 * SEC, "mine", 0, &id, &error);
+        child_expect_ok(out, "Hold", r, &error);
+        r = call_u(b, "Release", &error, NULL, "u", t->root_hold);
+        child_expect_error(out, "Release of root's hold", r, &error, SD_BUS_ERROR_ACCESS_DENIED,
+                           DENIED_MESSAGE);
+        r = call_u(b, "Reload", &error, NULL, "");
+        child_expect_error(out, "Reload", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+        r = call_u(b, "Release", &error, NULL, "u", id);
+        child_expect_ok(out, "Release of its own hold", r, &error);
+        r = hold_with_flags(b, "little", 60 * SEC, "mine", 0, &id, &error);
+        child_expect_ok(out, "Hold", r, &error);
+        r = hold_with_flags(b, "little", 60 * SEC, "mine too", 0, &id, &error);
+        child_expect_ok(out, "Hold", r, &error);
+        r = call_u(b, "ReleaseAll", &error, &count, "");
+        child_expect_ok(out, "ReleaseAll", r, &error);
+        if (count != 2)
+                fprintf(out, "ReleaseAll released %u, expected its 2\n", count);
+        /* This one ends when the child's connection does. */
+        r = hold_with_flags(b, "little", 60 * SEC, "until I leave", 0, &id, &error);
+        child_expect_ok(out, "Hold", r, &error);
+}
+
+START_TEST(test_allow_users)
+{
+        struct nobody_holds t;
+        struct hold_info h[8];
+
+        start_idle("[holds]\nallow_users = yes\n");
+        t.root_hold = hold_ok(bus, "big", 60 * SEC, "root's", 0);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        run_as_nobody(nobody_holds_own, &t);
+        /* nobody's last hold ended with its connection; root's stays. */
+        expect_holds(1, SWITCH_BOUND_MS);
+        ck_assert_uint_eq(read_holds(h, 8), 1);
+        ck_assert_uint_eq(h[0].id, t.root_hold);
+        expect_line(0, "by uid 65534", 1000);
+        expect_line(0, "it left the bus", 1000);
+}
+END_TEST
+
+struct polkit_case {
+        const char *unique_name_file;
+        bool expect_allowed;
+};
+
+static void nobody_asks_polkit(sd_bus *b, FILE *out, void *userdata)
+{
+        const struct polkit_case *c = userdata;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        const char *unique = NULL;
+        uint32_t id = 0;
+        FILE *f;
+        int r;
+
+        if (sd_bus_get_unique_name(b, &unique) < 0 || !(f = fopen(c->unique_name_file, "w"))) {
+                fprintf(out, "cannot say who I am\n");
+                return;
+        }
+        fprintf(f, "%s", unique);
+        fclose(f);
+        r = hold_with_flags(b, "big", 60 * SEC, "polkit says", 1, &id, &error);
+        if (c->expect_allowed)
+                child_expect_ok(out, "Hold", r, &error);
+        else
+                child_expect_error(out, "Hold", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+        /* The second question allows interaction. */
+        (void)sd_bus_set_allow_interactive_authorization(b, 1);
+        r = call_u(b, "Reload", &error, NULL, "");
+        if (c->expect_allowed)
+                child_expect_ok(out, "Reload", r, &error);
+        else
+                child_expect_error(out, "Reload", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+}
+
+START_TEST(test_polkit)
+{
+        struct polkit_case c = { .expect_allowed = false };
+        char name_file[PATH_MAX + 16], unique[128] = "", want[512];
+        struct hold_info h[8];
+        unsigned n;
+        FILE *f;
+
+        snprintf(name_file, sizeof(name_file), "%s/unique-name", workdir);
+        c.unique_name_file = name_file;
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        start_bus(open_policy);
+        start_fake_polkit();
+        start_daemon(write_file("bigLittle.conf", base_config));
+        ck_assert_int_eq(chmod(workdir, 0777), 0);
+
+        /* polkit says no. */
+        run_as_nobody(nobody_asks_polkit, &c);
+        ck_assert_uint_eq(count_holds(), 0);
+        f = fopen(name_file, "r");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_ptr_nonnull(fgets(unique, sizeof(unique), f));
+        fclose(f);
+        snprintf(want, sizeof(want),
+                 "org.bigLittle.Switch1.manage system-bus-name %s 0\n"
+                 "org.bigLittle.Switch1.manage system-bus-name %s 1\n",
+                 unique, unique);
+        ck_assert_str_eq(polkit_log(), want);
+
+        /* polkit says yes: a persistent hold by nobody, and a reload. */
+        polkit_allow(true);
+        c.expect_allowed = true;
+        run_as_nobody(nobody_asks_polkit, &c);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        n = read_holds(h, 8);
+        ck_assert_uint_eq(n, 1);
+        ck_assert_uint_eq(h[0].uid, NOBODY);
+        ck_assert(h[0].persist);
+        expect_line(0, "reload: applied", 1000);
+        ck_assert_uint_eq(count_lines(polkit_log()), 4);
+        /* Root is not asked. */
+        ck_assert_int_ge(call_u(bus, "Reload", NULL, NULL, ""), 0);
+        ck_assert_uint_eq(count_lines(polkit_log()), 4);
+}
+END_TEST
+
+START_TEST(test_hold_expires)
+{
+        bl_usec_t placed, ended;
+
+        start_idle(NULL);
+        placed = fakeboard_now();
+        hold_ok(bus, "big", SEC, "one second", 0);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        ended = expect_online("0-3", 1000 + DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_msg(ended - placed >= SEC, "back at little %.0f ms after a 1 s hold",
+                      (double)(ended - placed) / 1000.0);
+        expect_line(0, "expired", 1000);
+        ck_assert_uint_eq(count_holds(), 0);
+        expect_changed("Holds");
+}
+END_TEST
+
+START_TEST(test_owner_gone)
+{
+        sd_bus *other = NULL, *third = NULL;
+        struct hold_info h[8];
+        uint32_t id;
+
+        start_idle(NULL);
+        ck_assert_int_ge(sd_bus_open_system(&other), 0);
+        hold_ok(other, "big", 60 * SEC, "while I run", 0);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        sd_bus_flush_close_unref(other);
+        expect_holds(0, SWITCH_BOUND_MS);
+        expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(0, "it left the bus", 1000);
+
+        /* A persistent hold outlives its connection. */
+        ck_assert_int_ge(sd_bus_open_system(&third), 0);
+        id = hold_ok(third, "big", 60 * SEC, "after I leave", 1);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        sd_bus_flush_close_unref(third);
+        expect_online_stays("0,4-7", 800);
+        ck_assert_uint_eq(read_holds(h, 8), 1);
+        ck_assert_uint_eq(h[0].id, id);
+}
+END_TEST
+
+START_TEST(test_persistence_across_restart)
+{
+        char path[PATH_MAX + 32];
+        struct hold_info h[8];
+        const char *config;
+        struct stat st;
+        uint32_t kept;
+        FILE *f;
+        char line[1024];
+
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        start_bus(open_policy);
+        config = write_file("bigLittle.conf", base_config);
+        start_daemon(config);
+        kept = hold_ok(bus, "big", 600 * SEC, "survive a restart", 1);
+        hold_ok(bus, "little", 600 * SEC, "gone with the daemon", 0);
+        hold_ok(bus, "big", 600 * SEC, "newest", 1);
+        ck_assert_int_ge(call_u(bus, "Release", NULL, NULL, "u", kept + 2), 0);
+        expect_online("0-3", SWITCH_BOUND_MS);
+
+        snprintf(path, sizeof(path), "%s/holds", runtime_dir);
+        ck_assert_int_eq(stat(path, &st), 0);
+        ck_assert_uint_eq(st.st_mode & 0777, 0600);
+        f = fopen(path, "r");
+        ck_assert_ptr_nonnull(f);
+        {
+                unsigned holds = 0;
+
+                while (fgets(line, sizeof(line), f))
+                        if (line[0] != '#') {
+                                ck_assert_msg(strstr(line, "reason=survive\\x20a\\x20restart"), "%s", line);
+                                holds++;
+                        }
+                ck_assert_uint_eq(holds, 1);
+        }
+        fclose(f);
+
+        ck_assert_int_eq(stop_daemon(SIGTERM), 0);
+        ck_assert(online_equals("0-7"));
+        sd_bus_flush_close_unref(bus);
+        bus = NULL;
+
+        start_daemon(config);
+        expect_line(0, "restored", 1000);
+        ck_assert_uint_eq(read_holds(h, 8), 1);
+        ck_assert_uint_eq(h[0].id, kept);
+        ck_assert_str_eq(h[0].level, "big");
+        ck_assert_str_eq(h[0].reason, "survive a restart");
+        ck_assert_str_eq(h[0].owner, "");
+        ck_assert(h[0].persist);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        expect_online_stays("0,4-7", 500);
+        assert_property("Level", "big");
+
+        /* Ids go on past the restored one. */
+        ck_assert_uint_gt(hold_ok(bus, "big", 60 * SEC, "", 0), kept);
+}
+END_TEST
+
+START_TEST(test_reload)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        const char *config;
+        unsigned applied;
+        int r;
+
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        start_bus(open_policy);
+        config = write_file("bigLittle.conf", base_config);
+        start_daemon(config);
+
+        r = call_u(bus, "Reload", &error, NULL, "");
+        ck_assert_msg(r >= 0, "Reload: %s", error.message);
+        applied = expect_line(0, "reload: applied", 1000);
+        expect_changed("ConfigFiles");
+
+        write_file("bigLittle.conf", "[hysteresis]\nup_threshold = 120\n");
+        r = call_u(bus, "Reload", &error, NULL, "");
+        ck_assert_msg(r < 0 && strcmp(error.message, "the configuration has errors, see the journal") == 0,
+                      "Reload of a bad file: %s", r < 0 ? error.message : "succeeded");
+        expect_error(r, &error, ERR("ReloadRefused"), NULL);
+        expect_line(applied, "reload: refused", 1000);
+        ck_assert(fakeboard_running(fb));
+        ck_assert_double_eq_tol(get_double("UpThreshold"), 301.6, 1e-9);
+}
+END_TEST
+
+/* Pair mode: one letter per pair; a hold names a level of the pair ladder. */
+START_TEST(test_pair_mode)
+{
+        char *text;
+
+        start_idle("[daemon]\nmode = pair\n");
+        assert_property("Mode", "pair");
+        assert_property("Level", "LLLL");
+        assert_property("TargetLevel", "LLLL");
+        hold_ok(bus, "big", 60 * SEC, "all pairs", 0);
+        expect_property("Level", "BBBB", SWITCH_BOUND_MS);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        text = describe(bus);
+        ck_assert_msg(json_valid(text), "%s", text);
+        ck_assert_str_eq(json_get_string(text, "level"), "BBBB");
+        ck_assert_str_eq(json_get_string(text, "levels.1"), "big");
+        free(text);
+}
+END_TEST
+
+static void nobody_under_policy(sd_bus *b, FILE *out, void *userdata)
+{
+        sd_bus_error error = SD_BUS_ERROR_NULL;
+        char *level = NULL, *text;
+        sd_bus_message *reply = NULL;
+        uint32_t id;
+        int r;
+
+        r = sd_bus_get_property_string(b, BUS_NAME, BUS_PATH, BUS_IFACE, "Level", &error, &level);
+        child_expect_ok(out, "Get(Level)", r, &error);
+        free(level);
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Properties", "GetAll", &error,
+                               NULL, "s", BUS_IFACE);
+        child_expect_ok(out, "GetAll", r, &error);
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Introspectable", "Introspect",
+                               &error, &reply, NULL);
+        child_expect_ok(out, "Introspect", r, &error);
+        if (r >= 0 && (sd_bus_message_read(reply, "s", &text) < 0 || !strstr(text, "name=\"HoldWithFlags\"")))
+                fprintf(out, "Introspect does not show HoldWithFlags\n");
+        sd_bus_message_unref(reply);
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Peer", "Ping", &error, NULL,
+                               NULL);
+        child_expect_ok(out, "Ping", r, &error);
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, BUS_IFACE, "Describe", &error, NULL, NULL);
+        child_expect_ok(out, "Describe", r, &error);
+        /* The method gets through the bus; the daemon says no, in its words. */
+        r = hold_with_flags(b, "big", 60 * SEC, "", 0, &id, &error);
+        child_expect_error(out, "Hold", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+        /* The bus itself stops these. */
+        r = sd_bus_call_method(b, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Properties", "Set", &error, NULL,
+                               "ssv", BUS_IFACE, "Level", "s", "big");
+        child_expect_error(out, "Set(Level)", r, &error, SD_BUS_ERROR_ACCESS_DENIED, NULL);
+        r = sd_bus_request_name(b, BUS_NAME, SD_BUS_NAME_QUEUE);
+        if (r != -EACCES)
+                fprintf(out, "RequestName(%s) gave %d, expected -EACCES\n", BUS_NAME, r);
+}
+
+/* The shipped bus policy on a bus with the system bus's defaults: root's
+ * daemon owns the name, everyone else reads and calls. */
+START_TEST(test_policy_file)
+{
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        start_bus(system_policy);
+        start_daemon(write_file("bigLittle.conf", base_config));
+        assert_property("Level", "little");
+        run_as_nobody(nobody_under_policy, NULL);
+}
+END_TEST
+
+static Suite *bus_suite(void)
+{
+        Suite *s = suite_create("bus");
+        TCase *tc = tcase_create("service");
+        TCase *auth = tcase_create("authorization");
+
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 60);
+        tcase_add_test(tc, test_properties);
+        tcase_add_test(tc, test_describe_json);
+        tcase_add_test(tc, test_hold_and_release);
+        tcase_add_test(tc, test_history_and_switched_by_load);
+        tcase_add_test(tc, test_bad_arguments);
+        tcase_add_test(tc, test_hold_expires);
+        tcase_add_test(tc, test_owner_gone);
+        tcase_add_test(tc, test_persistence_across_restart);
+        tcase_add_test(tc, test_reload);
+        tcase_add_test(tc, test_pair_mode);
+        suite_add_tcase(s, tc);
+
+        tcase_add_checked_fixture(auth, setup, teardown);
+        tcase_set_timeout(auth, 60);
+        tcase_add_test(auth, test_access_denied_for_nobody);
+        tcase_add_test(auth, test_allow_users);
+        tcase_add_test(auth, test_polkit);
+        tcase_add_test(auth, test_policy_file);
+        suite_add_tcase(s, auth);
+        return s;
+}
+
+int main(void)
+{
+        char tmp[] = "/tmp/bl-check-bus.XXXXXX";
+        SRunner *sr;
+        int failed;
+
+        if (!mkdtemp(tmp) || chmod(tmp, 0755) < 0)
+                return EXIT_FAILURE;
+        setenv("TMPDIR", tmp, 1);
+        sr = srunner_create(bus_suite());
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
