@@ -1931,6 +1931,63 @@ START_TEST(test_policy_file)
 }
 END_TEST
 
+/* Runs the real switchctl with 'args' (a shell word list), returns its
+ * exit status and its output (stdout and stderr) in 'out'. */
+static int switchctl(const char *args, char *out, size_t size)
+{
+        char cmd[PATH_MAX + 512];
+        size_t len = 0;
+        FILE *p;
+        int status;
+
+        snprintf(cmd, sizeof(cmd), "%s %s 2>&1", SWITCHCTL_PATH, args);
+        p = popen(cmd, "r");
+        ck_assert_ptr_nonnull(p);
+        while (len + 1 < size && fgets(out + len, (int)(size - len), p))
+                len += strlen(out + len);
+        out[len] = '\0';
+        status = pclose(p);
+        ck_assert_msg(WIFEXITED(status), "%s did not exit", cmd);
+        return WEXITSTATUS(status);
+}
+
+/* The real client against the real daemon on the fake board: every verb
+ * that talks to it, as a person would use them. */
+START_TEST(test_switchctl_end_to_end)
+{
+        char out[8192];
+
+        start_idle(NULL);
+        expect_online("0-3", SWITCH_BOUND_MS);
+
+        ck_assert_int_eq(switchctl("status", out, sizeof(out)), 0);
+        ck_assert_msg(strstr(out, "Level: little") && strstr(out, "Holds: none"), "%s", out);
+        ck_assert_int_eq(switchctl("status --json", out, sizeof(out)), 0);
+        ck_assert_msg(strstr(out, "\"level\":\"little\"") && strstr(out, "\"levels\":[\"little\",\"big\"]"), "%s",
+                      out);
+
+        ck_assert_int_eq(switchctl("hold big --for 5min --reason 'e2e test' --persist", out, sizeof(out)), 0);
+        ck_assert_msg(strtoul(out, NULL, 10) > 0, "hold printed: %s", out);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        ck_assert_int_eq(switchctl("status", out, sizeof(out)), 0);
+        ck_assert_msg(strstr(out, "Level: big") && strstr(out, "e2e test"), "%s", out);
+        ck_assert_int_eq(switchctl("history --no-pager", out, sizeof(out)), 0);
+        ck_assert_msg(strstr(out, "little -> big") && strstr(out, "(e2e test): big"), "%s", out);
+        ck_assert_int_eq(switchctl("stats", out, sizeof(out)), 0);
+        ck_assert_msg(strstr(out, "big"), "%s", out);
+
+        ck_assert_int_eq(switchctl("hold turbo", out, sizeof(out)), 2);
+        ck_assert_msg(strstr(out, "unknown level \"turbo\""), "%s", out);
+
+        ck_assert_int_eq(switchctl("release --all", out, sizeof(out)), 0);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        ck_assert_int_eq(switchctl("reload", out, sizeof(out)), 0);
+        ck_assert_int_eq(stop_daemon(SIGTERM), 0);
+        ck_assert_int_eq(switchctl("status", out, sizeof(out)), 69);
+        ck_assert_msg(strstr(out, "not running"), "%s", out);
+}
+END_TEST
+
 static Suite *bus_suite(void)
 {
         Suite *s = suite_create("bus");
@@ -1949,6 +2006,7 @@ static Suite *bus_suite(void)
         tcase_add_test(tc, test_persistence_across_restart);
         tcase_add_test(tc, test_reload);
         tcase_add_test(tc, test_pair_mode);
+        tcase_add_test(tc, test_switchctl_end_to_end);
         suite_add_tcase(s, tc);
 
         tcase_add_checked_fixture(auth, setup, teardown);

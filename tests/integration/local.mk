@@ -34,6 +34,7 @@ tests_integration_check_bus_SOURCES = \
 	tests/fakeboard/boards.c
 tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
 tests_integration_check_bus_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
