@@ -2,17 +2,29 @@
 #include <stdio.h>
 
 #include "backends/backend.h"
+#include "backends/cpufreq.h"
 
 const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const struct bl_topology *t,
                                             char *why, size_t size)
 {
         char list[256];
+        int n;
 
         switch (kind) {
         case BL_BACKEND_AUTO:
                 if (cpuset_empty(&t->can_offline)) {
+                        /* Capping the unused clusters is second best: their
+                         * CPUs stay usable, only slow. */
+                        n = cpufreq_writable_policies();
+                        if (n >= 2) {
+                                snprintf(why, size, "auto: no CPU can be taken offline; %d cpufreq policies "
+                                                    "can be capped", n);
+                                return &backend_cpufreq;
+                        }
                         snprintf(why, size, "auto: no backend of this version can switch this machine "
-                                            "(no CPU can be taken offline)");
+                                            "(no CPU can be taken offline, %s)",
+                                 n < 0 ? "cpufreq policies cannot be read"
+                                       : "no two cpufreq policies with a writable scaling_max_freq");
                         return NULL;
                 }
                 cpuset_format(&t->can_offline, list, sizeof(list));
@@ -21,15 +33,17 @@ const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const str
         case BL_BACKEND_HOTPLUG:
                 snprintf(why, size, "configured");
                 return &backend_hotplug;
+        case BL_BACKEND_CPUFREQ:
+                snprintf(why, size, "configured");
+                return &backend_cpufreq;
         case BL_BACKEND_DRYRUN:
                 snprintf(why, size, "configured: decisions are logged, nothing is changed");
                 return &backend_dryrun;
         case BL_BACKEND_SWITCHER:
         case BL_BACKEND_CPUSET:
-        case BL_BACKEND_CPUFREQ:
                 break;
         }
-        snprintf(why, size, "backend %s is not available in this version (hotplug and dryrun are)",
+        snprintf(why, size, "backend %s is not available in this version (hotplug, cpufreq and dryrun are)",
                  backend_kind_to_string(kind));
         return NULL;
 }

@@ -22,9 +22,20 @@ struct bl_backend_ops {
         /* Puts back what open() found. */
         int (*restore)(struct bl_backend *b, char *detail, size_t size);
         void (*free)(struct bl_backend *b);
+        /* Optional, for backends that change the kernel: what open() recorded,
+         * as "key=value" lines, so that a later run can put it back after a
+         * crash. Returns 0, or -ENOBUFS when 'size' is too small. */
+        int (*save)(struct bl_backend *b, char *buf, size_t size);
+        /* Puts back state that save() described, on a machine where no
+         * backend is open. Changes nothing when 'text' is not understood:
+         * returns -EINVAL and 'detail' starts with the key at fault and a
+         * colon ("online: ..."). Otherwise 'detail' says what was done, as
+         * restore() does. */
+        int (*restore_saved)(const struct bl_topology *t, const char *text, char *detail, size_t size);
 };
 
 extern const struct bl_backend_ops backend_hotplug;
+extern const struct bl_backend_ops backend_cpufreq;
 extern const struct bl_backend_ops backend_dryrun;
 
 /* The backend for a configured kind; 'why' says why it was picked for auto.

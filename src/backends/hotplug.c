@@ -14,6 +14,7 @@ struct bl_backend {
         bl_cpuset can_offline;
         bl_cpuset saved;        /* online set found at open(), restored on close */
         struct hotplug_step steps[BL_MAX_CPUS];
+        struct sysfs_undo undo;         /* the steps of the plan running */
 };
 
 int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpuset *can_offline,
@@ -55,15 +56,20 @@ int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpu
  * first, so the kernel is back where it started. */
 static int run_plan(struct bl_backend *b, int nsteps, char *detail, size_t size)
 {
+        sysfs_undo_init(&b->undo);
         for (int i = 0; i < nsteps; i++) {
+                char path[64];
+                unsigned undo_failed;
                 int r = cpu_online_write(b->steps[i].cpu, b->steps[i].online);
-                int undo_failed = 0;
 
+                if (r >= 0) {
+                        cpu_online_path(b->steps[i].cpu, path, sizeof(path));
+                        r = sysfs_undo_push(&b->undo, path, b->steps[i].online ? "0" : "1",
+                                            SYSFS_CHECK_EQUAL);
+                }
                 if (r >= 0)
                         continue;
-                for (int j = i - 1; j >= 0; j--)
-                        if (cpu_online_write(b->steps[j].cpu, !b->steps[j].online) < 0)
-                                undo_failed++;
+                undo_failed = sysfs_undo_run(&b->undo);
                 snprintf(detail, size, "cpu%u: writing online=%d failed: %s; %s", b->steps[i].cpu,
                          b->steps[i].online, strerror(-r),
                          undo_failed ? "could not undo every earlier write" : "earlier writes undone");
@@ -155,10 +161,103 @@ static void hotplug_free(struct bl_backend *b)
         free(b);
 }
 
+static int hotplug_save(struct bl_backend *b, char *buf, size_t size)
+{
+        static const char key[] = "online=";
+        size_t len;
+
+        if (size < sizeof(key) + 1)
+                return -ENOBUFS;
+        memcpy(buf, key, sizeof(key));
+        len = sizeof(key) - 1;
+        len += cpuset_format(&b->saved, buf + len, size - len);
+        if (len + 2 > size)
+                return -ENOBUFS;
+        buf[len++] = '\n';
+        buf[len] = '\0';
+        return 0;
+}
+
+/* "online=LIST" is the only setting; anything else means the file was not
+ * written by this backend, and nothing is touched. */
+static int parse_saved(const struct bl_topology *t, char *text, bl_cpuset *online, char *detail, size_t size)
+{
+        char *save = NULL, list[256];
+        bl_cpuset outside;
+        bool have = false;
+
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                char *value = strchr(line, '=');
+
+                if (!value) {
+                        snprintf(detail, size, "%.64s: expected key=value", line);
+                        return -EINVAL;
+                }
+                *value++ = '\0';
+                if (strcmp(line, "online") != 0) {
+                        snprintf(detail, size, "%.64s: not a setting of the hotplug backend", line);
+                        return -EINVAL;
+                }
+                if (have) {
+                        snprintf(detail, size, "online: given twice");
+                        return -EINVAL;
+                }
+                if (cpuset_parse(online, value) < 0) {
+                        snprintf(detail, size, "online: expected a CPU list, got \"%.64s\"", value);
+                        return -EINVAL;
+                }
+                have = true;
+        }
+        if (!have) {
+                snprintf(detail, size, "online: missing");
+                return -EINVAL;
+        }
+        if (cpuset_empty(online)) {
+                snprintf(detail, size, "online: no CPU at all");
+                return -EINVAL;
+        }
+        outside = *online;
+        cpuset_andnot(&outside, &t->present);
+        if (!cpuset_empty(&outside)) {
+                cpuset_format(&outside, list, sizeof(list));
+                snprintf(detail, size, "online: names CPUs this machine does not have (%s)", list);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static int hotplug_restore_saved(const struct bl_topology *t, const char *text, char *detail, size_t size)
+{
+        struct bl_backend *b;
+        char *copy;
+        bl_cpuset online;
+        int r;
+
+        copy = strdup(text);
+        if (!copy)
+                return -ENOMEM;
+        r = parse_saved(t, copy, &online, detail, size);
+        free(copy);
+        if (r < 0)
+                return r;
+        /* No ladder: only hotplug_apply_set() runs on it. */
+        b = calloc(1, sizeof(*b));
+        if (!b)
+                return -ENOMEM;
+        b->present = t->present;
+        b->can_offline = t->can_offline;
+        b->saved = online;
+        r = hotplug_apply_set(b, &online, detail, size);
+        free(b);
+        return r;
+}
+
 const struct bl_backend_ops backend_hotplug = {
         .name = "hotplug",
         .open = hotplug_open,
         .apply = hotplug_apply,
         .restore = hotplug_restore,
         .free = hotplug_free,
+        .save = hotplug_save,
+        .restore_saved = hotplug_restore_saved,
 };

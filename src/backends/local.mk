@@ -4,4 +4,5 @@ src_backends_libblbackends_a_SOURCES = \
 	src/backends/backend.h src/backends/backend.c \
 	src/backends/sysfs.h src/backends/sysfs.c \
 	src/backends/hotplug.h src/backends/hotplug.c \
+	src/backends/cpufreq.h src/backends/cpufreq.c \
 	src/backends/dryrun.c

@@ -1,12 +1,116 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "backends/sysfs.h"
 #include "common/fileio.h"
 
-static void online_path(unsigned cpu, char *buf, size_t size)
+/* Refusals the kernel gives while something else holds the object for a
+ * moment; anything else (ENOENT, EISDIR, EROFS, ...) will not change. */
+static bool refusal_may_pass(int r)
+{
+        return r == -EBUSY || r == -EINVAL || r == -EACCES || r == -EIO;
+}
+
+static void pause_msec(unsigned ms)
+{
+        struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)ms * 1000000L };
+
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                ;
+}
+
+/* One write(2) of the whole value, as sysfs wants, then a truncation to
+ * it as a shell's '>' makes (sysfs ignores it): a testbed of plain files
+ * then holds exactly the value written, not it over a longer old one.
+ * Truncating after the write rather than at open() leaves a refused write
+ * with the file as it was. */
+static int write_value(const char *path, const char *value)
+{
+        _cleanup_close_ int fd = -1;
+        size_t len = strlen(value);
+        ssize_t n;
+
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        do
+                n = write(fd, value, len);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        if ((size_t)n != len)
+                return -EIO;
+        if (ftruncate(fd, (off_t)len) < 0)
+                return -errno;
+        return 0;
+}
+
+int sysfs_write_read_back(const char *path, const char *value, char *now, size_t size, unsigned *tries)
+{
+        /* Short and bounded: the daemon's loop waits on this. */
+        static const unsigned pause_before_retry_ms[SYSFS_WRITE_TRIES - 1] = { 1, 4 };
+        unsigned n = 0;
+        int r;
+
+        for (;;) {
+                r = write_value(path, value);
+                n++;
+                if (r >= 0 || !refusal_may_pass(r) || n >= SYSFS_WRITE_TRIES)
+                        break;
+                pause_msec(pause_before_retry_ms[n - 1]);
+        }
+        if (tries)
+                *tries = n;
+        if (r < 0)
+                return r;
+        return read_line(path, now, size);
+}
+
+int sysfs_undo_push(struct sysfs_undo *u, const char *path, const char *previous, enum sysfs_check check)
+{
+        struct sysfs_undo_entry *e;
+
+        if (u->n >= sizeof(u->entries) / sizeof(u->entries[0]))
+                return -ENOBUFS;
+        e = &u->entries[u->n];
+        if ((size_t)snprintf(e->path, sizeof(e->path), "%s", path) >= sizeof(e->path) ||
+            (size_t)snprintf(e->value, sizeof(e->value), "%s", previous) >= sizeof(e->value))
+                return -ENAMETOOLONG;
+        e->check = check;
+        u->n++;
+        return 0;
+}
+
+static bool read_back_matches(const struct sysfs_undo_entry *e, const char *now)
+{
+        long long want, got;
+
+        if (e->check == SYSFS_CHECK_EQUAL)
+                return strcmp(now, e->value) == 0;
+        return parse_int(e->value, &want) >= 0 && parse_int(now, &got) >= 0 && got <= want;
+}
+
+unsigned sysfs_undo_run(struct sysfs_undo *u)
+{
+        unsigned failed = 0;
+
+        while (u->n > 0) {
+                const struct sysfs_undo_entry *e = &u->entries[--u->n];
+                char now[SYSFS_VALUE_MAX];
+
+                if (sysfs_write_read_back(e->path, e->value, now, sizeof(now), NULL) < 0 ||
+                    !read_back_matches(e, now))
+                        failed++;
+        }
+        return failed;
+}
+
+void cpu_online_path(unsigned cpu, char *buf, size_t size)
 {
         snprintf(buf, size, "/sys/devices/system/cpu/cpu%u/online", cpu);
 }
@@ -16,7 +120,7 @@ int cpu_online_read(unsigned cpu, bool *online)
         char path[64], value[16];
         int r;
 
-        online_path(cpu, path, sizeof(path));
+        cpu_online_path(cpu, path, sizeof(path));
         r = read_line(path, value, sizeof(value));
         if (r == -ENOENT) {
                 *online = true;
@@ -35,18 +139,14 @@ int cpu_online_read(unsigned cpu, bool *online)
 
 int cpu_online_write(unsigned cpu, bool online)
 {
-        char path[64];
-        bool now;
+        char path[64], value[16];
         int r;
 
-        online_path(cpu, path, sizeof(path));
-        r = write_string(path, online ? "1" : "0");
+        cpu_online_path(cpu, path, sizeof(path));
+        r = sysfs_write_read_back(path, online ? "1" : "0", value, sizeof(value), NULL);
         if (r < 0)
                 return r;
-        r = cpu_online_read(cpu, &now);
-        if (r < 0)
-                return r;
-        return now == online ? 0 : -EIO;
+        return strcmp(value, online ? "1" : "0") == 0 ? 0 : -EIO;
 }
 
 int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online)

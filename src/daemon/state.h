@@ -10,6 +10,7 @@
 #include "backends/backend.h"
 #include "common/conf-files.h"
 #include "common/plugin-loader.h"
+#include "core/clock-jump.h"
 #include "core/controller.h"
 #include "core/history.h"
 #include "core/holds.h"
@@ -17,6 +18,7 @@
 #include "sources/sampler.h"
 
 struct bl_bus;
+struct uevent_monitor;
 
 /* Runtime state (persistent holds) when systemd does not say where. */
 #define BL_RUNTIME_DIR "/run/bigLittle"
@@ -64,6 +66,12 @@ struct bl_daemon {
         /* How late each tick's wakeup came, in bins of BL_LATENESS_BIN_USEC
          * (the last bin holds everything later), for the stop line. */
         uint32_t lateness[BL_LATENESS_BINS];
+
+        /* Events: CPUs and thermal zones others change, and suspend. */
+        struct uevent_monitor *uevents; /* NULL when udev cannot be watched */
+        bl_cpuset known_online;         /* the online CPUs as the daemon's last own change left them */
+        bool paused;                    /* fewer than two kinds of core left: nothing to switch */
+        struct bl_clock_watch clock;
 };
 
 /* Actions for the bus; each takes effect at once (a decision is made on

@@ -204,6 +204,12 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         return 0;
 }
 
+void sampler_restart(struct bl_sampler *s)
+{
+        s->have_prev = false;
+        s->have_psi_prev = false;
+}
+
 void sampler_close(struct bl_sampler *s)
 {
         procstat_close(&s->stat);

@@ -40,6 +40,11 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
 int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *out);
 void sampler_close(struct bl_sampler *s);
 
+/* Forgets the previous readings, so that the next sampler_read() starts a
+ * fresh interval (interval 0, no busy time) as the first one does: counters
+ * that ran on across a suspend would otherwise look like a burst of load. */
+void sampler_restart(struct bl_sampler *s);
+
 /* The BL_NEEDS_* signals the open sources provide. */
 unsigned sampler_signals(const struct bl_sampler *s);
 

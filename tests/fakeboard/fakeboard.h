@@ -140,6 +140,12 @@ unsigned fakeboard_cur_freq(const struct fakeboard *fb, unsigned cpu);
 /* Takes a CPU off or on line as an administrator would (and the kernel
  * updates its files at once). -EPERM for a CPU that cannot go offline. */
 int fakeboard_set_cpu_online(struct fakeboard *fb, unsigned cpu, bool online);
+/* Sends the udev event 'action' ("online", "offline", "change", ...) of the
+ * device at sysfs_path ("/sys/devices/system/cpu/cpu6") to every udev
+ * monitor of the processes under the preload, as udev would after its
+ * rules ran. The board's files are not touched: change them first. Returns
+ * the number of monitors reached. */
+int fakeboard_uevent(struct fakeboard *fb, const char *sysfs_path, const char *action);
 /* Sets thermal zone N's temperature (millidegrees Celsius); -ENOENT for no such zone. */
 int fakeboard_set_temp(struct fakeboard *fb, unsigned zone, int millicelsius);
 

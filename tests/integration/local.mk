@@ -10,7 +10,9 @@ tests_fakeboard_bl_fakeboard_LDADD = src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIB
 
 # Integration tests: the fake board on its own, then the real daemon on it.
 integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon \
-	tests/integration/check_bus
+	tests/integration/check_bus tests/integration/check_crash tests/integration/check_backends
+# The daemon told of CPU and thermal changes through udev events.
+integration_tests += tests/integration/check_events
 check_PROGRAMS += $(integration_tests)
 TESTS += $(integration_tests)
 tests_integration_check_fakeboard_SOURCES = \
@@ -27,6 +29,29 @@ tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 tests_integration_check_daemon_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+# The backends other than hotplug, with the real daemon on a fake board.
+tests_integration_check_backends_SOURCES = \
+	tests/integration/check_backends.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_backends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_backends_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_events_SOURCES = \
+	tests/integration/check_events.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_events_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+# State safety: the saved CPU state across SIGKILL and restart, other managers.
+tests_integration_check_crash_SOURCES = \
+	tests/integration/check_crash.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_crash_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The D-Bus service on a private dbus-daemon per test.
 tests_integration_check_bus_SOURCES = \
 	tests/integration/check_bus.c \

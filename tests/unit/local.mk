@@ -16,13 +16,17 @@ unit_tests = \
 	tests/unit/check_procstat \
 	tests/unit/check_sources \
 	tests/unit/check_hotplug \
+	tests/unit/check_cpufreq_backend \
 	tests/unit/check_perf \
+	tests/unit/check_events \
 	tests/unit/check_sim \
 	tests/unit/check_simrun \
 	tests/unit/check_simmodes \
 	tests/unit/check_rtapp \
 	tests/unit/check_baselines \
-	tests/unit/check_holds_store
+	tests/unit/check_holds_store \
+	tests/unit/check_saved_state \
+	tests/unit/check_conflicts
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -59,13 +63,26 @@ tests_unit_check_sources_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_hotplug_SOURCES = tests/unit/check_hotplug.c
 tests_unit_check_hotplug_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
+tests_unit_check_cpufreq_backend_SOURCES = tests/unit/check_cpufreq_backend.c
+tests_unit_check_cpufreq_backend_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
+tests_unit_check_cpufreq_backend_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
 tests_unit_check_perf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_perf_LDADD = $(UNIT_LDADD)
+tests_unit_check_events_SOURCES = tests/unit/check_events.c
+tests_unit_check_events_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_events_LDADD = $(UNIT_LDADD)
 tests_unit_check_holds_store_SOURCES = tests/unit/check_holds_store.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c
 tests_unit_check_holds_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_holds_store_LDADD = $(UNIT_LDADD)
+tests_unit_check_saved_state_SOURCES = tests/unit/check_saved_state.c \
+	src/daemon/saved-state.h src/daemon/saved-state.c
+tests_unit_check_saved_state_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_saved_state_LDADD = $(UNIT_LDADD)
+tests_unit_check_conflicts_SOURCES = tests/unit/check_conflicts.c
+tests_unit_check_conflicts_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS)
+tests_unit_check_conflicts_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 
 EXTRA_DIST += tests/data
 # The trace suite blsim's tests run on (and its generator).

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Telling a suspend from a slow tick. CLOCK_MONOTONIC stops while the
+ * machine sleeps and CLOCK_BOOTTIME does not, so a sleep shows as boottime
+ * running ahead of monotonic between two readings; a stopped or starved
+ * process sees both advance alike. Pure: the caller reads the clocks. */
+
+#include "core/types.h"
+
+/* Boottime ahead of monotonic by more than this between two ticks is a
+ * sleep; smaller gaps are noise or a sleep too short to matter. */
+#define BL_CLOCK_JUMP_MIN_USEC BL_USEC_PER_SEC
+
+struct bl_clock_watch {
+        bool primed;
+        bl_usec_t mono, boot;           /* the previous reading */
+};
+
+void clock_watch_init(struct bl_clock_watch *w);
+
+/* Takes a reading of both clocks (µs) and returns how long the machine
+ * slept since the previous one: boottime elapsed minus monotonic elapsed,
+ * when that exceeds 'min_sleep', else 0. The first reading only primes; a
+ * clock that went backwards (not possible for these two, but the caller
+ * may pass anything) re-primes and returns 0. */
+bl_usec_t clock_watch_update(struct bl_clock_watch *w, bl_usec_t mono, bl_usec_t boot, bl_usec_t min_sleep);
