@@ -25,6 +25,7 @@
 #include "core/controller.h"
 #include "daemon/bus.h"
 #include "daemon/daemon.h"
+#include "daemon/events.h"
 #include "daemon/holds-store.h"
 #include "daemon/saved-state.h"
 #include "daemon/state.h"
@@ -33,13 +34,11 @@
 #include "sources/topology-udev.h"
 #include "sources/udev-monitor.h"
 
-/* After a refused switch, wait this long before asking the kernel again. */
-#define RETRY_AFTER_FAILURE_USEC BL_USEC_PER_SEC
 /* How long start-up waits for the bus to say who else manages the CPUs. */
 #define CONFLICTS_BUS_TIMEOUT_USEC (250 * BL_USEC_PER_MSEC)
 
 
-static void log_diag(const struct bl_diag *diag, int level)
+void daemon_log_diag(const struct bl_diag *diag, int level)
 {
         for (unsigned i = 0; i < diag->n; i++)
                 log_msg(level, "%s", diag->msg[i]);
@@ -69,7 +68,7 @@ static int load_plugins(const struct options *o, struct bl_plugin_set *set, char
         if (r < 0 || !dir[0])
                 snprintf(dir, size, "%s", BL_PLUGIN_DIR);
         r = plugins_load(set, dir, 0, diag);
-        log_diag(diag, LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         if (r < 0)
                 return r;
         for (unsigned i = 0; i < set->n; i++)
@@ -95,7 +94,7 @@ static int load_config(const struct options *o, const struct bl_plugin_set *plug
         diag_init(diag);
         config_init(cfg, table);
         r = conf_files_load(cfg, table, config_path(o), !o->config, files, diag);
-        log_diag(diag, level);
+        daemon_log_diag(diag, level);
         free(diag);
         return r;
 }
@@ -110,7 +109,7 @@ static int parse_backend(const char *name, enum bl_backend_kind *kind)
         return -EINVAL;
 }
 
-static const char *level_name(const struct bl_daemon *d, unsigned level)
+const char *daemon_level_name(const struct bl_daemon *d, unsigned level)
 {
         return d->ladder.levels[level].name;
 }
@@ -123,7 +122,7 @@ static void notify_status(const struct bl_daemon *d)
         sd_notifyf(0, "STATUS=level %s, demand %.0f, %lu switches", state, d->demand, d->switches);
 }
 
-static void describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
+void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
 {
         const struct bl_ladder *l = &d->ladder;
         size_t len = 0;
@@ -166,10 +165,10 @@ static void describe_changes(const struct bl_daemon *d, char *buf, size_t size)
                         continue;
                 if (d->ladder.mode == BL_MODE_PAIR)
                         len += (size_t)snprintf(buf + len, size - len, "%spair %u %s -> %s", len ? ", " : "", i,
-                                                level_name(d, dec->from), level_name(d, dec->to));
+                                                daemon_level_name(d, dec->from), daemon_level_name(d, dec->to));
                 else
-                        len += (size_t)snprintf(buf + len, size - len, "%s -> %s", level_name(d, dec->from),
-                                                level_name(d, dec->to));
+                        len += (size_t)snprintf(buf + len, size - len, "%s -> %s", daemon_level_name(d, dec->from),
+                                                daemon_level_name(d, dec->to));
         }
 }
 
@@ -206,7 +205,7 @@ void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size)
         size_t n = 0;
 
         if (d->ladder.mode != BL_MODE_PAIR) {
-                snprintf(buf, size, "%s", level_name(d, target_level(d, 0)));
+                snprintf(buf, size, "%s", daemon_level_name(d, target_level(d, 0)));
                 return;
         }
         for (unsigned p = 0; p < d->ctl.nengines && n + 1 < size; p++)
@@ -261,7 +260,7 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
 
 /* What the daemon's own changes left online, to tell them from someone
  * else's when udev reports CPUs going on and off line. */
-static void note_online(struct bl_daemon *d)
+void daemon_note_online(struct bl_daemon *d)
 {
         bl_cpuset online;
 
@@ -287,7 +286,7 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
                 d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
                 return r;
         }
-        note_online(d);
+        daemon_note_online(d);
         account(d, now);
         controller_state_name(&d->ctl, from, sizeof(from));
         controller_switched(&d->ctl, d->decisions, now);
@@ -300,10 +299,10 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
                 d->switches++;
                 snprintf(d->last_reason, sizeof(d->last_reason), "%s", dec->reason);
                 if (d->ladder.mode == BL_MODE_PAIR)
-                        log_info("switch pair %u %s -> %s: %s [%s]", i, level_name(d, dec->from),
-                                 level_name(d, dec->to), dec->reason, detail);
+                        log_info("switch pair %u %s -> %s: %s [%s]", i, daemon_level_name(d, dec->from),
+                                 daemon_level_name(d, dec->to), dec->reason, detail);
                 else
-                        log_info("switch %s -> %s: %s [%s]", level_name(d, dec->from), level_name(d, dec->to),
+                        log_info("switch %s -> %s: %s [%s]", daemon_level_name(d, dec->from), daemon_level_name(d, dec->to),
                                  dec->reason, detail);
         }
         history_add(&d->history, now, wall_usec(), from, to, d->last_reason);
@@ -351,7 +350,7 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
 }
 
 /* Persistent holds are kept on disk; everyone on the bus is told. */
-static void holds_changed(struct bl_daemon *d)
+void daemon_holds_changed(struct bl_daemon *d)
 {
         int r = holds_store_save(&d->holds, d->runtime_dir);
 
@@ -361,7 +360,7 @@ static void holds_changed(struct bl_daemon *d)
 }
 
 /* A hold placed or ended is acted on at once, on the last sample. */
-static void decide_now(struct bl_daemon *d)
+void daemon_decide_now(struct bl_daemon *d)
 {
         uint64_t now;
 
@@ -384,8 +383,8 @@ int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
         log_info("hold %u: %s for %llu s by uid %u%s%s%s%s", *id, d->ladder.levels[h->level].name,
                  (unsigned long long)((h->until - h->since) / BL_USEC_PER_SEC), h->uid, h->unit[0] ? " (" : "",
                  h->unit, h->unit[0] ? ")" : "", h->persist ? ", persistent" : "");
-        holds_changed(d);
-        decide_now(d);
+        daemon_holds_changed(d);
+        daemon_decide_now(d);
         return 0;
 }
 
@@ -396,8 +395,8 @@ int daemon_release(struct bl_daemon *d, uint32_t id)
         if (r < 0)
                 return r;
         log_info("hold %u released", id);
-        holds_changed(d);
-        decide_now(d);
+        daemon_holds_changed(d);
+        daemon_decide_now(d);
         return 0;
 }
 
@@ -411,8 +410,8 @@ unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all)
                 log_info("all %u holds released", n);
         else
                 log_info("%u holds of uid %u released", n, uid);
-        holds_changed(d);
-        decide_now(d);
+        daemon_holds_changed(d);
+        daemon_decide_now(d);
         return n;
 }
 
@@ -423,338 +422,8 @@ void daemon_owner_gone(struct bl_daemon *d, const char *owner)
         if (n == 0)
                 return;
         log_info("%u holds of %s ended: it left the bus", n, owner);
-        holds_changed(d);
-        decide_now(d);
-}
-
-/* Events. Other people's changes to the CPUs and thermal zones arrive from
- * udev; the daemon's own hotplug writes arrive there too, a little later,
- * so an event only counts as someone else's when the online CPUs differ
- * from what the daemon's last change left. */
-
-/* Applies the state the engines are at again, for when the kernel's may no
- * longer be it. */
-static void reapply(struct bl_daemon *d, const char *why)
-{
-        char detail[256], state[BL_MAX_PAIRS + BL_NAME_MAX];
-        bl_cpuset cpus;
-        uint64_t now;
-        int r;
-
-        controller_cpus(&d->ctl, NULL, &cpus);
-        controller_state_name(&d->ctl, state, sizeof(state));
-        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
-        if (r < 0) {
-                log_error("%s: re-applying level %s failed: %s", why, state, detail);
-                if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0)
-                        d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
-        } else {
-                log_info("%s: level %s re-applied [%s]", why, state, detail);
-        }
-        note_online(d);
-}
-
-static bool same_kinds_of_core(const struct bl_topology *a, const struct bl_topology *b)
-{
-        if (a->nclusters != b->nclusters || !cpuset_equal(&a->present, &b->present))
-                return false;
-        for (unsigned k = 0; k < a->nclusters; k++)
-                if (!cpuset_equal(&a->clusters[k].cpus, &b->clusters[k].cpus) ||
-                    a->clusters[k].capacity != b->clusters[k].capacity)
-                        return false;
-        return true;
-}
-
-/* "cpus 0-3 (capacity 377), cpus 4-7 (capacity 1024)" */
-static void describe_kinds(const struct bl_topology *t, char *buf, size_t size)
-{
-        size_t len = 0;
-
-        buf[0] = '\0';
-        for (unsigned k = 0; k < t->nclusters && len < size; k++) {
-                char cpus[256];
-
-                cpuset_format(&t->clusters[k].cpus, cpus, sizeof(cpus));
-                len += (size_t)snprintf(buf + len, size - len, "%scpus %s (capacity %u)", k ? ", " : "", cpus,
-                                        t->clusters[k].capacity);
-        }
-}
-
-/* The sampler follows d->topo, whose number of CPUs may have changed. */
-static int reopen_sampler(struct bl_daemon *d, bl_usec_t now)
-{
-        struct bl_diag *diag = malloc(sizeof(*diag));
-        int r;
-
-        if (!diag)
-                return -ENOMEM;
-        diag_init(diag);
-        if (d->sampler_opened)
-                sampler_close(&d->sampler);
-        d->sampler_opened = false;
-        r = sampler_open(&d->sampler, &d->topo, &d->cfg, diag);
-        log_diag(diag, r < 0 ? LOG_ERR : LOG_DEBUG);
-        free(diag);
-        if (r < 0)
-                return r;
-        d->sampler_opened = true;
-        (void)sampler_read(&d->sampler, now, &d->sample);
-        return 0;
-}
-
-/* Holds keep their level where the new ladder has one of the same name. */
-static void move_holds(struct bl_daemon *d, char (*old_names)[BL_NAME_MAX], unsigned old_n)
-{
-        bool changed = false;
-
-        for (unsigned i = d->holds.n; i-- > 0;) {
-                struct bl_hold *h = &d->holds.h[i];
-                int level = h->level < old_n ? ladder_find(&d->ladder, old_names[h->level]) : -ENOENT;
-
-                if (level >= 0) {
-                        changed |= (unsigned)level != h->level;
-                        h->level = (unsigned)level;
-                        continue;
-                }
-                log_notice("hold %u dropped: its level %s no longer exists", h->id,
-                           h->level < old_n ? old_names[h->level] : "?");
-                (void)holds_release(&d->holds, h->id);
-                changed = true;
-        }
-        if (changed)
-                holds_changed(d);
-}
-
-/* A new ladder and controller for the topology in d->topo (two kinds of
- * core or more), starting at the lowest level. Returns 0 (also when no
- * ladder fits the mode: the daemon then waits, paused), or a negative
- * errno after which it cannot go on. */
-static int rebuild(struct bl_daemon *d, bl_usec_t now)
-{
-        char why[256], levels[1024], (*old_names)[BL_NAME_MAX] = NULL;
-        struct bl_ladder *ladder = malloc(sizeof(*ladder));
-        unsigned old_n = d->ladder.nlevels;
-        enum bl_mode mode;
-        int r;
-
-        old_names = calloc(BL_MAX_LEVELS, sizeof(*old_names));
-        if (!ladder || !old_names) {
-                r = -ENOMEM;
-                goto out;
-        }
-        mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
-        r = ladder_build(ladder, &d->topo, mode, why);
-        if (r < 0) {
-                log_warning("no %s ladder fits the new topology: %s; not switching until the CPUs change "
-                            "again", mode_to_string(mode), strerror(-r));
-                d->paused = true;
-                r = 0;
-                goto out;
-        }
-        for (unsigned i = 0; i < old_n; i++)
-                memcpy(old_names[i], d->ladder.levels[i].name, BL_NAME_MAX);
-
-        if (d->controller_ready)
-                controller_done(&d->ctl);
-        d->controller_ready = false;
-        free(d->decisions);
-        d->decisions = NULL;
-        d->ladder = *ladder;
-        r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
-        if (r < 0)
-                goto out;
-        d->controller_ready = true;
-        d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
-        if (!d->decisions) {
-                r = -ENOMEM;
-                goto out;
-        }
-        /* Time per level counts from here: the old levels are gone. */
-        memset(d->time_in, 0, sizeof(d->time_in));
-        d->accounted_until = now;
-        d->paused = false;
-        describe_ladder(d, levels, sizeof(levels));
-        log_notice("new ladder: mode %s (%s); levels %s", mode_to_string(d->ladder.mode), d->ladder.why,
-                   levels);
-        move_holds(d, old_names, old_n);
-        bus_config_changed(d->bus);
-        reapply(d, "new ladder");
-        decide_now(d);
-out:
-        free(ladder);
-        free(old_names);
-        return r;
-}
-
-/* Someone else changed the CPUs: the kinds of core are read again. The
- * same kinds: the level is applied again. Others: a new ladder, or, with
- * fewer than two kinds left, nothing until another comes back. */
-static void rediscover(struct bl_daemon *d)
-{
-        struct bl_topology *topo = malloc(sizeof(*topo));
-        struct bl_diag *diag = malloc(sizeof(*diag));
-        char now_kinds[512], old_kinds[512];
-        uint64_t now;
-        int r;
-
-        if (!topo || !diag || sd_event_now(d->event, CLOCK_MONOTONIC, &now) < 0) {
-                r = -ENOMEM;
-                goto fatal;
-        }
-        diag_init(diag);
-        r = topology_discover(topo, diag);
-        log_diag(diag, LOG_WARNING);
-        if (r < 0) {
-                log_warning("cannot discover the CPU topology again: %s; keeping the one known",
-                            strerror(-r));
-                if (!d->paused)
-                        reapply(d, "CPUs changed");
-                goto out;
-        }
-        if (same_kinds_of_core(topo, &d->topo)) {
-                d->topo.online = topo->online;
-                if (d->paused)
-                        log_notice("still fewer than two kinds of core: waiting");
-                else
-                        reapply(d, "kinds of core unchanged");
-                goto out;
-        }
-        describe_kinds(topo, now_kinds, sizeof(now_kinds));
-        describe_kinds(&d->topo, old_kinds, sizeof(old_kinds));
-        log_notice("the kinds of core changed: %s (before: %s), told apart by %s", now_kinds, old_kinds,
-                   topo->how);
-        d->topo = *topo;
-        r = reopen_sampler(d, now);
-        if (r < 0)
-                goto fatal;
-        if (d->topo.nclusters < 2) {
-                log_warning("one kind of core left: not switching until another comes back");
-                d->paused = true;
-                note_online(d);
-                goto out;
-        }
-        r = rebuild(d, now);
-        if (r < 0)
-                goto fatal;
-        goto out;
-fatal:
-        log_error("cannot go on after the CPUs changed: %s", strerror(-r));
-        d->paused = true;
-        (void)sd_event_exit(d->event, r);
-out:
-        free(topo);
-        free(diag);
-}
-
-static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname)
-{
-        char now_list[256], known_list[256];
-        bl_cpuset online;
-        /* CPUs that appear or vanish are never the daemon's doing. */
-        bool physical = strcmp(action, "add") == 0 || strcmp(action, "remove") == 0;
-
-        if (cpu_online_read_set(&d->topo.present, &online) < 0)
-                online = d->known_online;
-        if (!physical && cpuset_equal(&online, &d->known_online)) {
-                log_debug("%s %s: the CPUs are as the daemon left them", sysname, action);
-                return;
-        }
-        cpuset_format(&online, now_list, sizeof(now_list));
-        cpuset_format(&d->known_online, known_list, sizeof(known_list));
-        log_notice("%s %s: someone else changed the CPUs (online %s, the daemon left %s); "
-                   "discovering the topology again", sysname, action, now_list, known_list);
-        rediscover(d);
-}
-
-static bool same_zones(const struct thermal_reader *a, const struct thermal_reader *b)
-{
-        if (a->n != b->n)
-                return false;
-        for (unsigned i = 0; i < a->n; i++)
-                if (strcmp(a->zone[i].sysname, b->zone[i].sysname) != 0 ||
-                    strcmp(a->zone[i].type, b->zone[i].type) != 0)
-                        return false;
-        return true;
-}
-
-/* Zones come and go with drivers; zones = auto picks again from those
- * there now. */
-static void reopen_thermal(struct bl_daemon *d, const char *action, const char *sysname)
-{
-        struct bl_diag *diag = malloc(sizeof(*diag));
-        struct thermal_reader thermal;
-        char list[512] = "none";
-        size_t len = 0;
-        int r;
-
-        if (!diag || !d->sampler_opened)
-                goto out;
-        diag_init(diag);
-        r = thermal_open(&thermal, &d->cfg, diag);
-        if (r < 0) {
-                log_diag(diag, LOG_WARNING);
-                log_warning("%s %s: cannot open the thermal zones again: %s; keeping those watched", sysname,
-                            action, strerror(-r));
-                goto out;
-        }
-        if (same_zones(&thermal, &d->sampler.thermal)) {
-                thermal_close(&thermal);
-                log_debug("%s %s: the same thermal zones", sysname, action);
-                goto out;
-        }
-        thermal_close(&d->sampler.thermal);
-        d->sampler.thermal = thermal;
-        for (unsigned i = 0; i < thermal.n && len < sizeof(list); i++)
-                len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (%s)", i ? ", " : "",
-                                        thermal.zone[i].sysname, thermal.zone[i].type);
-        log_notice("%s %s: thermal zones changed; watching %s", sysname, action, list);
-        bus_thermal_changed(d->bus);
-out:
-        free(diag);
-}
-
-static bool is_cpu_name(const char *sysname)
-{
-        if (strncmp(sysname, "cpu", 3) != 0 || sysname[3] == '\0')
-                return false;
-        for (const char *p = sysname + 3; *p; p++)
-                if (*p < '0' || *p > '9')
-                        return false;
-        return true;
-}
-
-static void on_uevent(const char *subsystem, const char *action, const char *sysname, void *userdata)
-{
-        struct bl_daemon *d = userdata;
-
-        /* Cooling devices share the thermal subsystem. */
-        if (strcmp(subsystem, "thermal") == 0 && strncmp(sysname, "thermal_zone", 12) == 0)
-                reopen_thermal(d, action, sysname);
-        else if (strcmp(subsystem, "cpu") == 0 && is_cpu_name(sysname))
-                on_cpu_event(d, action, sysname);
-}
-
-/* CLOCK_MONOTONIC stops during a suspend, CLOCK_BOOTTIME does not. After
- * one, /proc/stat's counters ran on across the sleep (a giant spike if
- * taken as one interval) and the kernel may have changed the CPUs: the
- * tick is dropped, the sampler starts afresh, the level is applied again. */
-static bool resumed(struct bl_daemon *d, bl_usec_t now)
-{
-        uint64_t boot;
-        bl_usec_t slept;
-
-        if (sd_event_now(d->event, CLOCK_BOOTTIME, &boot) < 0)
-                return false;
-        slept = clock_watch_update(&d->clock, now, boot, BL_CLOCK_JUMP_MIN_USEC);
-        if (slept == 0)
-                return false;
-        log_notice("resumed after %llu s asleep: dropping this sample, checking the level",
-                   (unsigned long long)((slept + BL_USEC_PER_SEC / 2) / BL_USEC_PER_SEC));
-        sampler_restart(&d->sampler);
-        (void)sampler_read(&d->sampler, now, &d->sample);
-        if (!d->paused)
-                reapply(d, "resumed");
-        return true;
+        daemon_holds_changed(d);
+        daemon_decide_now(d);
 }
 
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
@@ -776,7 +445,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
                 return r;
         d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
                                   (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
-        if (resumed(d, now))
+        if (events_resumed(d, now))
                 return 0;
         /* Decide on the tick's scheduled time, not the wakeup's jitter, so
          * that delays count whole sample intervals as they do in blsim. */
@@ -834,14 +503,14 @@ int daemon_reload(struct bl_daemon *d)
         diag_init(diag);
         r = thermal_open(&thermal, &cfg, diag);
         if (r < 0) {
-                log_diag(diag, LOG_WARNING);
+                daemon_log_diag(diag, LOG_WARNING);
                 log_warning("reload: refused, keeping the running configuration");
                 r = -EINVAL;
                 goto done;
         }
         diag_init(diag);
         (void)sampler_want_counters(&d->sampler, sampler_counters_wanted(&cfg), diag);
-        log_diag(diag, LOG_NOTICE);
+        daemon_log_diag(diag, LOG_NOTICE);
         /* The last step that can fail; it changes nothing when it does. */
         r = controller_reconfigure(&d->ctl, &cfg, sampler_signals(&d->sampler));
         if (r < 0) {
@@ -909,7 +578,7 @@ static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
         history_init(&d->history);
         diag_init(diag);
         r = holds_store_load(&d->holds, d->runtime_dir, wall_usec(), now, diag);
-        log_diag(diag, LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         if (r < 0 && r != -ENOENT)
                 log_warning("cannot read the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
         /* A level saved under another mode's ladder may not exist now. */
@@ -921,7 +590,7 @@ static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
                 }
         for (unsigned i = 0; i < d->holds.n; i++)
                 log_info("hold %u restored: %s until %llu s from now", d->holds.h[i].id,
-                         level_name(d, d->holds.h[i].level),
+                         daemon_level_name(d, d->holds.h[i].level),
                          (unsigned long long)((d->holds.h[i].until - now) / BL_USEC_PER_SEC));
 }
 
@@ -944,7 +613,7 @@ static int reconcile_saved_state(struct bl_daemon *d, struct bl_diag *diag)
                 return 0;
         }
         r = saved_state_reconcile(d->runtime_dir, &d->topo, &rep, diag);
-        log_diag(diag, LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r == 0 || r == -EINVAL)
                 return 0;
@@ -960,7 +629,7 @@ static int reconcile_saved_state(struct bl_daemon *d, struct bl_diag *diag)
         log_notice("found the state a previous run saved (%s): restored [%s]", rep.saved, rep.detail);
         /* What was discovered came from the dead run's level. */
         r = topology_discover(&d->topo, diag);
-        log_diag(diag, LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
                 log_error("cannot discover the CPU topology: %s", strerror(-r));
@@ -998,7 +667,7 @@ static void warn_conflicts(struct bl_diag *diag)
         r = conflicts_bus(NULL, CONFLICTS_BUS_TIMEOUT_USEC, diag);
         if (r < 0)
                 log_debug("cannot ask the system bus about other CPU managers: %s", strerror(-r));
-        log_diag(diag, LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
 }
 
@@ -1038,7 +707,7 @@ static int setup(struct bl_daemon *d)
         log_set_max_level(d->cfg.log_level);
 
         r = topology_discover(&d->topo, diag);
-        log_diag(diag, LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
                 log_error("cannot discover the CPU topology: %s", strerror(-r));
@@ -1072,7 +741,7 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         r = d->backend_ops->open(&d->backend, &d->topo, &d->ladder, diag);
-        log_diag(diag, LOG_ERR);
+        daemon_log_diag(diag, LOG_ERR);
         diag_init(diag);
         if (r < 0) {
                 log_error("backend %s cannot start: %s", d->backend_ops->name, strerror(-r));
@@ -1082,7 +751,7 @@ static int setup(struct bl_daemon *d)
         warn_conflicts(diag);
 
         r = sampler_open(&d->sampler, &d->topo, &d->cfg, diag);
-        log_diag(diag, r < 0 ? LOG_ERR : LOG_NOTICE);
+        daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_NOTICE);
         diag_init(diag);
         if (r < 0) {
                 log_error("cannot read the load: %s", strerror(-r));
@@ -1131,8 +800,8 @@ static int setup(struct bl_daemon *d)
                 log_error("cannot apply the initial level %s: %s", state, detail);
                 goto out;
         }
-        note_online(d);
-        r = uevent_monitor_open(&d->uevents, d->event, on_uevent, d);
+        daemon_note_online(d);
+        r = uevent_monitor_open(&d->uevents, d->event, events_on_uevent, d);
         if (r < 0)
                 log_warning("cannot watch udev events (%s): CPUs and thermal zones changed by others go "
                             "unnoticed", strerror(-r));
@@ -1151,7 +820,7 @@ static int setup(struct bl_daemon *d)
         if (r < 0)
                 goto out;
 
-        describe_ladder(d, levels, sizeof(levels));
+        daemon_describe_ladder(d, levels, sizeof(levels));
         log_info("started: %s; mode %s (%s); levels %s; backend %s (%s); level %s [%s]", d->topo.how,
                  mode_to_string(d->ladder.mode), d->ladder.why, levels, d->backend_ops->name, why, state, detail);
 
@@ -1163,7 +832,7 @@ static int setup(struct bl_daemon *d)
                             strerror(-r));
         r = 0;
         /* Holds read back from disk take effect now. */
-        decide_now(d);
+        daemon_decide_now(d);
         status = 0;
 out:
         if (r < 0 && status == EXIT_FAILURE)

@@ -5,6 +5,7 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/daemon.h src/daemon/daemon.c \
 	src/daemon/state.h \
 	src/daemon/bus.h src/daemon/bus.c \
+	src/daemon/events.h src/daemon/events.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c \
 	src/daemon/saved-state.h src/daemon/saved-state.c
 src_daemon_bigLittled_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS) $(UDEV_CFLAGS)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The daemon's state, shared between its loop (daemon.c) and its bus
- * service (bus.c), and the actions the bus may ask of the loop. Only these
- * two files include it. */
+/* The daemon's state, shared between its loop (daemon.c), its bus service
+ * (bus.c) and its event handling (events.c), and what they may ask of the
+ * loop. Only these files include it. */
 
 #include <systemd/sd-event.h>
 
@@ -22,6 +22,9 @@ struct uevent_monitor;
 
 /* Runtime state (persistent holds) when systemd does not say where. */
 #define BL_RUNTIME_DIR "/run/bigLittle"
+
+/* After a refused switch, wait this long before asking the kernel again. */
+#define RETRY_AFTER_FAILURE_USEC BL_USEC_PER_SEC
 
 #define BL_LATENESS_BIN_USEC 10
 #define BL_LATENESS_BINS 10000
@@ -103,3 +106,14 @@ void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size);
 
 /* "normal", "capped" or "critical". */
 const char *daemon_thermal_state(const struct bl_daemon *d);
+
+/* For events.c: the loop's own steps. */
+void daemon_log_diag(const struct bl_diag *diag, int level);
+const char *daemon_level_name(const struct bl_daemon *d, unsigned level);
+void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
+/* Remembers the online CPUs the daemon's own change left. */
+void daemon_note_online(struct bl_daemon *d);
+/* Persistent holds saved, the bus told. */
+void daemon_holds_changed(struct bl_daemon *d);
+/* Decides on the last sample now, not at the next tick. */
+void daemon_decide_now(struct bl_daemon *d);

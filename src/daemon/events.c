@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/sysfs.h"
+#include "common/log.h"
+#include "daemon/bus.h"
+#include "daemon/events.h"
+#include "sources/topology-udev.h"
+
+/* Other people's changes to the CPUs and thermal zones arrive from udev;
+ * the daemon's own hotplug writes arrive there too, a little later, so an
+ * event only counts as someone else's when the online CPUs differ from what
+ * the daemon's last change left. */
+
+/* Applies the state the engines are at again, for when the kernel's may no
+ * longer be it. */
+static void reapply(struct bl_daemon *d, const char *why)
+{
+        char detail[256], state[BL_MAX_PAIRS + BL_NAME_MAX];
+        bl_cpuset cpus;
+        uint64_t now;
+        int r;
+
+        controller_cpus(&d->ctl, NULL, &cpus);
+        controller_state_name(&d->ctl, state, sizeof(state));
+        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
+        if (r < 0) {
+                log_error("%s: re-applying level %s failed: %s", why, state, detail);
+                if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0)
+                        d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
+        } else {
+                log_info("%s: level %s re-applied [%s]", why, state, detail);
+        }
+        daemon_note_online(d);
+}
+
+static bool same_kinds_of_core(const struct bl_topology *a, const struct bl_topology *b)
+{
+        if (a->nclusters != b->nclusters || !cpuset_equal(&a->present, &b->present))
+                return false;
+        for (unsigned k = 0; k < a->nclusters; k++)
+                if (!cpuset_equal(&a->clusters[k].cpus, &b->clusters[k].cpus) ||
+                    a->clusters[k].capacity != b->clusters[k].capacity)
+                        return false;
+        return true;
+}
+
+/* "cpus 0-3 (capacity 377), cpus 4-7 (capacity 1024)" */
+static void describe_kinds(const struct bl_topology *t, char *buf, size_t size)
+{
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (unsigned k = 0; k < t->nclusters && len < size; k++) {
+                char cpus[256];
+
+                cpuset_format(&t->clusters[k].cpus, cpus, sizeof(cpus));
+                len += (size_t)snprintf(buf + len, size - len, "%scpus %s (capacity %u)", k ? ", " : "", cpus,
+                                        t->clusters[k].capacity);
+        }
+}
+
+/* The sampler follows d->topo, whose number of CPUs may have changed. */
+static int reopen_sampler(struct bl_daemon *d, bl_usec_t now)
+{
+        struct bl_diag *diag = malloc(sizeof(*diag));
+        int r;
+
+        if (!diag)
+                return -ENOMEM;
+        diag_init(diag);
+        if (d->sampler_opened)
+                sampler_close(&d->sampler);
+        d->sampler_opened = false;
+        r = sampler_open(&d->sampler, &d->topo, &d->cfg, diag);
+        daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_DEBUG);
+        free(diag);
+        if (r < 0)
+                return r;
+        d->sampler_opened = true;
+        (void)sampler_read(&d->sampler, now, &d->sample);
+        return 0;
+}
+
+/* Holds keep their level where the new ladder has one of the same name. */
+static void move_holds(struct bl_daemon *d, char (*old_names)[BL_NAME_MAX], unsigned old_n)
+{
+        bool changed = false;
+
+        for (unsigned i = d->holds.n; i-- > 0;) {
+                struct bl_hold *h = &d->holds.h[i];
+                int level = h->level < old_n ? ladder_find(&d->ladder, old_names[h->level]) : -ENOENT;
+
+                if (level >= 0) {
+                        changed |= (unsigned)level != h->level;
+                        h->level = (unsigned)level;
+                        continue;
+                }
+                log_notice("hold %u dropped: its level %s no longer exists", h->id,
+                           h->level < old_n ? old_names[h->level] : "?");
+                (void)holds_release(&d->holds, h->id);
+                changed = true;
+        }
+        if (changed)
+                daemon_holds_changed(d);
+}
+
+/* A new ladder and controller for the topology in d->topo (two kinds of
+ * core or more), starting at the lowest level. Returns 0 (also when no
+ * ladder fits the mode: the daemon then waits, paused), or a negative
+ * errno after which it cannot go on. */
+static int rebuild(struct bl_daemon *d, bl_usec_t now)
+{
+        char why[256], levels[1024], (*old_names)[BL_NAME_MAX] = NULL;
+        struct bl_ladder *ladder = malloc(sizeof(*ladder));
+        unsigned old_n = d->ladder.nlevels;
+        enum bl_mode mode;
+        int r;
+
+        old_names = calloc(BL_MAX_LEVELS, sizeof(*old_names));
+        if (!ladder || !old_names) {
+                r = -ENOMEM;
+                goto out;
+        }
+        mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
+        r = ladder_build(ladder, &d->topo, mode, why);
+        if (r < 0) {
+                log_warning("no %s ladder fits the new topology: %s; not switching until the CPUs change "
+                            "again", mode_to_string(mode), strerror(-r));
+                d->paused = true;
+                r = 0;
+                goto out;
+        }
+        for (unsigned i = 0; i < old_n; i++)
+                memcpy(old_names[i], d->ladder.levels[i].name, BL_NAME_MAX);
+
+        if (d->controller_ready)
+                controller_done(&d->ctl);
+        d->controller_ready = false;
+        free(d->decisions);
+        d->decisions = NULL;
+        d->ladder = *ladder;
+        r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
+        if (r < 0)
+                goto out;
+        d->controller_ready = true;
+        d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
+        if (!d->decisions) {
+                r = -ENOMEM;
+                goto out;
+        }
+        /* Time per level counts from here: the old levels are gone. */
+        memset(d->time_in, 0, sizeof(d->time_in));
+        d->accounted_until = now;
+        d->paused = false;
+        daemon_describe_ladder(d, levels, sizeof(levels));
+        log_notice("new ladder: mode %s (%s); levels %s", mode_to_string(d->ladder.mode), d->ladder.why,
+                   levels);
+        move_holds(d, old_names, old_n);
+        bus_config_changed(d->bus);
+        reapply(d, "new ladder");
+        daemon_decide_now(d);
+out:
+        free(ladder);
+        free(old_names);
+        return r;
+}
+
+/* Someone else changed the CPUs: the kinds of core are read again. The
+ * same kinds: the level is applied again. Others: a new ladder, or, with
+ * fewer than two kinds left, nothing until another comes back. */
+static void rediscover(struct bl_daemon *d)
+{
+        struct bl_topology *topo = malloc(sizeof(*topo));
+        struct bl_diag *diag = malloc(sizeof(*diag));
+        char now_kinds[512], old_kinds[512];
+        uint64_t now;
+        int r;
+
+        if (!topo || !diag || sd_event_now(d->event, CLOCK_MONOTONIC, &now) < 0) {
+                r = -ENOMEM;
+                goto fatal;
+        }
+        diag_init(diag);
+        r = topology_discover(topo, diag);
+        daemon_log_diag(diag, LOG_WARNING);
+        if (r < 0) {
+                log_warning("cannot discover the CPU topology again: %s; keeping the one known",
+                            strerror(-r));
+                if (!d->paused)
+                        reapply(d, "CPUs changed");
+                goto out;
+        }
+        if (same_kinds_of_core(topo, &d->topo)) {
+                d->topo.online = topo->online;
+                if (d->paused)
+                        log_notice("still fewer than two kinds of core: waiting");
+                else
+                        reapply(d, "kinds of core unchanged");
+                goto out;
+        }
+        describe_kinds(topo, now_kinds, sizeof(now_kinds));
+        describe_kinds(&d->topo, old_kinds, sizeof(old_kinds));
+        log_notice("the kinds of core changed: %s (before: %s), told apart by %s", now_kinds, old_kinds,
+                   topo->how);
+        d->topo = *topo;
+        r = reopen_sampler(d, now);
+        if (r < 0)
+                goto fatal;
+        if (d->topo.nclusters < 2) {
+                log_warning("one kind of core left: not switching until another comes back");
+                d->paused = true;
+                daemon_note_online(d);
+                goto out;
+        }
+        r = rebuild(d, now);
+        if (r < 0)
+                goto fatal;
+        goto out;
+fatal:
+        log_error("cannot go on after the CPUs changed: %s", strerror(-r));
+        d->paused = true;
+        (void)sd_event_exit(d->event, r);
+out:
+        free(topo);
+        free(diag);
+}
+
+static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname)
+{
+        char now_list[256], known_list[256];
+        bl_cpuset online;
+        /* CPUs that appear or vanish are never the daemon's doing. */
+        bool physical = strcmp(action, "add") == 0 || strcmp(action, "remove") == 0;
+
+        if (cpu_online_read_set(&d->topo.present, &online) < 0)
+                online = d->known_online;
+        if (!physical && cpuset_equal(&online, &d->known_online)) {
+                log_debug("%s %s: the CPUs are as the daemon left them", sysname, action);
+                return;
+        }
+        cpuset_format(&online, now_list, sizeof(now_list));
+        cpuset_format(&d->known_online, known_list, sizeof(known_list));
+        log_notice("%s %s: someone else changed the CPUs (online %s, the daemon left %s); "
+                   "discovering the topology again", sysname, action, now_list, known_list);
+        rediscover(d);
+}
+
+static bool same_zones(const struct thermal_reader *a, const struct thermal_reader *b)
+{
+        if (a->n != b->n)
+                return false;
+        for (unsigned i = 0; i < a->n; i++)
+                if (strcmp(a->zone[i].sysname, b->zone[i].sysname) != 0 ||
+                    strcmp(a->zone[i].type, b->zone[i].type) != 0)
+                        return false;
+        return true;
+}
+
+/* Zones come and go with drivers; zones = auto picks again from those
+ * there now. */
+static void reopen_thermal(struct bl_daemon *d, const char *action, const char *sysname)
+{
+        struct bl_diag *diag = malloc(sizeof(*diag));
+        struct thermal_reader thermal;
+        char list[512] = "none";
+        size_t len = 0;
+        int r;
+
+        if (!diag || !d->sampler_opened)
+                goto out;
+        diag_init(diag);
+        r = thermal_open(&thermal, &d->cfg, diag);
+        if (r < 0) {
+                daemon_log_diag(diag, LOG_WARNING);
+                log_warning("%s %s: cannot open the thermal zones again: %s; keeping those watched", sysname,
+                            action, strerror(-r));
+                goto out;
+        }
+        if (same_zones(&thermal, &d->sampler.thermal)) {
+                thermal_close(&thermal);
+                log_debug("%s %s: the same thermal zones", sysname, action);
+                goto out;
+        }
+        thermal_close(&d->sampler.thermal);
+        d->sampler.thermal = thermal;
+        for (unsigned i = 0; i < thermal.n && len < sizeof(list); i++)
+                len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (%s)", i ? ", " : "",
+                                        thermal.zone[i].sysname, thermal.zone[i].type);
+        log_notice("%s %s: thermal zones changed; watching %s", sysname, action, list);
+        bus_thermal_changed(d->bus);
+out:
+        free(diag);
+}
+
+static bool is_cpu_name(const char *sysname)
+{
+        if (strncmp(sysname, "cpu", 3) != 0 || sysname[3] == '\0')
+                return false;
+        for (const char *p = sysname + 3; *p; p++)
+                if (*p < '0' || *p > '9')
+                        return false;
+        return true;
+}
+
+void events_on_uevent(const char *subsystem, const char *action, const char *sysname, void *userdata)
+{
+        struct bl_daemon *d = userdata;
+
+        /* Cooling devices share the thermal subsystem. */
+        if (strcmp(subsystem, "thermal") == 0 && strncmp(sysname, "thermal_zone", 12) == 0)
+                reopen_thermal(d, action, sysname);
+        else if (strcmp(subsystem, "cpu") == 0 && is_cpu_name(sysname))
+                on_cpu_event(d, action, sysname);
+}
+
+/* CLOCK_MONOTONIC stops during a suspend, CLOCK_BOOTTIME does not. After
+ * one, /proc/stat's counters ran on across the sleep (a giant spike if
+ * taken as one interval) and the kernel may have changed the CPUs: the
+ * tick is dropped, the sampler starts afresh, the level is applied again. */
+bool events_resumed(struct bl_daemon *d, bl_usec_t now)
+{
+        uint64_t boot;
+        bl_usec_t slept;
+
+        if (sd_event_now(d->event, CLOCK_BOOTTIME, &boot) < 0)
+                return false;
+        slept = clock_watch_update(&d->clock, now, boot, BL_CLOCK_JUMP_MIN_USEC);
+        if (slept == 0)
+                return false;
+        log_notice("resumed after %llu s asleep: dropping this sample, checking the level",
+                   (unsigned long long)((slept + BL_USEC_PER_SEC / 2) / BL_USEC_PER_SEC));
+        sampler_restart(&d->sampler);
+        (void)sampler_read(&d->sampler, now, &d->sample);
+        if (!d->paused)
+                reapply(d, "resumed");
+        return true;
+}
+

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* What happens to the machine behind the daemon's back: CPUs and thermal
+ * zones changed by others (udev events), and suspend/resume. */
+
+#include "daemon/state.h"
+
+/* The callback of the udev monitor (sources/udev-monitor.h). */
+void events_on_uevent(const char *subsystem, const char *action, const char *sysname, void *userdata);
+
+/* Whether the machine slept since the last tick; if it did, the sample is
+ * dropped, the sampler starts afresh and the level is applied again. */
+bool events_resumed(struct bl_daemon *d, bl_usec_t now);
