@@ -258,6 +258,12 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
         controller_set_hold(&d->ctl, (int)h->level, who);
 }
 
+void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus)
+{
+        controller_cpus(&d->ctl, dec, cpus);
+        cpuset_andnot(cpus, &d->left_out);
+}
+
 /* What the daemon's own changes left online, to tell them from someone
  * else's when udev reports CPUs going on and off line. */
 void daemon_note_online(struct bl_daemon *d)
@@ -278,7 +284,7 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
         int r;
 
         describe_changes(d, changes, sizeof(changes));
-        controller_cpus(&d->ctl, d->decisions, &cpus);
+        daemon_target_cpus(d, d->decisions, &cpus);
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
         if (r < 0) {
                 controller_state_name(&d->ctl, state, sizeof(state));
@@ -793,7 +799,7 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         log_disabled_heuristics(d);
-        controller_cpus(&d->ctl, NULL, &cpus);
+        daemon_target_cpus(d, NULL, &cpus);
         controller_state_name(&d->ctl, state, sizeof(state));
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
         if (r < 0) {

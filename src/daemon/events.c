@@ -24,7 +24,7 @@ static void reapply(struct bl_daemon *d, const char *why)
         uint64_t now;
         int r;
 
-        controller_cpus(&d->ctl, NULL, &cpus);
+        daemon_target_cpus(d, NULL, &cpus);
         controller_state_name(&d->ctl, state, sizeof(state));
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
         if (r < 0) {
@@ -229,6 +229,29 @@ out:
         free(diag);
 }
 
+/* A CPU someone else took offline stays out of every level until someone
+ * brings it back: the daemon does not fight an administrator (or a thermal
+ * or RAS tool) over it. One brought online again is the levels' again. */
+static void leave_out(struct bl_daemon *d, const bl_cpuset *online)
+{
+        bl_cpuset gone = d->known_online, back = *online;
+        char list[256];
+
+        cpuset_andnot(&gone, online);
+        cpuset_andnot(&back, &d->known_online);
+        cpuset_and(&back, &d->left_out);
+        cpuset_or(&d->left_out, &gone);
+        cpuset_andnot(&d->left_out, &back);
+        if (!cpuset_empty(&gone)) {
+                cpuset_format(&gone, list, sizeof(list));
+                log_notice("CPUs %s are left out of every level until someone brings them back", list);
+        }
+        if (!cpuset_empty(&back)) {
+                cpuset_format(&back, list, sizeof(list));
+                log_notice("CPUs %s are back: the levels use them again", list);
+        }
+}
+
 static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname)
 {
         char now_list[256], known_list[256];
@@ -246,6 +269,8 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
         cpuset_format(&d->known_online, known_list, sizeof(known_list));
         log_notice("%s %s: someone else changed the CPUs (online %s, the daemon left %s); "
                    "discovering the topology again", sysname, action, now_list, known_list);
+        if (!physical)
+                leave_out(d, &online);
         rediscover(d);
 }
 

@@ -73,6 +73,7 @@ struct bl_daemon {
         /* Events: CPUs and thermal zones others change, and suspend. */
         struct uevent_monitor *uevents; /* NULL when udev cannot be watched */
         bl_cpuset known_online;         /* the online CPUs as the daemon's last own change left them */
+        bl_cpuset left_out;             /* CPUs others took offline: out of every level until back */
         bool paused;                    /* fewer than two kinds of core left: nothing to switch */
         struct bl_clock_watch clock;
 };
@@ -111,6 +112,9 @@ const char *daemon_thermal_state(const struct bl_daemon *d);
 void daemon_log_diag(const struct bl_diag *diag, int level);
 const char *daemon_level_name(const struct bl_daemon *d, unsigned level);
 void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
+/* The CPUs to run on: the controller's choice (or, with 'dec', what the
+ * decisions want), without the CPUs others took offline. */
+void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus);
 /* Remembers the online CPUs the daemon's own change left. */
 void daemon_note_online(struct bl_daemon *d);
 /* Persistent holds saved, the bus told. */

@@ -1520,3 +1520,24 @@ int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_
                 *online = fb->changes[index].online;
         return 0;
 }
+
+const char *fakeboard_log_tail(const struct fakeboard *fb)
+{
+        static char buf[FAKEBOARD_LOG_TAIL_MAX + 1];
+        unsigned n = fakeboard_n_lines(fb), first = n;
+        size_t total = 0, len = 0;
+
+        /* From the newest line back, as many as fit. */
+        while (first > 0) {
+                size_t line = strlen(fakeboard_line(fb, first - 1, NULL)) + 7;
+
+                if (total + line > FAKEBOARD_LOG_TAIL_MAX)
+                        break;
+                total += line;
+                first--;
+        }
+        buf[0] = '\0';
+        for (unsigned i = first; i < n; i++)
+                len += (size_t)snprintf(buf + len, sizeof(buf) - len, "\n    | %s", fakeboard_line(fb, i, NULL));
+        return buf;
+}

@@ -187,5 +187,11 @@ int fakeboard_wait(struct fakeboard *fb, unsigned timeout_ms, int *status);
 
 unsigned fakeboard_n_lines(const struct fakeboard *fb);
 const char *fakeboard_line(const struct fakeboard *fb, unsigned index, bl_usec_t *time);
+
+/* The last lines the command printed, as "\n    | LINE" each, at most
+ * FAKEBOARD_LOG_TAIL_MAX bytes (Check aborts on longer failure messages),
+ * for failure messages. The buffer is static: valid until the next call. */
+#define FAKEBOARD_LOG_TAIL_MAX 3000
+const char *fakeboard_log_tail(const struct fakeboard *fb);
 /* Index of the first line at or after from containing needle, or -ENOENT. */
 int fakeboard_find_line(const struct fakeboard *fb, unsigned from, const char *needle);

@@ -68,18 +68,7 @@ static void teardown(void)
 
 static const char *log_text(void)
 {
-        static char buf[8192];
-        size_t len = 0;
-
-        buf[0] = '\0';
-        for (unsigned i = 0; i < fakeboard_n_lines(fb) && len < sizeof(buf) - 1; i++) {
-                int n = snprintf(buf + len, sizeof(buf) - len, "\n    | %s", fakeboard_line(fb, i, NULL));
-
-                if (n < 0)
-                        break;
-                len += (size_t)n;
-        }
-        return buf;
+        return fakeboard_log_tail(fb);
 }
 
 static void start_daemon(const char *backend)

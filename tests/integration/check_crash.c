@@ -97,18 +97,7 @@ static void teardown(void)
 /* The daemon's log so far, for failure messages. */
 static const char *log_text(void)
 {
-        static char buf[8192];
-        size_t len = 0;
-
-        buf[0] = '\0';
-        for (unsigned i = 0; i < fakeboard_n_lines(fb) && len < sizeof(buf) - 1; i++) {
-                int n = snprintf(buf + len, sizeof(buf) - len, "\n    | %s", fakeboard_line(fb, i, NULL));
-
-                if (n < 0)
-                        break;
-                len += (size_t)n;
-        }
-        return buf;
+        return fakeboard_log_tail(fb);
 }
 
 static void spawn_daemon(const char *extra)
