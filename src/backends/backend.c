@@ -12,6 +12,14 @@ const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const str
 
         switch (kind) {
         case BL_BACKEND_AUTO:
+                /* Hotplug would fight the switcher (it vetoes the partner
+                 * cores) and capping a policy moves its pair instead of
+                 * slowing it: the kernel's own switch is the way here. */
+                if (t->switcher) {
+                        snprintf(why, size, "auto: the kernel's big.LITTLE switcher is present; each pair is "
+                                            "moved by its logical CPU's cpufreq limits");
+                        return &backend_switcher;
+                }
                 if (cpuset_empty(&t->can_offline)) {
                         /* Capping the unused clusters is second best: their
                          * CPUs stay usable, only slow. */
@@ -40,10 +48,12 @@ const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const str
                 snprintf(why, size, "configured: decisions are logged, nothing is changed");
                 return &backend_dryrun;
         case BL_BACKEND_SWITCHER:
+                snprintf(why, size, "configured");
+                return &backend_switcher;
         case BL_BACKEND_CPUSET:
                 break;
         }
-        snprintf(why, size, "backend %s is not available in this version (hotplug, cpufreq and dryrun are)",
-                 backend_kind_to_string(kind));
+        snprintf(why, size, "backend %s is not available in this version (switcher, hotplug, cpufreq and "
+                            "dryrun are)", backend_kind_to_string(kind));
         return NULL;
 }

@@ -37,6 +37,7 @@ struct bl_backend_ops {
 extern const struct bl_backend_ops backend_hotplug;
 extern const struct bl_backend_ops backend_cpufreq;
 extern const struct bl_backend_ops backend_dryrun;
+extern const struct bl_backend_ops backend_switcher;
 
 /* The backend for a configured kind; 'why' says why it was picked for auto.
  * Returns NULL (and says why) for kinds this version does not have. */

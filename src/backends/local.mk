@@ -5,4 +5,5 @@ src_backends_libblbackends_a_SOURCES = \
 	src/backends/sysfs.h src/backends/sysfs.c \
 	src/backends/hotplug.h src/backends/hotplug.c \
 	src/backends/cpufreq.h src/backends/cpufreq.c \
+	src/backends/switcher.h src/backends/switcher.c \
 	src/backends/dryrun.c

@@ -9,9 +9,22 @@
  * offline); a CPU that reports one keeps its own. Without any cpu_capacity,
  * multi-CPU policies (ARM clusters on old kernels) are scaled by
  * cpuinfo_max_freq, whereas per-CPU policies (x86) differ only by turbo binning
- * and are taken as one kind. CPUs of equal capacity form one cluster. */
+ * and are taken as one kind, unless hybrid PMUs tell the kinds apart (below).
+ * CPUs of equal capacity form one cluster.
+ *
+ * Intel hybrid parts without cpu_capacity (kernels before 6.16) list their
+ * P-, E- and LPE-cores in the cpus files of the PMUs cpu_core, cpu_atom and
+ * cpu_lowpower. Those files decide the grouping; the capacity of a kind is
+ * an estimate: its top cpuinfo_max_freq relative to the P-cores' times an IPC
+ * factor per kind. The factor 787/1000 for E-cores is intel_pstate's own
+ * ratio between the kinds' performance units (78741 kHz per P-core HWP level
+ * on Alder Lake against 100000 kHz per E-core level), which is what the
+ * kernel's cpu_capacity of later versions derives from; LPE cores share the
+ * E-core microarchitecture. The kinds' order is the PMUs', not the estimate's:
+ * an estimate that would put a kind at or above a faster one is lowered. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/topology.h"
@@ -78,10 +91,140 @@ static void group_cpus(struct cpu_group *g, const struct bl_cpu_info *cpus, unsi
         }
 }
 
+static const char *const pmu_kind_names[BL_PMU_KIND_COUNT] = {
+        [BL_PMU_KIND_LOWPOWER] = "cpu_lowpower",
+        [BL_PMU_KIND_ATOM] = "cpu_atom",
+        [BL_PMU_KIND_CORE] = "cpu_core",
+};
+
+/* Per mille of a P-core's work per cycle; see the top of the file. */
+static const unsigned pmu_kind_ipc_permille[BL_PMU_KIND_COUNT] = {
+        [BL_PMU_KIND_LOWPOWER] = 787,
+        [BL_PMU_KIND_ATOM] = 787,
+        [BL_PMU_KIND_CORE] = 1000,
+};
+
+enum bl_pmu_kind topology_pmu_kind_from_name(const char *pmu)
+{
+        for (unsigned k = BL_PMU_KIND_NONE + 1; k < BL_PMU_KIND_COUNT; k++)
+                if (strcmp(pmu, pmu_kind_names[k]) == 0)
+                        return (enum bl_pmu_kind)k;
+        return BL_PMU_KIND_NONE;
+}
+
+const char *topology_pmu_kind_name(enum bl_pmu_kind kind)
+{
+        return kind > BL_PMU_KIND_NONE && kind < BL_PMU_KIND_COUNT ? pmu_kind_names[kind] : NULL;
+}
+
 static unsigned scale_by_freq(int freq, int top_freq)
 {
         return (unsigned)(((uint64_t)BL_CAPACITY_SCALE * (unsigned)freq + (unsigned)top_freq / 2) /
                           (unsigned)top_freq);
+}
+
+/* The kind of each present CPU; one the PMUs do not list (it was offline)
+ * takes the kind whose top frequency is nearest its own, or the fastest
+ * kind when its frequency is unknown. Returns how many kinds there are. */
+static unsigned hybrid_kinds(const struct cpu_group *g, const struct bl_cpu_info *cpus, unsigned ncpus,
+                             enum bl_pmu_kind *kind, int *kind_freq)
+{
+        bool seen[BL_PMU_KIND_COUNT] = { false };
+        unsigned nkinds = 0;
+        unsigned fastest = BL_PMU_KIND_NONE;
+
+        for (unsigned k = 0; k < BL_PMU_KIND_COUNT; k++)
+                kind_freq[k] = -1;
+        for (unsigned i = 0; i < ncpus; i++) {
+                enum bl_pmu_kind k = cpus[i].pmu_kind;
+
+                kind[i] = BL_PMU_KIND_NONE;
+                if (g->leader[i] < 0 || k <= BL_PMU_KIND_NONE || k >= BL_PMU_KIND_COUNT)
+                        continue;
+                kind[i] = k;
+                if (!seen[k])
+                        nkinds++;
+                seen[k] = true;
+                if (k > fastest)
+                        fastest = k;
+                if (cpus[i].max_freq_khz > kind_freq[k])
+                        kind_freq[k] = cpus[i].max_freq_khz;
+        }
+        if (nkinds < 2)
+                return nkinds;
+
+        for (unsigned i = 0; i < ncpus; i++) {
+                long best_distance = -1;
+
+                if (g->leader[i] < 0 || kind[i] != BL_PMU_KIND_NONE)
+                        continue;
+                kind[i] = (enum bl_pmu_kind)fastest;
+                if (cpus[i].max_freq_khz <= 0)
+                        continue;
+                for (unsigned k = BL_PMU_KIND_NONE + 1; k < BL_PMU_KIND_COUNT; k++) {
+                        long distance = labs((long)kind_freq[k] - cpus[i].max_freq_khz);
+
+                        if (!seen[k] || kind_freq[k] <= 0)
+                                continue;
+                        if (best_distance >= 0 && distance >= best_distance)
+                                continue;
+                        best_distance = distance;
+                        kind[i] = (enum bl_pmu_kind)k;
+                }
+        }
+        return nkinds;
+}
+
+/* Capacities of the kinds of a hybrid machine without cpu_capacity, as the
+ * top of the file explains. */
+static void assign_hybrid_capacities(struct bl_topology *t, const enum bl_pmu_kind *kind,
+                                     const int *kind_freq, unsigned ncpus, unsigned *cap)
+{
+        unsigned kind_cap[BL_PMU_KIND_COUNT] = { 0 };
+        bool present[BL_PMU_KIND_COUNT] = { false };
+        unsigned fastest = BL_PMU_KIND_NONE, above = 0;
+        const char *separator = "";
+        size_t len;
+
+        for (unsigned i = 0; i < ncpus; i++)
+                if (kind[i] != BL_PMU_KIND_NONE) {
+                        present[kind[i]] = true;
+                        if (kind[i] > fastest)
+                                fastest = kind[i];
+                }
+        for (unsigned k = BL_PMU_KIND_COUNT - 1; k > BL_PMU_KIND_NONE; k--) {
+                uint64_t c;
+
+                if (!present[k])
+                        continue;
+                c = (uint64_t)BL_CAPACITY_SCALE * pmu_kind_ipc_permille[k];
+                if (kind_freq[k] > 0 && kind_freq[fastest] > 0)
+                        c = (c * (unsigned)kind_freq[k] + (unsigned)kind_freq[fastest] / 2) /
+                            (unsigned)kind_freq[fastest];
+                c = (c + 500) / 1000;
+                if (k == fastest)
+                        c = BL_CAPACITY_SCALE;
+                else if (c >= above)
+                        c = above - 1;
+                if (c == 0)
+                        c = 1;
+                kind_cap[k] = (unsigned)c;
+                above = (unsigned)c;
+        }
+        for (unsigned i = 0; i < ncpus; i++)
+                if (kind[i] != BL_PMU_KIND_NONE)
+                        cap[i] = kind_cap[kind[i]];
+
+        len = (size_t)snprintf(t->how, sizeof(t->how), "hybrid PMU cpus files (");
+        for (unsigned k = BL_PMU_KIND_NONE + 1; k < BL_PMU_KIND_COUNT && len < sizeof(t->how); k++)
+                if (present[k]) {
+                        len += (size_t)snprintf(t->how + len, sizeof(t->how) - len, "%s%s", separator,
+                                                pmu_kind_names[k]);
+                        separator = ", ";
+                }
+        if (len < sizeof(t->how))
+                snprintf(t->how + len, sizeof(t->how) - len,
+                         "); no cpu_capacity: capacity from cpuinfo_max_freq and core type");
 }
 
 /* Gives every present CPU a capacity in cap[] and says how in t->how. */
@@ -90,6 +233,8 @@ static void assign_capacities(struct bl_topology *t, const struct cpu_group *g,
 {
         bool any_capacity = false, any_policy = false, any_cluster_id = false;
         bool multi_cpu_policy = false, all_freqs = true, estimated = false;
+        enum bl_pmu_kind kind[BL_MAX_CPUS];
+        int kind_freq[BL_PMU_KIND_COUNT];
         int top_freq = 0;
 
         for (unsigned i = 0; i < ncpus; i++) {
@@ -139,6 +284,11 @@ static void assign_capacities(struct bl_topology *t, const struct cpu_group *g,
                          : any_cluster_id ? "topology cluster_id + cpu_capacity"
                                           : "cpu_capacity",
                          estimated ? "; capacity of CPUs without one estimated from cpuinfo_max_freq" : "");
+                return;
+        }
+
+        if (hybrid_kinds(g, cpus, ncpus, kind, kind_freq) >= 2) {
+                assign_hybrid_capacities(t, kind, kind_freq, ncpus, cap);
                 return;
         }
 

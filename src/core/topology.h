@@ -7,6 +7,18 @@
 
 #include "core/cpuset.h"
 
+/* The kind of core of a hybrid x86 CPU: the perf PMU whose cpus file lists
+ * it (/sys/bus/event_source/devices/<pmu>/cpus). Ordered from most efficient
+ * to fastest; 0 when no hybrid PMU lists the CPU (non-hybrid machines, ARM,
+ * and CPUs that were offline when the PMU was last updated). */
+enum bl_pmu_kind {
+        BL_PMU_KIND_NONE,
+        BL_PMU_KIND_LOWPOWER,   /* cpu_lowpower: low-power E-cores of the SoC tile */
+        BL_PMU_KIND_ATOM,       /* cpu_atom: E-cores */
+        BL_PMU_KIND_CORE,       /* cpu_core: P-cores */
+        BL_PMU_KIND_COUNT,
+};
+
 /* What sysfs says about one CPU; -1 where the kernel does not say. */
 struct bl_cpu_info {
         bool present;
@@ -17,6 +29,7 @@ struct bl_cpu_info {
         int policy;             /* first CPU of the cpufreq policy's related_cpus */
         int policy_size;        /* CPUs in related_cpus */
         int cluster_id;         /* topology/cluster_id */
+        enum bl_pmu_kind pmu_kind;
 };
 
 struct bl_cluster {
@@ -42,3 +55,9 @@ struct bl_topology {
  * BL_MAX_CLUSTERS). A symmetric machine gives nclusters == 1; that is not an
  * error here, the caller decides what it means. */
 int topology_build(struct bl_topology *t, const struct bl_cpu_info *cpus, unsigned ncpus);
+
+/* The kind a hybrid PMU's name stands for ("cpu_atom" -> BL_PMU_KIND_ATOM);
+ * BL_PMU_KIND_NONE for any other PMU. */
+enum bl_pmu_kind topology_pmu_kind_from_name(const char *pmu);
+/* "cpu_atom" for BL_PMU_KIND_ATOM; NULL for NONE or out of range. */
+const char *topology_pmu_kind_name(enum bl_pmu_kind kind);

@@ -303,6 +303,7 @@ static const struct property properties[] = {
         { "ThermalState", "s", FIELD(thermal_state), read_string },
         { "Holds", "a(usuisssttb)", FIELD(holds), read_holds },
         { "Backend", "s", FIELD(backend), read_string },
+        { "Topology", "s", FIELD(topology), read_string },
         { "Switches", "t", FIELD(switches), read_uint64 },
         { "TimeInLevel", "a{st}", FIELD(time_in_level), read_time_in_level },
         { "LastReason", "s", FIELD(last_reason), read_string },

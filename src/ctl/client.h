@@ -64,6 +64,7 @@ struct ctl_status {
         struct ctl_hold *holds;
         size_t n_holds;
         char *backend;
+        char *topology;         /* how the daemon told the kinds of core apart */
         uint64_t switches;
         struct ctl_named_usec *time_in_level;
         size_t n_time_in_level;

@@ -161,6 +161,8 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
         if (s->mode_reason && s->mode_reason[0])
                 fprintf(f, " (%s)", s->mode_reason);
         fputc('\n', f);
+        label(f, "Topology");
+        fprintf(f, "%s\n", or_dash(s->topology));
 
         label(f, "Level");
         fprintf(f, "%s%s%s", ansi(fancy, ANSI_BOLD), or_dash(s->level), ansi_reset(fancy));

@@ -274,6 +274,14 @@ static int get_backend(sd_bus *bus, const char *path, const char *interface, con
         return sd_bus_message_append(reply, "s", b->d->backend_ops ? b->d->backend_ops->name : "");
 }
 
+static int get_topology(sd_bus *bus, const char *path, const char *interface, const char *property,
+                        sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+
+        return sd_bus_message_append(reply, "s", b->d->topo.how);
+}
+
 static int get_switches(sd_bus *bus, const char *path, const char *interface, const char *property,
                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -897,6 +905,8 @@ static int describe(const struct bl_daemon *d, char **ret)
         json_string(&j, mode_to_string(d->ladder.mode));
         json_key(&j, "mode_reason");
         json_string(&j, d->ladder.why);
+        json_key(&j, "topology");
+        json_string(&j, d->topo.how);
         json_key(&j, "levels");
         json_open(&j, '[');
         for (unsigned i = 0; i < d->ladder.nlevels; i++)
@@ -950,6 +960,7 @@ static const sd_bus_vtable switch_vtable[] = {
         SD_BUS_PROPERTY("ThermalState", "s", get_thermal_state, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_backend, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Topology", "s", get_topology, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Switches", "t", get_switches, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("TimeInLevel", "a{st}", get_time_in_level, 0,
                         SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),

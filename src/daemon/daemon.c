@@ -706,7 +706,8 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         if (d->opt->backend && parse_backend(d->opt->backend, &d->cfg.backend) < 0) {
-                log_error("--backend: unknown backend \"%s\" (auto, hotplug, cpufreq, dryrun)", d->opt->backend);
+                log_error("--backend: unknown backend \"%s\" (auto, switcher, hotplug, cpufreq, dryrun)",
+                          d->opt->backend);
                 status = EXIT_USAGE;
                 goto out;
         }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -159,6 +160,38 @@ static void fill_policies_of_offline(struct discovery *d)
         }
 }
 
+/* Intel hybrid parts list each kind of core in the cpus file of its PMU
+ * (cpu_core, cpu_atom, cpu_lowpower); other PMUs (ARM's per-core ones,
+ * uncore, software) say nothing about kinds of core and are not read. A CPU
+ * missing from every file keeps BL_PMU_KIND_NONE. */
+static int read_pmu_kinds(struct discovery *d, struct bl_diag *diag)
+{
+        for (unsigned k = BL_PMU_KIND_NONE + 1; k < BL_PMU_KIND_COUNT; k++) {
+                const char *name = topology_pmu_kind_name((enum bl_pmu_kind)k);
+                char path[128], value[1024];
+                bl_cpuset cpus;
+                int r;
+
+                snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus", name);
+                r = read_line(path, value, sizeof(value));
+                if (r == -ENOENT)
+                        continue;
+                if (r < 0) {
+                        diag_add(diag, "%s: %s; the kinds of core it lists are not known", path,
+                                 strerror(-r));
+                        continue;
+                }
+                if (cpuset_parse(&cpus, value) < 0) {
+                        diag_add(diag, "%s: expected a list of CPUs, got \"%s\"", path, value);
+                        return -EINVAL;
+                }
+                for (unsigned cpu = 0; cpu < d->ncpus; cpu++)
+                        if (cpuset_isset(&cpus, cpu) && d->cpus[cpu].present)
+                                d->cpus[cpu].pmu_kind = (enum bl_pmu_kind)k;
+        }
+        return 0;
+}
+
 /* "cpu12" -> 12; other devices of the subsystem (none today) are not CPUs. */
 static int cpu_number(const char *sysname, unsigned *ret)
 {
@@ -226,6 +259,9 @@ int topology_discover(struct bl_topology *t, struct bl_diag *diag)
                 return -ENODEV;
         }
         fill_policies_of_offline(&d);
+        r = read_pmu_kinds(&d, diag);
+        if (r < 0)
+                return r;
 
         r = topology_build(t, cpus, d.ncpus);
         /* Only the switcher's presence matters for picking a mode here. */

@@ -68,6 +68,7 @@ struct scenario {
         const char *thermal_state;
         const struct hold *holds;
         const char *backend;
+        const char *topology;
         uint64_t switches;
         const struct named_usec *time_in_level;
         const char *last_reason;
@@ -119,6 +120,7 @@ static const struct scenario full = {
         .thermal_state = "normal",
         .holds = full_holds,
         .backend = "hotplug",
+        .topology = "cpufreq related_cpus + cpu_capacity",
         .switches = 42,
         .time_in_level = full_times,
         .last_reason = "hold 5 by uid 0: \"on battery\"",
@@ -126,7 +128,8 @@ static const struct scenario full = {
         .history = full_history,
         .describe =
                 "{\"mode\":\"cluster\",\"mode_reason\":\"mode = auto: no in-kernel switcher,"
-                " so auto_mode = cluster\",\"level\":\"little\",\"target_level\":\"big\","
+                " so auto_mode = cluster\",\"topology\":\"cpufreq related_cpus + cpu_capacity\","
+                "\"level\":\"little\",\"target_level\":\"big\","
                 "\"levels\":[\"little\",\"big\"],\"demand\":612.4,\"thresholds\":{\"up\":301.6,\"down\":0},"
                 "\"scores\":{\"pelt\":598.25,\"psi\":612.4},\"thermal\":{\"state\":\"normal\","
                 "\"temperature_mc\":61500},\"holds\":[{\"id\":3,\"level\":\"big\",\"uid\":4242,\"pid\":777,"
@@ -154,6 +157,7 @@ static const struct scenario quiet = {
         .thermal_state = "normal",
         .holds = no_holds,
         .backend = "dryrun",
+        .topology = "",
         .switches = 0,
         .time_in_level = quiet_times,
         .last_reason = "",
@@ -462,6 +466,7 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                         : strcmp(property, "TargetLevel") == 0 ? sc->target_level
                         : strcmp(property, "ThermalState") == 0 ? sc->thermal_state
                         : strcmp(property, "Backend") == 0     ? sc->backend
+                        : strcmp(property, "Topology") == 0    ? sc->topology
                                                                : sc->last_reason;
 
         return sd_bus_message_append_basic(reply, 's', v);
@@ -551,6 +556,7 @@ static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_PROPERTY("ThermalState", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("Topology", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Switches", "t", get_switches, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("TimeInLevel", "a{st}", get_time_in_level, 0,
                         SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),

@@ -91,6 +91,217 @@ static const struct fakeboard_zone_desc x86_symmetric_zones[] = {
         { "acpitz", 27800, 105000 },
 };
 
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* RK3399 (ROCKPro64, Firefly) on a mainline arm64 kernel: two clusters with
+ * their own policies and cluster_ids, capacities from capacity-dmips-mhz
+ * (485 and 1024), the OPP tables of rk3399-opp.dtsi. arm64 can take any CPU
+ * offline through PSCI, cpu0 included, so every CPU has an online file. */
+static const unsigned rk3399_a53_opps[] = { 408000, 600000, 816000, 1008000, 1200000, 1416000 };
+static const unsigned rk3399_a72_opps[] = {
+        408000, 600000, 816000, 1008000, 1200000, 1416000, 1608000, 1800000,
+};
+
+static const struct fakeboard_cluster_desc rk3399_clusters[] = {
+        {
+                .core = "Cortex-A53",
+                .cpus = "0-3",
+                .capacity = 485,
+                .cluster_id = 0,
+                .package_id = 0,
+                .min_khz = 408000,
+                .max_khz = 1416000,
+                .opps_khz = rk3399_a53_opps,
+                .nopps = COUNT(rk3399_a53_opps),
+                .driver = "cpufreq-dt",
+                .governor = "schedutil",
+                .governors = "conservative ondemand userspace powersave performance schedutil",
+                .list_frequencies = true,
+                .transition_latency_ns = 40000,
+                .pmu = "armv8_cortex_a53",
+                .pmu_type = 8,
+        },
+        {
+                .core = "Cortex-A72",
+                .cpus = "4-5",
+                .capacity = 1024,
+                .cluster_id = 1,
+                .package_id = 0,
+                .min_khz = 408000,
+                .max_khz = 1800000,
+                .opps_khz = rk3399_a72_opps,
+                .nopps = COUNT(rk3399_a72_opps),
+                .driver = "cpufreq-dt",
+                .governor = "schedutil",
+                .governors = "conservative ondemand userspace powersave performance schedutil",
+                .list_frequencies = true,
+                .transition_latency_ns = 40000,
+                .pmu = "armv8_cortex_a72",
+                .pmu_type = 9,
+        },
+};
+
+static const struct fakeboard_zone_desc rk3399_zones[] = {
+        { "cpu-thermal", 40000, 95000 },
+        { "gpu-thermal", 39000, 95000 },
+};
+
+/* A phone-class DynamIQ SoC (Snapdragon 855 class): 4 Cortex-A55, 3
+ * Cortex-A76 and one faster-binned A76, a cpufreq policy per group
+ * (qcom-cpufreq-hw, policy0/4/7), and one DynamIQ cluster: cluster_id is 0
+ * for every CPU, so only capacity and the policies tell the kinds apart. */
+static const unsigned tri_little_opps[] = {
+        300000, 403200, 499200, 576000, 672000, 768000, 844800, 940800, 1036800,
+        1113600, 1209600, 1305600, 1382400, 1478400, 1555200, 1632000, 1708800, 1785600,
+};
+static const unsigned tri_mid_opps[] = {
+        710400, 825600, 940800, 1056000, 1171200, 1286400, 1401600, 1497600, 1612800,
+        1708800, 1804800, 1920000, 2016000, 2131200, 2227200, 2323200, 2419200,
+};
+static const unsigned tri_big_opps[] = {
+        825600, 940800, 1056000, 1171200, 1286400, 1401600, 1497600, 1612800, 1708800, 1804800,
+        1920000, 2016000, 2131200, 2227200, 2323200, 2419200, 2534400, 2649600, 2745600, 2841600,
+};
+
+static const struct fakeboard_cluster_desc tri_cluster_clusters[] = {
+        {
+                .core = "Cortex-A55",
+                .cpus = "0-3",
+                .capacity = 325,
+                .cluster_id = 0,
+                .package_id = 0,
+                .min_khz = 300000,
+                .max_khz = 1785600,
+                .opps_khz = tri_little_opps,
+                .nopps = COUNT(tri_little_opps),
+                .driver = "qcom-cpufreq-hw",
+                .governor = "schedutil",
+                .governors = "ondemand userspace powersave performance schedutil",
+                .list_frequencies = true,
+                .transition_latency_ns = 0,
+        },
+        {
+                .core = "Cortex-A76",
+                .cpus = "4-6",
+                .capacity = 828,
+                .cluster_id = 0,
+                .package_id = 0,
+                .min_khz = 710400,
+                .max_khz = 2419200,
+                .opps_khz = tri_mid_opps,
+                .nopps = COUNT(tri_mid_opps),
+                .driver = "qcom-cpufreq-hw",
+                .governor = "schedutil",
+                .governors = "ondemand userspace powersave performance schedutil",
+                .list_frequencies = true,
+                .transition_latency_ns = 0,
+        },
+        {
+                .core = "Cortex-A76 (prime)",
+                .cpus = "7",
+                .capacity = 1024,
+                .cluster_id = 0,
+                .package_id = 0,
+                .min_khz = 825600,
+                .max_khz = 2841600,
+                .opps_khz = tri_big_opps,
+                .nopps = COUNT(tri_big_opps),
+                .driver = "qcom-cpufreq-hw",
+                .governor = "schedutil",
+                .governors = "ondemand userspace powersave performance schedutil",
+                .list_frequencies = true,
+                .transition_latency_ns = 0,
+        },
+};
+
+static const struct fakeboard_zone_desc tri_cluster_zones[] = {
+        { "cpu0-thermal", 38000, 110000 },
+        { "cpu4-thermal", 39000, 110000 },
+        { "cpu7-thermal", 40000, 110000 },
+        { "gpu-thermal", 36000, 110000 },
+};
+
+/* A 12th-generation Core laptop (i7-12700H) on a kernel before 6.16: no
+ * cpu_capacity; intel_pstate with a policy per CPU and each CPU's own
+ * cpuinfo_max_freq (two favoured P-cores turbo higher); the kinds of core
+ * only in the cpus files of the cpu_core and cpu_atom PMUs. P-cores have SMT
+ * (CPUs 0-11); the E-cores come in two modules of four sharing an L2, whose
+ * id is their cluster_id. x86 cannot take cpu0 offline. */
+#define ADL_CLUSTER(name, list, cid, top, kind, type)                                   \
+        {                                                                               \
+                .core = name, .cpus = list, .cluster_id = cid, .package_id = 0,         \
+                .per_cpu_policy = true, .min_khz = 400000, .max_khz = top,              \
+                .step_khz = 100000, .driver = "intel_pstate", .governor = "powersave",  \
+                .governors = "performance powersave", .transition_latency_ns = 0,       \
+                .pmu = kind, .pmu_type = type,                                          \
+        }
+
+static const struct fakeboard_cluster_desc intel_hybrid_clusters[] = {
+        ADL_CLUSTER("Golden Cove (favoured)", "0-3", FAKEBOARD_CLUSTER_ID_PER_CPU, 4700000, "cpu_core", 4),
+        ADL_CLUSTER("Golden Cove", "4-11", FAKEBOARD_CLUSTER_ID_PER_CPU, 4500000, "cpu_core", 4),
+        ADL_CLUSTER("Gracemont", "12-15", 64, 3500000, "cpu_atom", 10),
+        ADL_CLUSTER("Gracemont", "16-19", 72, 3500000, "cpu_atom", 10),
+};
+
+static const struct fakeboard_zone_desc intel_hybrid_zones[] = {
+        { "acpitz", 35000, 105000 },
+        { "x86_pkg_temp", 48000, 100000 },
+        { "TCPU", 47000, 105000 },
+};
+
+/* Versatile Express TC2 (CoreTile V2P-CA15_A7: 2x Cortex-A15 + 3x
+ * Cortex-A7) with the in-kernel switcher active, as arm_big_little /
+ * vexpress-spc-cpufreq present it (kernel-abi.md 1.3, 1.7): the A15s
+ * cpu0-1 are the logical CPUs, each with a policy of its own and the
+ * merged virtual table (the A7's 350-1000 MHz halved, then the A15's
+ * 500-1200 MHz; this driver lists 500 MHz, which both halves have, twice).
+ * The A7s cpu2-4 are offline (their partners and the unpaired one, whose
+ * hotplug the switcher vetoes), without cpufreq. cpu_capacity from
+ * capacity-dmips-mhz 1024 / 516 scaled by the top OPPs. */
+static const unsigned tc2_switcher_virtual_khz[] = {
+        175000, 200000, 250000, 300000, 350000, 400000, 450000, 500000,
+        500000, 600000, 700000, 800000, 900000, 1000000, 1100000, 1200000,
+};
+
+static const struct fakeboard_cluster_desc tc2_switcher_clusters[] = {
+        {
+                .core = "Cortex-A15 (logical CPU of an A15/A7 pair)",
+                .cpus = "0-1",
+                .capacity = 1024,
+                .cluster_id = 0,
+                .package_id = 0,
+                .per_cpu_policy = true,
+                .min_khz = 175000,
+                .max_khz = 1200000,
+                .opps_khz = tc2_switcher_virtual_khz,
+                .nopps = COUNT(tc2_switcher_virtual_khz),
+                .driver = "vexpress-spc",
+                .governor = "ondemand",
+                .governors = "conservative userspace powersave ondemand performance",
+                .list_frequencies = true,
+                .transition_latency_ns = 1000000,
+        },
+        {
+                .core = "Cortex-A7",
+                .cpus = "2-4",
+                .capacity = 430,
+                .cluster_id = 1,
+                .package_id = 1,
+                .min_khz = 350000,
+                .max_khz = 1000000,
+                .step_khz = 50000,
+                .driver = "vexpress-spc",
+                .governor = "ondemand",
+                .governors = "conservative userspace powersave ondemand performance",
+                .transition_latency_ns = 1000000,
+                .switcher_offline = true,
+        },
+};
+
+static const struct fakeboard_zone_desc tc2_switcher_zones[] = {
+        { "soc_thermal", 44000, 100000 },
+};
+
 static const struct fakeboard_desc boards[] = {
         {
                 .name = "exynos5422",
@@ -115,6 +326,52 @@ static const struct fakeboard_desc boards[] = {
                 .zones = x86_symmetric_zones,
                 .nzones = sizeof(x86_symmetric_zones) / sizeof(x86_symmetric_zones[0]),
                 .psi = false,
+        },
+        {
+                .name = "rk3399",
+                .summary = "RK3399 (ROCKPro64): 4x Cortex-A53 + 2x Cortex-A72, mainline arm64 kernel",
+                .ncpus = 6,
+                .kernel_max = 255,
+                .clusters = rk3399_clusters,
+                .nclusters = COUNT(rk3399_clusters),
+                .zones = rk3399_zones,
+                .nzones = COUNT(rk3399_zones),
+                .psi = true,
+        },
+        {
+                .name = "tri-cluster",
+                .summary = "phone SoC: 4x Cortex-A55 + 3x Cortex-A76 + 1x A76 prime, one DynamIQ cluster",
+                .ncpus = 8,
+                .kernel_max = 255,
+                .clusters = tri_cluster_clusters,
+                .nclusters = COUNT(tri_cluster_clusters),
+                .zones = tri_cluster_zones,
+                .nzones = COUNT(tri_cluster_zones),
+                .psi = true,
+        },
+        {
+                .name = "intel-hybrid",
+                .summary = "i7-12700H laptop: 6 P-cores with SMT + 8 E-cores, intel_pstate, no cpu_capacity",
+                .ncpus = 20,
+                .kernel_max = 8191,
+                .fixed_cpus = "0",
+                .clusters = intel_hybrid_clusters,
+                .nclusters = COUNT(intel_hybrid_clusters),
+                .zones = intel_hybrid_zones,
+                .nzones = COUNT(intel_hybrid_zones),
+                .psi = true,
+        },        {
+                .name = "tc2-switcher",
+                .summary = "Versatile Express TC2: 2x Cortex-A15 + 3x Cortex-A7, in-kernel switcher active",
+                .ncpus = 5,
+                .kernel_max = 7,
+                .fixed_cpus = "0",
+                .clusters = tc2_switcher_clusters,
+                .nclusters = COUNT(tc2_switcher_clusters),
+                .zones = tc2_switcher_zones,
+                .nzones = COUNT(tc2_switcher_zones),
+                .psi = false,
+                .bl_switcher = true,
         },
 };
 

@@ -327,7 +327,7 @@ static int add_cpu_devices(struct fakeboard *fb)
                 if (c->capacity)
                         fprintf(f, "A: cpu_capacity=%u\\n\n", c->capacity);
                 if (!fb->cpu[cpu].fixed)
-                        fprintf(f, "A: online=1\\n\n");
+                        fprintf(f, "A: online=%d\\n\n", !c->switcher_offline);
                 fprintf(f, "A: topology/physical_package_id=%d\\n\n", c->package_id);
                 /* ARM numbers cores within their cluster (MPIDR Aff0). */
                 cpuset_parse(&cluster, c->cpus);
@@ -359,7 +359,10 @@ static int add_cpu_devices(struct fakeboard *fb)
                 }
                 cpuset_format(&package, list, sizeof(list));
                 fprintf(f, "A: topology/package_cpus_list=%s\\n\n", list);
-                fprintf(f, "L: cpufreq=../cpufreq/policy%u\n\n", p->first);
+                if (c->switcher_offline)
+                        fprintf(f, "\n");
+                else
+                        fprintf(f, "L: cpufreq=../cpufreq/policy%u\n\n", p->first);
         }
         for (unsigned z = 0; z < d->nzones; z++) {
                 const struct fakeboard_zone_desc *zone = &d->zones[z];
@@ -440,6 +443,67 @@ static int write_global_files(struct fakeboard *fb)
         return 0;
 }
 
+/* Each PMU a cluster names: /sys/devices/<pmu>/{cpus,type}, linked from
+ * /sys/bus/event_source/devices/ as the kernel does. cpus is a cpulist
+ * (cpumap_print_to_pagebuf with list = true). */
+static int write_pmu_files(struct fakeboard *fb)
+{
+        const struct fakeboard_desc *d = fb->desc;
+
+        for (unsigned k = 0; k < d->nclusters; k++) {
+                const char *pmu = d->clusters[k].pmu;
+                char path[PATH_MAX], target[PATH_MAX], list[1024];
+                bl_cpuset cpus;
+                bool done = false;
+                int r;
+
+                if (!pmu)
+                        continue;
+                for (unsigned j = 0; j < k; j++)
+                        if (d->clusters[j].pmu && strcmp(d->clusters[j].pmu, pmu) == 0)
+                                done = true;
+                if (done)
+                        continue;
+                cpuset_zero(&cpus);
+                for (unsigned j = k; j < d->nclusters; j++) {
+                        bl_cpuset s;
+
+                        if (d->clusters[j].pmu && strcmp(d->clusters[j].pmu, pmu) == 0 &&
+                            cpuset_parse(&s, d->clusters[j].cpus) == 0)
+                                cpuset_or(&cpus, &s);
+                }
+                cpuset_format(&cpus, list, sizeof(list));
+                snprintf(path, sizeof(path), "/sys/devices/%s/cpus", pmu);
+                if ((r = board_path(fb, target, sizeof(target), "/sys/devices/%s", pmu)) < 0 ||
+                    (r = mkdir_p(target)) < 0 || (r = board_printf(fb, path, "%s\n", list)) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "/sys/devices/%s/type", pmu);
+                if ((r = board_printf(fb, path, "%d\n", d->clusters[k].pmu_type)) < 0 ||
+                    (r = board_path(fb, path, sizeof(path), "/sys/bus/event_source/devices")) < 0 ||
+                    (r = mkdir_p(path)) < 0 ||
+                    (r = board_path(fb, path, sizeof(path), "/sys/bus/event_source/devices/%s", pmu)) < 0)
+                        return r;
+                snprintf(target, sizeof(target), "../../../devices/%s", pmu);
+                if (symlink(target, path) < 0 && errno != EEXIST)
+                        return -errno;
+        }
+        return 0;
+}
+
+/* The in-kernel switcher's sysfs group, with the switcher active. */
+static int write_switcher_files(struct fakeboard *fb)
+{
+        char dir[PATH_MAX];
+        int r;
+
+        if (!fb->desc->bl_switcher)
+                return 0;
+        if ((r = board_path(fb, dir, sizeof(dir), "/sys/kernel/bL_switcher")) < 0 || (r = mkdir_p(dir)) < 0 ||
+            (r = board_printf(fb, "/sys/kernel/bL_switcher/active", "1\n")) < 0)
+                return r;
+        return 0;
+}
+
 static int write_proc(struct fakeboard *fb)
 {
         char dir[PATH_MAX];
@@ -479,8 +543,10 @@ static int setup_policies(struct fakeboard *fb)
                 r = cpuset_parse(&cpus, c->cpus);
                 if (r < 0)
                         return r;
-                if (cpuset_span(&cpus) > fb->ncpus || c->step_khz == 0 || c->max_khz < c->min_khz ||
-                    top_khz == 0)
+                if (cpuset_span(&cpus) > fb->ncpus || (c->step_khz == 0 && !c->opps_khz) ||
+                    c->max_khz < c->min_khz || top_khz == 0 || c->nopps > FAKEBOARD_MAX_OPPS ||
+                    (c->opps_khz && (c->nopps == 0 || c->opps_khz[0] != c->min_khz ||
+                                     c->opps_khz[c->nopps - 1] != c->max_khz)))
                         return -EINVAL;
                 for (unsigned cpu = 0; cpu < cpuset_span(&cpus); cpu++) {
                         struct fb_policy *p = shared;
@@ -496,7 +562,12 @@ static int setup_policies(struct fakeboard *fb)
                         if (!p) {
                                 p = &fb->policy[fb->npolicies++];
                                 *p = (struct fb_policy){ .first = cpu, .desc = c, .max_khz = c->max_khz };
-                                for (unsigned khz = c->min_khz; khz <= c->max_khz; khz += c->step_khz) {
+                                if (c->opps_khz) {
+                                        memcpy(p->opp, c->opps_khz, c->nopps * sizeof(p->opp[0]));
+                                        p->nopps = c->nopps;
+                                }
+                                for (unsigned khz = c->min_khz; !c->opps_khz && khz <= c->max_khz;
+                                     khz += c->step_khz) {
                                         if (p->nopps == FAKEBOARD_MAX_OPPS)
                                                 return -E2BIG;
                                         p->opp[p->nopps++] = khz;
@@ -550,6 +621,9 @@ static int publish_hotplug(struct fakeboard *fb)
                 return r;
         for (unsigned i = 0; i < fb->npolicies; i++) {
                 bl_cpuset affected = fb->policy[i].cpus;
+
+                if (fb->policy[i].desc->switcher_offline)
+                        continue;
 
                 cpuset_and(&affected, &fb->online);
                 format_cpu_words(&affected, list, sizeof(list));
@@ -1183,13 +1257,18 @@ int fakeboard_new(const char *board, struct fakeboard **ret)
         fb->root = umockdev_testbed_get_root_dir(fb->testbed);
         if ((r = setup_policies(fb)) < 0)
                 goto fail;
+        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
+                if (fb->policy[fb->cpu[cpu].policy].desc->switcher_offline)
+                        cpuset_clear(&fb->online, cpu);
         order_online(fb);
         if ((r = add_cpu_devices(fb)) < 0 ||
-            (r = write_global_files(fb)) < 0 || (r = write_proc(fb)) < 0)
+            (r = write_global_files(fb)) < 0 || (r = write_pmu_files(fb)) < 0 || (r = write_proc(fb)) < 0)
                 goto fail;
         for (unsigned i = 0; i < fb->npolicies; i++)
-                if ((r = write_policy_files(fb, &fb->policy[i])) < 0)
+                if (!fb->policy[i].desc->switcher_offline && (r = write_policy_files(fb, &fb->policy[i])) < 0)
                         goto fail;
+        if ((r = write_switcher_files(fb)) < 0)
+                goto fail;
         if ((r = publish_hotplug(fb)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
                 goto fail;
         *ret = fb;

@@ -42,11 +42,20 @@ struct fakeboard_cluster_desc {
         int package_id;                 /* topology/physical_package_id */
         bool per_cpu_policy;            /* a cpufreq policy per CPU (x86) rather than per cluster */
         unsigned min_khz, max_khz, step_khz;    /* operating points min, min+step, .., max */
+        const unsigned *opps_khz;       /* or this table, ascending from min_khz to max_khz */
+        unsigned nopps;
         const char *driver;             /* scaling_driver */
         const char *governor;           /* scaling_governor */
         const char *governors;          /* scaling_available_governors */
         bool list_frequencies;          /* has scaling_available_frequencies (table drivers) */
         int transition_latency_ns;      /* cpuinfo_transition_latency */
+        /* Cores the in-kernel switcher took down (the partners of its
+         * logical CPUs and the unpaired ones): offline, without cpufreq. */
+        bool switcher_offline;
+        /* The perf PMU whose cpus file lists these CPUs ("cpu_core",
+         * "armv8_cortex_a53"); NULL for none of its own. */
+        const char *pmu;
+        int pmu_type;                   /* its type file */
 };
 
 struct fakeboard_zone_desc {
@@ -66,6 +75,7 @@ struct fakeboard_desc {
         const struct fakeboard_zone_desc *zones;
         unsigned nzones;
         bool psi;                       /* /proc/pressure/cpu exists (else it is hidden) */
+        bool bl_switcher;               /* /sys/kernel/bL_switcher/active reads 1 */
 };
 
 /* A phase of a load pattern: for duration_ms, ntasks tasks each wanting

@@ -33,10 +33,10 @@ static volatile sig_atomic_t interrupted;
 
 struct demo {
         bl_usec_t t0;
-        unsigned top_capacity;
+        unsigned little_capacity;       /* the board's least capacity */
         unsigned switch_lines;
         unsigned ups, downs;
-        unsigned last_big;              /* fast CPUs online after the last change */
+        unsigned last_big;              /* CPUs faster than the least online after the last change */
         bool stopping;                  /* the restore at exit is not a switch */
 };
 
@@ -77,12 +77,14 @@ static void format_duration(unsigned ms, char *buf, size_t size)
                 snprintf(buf, size, "%u ms", ms);
 }
 
-static unsigned count_fast(const struct fakeboard *fb, const bl_cpuset *online, unsigned top)
+/* Any CPU above the least kind counts: on three clusters the middle one is
+ * a switch up too. */
+static unsigned count_fast(const struct fakeboard *fb, const bl_cpuset *online, unsigned little)
 {
         unsigned n = 0;
 
         for (unsigned cpu = 0; cpu < cpuset_span(online); cpu++)
-                if (cpuset_isset(online, cpu) && fakeboard_capacity(fb, cpu) == top)
+                if (cpuset_isset(online, cpu) && fakeboard_capacity(fb, cpu) > little)
                         n++;
         return n;
 }
@@ -103,7 +105,7 @@ static void demo_observe(struct fakeboard *fb, const struct fakeboard_event *ev,
         case FAKEBOARD_ONLINE_CHANGED:
                 cpuset_format(ev->online, list, sizeof(list));
                 printf("[%7.3f s] board: online %s\n", t, list);
-                fast = count_fast(fb, ev->online, d->top_capacity);
+                fast = count_fast(fb, ev->online, d->little_capacity);
                 if (!d->stopping && fast > d->last_big)
                         d->ups++;
                 else if (!d->stopping && fast < d->last_big && d->ups > 0)
@@ -171,11 +173,12 @@ static int run_demo(const char *board, const char *daemon, const char *config, c
                         r == -ENOENT ? "no such board (see bl-fakeboard list)" : strerror(-r));
                 return r == -ENOENT ? 64 : 1;
         }
-        for (unsigned cpu = 0; cpu < fakeboard_desc(fb)->ncpus; cpu++)
-                if (fakeboard_capacity(fb, cpu) > d.top_capacity)
-                        d.top_capacity = fakeboard_capacity(fb, cpu);
+        d.little_capacity = fakeboard_capacity(fb, 0);
+        for (unsigned cpu = 1; cpu < fakeboard_desc(fb)->ncpus; cpu++)
+                if (fakeboard_capacity(fb, cpu) < d.little_capacity)
+                        d.little_capacity = fakeboard_capacity(fb, cpu);
         fakeboard_online(fb, &initial);
-        d.last_big = count_fast(fb, &initial, d.top_capacity);
+        d.last_big = count_fast(fb, &initial, d.little_capacity);
         cpuset_format(&initial, list, sizeof(list));
         printf("board %s: %s\n", board, fakeboard_desc(fb)->summary);
         printf("testbed %s; pattern %s: %s\n", fakeboard_root(fb), pattern->name, pattern->summary);

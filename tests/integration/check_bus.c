@@ -1191,6 +1191,7 @@ START_TEST(test_properties)
                 { "ThermalState", "s" },
                 { "Holds", "a(usuisssttb)" },
                 { "Backend", "s" },
+                { "Topology", "s" },
                 { "Switches", "t" },
                 { "TimeInLevel", "a{st}" },
                 { "LastReason", "s" },
@@ -1245,6 +1246,7 @@ START_TEST(test_properties)
         assert_property("TargetLevel", "little");
         assert_property("ThermalState", "normal");
         assert_property("Backend", "hotplug");
+        assert_property("Topology", "cpufreq related_cpus + cpu_capacity");
         assert_property("LastReason", "");
 
         ck_assert_int_ge(sd_bus_get_property_strv(bus, BUS_NAME, BUS_PATH, BUS_IFACE, "Levels", NULL, &strv),
@@ -1319,6 +1321,7 @@ START_TEST(test_describe_json)
         ck_assert_str_eq(json_get_string(text, "levels.1"), "big");
         ck_assert_ptr_null(json_get(text, "levels.2"));
         ck_assert_str_eq(json_get_string(text, "backend"), "hotplug");
+        ck_assert_str_eq(json_get_string(text, "topology"), "cpufreq related_cpus + cpu_capacity");
         ck_assert_str_eq(json_get_string(text, "thermal.state"), "normal");
         ck_assert_double_eq_tol(json_get_number(text, "thermal.temperature_mc"), 47000, 1e-9);
         ck_assert_double_eq_tol(json_get_number(text, "thresholds.up"), 301.6, 1e-9);

@@ -13,6 +13,8 @@ integration_tests = tests/integration/check_fakeboard tests/integration/check_da
 	tests/integration/check_bus tests/integration/check_crash tests/integration/check_backends
 # The daemon told of CPU and thermal changes through udev events.
 integration_tests += tests/integration/check_events
+# The kernel's big.LITTLE switcher (TC2): pair mode and the switcher backend.
+integration_tests += tests/integration/check_switcher
 check_PROGRAMS += $(integration_tests)
 TESTS += $(integration_tests)
 tests_integration_check_fakeboard_SOURCES = \
@@ -44,6 +46,13 @@ tests_integration_check_events_SOURCES = \
 tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_events_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_switcher_SOURCES = \
+	tests/integration/check_switcher.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_switcher_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_switcher_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # State safety: the saved CPU state across SIGKILL and restart, other managers.
 tests_integration_check_crash_SOURCES = \
 	tests/integration/check_crash.c \
@@ -74,3 +83,13 @@ demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled
 dist_check_SCRIPTS += tests/integration/check_plugin_example.sh
 TESTS += tests/integration/check_plugin_example.sh
 EXTRA_DIST += examples/plugin/Makefile examples/plugin/README examples/plugin/example-boost.c
+
+# Every board's topology recognised, and a switch up and down on each.
+integration_tests += tests/integration/check_topologies
+tests_integration_check_topologies_SOURCES = \
+	tests/integration/check_topologies.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_topologies_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)

@@ -196,6 +196,166 @@ START_TEST(test_hybrid_x86_with_capacity)
 }
 END_TEST
 
+/* An x86 CPU as intel_pstate shows it: its own policy, no cpu_capacity. */
+static struct bl_cpu_info hybrid_cpu(unsigned cpu, int max_freq_khz, enum bl_pmu_kind kind)
+{
+        return (struct bl_cpu_info){
+                .present = true,
+                .online = true,
+                .can_offline = cpu != 0,
+                .capacity = -1,
+                .max_freq_khz = max_freq_khz,
+                .policy = (int)cpu,
+                .policy_size = 1,
+                .cluster_id = (int)cpu / 2,
+                .pmu_kind = kind,
+        };
+}
+
+START_TEST(test_hybrid_12th_gen)
+{
+        /* i7-12700H: 6 P-cores with SMT (0-11, two of them favoured and
+         * turbo higher), 8 E-cores (12-19). */
+        struct bl_cpu_info cpus[20];
+        struct bl_topology t;
+
+        for (unsigned c = 0; c < 12; c++)
+                cpus[c] = hybrid_cpu(c, c < 4 ? 4700000 : 4500000, BL_PMU_KIND_CORE);
+        for (unsigned c = 12; c < 20; c++)
+                cpus[c] = hybrid_cpu(c, 3500000, BL_PMU_KIND_ATOM);
+        ck_assert_int_eq(topology_build(&t, cpus, 20), 0);
+        ck_assert_uint_eq(t.nclusters, 2);
+        /* 1024 x 0.787 x 3.5 / 4.7 */
+        assert_cluster(&t, 0, "12-19", 600, 3500000);
+        assert_cluster(&t, 1, "0-11", 1024, 4700000);
+        ck_assert_str_eq(t.how, "hybrid PMU cpus files (cpu_atom, cpu_core); no cpu_capacity: capacity from "
+                                "cpuinfo_max_freq and core type");
+        ck_assert_int_eq(t.cpu_cluster[0], 1);
+        ck_assert_int_eq(t.cpu_cluster[11], 1);
+        ck_assert_int_eq(t.cpu_cluster[12], 0);
+        ck_assert_int_eq(t.cpu_cluster[19], 0);
+}
+END_TEST
+
+START_TEST(test_hybrid_with_lowpower)
+{
+        /* Core Ultra 7 155H: 6 P-cores with SMT, 8 E-cores, 2 LPE cores. */
+        struct bl_cpu_info cpus[22];
+        struct bl_topology t;
+        struct bl_ladder l;
+
+        for (unsigned c = 0; c < 12; c++)
+                cpus[c] = hybrid_cpu(c, 4800000, BL_PMU_KIND_CORE);
+        for (unsigned c = 12; c < 20; c++)
+                cpus[c] = hybrid_cpu(c, 3800000, BL_PMU_KIND_ATOM);
+        for (unsigned c = 20; c < 22; c++)
+                cpus[c] = hybrid_cpu(c, 2500000, BL_PMU_KIND_LOWPOWER);
+        ck_assert_int_eq(topology_build(&t, cpus, 22), 0);
+        ck_assert_uint_eq(t.nclusters, 3);
+        assert_cluster(&t, 0, "20-21", 420, 2500000);
+        assert_cluster(&t, 1, "12-19", 638, 3800000);
+        assert_cluster(&t, 2, "0-11", 1024, 4800000);
+        ck_assert_str_eq(t.how, "hybrid PMU cpus files (cpu_lowpower, cpu_atom, cpu_core); no cpu_capacity: "
+                                "capacity from cpuinfo_max_freq and core type");
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_CLUSTER, "test"), 0);
+        ck_assert_uint_eq(l.nlevels, 3);
+        ck_assert_str_eq(l.levels[0].name, "little");
+        ck_assert_str_eq(l.levels[1].name, "mid");
+        ck_assert_str_eq(l.levels[2].name, "big");
+}
+END_TEST
+
+START_TEST(test_hybrid_order_is_the_pmus)
+{
+        /* An E-core clocked so much higher that the estimate would pass the
+         * P-cores: the PMUs' order stands. */
+        struct bl_cpu_info cpus[4];
+        struct bl_topology t;
+
+        cpus[0] = hybrid_cpu(0, 3000000, BL_PMU_KIND_CORE);
+        cpus[1] = hybrid_cpu(1, 3000000, BL_PMU_KIND_CORE);
+        cpus[2] = hybrid_cpu(2, 6000000, BL_PMU_KIND_ATOM);
+        cpus[3] = hybrid_cpu(3, 6000000, BL_PMU_KIND_ATOM);
+        ck_assert_int_eq(topology_build(&t, cpus, 4), 0);
+        ck_assert_uint_eq(t.nclusters, 2);
+        assert_cluster(&t, 0, "2-3", 1023, 6000000);
+        assert_cluster(&t, 1, "0-1", 1024, 3000000);
+}
+END_TEST
+
+START_TEST(test_hybrid_unlisted_cpus)
+{
+        /* The PMUs drop offline CPUs from their cpus files: such a CPU joins
+         * the kind whose frequency is nearest, or the fastest without one. */
+        struct bl_cpu_info cpus[8];
+        struct bl_topology t;
+
+        for (unsigned c = 0; c < 4; c++)
+                cpus[c] = hybrid_cpu(c, 4700000, BL_PMU_KIND_CORE);
+        for (unsigned c = 4; c < 8; c++)
+                cpus[c] = hybrid_cpu(c, 3500000, BL_PMU_KIND_ATOM);
+        cpus[3].pmu_kind = BL_PMU_KIND_NONE;
+        cpus[3].online = false;
+        cpus[3].max_freq_khz = 4600000;
+        cpus[6].pmu_kind = BL_PMU_KIND_NONE;
+        cpus[6].online = false;
+        cpus[7].pmu_kind = BL_PMU_KIND_NONE;
+        cpus[7].online = false;
+        cpus[7].max_freq_khz = -1;
+        ck_assert_int_eq(topology_build(&t, cpus, 8), 0);
+        ck_assert_uint_eq(t.nclusters, 2);
+        assert_cluster(&t, 0, "4-6", 600, 3500000);
+        assert_cluster(&t, 1, "0-3,7", 1024, 4700000);
+}
+END_TEST
+
+START_TEST(test_hybrid_one_kind_listed)
+{
+        /* One hybrid PMU listing every CPU tells no kinds apart. */
+        struct bl_cpu_info cpus[4];
+        struct bl_topology t;
+
+        for (unsigned c = 0; c < 4; c++)
+                cpus[c] = hybrid_cpu(c, c == 1 ? 4900000 : 4700000, BL_PMU_KIND_CORE);
+        ck_assert_int_eq(topology_build(&t, cpus, 4), 0);
+        ck_assert_uint_eq(t.nclusters, 1);
+        ck_assert_str_eq(t.how, "no cpu_capacity and per-CPU cpufreq policies: one kind assumed");
+}
+END_TEST
+
+START_TEST(test_hybrid_capacity_wins)
+{
+        /* Where the kernel gives cpu_capacity, it is used as it is. */
+        struct bl_cpu_info cpus[4];
+        struct bl_topology t;
+
+        for (unsigned c = 0; c < 4; c++) {
+                bool p_core = c < 2;
+
+                cpus[c] = hybrid_cpu(c, p_core ? 4700000 : 3500000,
+                                     p_core ? BL_PMU_KIND_CORE : BL_PMU_KIND_ATOM);
+                cpus[c].capacity = c < 2 ? 1024 : 597;
+        }
+        ck_assert_int_eq(topology_build(&t, cpus, 4), 0);
+        ck_assert_uint_eq(t.nclusters, 2);
+        assert_cluster(&t, 0, "2-3", 597, 3500000);
+        ck_assert_str_eq(t.how, "cpufreq related_cpus + cpu_capacity");
+}
+END_TEST
+
+START_TEST(test_pmu_kind_names)
+{
+        ck_assert_int_eq(topology_pmu_kind_from_name("cpu_core"), BL_PMU_KIND_CORE);
+        ck_assert_int_eq(topology_pmu_kind_from_name("cpu_atom"), BL_PMU_KIND_ATOM);
+        ck_assert_int_eq(topology_pmu_kind_from_name("cpu_lowpower"), BL_PMU_KIND_LOWPOWER);
+        ck_assert_int_eq(topology_pmu_kind_from_name("cpu"), BL_PMU_KIND_NONE);
+        ck_assert_int_eq(topology_pmu_kind_from_name("armv8_cortex_a53"), BL_PMU_KIND_NONE);
+        ck_assert_str_eq(topology_pmu_kind_name(BL_PMU_KIND_ATOM), "cpu_atom");
+        ck_assert_ptr_null(topology_pmu_kind_name(BL_PMU_KIND_NONE));
+        ck_assert_ptr_null(topology_pmu_kind_name(BL_PMU_KIND_COUNT));
+}
+END_TEST
+
 START_TEST(test_no_cpufreq_cluster_id_only)
 {
         /* Juno-like numbering: the big CPUs sit in the middle. */
@@ -691,6 +851,13 @@ static Suite *topology_suite(void)
         tcase_add_test(boards, test_tc2_without_capacity);
         tcase_add_test(boards, test_symmetric_x86);
         tcase_add_test(boards, test_hybrid_x86_with_capacity);
+        tcase_add_test(boards, test_hybrid_12th_gen);
+        tcase_add_test(boards, test_hybrid_with_lowpower);
+        tcase_add_test(boards, test_hybrid_order_is_the_pmus);
+        tcase_add_test(boards, test_hybrid_unlisted_cpus);
+        tcase_add_test(boards, test_hybrid_one_kind_listed);
+        tcase_add_test(boards, test_hybrid_capacity_wins);
+        tcase_add_test(boards, test_pmu_kind_names);
         tcase_add_test(boards, test_no_cpufreq_cluster_id_only);
         suite_add_tcase(s, boards);
 

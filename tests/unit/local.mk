@@ -17,6 +17,7 @@ unit_tests = \
 	tests/unit/check_sources \
 	tests/unit/check_hotplug \
 	tests/unit/check_cpufreq_backend \
+	tests/unit/check_switcher \
 	tests/unit/check_perf \
 	tests/unit/check_events \
 	tests/unit/check_sim \
@@ -66,6 +67,9 @@ tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_cpufreq_backend_SOURCES = tests/unit/check_cpufreq_backend.c
 tests_unit_check_cpufreq_backend_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_cpufreq_backend_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
+tests_unit_check_switcher_SOURCES = tests/unit/check_switcher.c
+tests_unit_check_switcher_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
+tests_unit_check_switcher_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
 tests_unit_check_perf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_perf_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Topology recognition on every fake board: the real bigLittled must name the
+ * clusters and levels each kernel layout implies and say how it told the
+ * kinds of core apart, then switch up under load and back down with the
+ * hotplug backend. A machine with one kind of core makes it exit 69.
+ *
+ * Timing follows check_daemon.c: bounds far above the configured delays.
+ */
+#include <check.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/fakeboard/fakeboard.h"
+
+#define START_BOUND_MS 5000
+#define SWITCH_BOUND_MS 3000
+#define EXIT_BOUND_MS 10000
+
+#define EXIT_UNAVAILABLE 69
+
+static const char base_config[] =
+        "[daemon]\n"
+        "sample_interval_ms = 20\n"
+        "backend = hotplug\n"
+        "[hysteresis]\n"
+        "up_threshold = 80\n"
+        "down_threshold = 60\n"
+        "up_delay_ms = 200\n"
+        "down_delay_ms = 300\n"
+        "min_residency_ms = 40\n"
+        "max_switch_rate_hz = 10\n";
+
+static const unsigned idle_load[] = { 40 };
+
+/* What the daemon must make of one board, and one step up and back. */
+struct board_case {
+        const char *board;
+        const char *how;                /* the start line's topology part */
+        const char *levels;             /* its levels part */
+        const char *all;                /* online before the start and after SIGTERM */
+        const char *little;             /* online at the little level */
+        unsigned load[4];               /* a load the little level cannot carry */
+        unsigned nload;
+        const char *up;                 /* online at the level that load needs */
+        const char *switch_line;        /* "switch little -> big" */
+};
+
+static const struct board_case cases[] = {
+        {
+                .board = "exynos5422",
+                .how = "started: cpufreq related_cpus + cpu_capacity; mode cluster",
+                .levels = "levels little (cpus 0-3, capacity 377), big (cpus 4-7, capacity 1024);",
+                .all = "0-7",
+                .little = "0-3",
+                .load = { 600, 600 },
+                .nload = 2,
+                .up = "0,4-7",
+                .switch_line = "switch little -> big: ",
+        },
+        {
+                /* arm64 offlines cpu0 too: the big level is the A72s alone. */
+                .board = "rk3399",
+                .how = "started: cpufreq related_cpus + cpu_capacity; mode cluster",
+                .levels = "levels little (cpus 0-3, capacity 485), big (cpus 4-5, capacity 1024);",
+                .all = "0-5",
+                .little = "0-3",
+                .load = { 600, 600 },
+                .nload = 2,
+                .up = "4-5",
+                .switch_line = "switch little -> big: ",
+        },
+        {
+                /* One DynamIQ cluster_id for all: the policies and capacities
+                 * decide. Two tasks of 600 fit the mid level (80% of 828). */
+                .board = "tri-cluster",
+                .how = "started: cpufreq related_cpus + cpu_capacity; mode cluster",
+                .levels = "levels little (cpus 0-3, capacity 325), mid (cpus 4-6, capacity 828), "
+                          "big (cpus 7, capacity 1024);",
+                .all = "0-7",
+                .little = "0-3",
+                .load = { 600, 600 },
+                .nload = 2,
+                .up = "4-6",
+                .switch_line = "switch little -> mid: ",
+        },
+        {
+                /* cpu0, a P-core, cannot go offline on x86. The E-cores'
+                 * capacity is estimated (600), so the load must keep them
+                 * busy beyond 80% of it. */
+                .board = "intel-hybrid",
+                .how = "started: hybrid PMU cpus files (cpu_atom, cpu_core); no cpu_capacity: capacity from "
+                       "cpuinfo_max_freq and core type; mode cluster",
+                .levels = "levels little (cpus 12-19, capacity 600), big (cpus 0-11, capacity 1024);",
+                .all = "0-19",
+                .little = "0,12-19",
+                .load = { 900, 900, 900 },
+                .nload = 3,
+                .up = "0-11",
+                .switch_line = "switch little -> big: ",
+        },
+};
+
+/* One test's world; Check runs each test in its own process. */
+static struct fakeboard *fb;
+static char workdir[PATH_MAX];
+
+static void setup(void)
+{
+        const char *tmp = getenv("TMPDIR");
+
+        fb = NULL;
+        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(workdir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)flag;
+        (void)ftw;
+        return remove(path);
+}
+
+/* Runs only when the test passed: a failed test's process ends at once, its
+ * daemon dies with it (PR_SET_PDEATHSIG) and main() removes what is left. */
+static void teardown(void)
+{
+        fakeboard_free(fb);
+        fb = NULL;
+        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void new_board(const char *name)
+{
+        int r = fakeboard_new(name, &fb);
+
+        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
+}
+
+static const char *write_config(const char *name, const char *text)
+{
+        static char path[PATH_MAX + 64];
+        FILE *f;
+
+        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_ge(fputs(text, f), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        return path;
+}
+
+static const char *log_text(void)
+{
+        return fakeboard_log_tail(fb);
+}
+
+static void spawn_daemon(const char *config)
+{
+        char runtime[PATH_MAX + 8];
+        char *argv[] = {
+                (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", (char *)config, NULL,
+        };
+        int r;
+
+        /* Saved state and holds go to the test's own directory, not /run. */
+        snprintf(runtime, sizeof(runtime), "%s/run", workdir);
+        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime, 1), 0);
+        /* No bus here: never the machine's own. */
+        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
+        r = fakeboard_spawn(fb, argv, false);
+        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
+}
+
+struct line_wait {
+        unsigned from;
+        const char *needle;
+        int found;
+};
+
+static bool line_seen(struct fakeboard *board, void *userdata)
+{
+        struct line_wait *w = userdata;
+
+        w->found = fakeboard_find_line(board, w->from, w->needle);
+        return w->found >= 0 || !fakeboard_running(board);
+}
+
+static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
+{
+        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
+        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
+                      r == 1 ? "before the daemon exited" : "in time", log_text());
+        return (unsigned)w.found;
+}
+
+static bool online_equals(const char *list)
+{
+        bl_cpuset want, now;
+
+        ck_assert_int_eq(cpuset_parse(&want, list), 0);
+        fakeboard_online(fb, &now);
+        return cpuset_equal(&want, &now);
+}
+
+static bool online_matches(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        return online_equals(userdata);
+}
+
+static const char *online_text(void)
+{
+        static char buf[256];
+        bl_cpuset now;
+
+        fakeboard_online(fb, &now);
+        cpuset_format(&now, buf, sizeof(buf));
+        return buf;
+}
+
+static void expect_online(const char *list, unsigned timeout_ms)
+{
+        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
+
+        ck_assert_int_ge(r, 0);
+        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
+                      timeout_ms, log_text());
+}
+
+static void set_load(const unsigned *demand, unsigned n)
+{
+        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
+}
+
+static void assert_exit_status(int status, int want)
+{
+        ck_assert_msg(WIFEXITED(status), "the daemon died of signal %d; it said:%s",
+                      WIFSIGNALED(status) ? WTERMSIG(status) : -1, log_text());
+        ck_assert_msg(WEXITSTATUS(status) == want, "exit status %d, expected %d; the daemon said:%s",
+                      WEXITSTATUS(status), want, log_text());
+}
+
+START_TEST(test_board_detected_and_switches)
+{
+        const struct board_case *c = &cases[_i];
+        unsigned started;
+        const char *line;
+        int status = -1, r;
+
+        new_board(c->board);
+        ck_assert(online_equals(c->all));
+        set_load(idle_load, 1);
+        spawn_daemon(write_config("bigLittle.conf", base_config));
+        started = expect_line(0, "started: ", START_BOUND_MS);
+        line = fakeboard_line(fb, started, NULL);
+        ck_assert_msg(strstr(line, c->how), "%s: the start line does not say \"%s\":\n    %s", c->board,
+                      c->how, line);
+        ck_assert_msg(strstr(line, c->levels), "%s: the start line does not say \"%s\":\n    %s", c->board,
+                      c->levels, line);
+        expect_online(c->little, SWITCH_BOUND_MS);
+
+        set_load(c->load, c->nload);
+        expect_online(c->up, SWITCH_BOUND_MS);
+        expect_line(started, c->switch_line, 1000);
+
+        set_load(idle_load, 1);
+        expect_online(c->little, SWITCH_BOUND_MS);
+
+        ck_assert_int_eq(fakeboard_kill(fb, SIGTERM), 0);
+        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
+        ck_assert_msg(r == 0, "%s: the daemon did not exit on SIGTERM; it said:%s", c->board, log_text());
+        assert_exit_status(status, 0);
+        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
+        ck_assert_msg(online_equals(c->all), "%s: online is %s after exit, not %s", c->board, online_text(),
+                      c->all);
+}
+END_TEST
+
+START_TEST(test_tri_cluster_climbs_to_big)
+{
+        /* One task beyond the mid level's capacity needs the prime core. */
+        static const unsigned mid_load[] = { 600, 600 };
+        static const unsigned big_load[] = { 1000 };
+
+        new_board("tri-cluster");
+        set_load(idle_load, 1);
+        spawn_daemon(write_config("bigLittle.conf", base_config));
+        expect_line(0, "started: ", START_BOUND_MS);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        set_load(mid_load, 2);
+        expect_online("4-6", SWITCH_BOUND_MS);
+        set_load(big_load, 1);
+        expect_online("7", SWITCH_BOUND_MS);
+        expect_line(0, "switch mid -> big: ", 1000);
+        set_load(idle_load, 1);
+        expect_online("0-3", 2 * SWITCH_BOUND_MS);
+}
+END_TEST
+
+START_TEST(test_symmetric_x86_exits_69)
+{
+        int status = -1, r;
+
+        new_board("x86-symmetric");
+        spawn_daemon(write_config("bigLittle.conf", base_config));
+        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
+        ck_assert_msg(r == 0, "the daemon still runs on a symmetric machine; it said:%s", log_text());
+        assert_exit_status(status, EXIT_UNAVAILABLE);
+        expect_line(0, "one kind of core (no cpu_capacity and per-CPU cpufreq policies: one kind assumed)",
+                    100);
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "started: "), -ENOENT);
+        ck_assert(online_equals("0-3"));
+}
+END_TEST
+
+static Suite *topologies_suite(void)
+{
+        Suite *s = suite_create("topologies");
+        TCase *tc = tcase_create("boards");
+
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 60);
+        tcase_add_loop_test(tc, test_board_detected_and_switches, 0, (int)(sizeof(cases) / sizeof(cases[0])));
+        tcase_add_test(tc, test_tri_cluster_climbs_to_big);
+        tcase_add_test(tc, test_symmetric_x86_exits_69);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        char tmp[] = "/tmp/bl-check-topologies.XXXXXX";
+        SRunner *sr;
+        int failed;
+
+        /* Everything a failed test leaves behind (Check ends its process at
+         * once) is under here: testbeds and configurations. */
+        if (!mkdtemp(tmp))
+                return EXIT_FAILURE;
+        setenv("TMPDIR", tmp, 1);
+        sr = srunner_create(topologies_suite());
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
