@@ -501,7 +501,8 @@ static bool path_valid(const char *value)
 static bool set_path(struct parser *p, const char *name, const char *value, char *buf, size_t size)
 {
         if (value[0] && !path_valid(value)) {
-                report(p, "%s: expected an absolute path, or nothing for the default, got \"%s\"", name, value);
+                report(p, "%s: expected an absolute path, or nothing for the default, got \"%s\"", name,
+                       value);
                 return false;
         }
         if (strlen(value) >= size) {

@@ -127,8 +127,8 @@ static const struct bl_cpu_sample *find_cpu(const struct bl_sample *s, unsigned 
         return NULL;
 }
 
-static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, const unsigned *cpus, unsigned n,
-                         bl_usec_t now)
+static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, const unsigned *cpus,
+                         unsigned n, bl_usec_t now)
 {
         struct bl_cpu_sample records[2];
         struct bl_sample view = *s;

@@ -203,8 +203,8 @@ static bool thermal_decides(struct bl_engine *e, const int *temp_mc, struct bl_d
         return false;
 }
 
-void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc, bl_usec_t now,
-                        struct bl_decision *d)
+void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc,
+                        bl_usec_t now, struct bl_decision *d)
 {
         const struct bl_ladder *l = e->ladder;
         const unsigned cur = e->level;
@@ -222,8 +222,8 @@ void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, co
         d->to = level < highest ? level : highest;
         d->change = d->to != cur;
         if (d->to < level)
-                set_reason(d, "%s wants %s, held at %s: %s", who, l->levels[level].name, l->levels[d->to].name,
-                           thermal);
+                set_reason(d, "%s wants %s, held at %s: %s", who, l->levels[level].name,
+                           l->levels[d->to].name, thermal);
         else
                 set_reason(d, "%s: %s", who, l->levels[d->to].name);
 }
@@ -261,7 +261,8 @@ static void format_condition(char *buf, size_t size, const struct bl_ladder *l, 
                          ordinal_suffix(lv->rank + 1), demand, op, pct, l->levels[0].name, lv->fit);
 }
 
-void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now, struct bl_decision *d)
+void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now,
+                   struct bl_decision *d)
 {
         engine_decide_ranked(e, &demand, 1, temp_mc, now, d);
 }
@@ -289,8 +290,10 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                                 want = i;
                                 break;
                         }
-                format_condition(cond, sizeof(cond), l, cur, rung_demand(l, cur, top, ntop), '>', e->p.up_pct);
-        } else if (cur > 0 && below_pct(rung_demand(l, cur - 1, top, ntop), e->p.down_pct, l->levels[cur - 1].fit)) {
+                format_condition(cond, sizeof(cond), l, cur, rung_demand(l, cur, top, ntop), '>',
+                                 e->p.up_pct);
+        } else if (cur > 0 &&
+                   below_pct(rung_demand(l, cur - 1, top, ntop), e->p.down_pct, l->levels[cur - 1].fit)) {
                 for (want = 0; want < cur - 1; want++)
                         if (below_pct(rung_demand(l, want, top, ntop), e->p.down_pct, l->levels[want].fit))
                                 break;
@@ -312,7 +315,8 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 /* Staying is justified by the demand that keeps the level
                  * (the one its down test reads); at either end of the
                  * ladder, by the one that would move it. */
-                double up = rung_demand(l, cur, top, ntop), keep = rung_demand(l, cur ? cur - 1 : 0, top, ntop);
+                double up = rung_demand(l, cur, top, ntop);
+                double keep = rung_demand(l, cur ? cur - 1 : 0, top, ntop);
 
                 e->pending_dir = 0;
                 if (cur + 1 == n && above_pct(up, e->p.up_pct, l->levels[cur].fit))

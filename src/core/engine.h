@@ -63,7 +63,8 @@ struct bl_engine {
 
 void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c);
 
-void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p, unsigned level);
+void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p,
+                 unsigned level);
 
 /* New parameters (reload) keep the current level and thermal state. */
 void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p);
@@ -71,7 +72,8 @@ void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p);
 /* Decides for the sample ending at 'now'. 'temp_mc' is NULL when no thermal
  * zone is watched. Does not change the level: call engine_switched() once the
  * backend has applied d->to. */
-void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now, struct bl_decision *d);
+void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now,
+                   struct bl_decision *d);
 
 /* The same with per-CPU demands, largest first ('ntop' of them; missing
  * ranks count as 0): what mp mode's levels are tested with. */
@@ -81,8 +83,8 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
 /* Decides with a hold in force: 'level' at once (no dwell, residency or rate
  * limit), unless a thermal limit forbids it; 'who' describes the hold for
  * the reason ("hold 3 by uid 1000 (benchmark)"). */
-void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc, bl_usec_t now,
-                        struct bl_decision *d);
+void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc,
+                        bl_usec_t now, struct bl_decision *d);
 
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);

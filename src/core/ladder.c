@@ -36,7 +36,8 @@ enum bl_mode ladder_pick_mode(enum bl_mode configured, enum bl_mode auto_mode, c
         }
         if (auto_mode != BL_MODE_MP)
                 auto_mode = BL_MODE_CLUSTER;
-        snprintf(why, size, "mode = auto: no in-kernel switcher, so auto_mode = %s", mode_to_string(auto_mode));
+        snprintf(why, size, "mode = auto: no in-kernel switcher, so auto_mode = %s",
+                 mode_to_string(auto_mode));
         return auto_mode;
 }
 
@@ -123,7 +124,8 @@ static int build_pair(struct bl_ladder *l, const struct bl_topology *t)
                         cpuset_set(&l->unpaired, bi);
 
         l->nlevels = 2;
-        l->levels[0] = (struct bl_level){ .name = "little", .capacity = little->capacity, .fit = little->capacity };
+        l->levels[0] = (struct bl_level){ .name = "little", .capacity = little->capacity,
+                                          .fit = little->capacity };
         l->levels[1] = (struct bl_level){ .name = "big", .capacity = big->capacity, .fit = big->capacity };
         return 0;
 }

@@ -132,8 +132,8 @@ void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
                 len = (size_t)snprintf(buf, size, "little (capacity %u) or big (capacity %u) per pair:",
                                        l->levels[0].capacity, l->levels[1].capacity);
                 for (unsigned p = 0; p < l->npairs && len < size; p++)
-                        len += (size_t)snprintf(buf + len, size - len, " %u=cpu%u/cpu%u", p, l->pairs[p].little,
-                                                l->pairs[p].big);
+                        len += (size_t)snprintf(buf + len, size - len, " %u=cpu%u/cpu%u", p,
+                                                l->pairs[p].little, l->pairs[p].big);
                 if (!cpuset_empty(&l->unpaired) && len < size) {
                         char cpus[256];
 
@@ -164,10 +164,12 @@ static void describe_changes(const struct bl_daemon *d, char *buf, size_t size)
                 if (!dec->change)
                         continue;
                 if (d->ladder.mode == BL_MODE_PAIR)
-                        len += (size_t)snprintf(buf + len, size - len, "%spair %u %s -> %s", len ? ", " : "", i,
-                                                daemon_level_name(d, dec->from), daemon_level_name(d, dec->to));
+                        len += (size_t)snprintf(buf + len, size - len, "%spair %u %s -> %s", len ? ", " : "",
+                                                i, daemon_level_name(d, dec->from),
+                                                daemon_level_name(d, dec->to));
                 else
-                        len += (size_t)snprintf(buf + len, size - len, "%s -> %s", daemon_level_name(d, dec->from),
+                        len += (size_t)snprintf(buf + len, size - len, "%s -> %s",
+                                                daemon_level_name(d, dec->from),
                                                 daemon_level_name(d, dec->to));
         }
 }
@@ -308,8 +310,8 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
                         log_info("switch pair %u %s -> %s: %s [%s]", i, daemon_level_name(d, dec->from),
                                  daemon_level_name(d, dec->to), dec->reason, detail);
                 else
-                        log_info("switch %s -> %s: %s [%s]", daemon_level_name(d, dec->from), daemon_level_name(d, dec->to),
-                                 dec->reason, detail);
+                        log_info("switch %s -> %s: %s [%s]", daemon_level_name(d, dec->from),
+                                 daemon_level_name(d, dec->to), dec->reason, detail);
         }
         history_add(&d->history, now, wall_usec(), from, to, d->last_reason);
         bus_switched(d->bus, from, to, d->last_reason);
@@ -332,7 +334,8 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         if (r < 0) {
                 /* One line when it starts failing, one when it recovers. */
                 if (d->read_failures++ == 0)
-                        log_warning("reading load failed: %s; skipping ticks until it recovers", strerror(-r));
+                        log_warning("reading load failed: %s; skipping ticks until it recovers",
+                                    strerror(-r));
                 return;
         }
         if (d->read_failures) {
@@ -387,8 +390,8 @@ int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
         if (r < 0)
                 return r;
         log_info("hold %u: %s for %llu s by uid %u%s%s%s%s", *id, d->ladder.levels[h->level].name,
-                 (unsigned long long)((h->until - h->since) / BL_USEC_PER_SEC), h->uid, h->unit[0] ? " (" : "",
-                 h->unit, h->unit[0] ? ")" : "", h->persist ? ", persistent" : "");
+                 (unsigned long long)((h->until - h->since) / BL_USEC_PER_SEC), h->uid,
+                 h->unit[0] ? " (" : "", h->unit, h->unit[0] ? ")" : "", h->persist ? ", persistent" : "");
         daemon_holds_changed(d);
         daemon_decide_now(d);
         return 0;
@@ -731,8 +734,8 @@ static int setup(struct bl_daemon *d)
         mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
         r = ladder_build(&d->ladder, &d->topo, mode, why);
         if (r == -EOPNOTSUPP) {
-                log_error("mode %s needs exactly two clusters, this machine has %u (%s)", mode_to_string(mode),
-                          d->topo.nclusters, why);
+                log_error("mode %s needs exactly two clusters, this machine has %u (%s)",
+                          mode_to_string(mode), d->topo.nclusters, why);
                 status = EXIT_CONFIG;
                 goto out;
         }
@@ -819,7 +822,8 @@ static int setup(struct bl_daemon *d)
         d->next_tick = now + d->interval;
         /* Accuracy 0 would mean sd-event's default of 250 ms, which smears a
          * 20 ms tick; 1 ms still lets the kernel coalesce wakeups a little. */
-        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick, BL_USEC_PER_MSEC, on_tick, d);
+        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick, BL_USEC_PER_MSEC, on_tick,
+                              d);
         if (r < 0)
                 goto out;
         /* Keep it armed after each expiry (not ONESHOT); on_tick moves it on. */
@@ -829,7 +833,8 @@ static int setup(struct bl_daemon *d)
 
         daemon_describe_ladder(d, levels, sizeof(levels));
         log_info("started: %s; mode %s (%s); levels %s; backend %s (%s); level %s [%s]", d->topo.how,
-                 mode_to_string(d->ladder.mode), d->ladder.why, levels, d->backend_ops->name, why, state, detail);
+                 mode_to_string(d->ladder.mode), d->ladder.why, levels, d->backend_ops->name, why, state,
+                 detail);
 
         d->accounted_until = now;
         open_holds(d, now, diag);

@@ -35,7 +35,8 @@
  * --config file goes on top of the last, the shipped defaults, and that row
  * is then called "config". */
 static const char *const compare_presets[] = {
-        "ondemand", "conservative", "interactive", "hmp", "exynos5410", "util", "pelt", "psi", "trend", "default",
+        "ondemand", "conservative", "interactive", "hmp", "exynos5410",
+        "util", "pelt", "psi", "trend", "default",
 };
 
 struct options {
@@ -139,7 +140,8 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                         else if (strcmp(optarg, "mp") == 0)
                                 o->mode = BL_MODE_MP;
                         else {
-                                fprintf(stderr, "blsim %s: --mode: expected cluster, pair or mp, got \"%s\"\n",
+                                fprintf(stderr,
+                                        "blsim %s: --mode: expected cluster, pair or mp, got \"%s\"\n",
                                         verb, optarg);
                                 return EXIT_USAGE;
                         }

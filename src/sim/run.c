@@ -74,7 +74,8 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
         board_topology(b, &m->topo);
         r = ladder_build(&m->ladder, &m->topo, mode, NULL);
         if (r < 0) {
-                diag_add(diag, "%s: no %s ladder for this board: %s", b->name, mode_to_string(mode), strerror(-r));
+                diag_add(diag, "%s: no %s ladder for this board: %s", b->name, mode_to_string(mode),
+                         strerror(-r));
                 return r;
         }
 
@@ -89,7 +90,8 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
                 /* Time is shown per number of pairs on big: 2^P levels are too many to read. */
                 m->nclasses = m->levels.npairs + 1;
                 for (unsigned c = 0; c < m->nclasses; c++)
-                        snprintf(m->class_name[c], sizeof(m->class_name[c]), "%u/%u big", c, m->levels.npairs);
+                        snprintf(m->class_name[c], sizeof(m->class_name[c]), "%u/%u big", c,
+                                 m->levels.npairs);
                 for (unsigned l = 0; l < m->levels.nlevels; l++)
                         m->class_of[l] = (unsigned char)__builtin_popcount(l);
                 return 0;
@@ -98,7 +100,8 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
                 goto mismatch;
         for (unsigned l = 0; l < m->ladder.nlevels; l++) {
                 for (unsigned cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-                        if (cpuset_isset(&m->ladder.levels[l].cpus, cpu) != ((m->levels.level[l].active >> cpu) & 1))
+                        if (cpuset_isset(&m->ladder.levels[l].cpus, cpu) !=
+                            ((m->levels.level[l].active >> cpu) & 1))
                                 goto mismatch;
                 memcpy(m->class_name[l], m->ladder.levels[l].name, sizeof(m->class_name[l]));
                 m->class_of[l] = (unsigned char)l;
@@ -106,8 +109,8 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
         m->nclasses = m->ladder.nlevels;
         return 0;
 mismatch:
-        diag_add(diag, "%s: the %s levels the engine sees do not match the ones simulated (the clusters' order "
-                 "does not follow their capacity)", b->name, mode_to_string(mode));
+        diag_add(diag, "%s: the %s levels the engine sees do not match the ones simulated "
+                 "(the clusters' order does not follow their capacity)", b->name, mode_to_string(mode));
         return -EINVAL;
 }
 
@@ -208,8 +211,8 @@ struct policy_run {
 
 /* The top capacity of the CPU each lane is placed on at 'level' with its
  * backlog as its pending work (mp mode places lanes by their work). */
-static void place_lanes(const struct sim_board *b, const struct sim_levels *lv, unsigned level, unsigned nlanes,
-                        struct policy_run *p)
+static void place_lanes(const struct sim_board *b, const struct sim_levels *lv, unsigned level,
+                        unsigned nlanes, struct policy_run *p)
 {
         exec_level_lane_cpus(lv, level, nlanes, p->backlog, p->lane_cpu);
         for (unsigned i = 0; i < nlanes; i++)
