@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "backends/backend.h"
 #include "backends/cpufreq.h"
@@ -56,4 +58,35 @@ const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const str
         snprintf(why, size, "backend %s is not available in this version (switcher, hotplug, cpufreq and "
                             "dryrun are)", backend_kind_to_string(kind));
         return NULL;
+}
+
+int backend_saved_value(char *text, const char *key, const char *backend, char **value, char *detail,
+                        size_t size)
+{
+        char *save = NULL;
+
+        *value = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                char *v = strchr(line, '=');
+
+                if (!v) {
+                        snprintf(detail, size, "%.64s: expected key=value", line);
+                        return -EINVAL;
+                }
+                *v++ = '\0';
+                if (strcmp(line, key) != 0) {
+                        snprintf(detail, size, "%.64s: not a setting of the %s backend", line, backend);
+                        return -EINVAL;
+                }
+                if (*value) {
+                        snprintf(detail, size, "%s: given twice", key);
+                        return -EINVAL;
+                }
+                *value = v;
+        }
+        if (!*value) {
+                snprintf(detail, size, "%s: missing", key);
+                return -EINVAL;
+        }
+        return 0;
 }

@@ -34,6 +34,14 @@ struct bl_backend_ops {
         int (*restore_saved)(const struct bl_topology *t, const char *text, char *detail, size_t size);
 };
 
+/* The value of the one setting a backend saves: 'text' must be exactly one
+ * line "KEY=VALUE" with KEY == 'key'. 'text' is cut in place and '*value'
+ * points into it. Returns 0, or -EINVAL with 'detail' starting with the key
+ * at fault ("online: given twice", "bogus: not a setting of the hotplug
+ * backend"), as restore_saved() reports it. */
+int backend_saved_value(char *text, const char *key, const char *backend, char **value, char *detail,
+                        size_t size);
+
 extern const struct bl_backend_ops backend_hotplug;
 extern const struct bl_backend_ops backend_cpufreq;
 extern const struct bl_backend_ops backend_dryrun;

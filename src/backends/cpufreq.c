@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,21 +42,10 @@ static void policy_path(unsigned id, const char *file, char *buf, size_t size)
 
 static int read_khz(unsigned id, const char *file, unsigned *khz)
 {
-        char path[SYSFS_PATH_MAX], value[SYSFS_VALUE_MAX];
-        long long v;
-        int r;
+        char path[SYSFS_PATH_MAX];
 
         policy_path(id, file, path, sizeof(path));
-        r = read_line(path, value, sizeof(value));
-        if (r < 0)
-                return r;
-        r = parse_int(value, &v);
-        if (r < 0)
-                return r;
-        if (v <= 0 || v > (long long)UINT32_MAX)
-                return -ERANGE;
-        *khz = (unsigned)v;
-        return 0;
+        return sysfs_read_khz(path, khz);
 }
 
 static int compare_unsigned(const void *a, const void *b)
@@ -188,30 +176,10 @@ static int cpufreq_open(struct bl_backend **ret, const struct bl_topology *t, co
         return 0;
 }
 
-/* Appends to 'buf' and never overflows; a cut description stays terminated. */
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-        size_t len = strnlen(buf, size);
-        va_list ap;
-
-        if (len + 1 >= size)
-                return;
-        va_start(ap, fmt);
-        vsnprintf(buf + len, size - len, fmt, ap);
-        va_end(ap);
-}
-
-struct change_stats {
-        unsigned writes;
-        unsigned retries;
-        unsigned failed;        /* restore goes on after a failure; apply does not */
-        int first_error;
-};
-
 /* Writes one policy's want_khz and judges the read-back. A value below what
  * was written is someone else's tighter limit, which is not a failure; one
  * above means the kernel did not take the write. */
-static int write_policy(struct bl_backend *b, struct cpufreq_policy *p, struct change_stats *st,
+static int write_policy(struct bl_backend *b, struct cpufreq_policy *p, struct sysfs_write_stats *st,
                         char *detail, size_t size)
 {
         char path[SYSFS_PATH_MAX], value[SYSFS_VALUE_MAX], back[SYSFS_VALUE_MAX], asked[SYSFS_VALUE_MAX];
@@ -255,12 +223,12 @@ static bool needs_write(const struct cpufreq_policy *p)
  * machine never has less speed than both the old and the new level give.
  * With 'all_or_nothing', the first failure undoes the writes made so far;
  * otherwise (restore) every policy is tried. */
-static int change(struct bl_backend *b, bool all_or_nothing, struct change_stats *st, char *detail,
+static int change(struct bl_backend *b, bool all_or_nothing, struct sysfs_write_stats *st, char *detail,
                   size_t size)
 {
         int r;
 
-        *st = (struct change_stats){ 0 };
+        *st = (struct sysfs_write_stats){ 0 };
         for (unsigned i = 0; i < b->npolicies; i++) {
                 struct cpufreq_policy *p = &b->policies[i];
 
@@ -293,7 +261,7 @@ static int change(struct bl_backend *b, bool all_or_nothing, struct change_stats
                         if (all_or_nothing) {
                                 unsigned undo_failed = sysfs_undo_run(&b->undo);
 
-                                append(detail, size, "; %s",
+                                sysfs_append(detail, size, "; %s",
                                        undo_failed ? "could not undo every earlier write"
                                                    : "earlier writes undone");
                                 return undo_failed ? -EIO : r;
@@ -304,16 +272,6 @@ static int change(struct bl_backend *b, bool all_or_nothing, struct change_stats
         for (unsigned i = 0; i < b->npolicies; i++)
                 b->policies[i].asked_khz = b->policies[i].want_khz;
         return 0;
-}
-
-static void describe_writes(const struct change_stats *st, char *detail, size_t size)
-{
-        if (st->writes == 0)
-                append(detail, size, "; no write");
-        else
-                append(detail, size, "; %u write%s", st->writes, st->writes == 1 ? "" : "s");
-        if (st->retries)
-                append(detail, size, ", %u retr%s", st->retries, st->retries == 1 ? "y" : "ies");
 }
 
 /* The kernel keeps the tightest of all requests; say when ours is not it. */
@@ -327,16 +285,16 @@ static void describe_other_limits(const struct bl_backend *b, char *detail, size
                 if (p->now_khz == 0 || p->now_khz >= p->want_khz)
                         continue;
                 if (held++ == 0)
-                        append(detail, size, "; another limit holds policy%u at %u kHz (asked %u)", p->id,
+                        sysfs_append(detail, size, "; another limit holds policy%u at %u kHz (asked %u)", p->id,
                                p->now_khz, p->want_khz);
         }
         if (held > 1)
-                append(detail, size, " and %u more polic%s", held - 1, held == 2 ? "y" : "ies");
+                sysfs_append(detail, size, " and %u more polic%s", held - 1, held == 2 ? "y" : "ies");
 }
 
 static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
 {
-        struct change_stats st;
+        struct sysfs_write_stats st;
         bl_cpuset capped;
         char list[256];
         int r;
@@ -366,14 +324,14 @@ static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *deta
                 cpuset_format(&capped, list, sizeof(list));
                 snprintf(detail, size, "capped %s", list);
         }
-        describe_writes(&st, detail, size);
+        sysfs_describe_writes(&st, detail, size);
         describe_other_limits(b, detail, size);
         return 0;
 }
 
 static int cpufreq_restore(struct bl_backend *b, char *detail, size_t size)
 {
-        struct change_stats st;
+        struct sysfs_write_stats st;
         int r;
 
         for (unsigned i = 0; i < b->npolicies; i++) {
@@ -386,15 +344,15 @@ static int cpufreq_restore(struct bl_backend *b, char *detail, size_t size)
                 r = st.first_error;
         if (r < 0) {
                 if (st.failed > 1)
-                        append(detail, size, "; %u policies not put back", st.failed);
+                        sysfs_append(detail, size, "; %u policies not put back", st.failed);
                 return r;
         }
         snprintf(detail, size, "scaling_max_freq as found:");
         for (unsigned i = 0; i < b->npolicies; i++)
-                append(detail, size, "%s policy%u %u", i ? "," : "", b->policies[i].id,
+                sysfs_append(detail, size, "%s policy%u %u", i ? "," : "", b->policies[i].id,
                        b->policies[i].saved_khz);
-        append(detail, size, " kHz");
-        describe_writes(&st, detail, size);
+        sysfs_append(detail, size, " kHz");
+        sysfs_describe_writes(&st, detail, size);
         return 0;
 }
 
@@ -457,38 +415,18 @@ static int cpufreq_restore_saved(const struct bl_topology *t, const char *text, 
 {
         _cleanup_free_ char *copy = strdup(text);
         _cleanup_free_ struct bl_backend *b = calloc(1, sizeof(*b));
-        char *save = NULL;
-        bool have = false;
+        char *value;
         int r;
 
         (void)t;
         if (!copy || !b)
                 return -ENOMEM;
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                char *value = strchr(line, '=');
-
-                if (!value) {
-                        snprintf(detail, size, "%.64s: expected key=value", line);
-                        return -EINVAL;
-                }
-                *value++ = '\0';
-                if (strcmp(line, "scaling_max_freq") != 0) {
-                        snprintf(detail, size, "%.64s: not a setting of the cpufreq backend", line);
-                        return -EINVAL;
-                }
-                if (have) {
-                        snprintf(detail, size, "scaling_max_freq: given twice");
-                        return -EINVAL;
-                }
-                have = true;
-                r = parse_saved_policies(b, value, detail, size);
-                if (r < 0)
-                        return r;
-        }
-        if (!have) {
-                snprintf(detail, size, "scaling_max_freq: missing");
-                return -EINVAL;
-        }
+        r = backend_saved_value(copy, "scaling_max_freq", "cpufreq", &value, detail, size);
+        if (r < 0)
+                return r;
+        r = parse_saved_policies(b, value, detail, size);
+        if (r < 0)
+                return r;
         return cpufreq_restore(b, detail, size);
 }
 

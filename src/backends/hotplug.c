@@ -182,34 +182,15 @@ static int hotplug_save(struct bl_backend *b, char *buf, size_t size)
  * written by this backend, and nothing is touched. */
 static int parse_saved(const struct bl_topology *t, char *text, bl_cpuset *online, char *detail, size_t size)
 {
-        char *save = NULL, list[256];
+        char *value, list[256];
         bl_cpuset outside;
-        bool have = false;
+        int r;
 
-        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                char *value = strchr(line, '=');
-
-                if (!value) {
-                        snprintf(detail, size, "%.64s: expected key=value", line);
-                        return -EINVAL;
-                }
-                *value++ = '\0';
-                if (strcmp(line, "online") != 0) {
-                        snprintf(detail, size, "%.64s: not a setting of the hotplug backend", line);
-                        return -EINVAL;
-                }
-                if (have) {
-                        snprintf(detail, size, "online: given twice");
-                        return -EINVAL;
-                }
-                if (cpuset_parse(online, value) < 0) {
-                        snprintf(detail, size, "online: expected a CPU list, got \"%.64s\"", value);
-                        return -EINVAL;
-                }
-                have = true;
-        }
-        if (!have) {
-                snprintf(detail, size, "online: missing");
+        r = backend_saved_value(text, "online", "hotplug", &value, detail, size);
+        if (r < 0)
+                return r;
+        if (cpuset_parse(online, value) < 0) {
+                snprintf(detail, size, "online: expected a CPU list, got \"%.64s\"", value);
                 return -EINVAL;
         }
         if (cpuset_empty(online)) {

@@ -29,7 +29,6 @@
  * shared clock from the table; the limits found would then not move the
  * pair, which the kernel does not report (the switch is asynchronous). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,21 +66,10 @@ static void cpufreq_path(unsigned cpu, const char *file, char *buf, size_t size)
 
 static int read_khz(unsigned cpu, const char *file, unsigned *khz)
 {
-        char path[SYSFS_PATH_MAX], value[SYSFS_VALUE_MAX];
-        long long v;
-        int r;
+        char path[SYSFS_PATH_MAX];
 
         cpufreq_path(cpu, file, path, sizeof(path));
-        r = read_line(path, value, sizeof(value));
-        if (r < 0)
-                return r;
-        r = parse_int(value, &v);
-        if (r < 0)
-                return r;
-        if (v <= 0 || v > (long long)UINT32_MAX)
-                return -ERANGE;
-        *khz = (unsigned)v;
-        return 0;
+        return sysfs_read_khz(path, khz);
 }
 
 int switcher_boundary(const unsigned *table, unsigned n, unsigned *little_max_khz, unsigned *big_min_khz)
@@ -246,30 +234,10 @@ static int switcher_open(struct bl_backend **ret, const struct bl_topology *t, c
         return 0;
 }
 
-/* Appends to 'buf' and never overflows; a cut description stays terminated. */
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-        size_t len = strnlen(buf, size);
-        va_list ap;
-
-        if (len + 1 >= size)
-                return;
-        va_start(ap, fmt);
-        vsnprintf(buf + len, size - len, fmt, ap);
-        va_end(ap);
-}
-
-struct change_stats {
-        unsigned writes;
-        unsigned retries;
-        unsigned failed;
-        int first_error;
-};
-
 /* Writes one limit and judges the read-back: the kernel shows the tightest
  * of every request, so a maximum may read lower, a minimum higher; the
  * other way the write did not take. */
-static int write_limit(struct bl_backend *b, struct logical_cpu *c, bool max, struct change_stats *st,
+static int write_limit(struct bl_backend *b, struct logical_cpu *c, bool max, struct sysfs_write_stats *st,
                        char *detail, size_t size)
 {
         const char *file = max ? "scaling_max_freq" : "scaling_min_freq";
@@ -305,7 +273,7 @@ static int write_limit(struct bl_backend *b, struct logical_cpu *c, bool max, st
 
 /* Takes one logical CPU to its wanted limits, never through min > max
  * (which older kernels refuse): the limit that widens the range goes first. */
-static int change_cpu(struct bl_backend *b, struct logical_cpu *c, struct change_stats *st, char *detail,
+static int change_cpu(struct bl_backend *b, struct logical_cpu *c, struct sysfs_write_stats *st, char *detail,
                       size_t size)
 {
         unsigned now_min, now_max;
@@ -336,10 +304,10 @@ static int change_cpu(struct bl_backend *b, struct logical_cpu *c, struct change
 
 /* With 'all_or_nothing' the first failure undoes every write of the change;
  * otherwise (restore) every CPU is tried. */
-static int change(struct bl_backend *b, bool all_or_nothing, struct change_stats *st, char *detail,
+static int change(struct bl_backend *b, bool all_or_nothing, struct sysfs_write_stats *st, char *detail,
                   size_t size)
 {
-        *st = (struct change_stats){ 0 };
+        *st = (struct sysfs_write_stats){ 0 };
         sysfs_undo_init(&b->undo);
         for (unsigned i = 0; i < b->n; i++) {
                 struct logical_cpu *c = &b->cpus[i];
@@ -350,7 +318,7 @@ static int change(struct bl_backend *b, bool all_or_nothing, struct change_stats
                 if (all_or_nothing) {
                         unsigned undo_failed = sysfs_undo_run(&b->undo);
 
-                        append(detail, size, "; %s",
+                        sysfs_append(detail, size, "; %s",
                                undo_failed ? "could not undo every earlier write" : "earlier writes undone");
                         return undo_failed ? -EIO : r;
                 }
@@ -360,23 +328,13 @@ static int change(struct bl_backend *b, bool all_or_nothing, struct change_stats
         return 0;
 }
 
-static void describe_writes(const struct change_stats *st, char *detail, size_t size)
-{
-        if (st->writes == 0)
-                append(detail, size, "; no write");
-        else
-                append(detail, size, "; %u write%s", st->writes, st->writes == 1 ? "" : "s");
-        if (st->retries)
-                append(detail, size, ", %u retr%s", st->retries, st->retries == 1 ? "y" : "ies");
-}
-
 /* Each pair runs big when the level asks for its big CPU; a pair none of
  * whose CPUs is asked for (the daemon leaves out CPUs others took offline)
  * stays where it is. */
 static int switcher_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
 {
         struct logical_cpu before[BL_MAX_PAIRS];
-        struct change_stats st;
+        struct sysfs_write_stats st;
         bl_cpuset on_big, on_little;
         char list[128];
         int r;
@@ -408,19 +366,19 @@ static int switcher_apply(struct bl_backend *b, const bl_cpuset *cpus, char *det
         }
         if (!cpuset_empty(&on_big)) {
                 cpuset_format(&on_big, list, sizeof(list));
-                append(detail, size, "big: cpu %s", list);
+                sysfs_append(detail, size, "big: cpu %s", list);
         }
         if (!cpuset_empty(&on_little)) {
                 cpuset_format(&on_little, list, sizeof(list));
-                append(detail, size, "%slittle: cpu %s", cpuset_empty(&on_big) ? "" : ", ", list);
+                sysfs_append(detail, size, "%slittle: cpu %s", cpuset_empty(&on_big) ? "" : ", ", list);
         }
-        describe_writes(&st, detail, size);
+        sysfs_describe_writes(&st, detail, size);
         return 0;
 }
 
 static int switcher_restore(struct bl_backend *b, char *detail, size_t size)
 {
-        struct change_stats st;
+        struct sysfs_write_stats st;
         int r;
 
         for (unsigned i = 0; i < b->n; i++) {
@@ -433,15 +391,15 @@ static int switcher_restore(struct bl_backend *b, char *detail, size_t size)
                 r = st.first_error;
         if (r < 0) {
                 if (st.failed > 1)
-                        append(detail, size, "; %u CPUs not put back", st.failed);
+                        sysfs_append(detail, size, "; %u CPUs not put back", st.failed);
                 return r;
         }
         snprintf(detail, size, "cpufreq limits as found:");
         for (unsigned i = 0; i < b->n; i++)
-                append(detail, size, "%s cpu%u %u-%u", i ? "," : "", b->cpus[i].cpu, b->cpus[i].saved_min_khz,
+                sysfs_append(detail, size, "%s cpu%u %u-%u", i ? "," : "", b->cpus[i].cpu, b->cpus[i].saved_min_khz,
                        b->cpus[i].saved_max_khz);
-        append(detail, size, " kHz");
-        describe_writes(&st, detail, size);
+        sysfs_append(detail, size, " kHz");
+        sysfs_describe_writes(&st, detail, size);
         return 0;
 }
 
@@ -506,38 +464,18 @@ static int switcher_restore_saved(const struct bl_topology *t, const char *text,
 {
         _cleanup_free_ char *copy = strdup(text);
         _cleanup_free_ struct bl_backend *b = calloc(1, sizeof(*b));
-        char *save = NULL;
-        bool have = false;
+        char *value;
         int r;
 
         (void)t;
         if (!copy || !b)
                 return -ENOMEM;
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                char *value = strchr(line, '=');
-
-                if (!value) {
-                        snprintf(detail, size, "%.64s: expected key=value", line);
-                        return -EINVAL;
-                }
-                *value++ = '\0';
-                if (strcmp(line, "switcher_limits") != 0) {
-                        snprintf(detail, size, "%.64s: not a setting of the switcher backend", line);
-                        return -EINVAL;
-                }
-                if (have) {
-                        snprintf(detail, size, "switcher_limits: given twice");
-                        return -EINVAL;
-                }
-                have = true;
-                r = parse_saved(b, value, detail, size);
-                if (r < 0)
-                        return r;
-        }
-        if (!have) {
-                snprintf(detail, size, "switcher_limits: missing");
-                return -EINVAL;
-        }
+        r = backend_saved_value(copy, "switcher_limits", "switcher", &value, detail, size);
+        if (r < 0)
+                return r;
+        r = parse_saved(b, value, detail, size);
+        if (r < 0)
+                return r;
         return switcher_restore(b, detail, size);
 }
 

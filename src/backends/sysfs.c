@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -167,4 +169,44 @@ int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online)
                         cpuset_set(online, cpu);
         }
         return 0;
+}
+
+int sysfs_read_khz(const char *path, unsigned *khz)
+{
+        char value[SYSFS_VALUE_MAX];
+        long long v;
+        int r;
+
+        r = read_line(path, value, sizeof(value));
+        if (r < 0)
+                return r;
+        r = parse_int(value, &v);
+        if (r < 0)
+                return r;
+        if (v <= 0 || v > (long long)UINT32_MAX)
+                return -ERANGE;
+        *khz = (unsigned)v;
+        return 0;
+}
+
+void sysfs_append(char *buf, size_t size, const char *fmt, ...)
+{
+        size_t len = strnlen(buf, size);
+        va_list ap;
+
+        if (len + 1 >= size)
+                return;
+        va_start(ap, fmt);
+        vsnprintf(buf + len, size - len, fmt, ap);
+        va_end(ap);
+}
+
+void sysfs_describe_writes(const struct sysfs_write_stats *st, char *detail, size_t size)
+{
+        if (st->writes == 0)
+                sysfs_append(detail, size, "; no write");
+        else
+                sysfs_append(detail, size, "; %u write%s", st->writes, st->writes == 1 ? "" : "s");
+        if (st->retries)
+                sysfs_append(detail, size, ", %u retr%s", st->retries, st->retries == 1 ? "y" : "ies");
 }

@@ -52,6 +52,24 @@ int sysfs_undo_push(struct sysfs_undo *u, const char *path, const char *previous
  * be put back: 0 means the kernel is where the change started. */
 unsigned sysfs_undo_run(struct sysfs_undo *u);
 
+/* A positive kHz value (cpufreq files). Returns 0, the read's -errno, or
+ * -ERANGE / -EINVAL for anything else. */
+int sysfs_read_khz(const char *path, unsigned *khz);
+
+/* What one change (an apply or a restore) wrote, for its description. */
+struct sysfs_write_stats {
+        unsigned writes;
+        unsigned retries;
+        unsigned failed;        /* a restore goes on after a failure; an apply does not */
+        int first_error;
+};
+
+/* Appends to 'buf' and never overflows; a cut description stays terminated. */
+void sysfs_append(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Appends "; no write" or "; N writes" and ", N retries" to a description. */
+void sysfs_describe_writes(const struct sysfs_write_stats *st, char *detail, size_t size);
+
 /* Reads cpuN/online. A CPU without the file cannot go offline and is online. */
 int cpu_online_read(unsigned cpu, bool *online);
 /* Writes cpuN/online (with sysfs_write_read_back()'s retries) and checks the
