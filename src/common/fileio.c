@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,4 +143,50 @@ int write_string(const char *path, const char *value)
         if ((size_t)n != len)
                 return -EIO;
         return 0;
+}
+
+int path_join(char *buf, size_t size, const char *dir, const char *name)
+{
+        int n = snprintf(buf, size, "%s/%s", dir, name);
+
+        return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, const void *userdata),
+                      const void *userdata)
+{
+        char path[PATH_MAX], temp[PATH_MAX], hidden[NAME_MAX + 1];
+        FILE *f;
+        int fd, r;
+
+        if (snprintf(hidden, sizeof(hidden), ".%s.XXXXXX", name) >= (int)sizeof(hidden))
+                return -ENAMETOOLONG;
+        if ((r = path_join(path, sizeof(path), dir, name)) < 0 ||
+            (r = path_join(temp, sizeof(temp), dir, hidden)) < 0)
+                return r;
+        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+                return -errno;
+        /* mkostemp() creates the file 0600. */
+        fd = mkostemp(temp, O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        f = fdopen(fd, "w");
+        if (!f) {
+                r = -errno;
+                close(fd);
+                unlink(temp);
+                return r;
+        }
+        r = fill(f, userdata);
+        if (r == 0 && (fflush(f) != 0 || ferror(f)))
+                r = -EIO;
+        if (r == 0 && fsync(fileno(f)) < 0)
+                r = -errno;
+        if (fclose(f) != 0 && r == 0)
+                r = -errno;
+        if (r == 0 && rename(temp, path) < 0)
+                r = -errno;
+        if (r < 0)
+                unlink(temp);
+        return r;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -32,3 +33,13 @@ int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
 int parse_int(const char *text, long long *ret);
 /* Writes a string (one write(2)), as sysfs wants. Returns 0 or -errno. */
 int write_string(const char *path, const char *value);
+
+/* "DIR/NAME" into 'buf'. Returns 0 or -ENAMETOOLONG. */
+int path_join(char *buf, size_t size, const char *dir, const char *name);
+
+/* Replaces DIR/NAME whole or not at all: 'fill' writes the text into a
+ * temporary file of mode 0600 in DIR (created 0755 when missing), which is
+ * flushed, synced and renamed over NAME. Returns 0, or -errno (what 'fill'
+ * returned when it failed); no temporary file is left behind. */
+int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, const void *userdata),
+                      const void *userdata);

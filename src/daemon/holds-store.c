@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -13,13 +11,6 @@
 #include "daemon/holds-store.h"
 
 #define HOLDS_STORE_HEADER "# bigLittle persistent holds; written by bigLittled, do not edit\n"
-
-static int join_path(char *buf, size_t size, const char *dir, const char *name)
-{
-        int n = snprintf(buf, size, "%s/%s", dir, name);
-
-        return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
 
 /* Spaces separate fields and newlines holds, so they (and every other
  * control byte, and the escape character itself) are written as \xHH. */
@@ -44,55 +35,32 @@ static void write_hold(FILE *f, const struct bl_hold *h)
         fputc('\n', f);
 }
 
-static int write_temp(FILE *f, const struct bl_holds *hs)
+static int write_holds(FILE *f, const void *userdata)
 {
+        const struct bl_holds *hs = userdata;
+
         fputs(HOLDS_STORE_HEADER, f);
         for (unsigned i = 0; i < hs->n; i++)
                 if (hs->h[i].persist)
                         write_hold(f, &hs->h[i]);
-        if (fflush(f) != 0 || ferror(f))
-                return -EIO;
-        if (fsync(fileno(f)) < 0)
-                return -errno;
         return 0;
 }
 
 int holds_store_save(const struct bl_holds *hs, const char *dir)
 {
-        char path[BL_PATH_MAX + 16], temp[BL_PATH_MAX + 16];
+        char path[BL_PATH_MAX + 16];
         bool any = false;
-        FILE *f;
-        int fd, r;
+        int r;
 
-        if ((r = join_path(path, sizeof(path), dir, HOLDS_STORE_FILE)) < 0 ||
-            (r = join_path(temp, sizeof(temp), dir, "." HOLDS_STORE_FILE ".XXXXXX")) < 0)
+        r = path_join(path, sizeof(path), dir, HOLDS_STORE_FILE);
+        if (r < 0)
                 return r;
         for (unsigned i = 0; i < hs->n; i++)
                 any |= hs->h[i].persist;
         if (!any)
                 return unlink(path) < 0 && errno != ENOENT ? -errno : 0;
-
-        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-                return -errno;
-        /* mkostemp() creates the file 0600: holds name users and units. */
-        fd = mkostemp(temp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        f = fdopen(fd, "w");
-        if (!f) {
-                r = -errno;
-                close(fd);
-                unlink(temp);
-                return r;
-        }
-        r = write_temp(f, hs);
-        if (fclose(f) != 0 && r == 0)
-                r = -errno;
-        if (r == 0 && rename(temp, path) < 0)
-                r = -errno;
-        if (r < 0)
-                unlink(temp);
-        return r;
+        /* Mode 0600: holds name users and units. */
+        return write_file_atomic(dir, HOLDS_STORE_FILE, write_holds, hs);
 }
 
 struct hold_line {
@@ -357,7 +325,7 @@ int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl
         unsigned lineno = 0;
         int r, restored = 0;
 
-        r = join_path(path, sizeof(path), dir, HOLDS_STORE_FILE);
+        r = path_join(path, sizeof(path), dir, HOLDS_STORE_FILE);
         if (r < 0)
                 return r;
         r = read_file(path, &text, NULL);

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -16,13 +14,6 @@
         "# bigLittle: the CPU state bigLittled found at start, put back if it dies without\n"         \
         "# restoring it; removed when it exits cleanly. Written by bigLittled, do not edit.\n"
 #define DAEMON_COMM "bigLittled"
-
-static int join_path(char *buf, size_t size, const char *dir, const char *name)
-{
-        int n = snprintf(buf, size, "%s/%s", dir, name);
-
-        return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
 
 static bool key_valid(const char *key, size_t len)
 {
@@ -51,66 +42,43 @@ static bool text_valid(const char *text)
         return true;
 }
 
-static int write_temp(FILE *f, const char *backend, const char *text)
+struct saved_text {
+        const char *backend;
+        const char *text;
+};
+
+static int write_saved(FILE *f, const void *userdata)
 {
-        size_t len = strlen(text);
+        const struct saved_text *st = userdata;
+        size_t len = strlen(st->text);
 
         fputs(SAVED_STATE_HEADER, f);
-        fprintf(f, "backend=%s\npid=%ld\n%s", backend, (long)getpid(), text);
-        if (len > 0 && text[len - 1] != '\n')
+        fprintf(f, "backend=%s\npid=%ld\n%s", st->backend, (long)getpid(), st->text);
+        if (len > 0 && st->text[len - 1] != '\n')
                 fputc('\n', f);
-        if (fflush(f) != 0 || ferror(f))
-                return -EIO;
-        if (fsync(fileno(f)) < 0)
-                return -errno;
         return 0;
 }
 
 int saved_state_write(const char *dir, const char *backend, const char *text)
 {
-        char path[BL_PATH_MAX + 32], temp[BL_PATH_MAX + 32];
-        FILE *f;
-        int fd, r;
+        const struct saved_text st = { .backend = backend, .text = text };
 
         if (!key_valid(backend, strlen(backend)) || !text_valid(text))
                 return -EINVAL;
-        if ((r = join_path(path, sizeof(path), dir, SAVED_STATE_FILE)) < 0 ||
-            (r = join_path(temp, sizeof(temp), dir, "." SAVED_STATE_FILE ".XXXXXX")) < 0)
-                return r;
-        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-                return -errno;
-        /* mkostemp() creates the file 0600. */
-        fd = mkostemp(temp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        f = fdopen(fd, "w");
-        if (!f) {
-                r = -errno;
-                close(fd);
-                unlink(temp);
-                return r;
-        }
-        r = write_temp(f, backend, text);
-        if (fclose(f) != 0 && r == 0)
-                r = -errno;
-        if (r == 0 && rename(temp, path) < 0)
-                r = -errno;
-        if (r < 0)
-                unlink(temp);
-        return r;
+        return write_file_atomic(dir, SAVED_STATE_FILE, write_saved, &st);
 }
 
 bool saved_state_exists(const char *dir)
 {
         char path[BL_PATH_MAX + 32];
 
-        return join_path(path, sizeof(path), dir, SAVED_STATE_FILE) == 0 && access(path, F_OK) == 0;
+        return path_join(path, sizeof(path), dir, SAVED_STATE_FILE) == 0 && access(path, F_OK) == 0;
 }
 
 int saved_state_remove(const char *dir)
 {
         char path[BL_PATH_MAX + 32];
-        int r = join_path(path, sizeof(path), dir, SAVED_STATE_FILE);
+        int r = path_join(path, sizeof(path), dir, SAVED_STATE_FILE);
 
         if (r < 0)
                 return r;
@@ -190,7 +158,7 @@ int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *dia
         int r, bad = 0;
 
         memset(s, 0, sizeof(*s));
-        r = join_path(path, sizeof(path), dir, SAVED_STATE_FILE);
+        r = path_join(path, sizeof(path), dir, SAVED_STATE_FILE);
         if (r < 0)
                 return r;
         r = read_file(path, &content, &len);
@@ -282,7 +250,7 @@ static void put_aside(const char *dir, const char *path, struct bl_diag *diag)
 {
         char bad[BL_PATH_MAX + 32];
 
-        if (join_path(bad, sizeof(bad), dir, SAVED_STATE_BAD_FILE) < 0 || rename(path, bad) < 0) {
+        if (path_join(bad, sizeof(bad), dir, SAVED_STATE_BAD_FILE) < 0 || rename(path, bad) < 0) {
                 diag_at(diag, path, 0, "cannot be renamed to %s: %s", SAVED_STATE_BAD_FILE, strerror(errno));
                 return;
         }
@@ -301,7 +269,7 @@ int saved_state_reconcile(const char *dir, const struct bl_topology *t, struct s
         rep->saved[0] = rep->detail[0] = '\0';
         if (!s)
                 return -ENOMEM;
-        r = join_path(path, sizeof(path), dir, SAVED_STATE_FILE);
+        r = path_join(path, sizeof(path), dir, SAVED_STATE_FILE);
         if (r < 0)
                 return r;
         r = saved_state_read(dir, s, diag);
