@@ -125,26 +125,6 @@ int parse_int(const char *text, long long *ret)
         return 0;
 }
 
-int write_string(const char *path, const char *value)
-{
-        _cleanup_close_ int fd = -1;
-        size_t len = strlen(value);
-        ssize_t n;
-
-        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return -errno;
-        do
-                n = write(fd, value, len);
-        while (n < 0 && errno == EINTR);
-        if (n < 0)
-                return -errno;
-        /* sysfs takes the whole value in one write or fails it. */
-        if ((size_t)n != len)
-                return -EIO;
-        return 0;
-}
-
 int path_join(char *buf, size_t size, const char *dir, const char *name)
 {
         int n = snprintf(buf, size, "%s/%s", dir, name);

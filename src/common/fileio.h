@@ -31,8 +31,6 @@ int read_line(const char *path, char *buf, size_t size);
 int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
 /* Parses a decimal integer with optional surrounding whitespace. */
 int parse_int(const char *text, long long *ret);
-/* Writes a string (one write(2)), as sysfs wants. Returns 0 or -errno. */
-int write_string(const char *path, const char *value);
 
 /* "DIR/NAME" into 'buf'. Returns 0 or -ENAMETOOLONG. */
 int path_join(char *buf, size_t size, const char *dir, const char *name);
