@@ -260,6 +260,23 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
         controller_set_hold(&d->ctl, (int)h->level, who);
 }
 
+int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
+{
+        int r;
+
+        if (d->controller_ready)
+                controller_done(&d->ctl);
+        d->controller_ready = false;
+        free(d->decisions);
+        d->decisions = NULL;
+        r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
+        if (r < 0)
+                return r;
+        d->controller_ready = true;
+        d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
+        return d->decisions ? 0 : -ENOMEM;
+}
+
 void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus)
 {
         controller_cpus(&d->ctl, dec, cpus);
@@ -791,15 +808,9 @@ static int setup(struct bl_daemon *d)
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
         if (r < 0)
                 goto out;
-        r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
+        r = daemon_start_controller(d, now);
         if (r < 0) {
                 log_error("heuristics failed to start: %s", strerror(-r));
-                goto out;
-        }
-        d->controller_ready = true;
-        d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
-        if (!d->decisions) {
-                r = -ENOMEM;
                 goto out;
         }
         log_disabled_heuristics(d);

@@ -137,21 +137,10 @@ static int rebuild(struct bl_daemon *d, bl_usec_t now)
         for (unsigned i = 0; i < old_n; i++)
                 memcpy(old_names[i], d->ladder.levels[i].name, BL_NAME_MAX);
 
-        if (d->controller_ready)
-                controller_done(&d->ctl);
-        d->controller_ready = false;
-        free(d->decisions);
-        d->decisions = NULL;
         d->ladder = *ladder;
-        r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
+        r = daemon_start_controller(d, now);
         if (r < 0)
                 goto out;
-        d->controller_ready = true;
-        d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
-        if (!d->decisions) {
-                r = -ENOMEM;
-                goto out;
-        }
         /* Time per level counts from here: the old levels are gone. */
         memset(d->time_in, 0, sizeof(d->time_in));
         d->accounted_until = now;

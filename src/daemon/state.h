@@ -119,5 +119,9 @@ void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec
 void daemon_note_online(struct bl_daemon *d);
 /* Persistent holds saved, the bus told. */
 void daemon_holds_changed(struct bl_daemon *d);
+/* (Re)creates the controller for d->ladder, every engine at level 0 applied
+ * at 'now', with one decision slot per engine. Returns 0 or a negative errno
+ * (then no controller is in place). */
+int daemon_start_controller(struct bl_daemon *d, bl_usec_t now);
 /* Decides on the last sample now, not at the next tick. */
 void daemon_decide_now(struct bl_daemon *d);
