@@ -32,6 +32,11 @@ struct bl_backend_ops {
          * colon ("online: ..."). Otherwise 'detail' says what was done, as
          * restore() does. */
         int (*restore_saved)(const struct bl_topology *t, const char *text, char *detail, size_t size);
+        /* Optional: someone else changed these CPUs while the backend was
+         * open (an administrator took one offline or brought it back). What
+         * they set is what restore() puts back for them, so that leaving
+         * does not undo their change. Returns 0 or the read's -errno. */
+        int (*adopt)(struct bl_backend *b, const bl_cpuset *cpus);
 };
 
 /* The value of the one setting a backend saves: 'text' must be exactly one

@@ -233,6 +233,21 @@ static int hotplug_restore_saved(const struct bl_topology *t, const char *text, 
         return r;
 }
 
+static int hotplug_adopt(struct bl_backend *b, const bl_cpuset *cpus)
+{
+        bl_cpuset online, keep = b->saved;
+        int r;
+
+        r = cpu_online_read_set(&b->present, &online);
+        if (r < 0)
+                return r;
+        cpuset_and(&online, cpus);
+        cpuset_andnot(&keep, cpus);
+        cpuset_or(&keep, &online);
+        b->saved = keep;
+        return 0;
+}
+
 const struct bl_backend_ops backend_hotplug = {
         .name = "hotplug",
         .open = hotplug_open,
@@ -241,4 +256,5 @@ const struct bl_backend_ops backend_hotplug = {
         .free = hotplug_free,
         .save = hotplug_save,
         .restore_saved = hotplug_restore_saved,
+        .adopt = hotplug_adopt,
 };

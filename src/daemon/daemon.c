@@ -664,8 +664,7 @@ static int reconcile_saved_state(struct bl_daemon *d, struct bl_diag *diag)
         return 0;
 }
 
-/* Records what the backend may change before it changes anything. */
-static void save_state(struct bl_daemon *d)
+void daemon_save_state(struct bl_daemon *d)
 {
         char text[SAVED_STATE_MAX];
         int r;
@@ -774,7 +773,8 @@ static int setup(struct bl_daemon *d)
                 log_error("backend %s cannot start: %s", d->backend_ops->name, strerror(-r));
                 goto out;
         }
-        save_state(d);
+        /* before the backend changes anything */
+        daemon_save_state(d);
         warn_conflicts(diag);
 
         r = sampler_open(&d->sampler, &d->topo, &d->cfg, diag);

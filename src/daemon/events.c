@@ -225,6 +225,7 @@ static void leave_out(struct bl_daemon *d, const bl_cpuset *online)
 {
         bl_cpuset gone = d->known_online, back = *online;
         char list[256];
+        int r;
 
         cpuset_andnot(&gone, online);
         cpuset_andnot(&back, &d->known_online);
@@ -239,6 +240,17 @@ static void leave_out(struct bl_daemon *d, const bl_cpuset *online)
                 cpuset_format(&back, list, sizeof(list));
                 log_notice("CPUs %s are back: the levels use them again", list);
         }
+        cpuset_or(&gone, &back);
+        if (cpuset_empty(&gone) || !d->backend || !d->backend_ops->adopt)
+                return;
+        /* Leaving must not undo their change either. */
+        r = d->backend_ops->adopt(d->backend, &gone);
+        if (r < 0) {
+                log_warning("cannot read the online CPUs: %s; on exit the daemon may put back CPUs "
+                            "someone else changed", strerror(-r));
+                return;
+        }
+        daemon_save_state(d);
 }
 
 static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname)

@@ -123,5 +123,8 @@ void daemon_holds_changed(struct bl_daemon *d);
  * at 'now', with one decision slot per engine. Returns 0 or a negative errno
  * (then no controller is in place). */
 int daemon_start_controller(struct bl_daemon *d, bl_usec_t now);
+/* Records in saved-state what the backend would put back (at start, and
+ * after it adopted someone else's change). */
+void daemon_save_state(struct bl_daemon *d);
 /* Decides on the last sample now, not at the next tick. */
 void daemon_decide_now(struct bl_daemon *d);
