@@ -253,6 +253,42 @@ START_TEST(refused_write_rolls_back)
 }
 END_TEST
 
+static void write_online(unsigned cpu, const char *value)
+{
+        FILE *f = fopen(online_path(cpu), "w");
+
+        ck_assert_ptr_nonnull(f);
+        fputs(value, f);
+        ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Someone takes cpu6 offline while big is applied: restore() and the saved
+ * state leave it offline; a CPU they did not touch is put back as found. */
+START_TEST(adopt_keeps_someone_elses_change)
+{
+        struct bl_backend *b = open_backend();
+        bl_cpuset six = set_of("6");
+        char detail[256], saved[64];
+
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
+        write_online(6, "0\n");
+        ck_assert_int_eq(backend_hotplug.adopt(b, &six), 0);
+        ck_assert_int_eq(backend_hotplug.save(b, saved, sizeof(saved)), 0);
+        ck_assert_str_eq(saved, "online=0-5,7\n");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        assert_online("0-5,7");
+
+        /* Brought back by them, it is restored online again. */
+        write_online(6, "1\n");
+        ck_assert_int_eq(backend_hotplug.adopt(b, &six), 0);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        assert_online("0-3");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        assert_online("0-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
 START_TEST(open_refuses_when_nothing_can_go_offline)
 {
         struct bl_backend *b = NULL;
@@ -284,6 +320,7 @@ static Suite *hotplug_suite(void)
         tcase_add_test(board, apply_a_pair_mode_set);
         tcase_add_test(board, restore_brings_back_an_unusual_start);
         tcase_add_test(board, refused_write_rolls_back);
+        tcase_add_test(board, adopt_keeps_someone_elses_change);
         tcase_add_test(board, open_refuses_when_nothing_can_go_offline);
         suite_add_tcase(s, board);
         return s;
