@@ -2,6 +2,7 @@
 /* The trace format, as read here:
  *
  *   # bigLittle-trace v1 step_us=N        exactly, N a positive integer
+ *   # any comment                         any number of lines starting with '#'
  *   t_us,lane0,lane1,...,laneK            at least one lane, named in order
  *   0,12.5,0,...                          one row per step, t_us = 0, N, 2N, ...
  *
@@ -250,12 +251,16 @@ static bool parse_header(struct trace_parser *p)
         const char *s, *e, *f, *fe;
         unsigned column = 0;
 
-        if (p->pos == p->end) {
-                p->line++;
-                report(p, "expected a header \"t_us,lane0,...\", got the end of the file");
-                return false;
-        }
-        next_line(p, &s, &e);
+        /* Comments between the first line and the header say where a
+         * trace came from (a recording notes its machine and saturation). */
+        do {
+                if (p->pos == p->end) {
+                        p->line++;
+                        report(p, "expected a header \"t_us,lane0,...\", got the end of the file");
+                        return false;
+                }
+                next_line(p, &s, &e);
+        } while (s < e && *s == '#');
         for (f = s;; f = fe + 1) {
                 const char *ns, *ne;
                 char want[32];

@@ -478,9 +478,12 @@ START_TEST(test_trace_values)
                 /* CRLF, no final newline, blanks around fields and names. */
                 "# bigLittle-trace v1 step_us=1000\r\nt_us, lane0 ,lane1\r\n0, 1.5 ,2\r\n1000,\t0.25,1E+3\r\n"
                 "2000 ,0.000,7.0",
+                /* Comments before the header, as a recording writes them. */
+                "# bigLittle-trace v1 step_us=1000\n# recorded by bigLittled\n#\n# saturated: lane1 2 of 3 steps\n"
+                "t_us,lane0,lane1\n0,1.5,2\n1000,0.25,1e3\n2000,0,7\n",
         };
 
-        for (unsigned i = 0; i < 2; i++) {
+        for (unsigned i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
                 struct sim_trace t;
 
                 ck_assert_int_eq(parse_trace(&t, texts[i]), 0);
@@ -559,6 +562,11 @@ static const struct bad_trace bad_traces[] = {
           "t.csv:2: header: expected \"lane1\" as column 3, got \"lane2\"" },
         { "# bigLittle-trace v1 step_us=1000\nt_us,lane0,\n0,1,2\n",
           "t.csv:2: header: expected \"lane1\" as column 3, got \"\"" },
+        { "# bigLittle-trace v1 step_us=1000\n# a comment\n",
+          "t.csv:3: expected a header \"t_us,lane0,...\", got the end of the file" },
+        { "# bigLittle-trace v1 step_us=1000\n# a comment\ntime,lane0\n0,1\n",
+          "t.csv:3: header: expected \"t_us\" as column 1, got \"time\"" },
+        { HEAD "0,1,2\n# not here\n", "t.csv:4: expected 3 fields (t_us and 2 lanes), got 1" },
         { "# bigLittle-trace v1 step_us=1000\nt_us\n0\n",
           "t.csv:2: header: expected at least one lane column after \"t_us\", got none" },
         { HEAD, "t.csv:3: expected at least one row after the header, got none" },
