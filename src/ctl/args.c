@@ -9,7 +9,7 @@
 
 #include "ctl/args.h"
 #include "ctl/client.h"
-#include "ctl/duration.h"
+#include "common/duration.h"
 #include "ctl/output.h"
 
 /* Which options a verb takes, besides the ones every verb takes. */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "ctl/client.h"
-#include "ctl/duration.h"
+#include "common/duration.h"
 #include "ctl/output.h"
 #include "ctl/verbs.h"
 

@@ -4,7 +4,6 @@ noinst_LIBRARIES += src/ctl/libblctl.a
 src_ctl_libblctl_a_SOURCES = \
 	src/ctl/args.h src/ctl/args.c \
 	src/ctl/client.h src/ctl/client.c \
-	src/ctl/duration.h src/ctl/duration.c \
 	src/ctl/output.h src/ctl/output.c \
 	src/ctl/verbs.h src/ctl/show.c src/ctl/hold.c src/ctl/monitor.c src/ctl/admin.c
 # check-config runs the daemon; the path is compiled in.
@@ -14,7 +13,7 @@ src_ctl_libblctl_a_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 bin_PROGRAMS += src/ctl/switchctl
 src_ctl_switchctl_SOURCES = src/ctl/switchctl.c
 src_ctl_switchctl_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
-src_ctl_switchctl_LDADD = src/ctl/libblctl.a $(SYSTEMD_LIBS)
+src_ctl_switchctl_LDADD = src/ctl/libblctl.a src/common/libblcommon.a $(SYSTEMD_LIBS)
 
 # Bash completion of verbs, options and levels (asked of the daemon).
 bashcompletiondir = $(datadir)/bash-completion/completions

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctl/client.h"
-#include "ctl/duration.h"
+#include "common/duration.h"
 #include "ctl/output.h"
 #include "ctl/verbs.h"
 

@@ -11,7 +11,7 @@
 
 #include "ctl/args.h"
 #include "ctl/client.h"
-#include "ctl/duration.h"
+#include "common/duration.h"
 #include "ctl/output.h"
 
 #define SEC UINT64_C(1000000)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctl/duration.h"
+#include "common/duration.h"
 
 struct unit {
         const char *name;
