@@ -941,6 +941,18 @@ int daemon_run(const struct options *o)
         return status;
 }
 
+int daemon_read_config(const struct options *o, struct bl_plugin_set *plugins, struct bl_config *cfg)
+{
+        struct bl_conf_files files;
+        char dir[BL_PATH_MAX];
+        int r;
+
+        r = load_plugins(o, plugins, dir, sizeof(dir));
+        if (r < 0)
+                return r;
+        return load_config(o, plugins, cfg, &files, LOG_ERR);
+}
+
 int daemon_check_config(const struct options *o)
 {
         struct bl_plugin_set plugins = { 0 };

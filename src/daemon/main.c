@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/daemon.h"
 #include "daemon/options.h"
+#include "daemon/record.h"
 
 int main(int argc, char **argv)
 {
@@ -11,5 +12,7 @@ int main(int argc, char **argv)
                 return status;
         if (o.check_config)
                 return daemon_check_config(&o);
+        if (o.record)
+                return record_run(&o);
         return daemon_run(&o);
 }

@@ -3,7 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/duration.h"
 #include "daemon/options.h"
+
+/* A step shorter than /proc/stat's tick says nothing; a longer one than a
+ * second hides the bursts policies are judged on. */
+#define RECORD_INTERVAL_MIN_USEC 1000
+#define RECORD_INTERVAL_MAX_USEC 1000000
 
 static void usage(FILE *f, const char *argv0)
 {
@@ -14,6 +20,11 @@ static void usage(FILE *f, const char *argv0)
                 "  -f, --foreground         log to stderr instead of the journal\n"
                 "  -b, --backend NAME       override [daemon] backend (hotplug, dryrun, auto)\n"
                 "      --check-config [FILE] validate the configuration and exit\n"
+                "      --record FILE        write the machine's load to FILE as a blsim trace;\n"
+                "                           switch nothing\n"
+                "      --duration TIME      stop recording after TIME (\"90s\", \"5min\"; default: at\n"
+                "                           SIGINT or SIGTERM)\n"
+                "      --interval TIME      the trace's step (default: sample_interval_ms)\n"
                 "  -h, --help               show this help\n"
                 "  -V, --version            show the version\n",
                 argv0, SYSCONFDIR "/bigLittle.conf");
@@ -21,12 +32,15 @@ static void usage(FILE *f, const char *argv0)
 
 int options_parse(struct options *o, int argc, char **argv, int *exit_status)
 {
-        enum { OPT_CHECK_CONFIG = 0x100 };
+        enum { OPT_CHECK_CONFIG = 0x100, OPT_RECORD, OPT_DURATION, OPT_INTERVAL };
         static const struct option longopts[] = {
                 { "config", required_argument, NULL, 'c' },
                 { "foreground", no_argument, NULL, 'f' },
                 { "backend", required_argument, NULL, 'b' },
                 { "check-config", optional_argument, NULL, OPT_CHECK_CONFIG },
+                { "record", required_argument, NULL, OPT_RECORD },
+                { "duration", required_argument, NULL, OPT_DURATION },
+                { "interval", required_argument, NULL, OPT_INTERVAL },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
@@ -54,6 +68,28 @@ int options_parse(struct options *o, int argc, char **argv, int *exit_status)
                         else if (optind < argc && argv[optind][0] != '-')
                                 o->config = argv[optind++];
                         break;
+                case OPT_RECORD:
+                        o->record = optarg;
+                        break;
+                case OPT_DURATION:
+                        if (duration_parse(optarg, &o->record_duration_usec) < 0 ||
+                            o->record_duration_usec == 0) {
+                                fprintf(stderr, "%s: --duration: expected a duration such as 90s or 5min, "
+                                        "got \"%s\"\n", argv[0], optarg);
+                                *exit_status = EXIT_USAGE;
+                                return 1;
+                        }
+                        break;
+                case OPT_INTERVAL:
+                        if (duration_parse(optarg, &o->record_interval_usec) < 0 ||
+                            o->record_interval_usec < RECORD_INTERVAL_MIN_USEC ||
+                            o->record_interval_usec > RECORD_INTERVAL_MAX_USEC) {
+                                fprintf(stderr, "%s: --interval: expected a duration from 1ms to 1s, "
+                                        "got \"%s\"\n", argv[0], optarg);
+                                *exit_status = EXIT_USAGE;
+                                return 1;
+                        }
+                        break;
                 case 'h':
                         usage(stdout, argv[0]);
                         *exit_status = EXIT_SUCCESS;
@@ -67,6 +103,16 @@ int options_parse(struct options *o, int argc, char **argv, int *exit_status)
                         *exit_status = EXIT_USAGE;
                         return 1;
                 }
+        }
+        if (!o->record && (o->record_duration_usec || o->record_interval_usec)) {
+                fprintf(stderr, "%s: --duration and --interval go with --record\n", argv[0]);
+                *exit_status = EXIT_USAGE;
+                return 1;
+        }
+        if (o->record && o->check_config) {
+                fprintf(stderr, "%s: --record and --check-config exclude each other\n", argv[0]);
+                *exit_status = EXIT_USAGE;
+                return 1;
         }
         if (optind < argc) {
                 fprintf(stderr, "%s: unexpected argument \"%s\"\n", argv[0], argv[optind]);

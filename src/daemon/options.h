@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Exit statuses (sysexits.h); documented in bigLittled(8). systemd treats
  * EXIT_NOT_HETEROGENEOUS as success (SuccessExitStatus= in the unit). */
@@ -14,6 +15,9 @@ struct options {
         const char *backend;            /* NULL: as configured */
         bool foreground;
         bool check_config;
+        const char *record;             /* --record FILE: write a trace, switch nothing */
+        uint64_t record_duration_usec;  /* 0: until a signal */
+        uint64_t record_interval_usec;  /* 0: sample_interval_ms of the configuration */
 };
 
 /* Returns 0 to run, a positive exit status to exit with at once (after

@@ -72,6 +72,17 @@ tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFL
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
 tests_integration_check_bus_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
+# bigLittled --record: this machine's /proc/stat and a fake board's known load.
+integration_tests += tests/integration/check_record
+tests_integration_check_record_SOURCES = \
+	tests/integration/check_record.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/core/libblcore.a \
+	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
 # The quick-start demo: the daemon on the fake Exynos 5422 while a load plays.
 demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled
 	$(builddir)/tests/fakeboard/bl-fakeboard demo --board exynos5422 \
