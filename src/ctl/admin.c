@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* reload and check-config. */
+/* reload, and the verbs the daemon's binary answers itself: check-config and record. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +22,21 @@ int verb_reload(const struct ctl_args *a)
         return r < 0 ? client_report(&error, r) : 0;
 }
 
+/* $SWITCHCTL_BIGLITTLED points at another binary (the test suite's). */
+static const char *daemon_binary(void)
+{
+        const char *daemon = getenv("SWITCHCTL_BIGLITTLED");
+
+        return daemon && daemon[0] ? daemon : BIGLITTLED_PATH;
+}
+
 int verb_check_config(const struct ctl_args *a)
 {
-        /* The daemon's own parser is the only judge of its files: run it.
-         * $SWITCHCTL_BIGLITTLED points at another binary (the test suite's). */
-        const char *daemon = getenv("SWITCHCTL_BIGLITTLED");
+        /* The daemon's own parser is the only judge of its files: run it. */
+        const char *daemon = daemon_binary();
         char *option = NULL;
         char *argv[3];
 
-        if (!daemon || !daemon[0])
-                daemon = BIGLITTLED_PATH;
         if (a->n_positional > 0) {
                 /* "=" keeps a file name that starts with "-" a file name. */
                 if (asprintf(&option, "--check-config=%s", a->positional[0]) < 0) {
@@ -46,5 +51,31 @@ int verb_check_config(const struct ctl_args *a)
         execv(daemon, argv);
         fprintf(stderr, "switchctl: cannot run %s: %s\n", daemon, strerror(errno));
         free(option);
+        return EXIT_FAILURE;
+}
+
+/* The daemon's sources read the load the way it decides on it; the
+ * recording needs no daemon running and no bus. */
+int verb_record(const struct ctl_args *a)
+{
+        const char *daemon = daemon_binary();
+        char *argv[8];
+        unsigned n = 0;
+
+        argv[n++] = (char *)daemon;
+        argv[n++] = (char *)"--record";
+        argv[n++] = a->positional[0];
+        if (a->record_duration) {
+                argv[n++] = (char *)"--duration";
+                argv[n++] = (char *)a->record_duration;
+        }
+        if (a->record_interval) {
+                argv[n++] = (char *)"--interval";
+                argv[n++] = (char *)a->record_interval;
+        }
+        argv[n] = NULL;
+        fflush(stdout);
+        execv(daemon, argv);
+        fprintf(stderr, "switchctl: cannot run %s: %s\n", daemon, strerror(errno));
         return EXIT_FAILURE;
 }

@@ -18,6 +18,7 @@ enum {
         TAKES_HOLD = 1 << 1,            /* --for, --reason, --persist, "-- COMMAND" */
         TAKES_ALL = 1 << 2,
         TAKES_LINES = 1 << 3,
+        TAKES_RECORD = 1 << 4,          /* --duration, --interval */
 };
 
 struct verb {
@@ -38,6 +39,7 @@ static const struct verb verbs[] = {
         { "monitor", 0, 0, 0, verb_monitor, NULL },
         { "reload", 0, 0, 0, verb_reload, NULL },
         { "check-config", 0, 1, 0, verb_check_config, "FILE" },
+        { "record", 1, 1, TAKES_RECORD, verb_record, "FILE" },
         /* For the shell completion; not in --help. */
         { "__levels", 0, 0, 0, verb_list_levels, NULL },
         { "__holds", 0, 0, 0, verb_list_holds, NULL },
@@ -58,6 +60,7 @@ static void usage(FILE *f)
               "  monitor                    follow the switches as they happen\n"
               "  reload                     reload the configuration\n"
               "  check-config [FILE]        validate the configuration without applying it\n"
+              "  record FILE                write this machine's load as a trace for blsim\n"
               "\n"
               "Options:\n"
               "      --for DURATION         how long a hold lasts (30s, 5min, 1h, 2h30min; default 1h)\n"
@@ -65,6 +68,8 @@ static void usage(FILE *f)
               "      --persist              the hold outlives switchctl and a daemon restart\n"
               "      --all                  release every hold you may release\n"
               "  -n, --lines N              history: the last N switches (default: all kept)\n"
+              "      --duration DURATION    record: stop after DURATION (default: at Ctrl-C)\n"
+              "      --interval DURATION    record: the trace's step (default: the daemon's)\n"
               "      --json                 status, history, stats: print JSON\n"
               "      --no-legend            no header and footer lines\n"
               "      --no-pager             do not pipe history into a pager\n"
@@ -121,6 +126,7 @@ static const char *stray_option(const struct verb *v, unsigned given)
                 { TAKES_HOLD, "--for, --reason, --persist and a command" },
                 { TAKES_ALL, "--all" },
                 { TAKES_LINES, "--lines" },
+                { TAKES_RECORD, "--duration and --interval" },
         };
 
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -139,6 +145,8 @@ enum {
         OPT_REASON,
         OPT_PERSIST,
         OPT_ALL,
+        OPT_DURATION,
+        OPT_INTERVAL,
 };
 
 static const struct option longopts[] = {
@@ -153,6 +161,8 @@ static const struct option longopts[] = {
         { "persist", no_argument, NULL, OPT_PERSIST },
         { "all", no_argument, NULL, OPT_ALL },
         { "lines", required_argument, NULL, 'n' },
+        { "duration", required_argument, NULL, OPT_DURATION },
+        { "interval", required_argument, NULL, OPT_INTERVAL },
         {},
 };
 
@@ -203,6 +213,15 @@ static int apply_option(int c, const char *option, struct ctl_args *a, unsigned 
                 a->all = true;
                 *given |= TAKES_ALL;
                 return 0;
+        case OPT_DURATION:
+                /* The daemon judges them: it says what it accepts. */
+                a->record_duration = optarg;
+                *given |= TAKES_RECORD;
+                return 0;
+        case OPT_INTERVAL:
+                a->record_interval = optarg;
+                *given |= TAKES_RECORD;
+                return 0;
         case 'n':
                 if (parse_lines(optarg, &a->lines) < 0)
                         return usage_error(exit_status, "--lines \"%s\": expected a number of switches",
@@ -210,7 +229,8 @@ static int apply_option(int c, const char *option, struct ctl_args *a, unsigned 
                 *given |= TAKES_LINES;
                 return 0;
         default:
-                if (optopt == 'n' || optopt == OPT_FOR || optopt == OPT_REASON)
+                if (optopt == 'n' || optopt == OPT_FOR || optopt == OPT_REASON || optopt == OPT_DURATION ||
+                    optopt == OPT_INTERVAL)
                         return usage_error(exit_status, "%s needs a value", option);
                 if (optopt > 0 && optopt < 0x100) {
                         char opt[3] = { '-', (char)optopt, '\0' };

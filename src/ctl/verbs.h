@@ -22,6 +22,8 @@ struct ctl_args {
         bool persist;
         bool all;                       /* release --all */
         uint32_t lines;                 /* history -n, 0: all */
+        const char *record_duration;    /* record --duration, NULL when not given */
+        const char *record_interval;    /* record --interval */
 };
 
 /* Without --for, a hold lasts this long: the daemon's default maximum. */
@@ -36,6 +38,7 @@ int verb_auto(const struct ctl_args *a);
 int verb_monitor(const struct ctl_args *a);
 int verb_reload(const struct ctl_args *a);
 int verb_check_config(const struct ctl_args *a);
+int verb_record(const struct ctl_args *a);
 /* For the shell completion: the level names, and the ids of the holds, one a line. */
 int verb_list_levels(const struct ctl_args *a);
 int verb_list_holds(const struct ctl_args *a);

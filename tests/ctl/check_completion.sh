@@ -57,10 +57,10 @@ check() {
         fi
 }
 
-echo "1..16"
+echo "1..19"
 check "switchctl h<TAB>: hold history" "hold history" switchctl h
 check "switchctl <TAB>: every verb, none hidden" \
-        "status hold release auto history stats monitor reload check-config" switchctl ""
+        "status hold release auto history stats monitor reload check-config record" switchctl ""
 check "switchctl st<TAB>: status stats" "status stats" switchctl st
 check "hold <TAB>: the daemon's levels" "little little+1big big" switchctl hold ""
 check "hold l<TAB>: levels starting with l" "little little+1big" switchctl hold l
@@ -77,4 +77,8 @@ check "history -<TAB>" "--json -n --lines --no-legend --no-pager --no-ask-passwo
         switchctl history -
 check "check-config <TAB>: files" "config.conf" switchctl check-config conf
 check "--reason takes free text" "" switchctl hold big --reason ""
+check "record <TAB>: files" "config.conf" switchctl record conf
+check "record --duration <TAB>: durations" "30s 1min 5min 30min 1h" switchctl record t.csv --duration ""
+check "record -<TAB>: its options" "--duration --interval --no-legend --no-pager --no-ask-password --help --version" \
+        switchctl record t.csv -
 exit $failed

@@ -358,6 +358,12 @@ START_TEST(test_args_read_verbs)
         ck_assert_int_eq(parse(&a, &status, ARGV("check-config", "/tmp/x.conf")), 0);
         ck_assert_str_eq(a.positional[0], "/tmp/x.conf");
         args_done(&a);
+        ck_assert_int_eq(parse(&a, &status, ARGV("record", "--duration", "5min", "t.csv", "--interval", "10ms")),
+                         0);
+        ck_assert_str_eq(a.positional[0], "t.csv");
+        ck_assert_str_eq(a.record_duration, "5min");
+        ck_assert_str_eq(a.record_interval, "10ms");
+        args_done(&a);
 }
 END_TEST
 
@@ -377,6 +383,11 @@ START_TEST(test_args_usage_errors)
                 ARGV("history", "-n", "-1"),
                 ARGV("history", "extra"),
                 ARGV("check-config", "a", "b"),
+                ARGV("record"),
+                ARGV("record", "a", "b"),
+                ARGV("record", "t.csv", "--duration"),
+                ARGV("status", "--duration", "1s"),
+                ARGV("hold", "big", "--interval", "1s"),
                 ARGV("nonsense"),
                 ARGV("--nonsense"),
                 ARGV("status", "--", "ls"),

@@ -654,6 +654,29 @@ START_TEST(test_check_config)
 }
 END_TEST
 
+/* record runs $SWITCHCTL_BIGLITTLED --record FILE with the options given. */
+START_TEST(test_record)
+{
+        char daemon[600], var[640];
+        const char *vars[] = { var, NULL };
+        struct run_opts o = { .env = vars };
+        struct run r;
+
+        write_fake_daemon(daemon, sizeof(daemon), 0);
+        snprintf(var, sizeof(var), "SWITCHCTL_BIGLITTLED=%s", daemon);
+        run_switchctl(&env, &o, &r, ARGS("record", "load.csv"));
+        expect_run(&r, 0, "bigLittled --record load.csv\n", "problem\n");
+        run_free(&r);
+        run_switchctl(&env, &o, &r, ARGS("record", "--interval", "10ms", "load.csv", "--duration", "5min"));
+        expect_run(&r, 0, "bigLittled --record load.csv --duration 5min --interval 10ms\n", "problem\n");
+        run_free(&r);
+        write_fake_daemon(daemon, sizeof(daemon), 64);
+        run_switchctl(&env, &o, &r, ARGS("record", "load.csv", "--duration", "soon"));
+        expect_run(&r, 64, "bigLittled --record load.csv --duration soon\n", "problem\n");
+        run_free(&r);
+}
+END_TEST
+
 /* On a terminal: colours, "→", the pager, monitor's status line. */
 
 START_TEST(test_tty_status)
@@ -805,6 +828,7 @@ static Suite *switchctl_suite(void)
         tcase_add_test(tc, test_no_bus);
         tcase_add_test(tc, test_not_permitted);
         tcase_add_test(tc, test_check_config);
+        tcase_add_test(tc, test_record);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("terminal");
