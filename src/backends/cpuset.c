@@ -258,7 +258,8 @@ static void describe(const struct bl_backend *b, bool want, char *detail, size_t
                 const struct group *g = &b->groups[i];
 
                 value_describe(want ? &g->want : &g->saved, value, sizeof(value));
-                sysfs_append(detail, size, "%s%s %s%s", i ? ", " : "", g->path, value, g->gone ? " (gone)" : "");
+                sysfs_append(detail, size, "%s%s %s%s", i ? ", " : "", g->path, value,
+                             g->gone ? " (gone)" : "");
         }
         sysfs_append(detail, size, " (%s)", cpuset_manager_to_string(b->manager));
 }
@@ -337,8 +338,8 @@ static int check_cgroupfs(const struct bl_backend *b, struct bl_diag *diag)
 
         r = read_line(CGROUP_ROOT "/cgroup.controllers", list, sizeof(list));
         if (r < 0) {
-                diag_add(diag, "cpuset: no cgroup v2 hierarchy at " CGROUP_ROOT " (cgroup.controllers: %s); the "
-                         "cpuset backend needs the unified hierarchy", strerror(-r));
+                diag_add(diag, "cpuset: no cgroup v2 hierarchy at " CGROUP_ROOT " (cgroup.controllers: %s); "
+                         "the cpuset backend needs the unified hierarchy", strerror(-r));
                 return -EOPNOTSUPP;
         }
         if (!word_listed(list, "cpuset")) {
@@ -355,12 +356,13 @@ static int check_cgroupfs(const struct bl_backend *b, struct bl_diag *diag)
                 if (r >= 0)
                         r = read_line(path, list, sizeof(list));
                 if (r < 0) {
-                        diag_add(diag, "cpuset: %s: cannot read %s: %s", b->groups[i].path, path, strerror(-r));
+                        diag_add(diag, "cpuset: %s: cannot read %s: %s", b->groups[i].path, path,
+                                 strerror(-r));
                         return r;
                 }
                 if (!word_listed(list, "cpuset")) {
-                        diag_add(diag, "cpuset: %s: the cpuset controller is not enabled for it; enable it with "
-                                 "\"echo +cpuset > %s\" (bigLittled does not enable controllers itself)",
+                        diag_add(diag, "cpuset: %s: the cpuset controller is not enabled for it; enable it "
+                                 "with \"echo +cpuset > %s\" (bigLittled does not enable controllers itself)",
                                  b->groups[i].path, path);
                         return -EOPNOTSUPP;
                 }
@@ -398,10 +400,10 @@ static int pick_manager(struct bl_backend *b, enum bl_cpuset_manager configured,
         }
         for (unsigned i = 0; i < b->ngroups; i++)
                 if (!systemd_unit_name_supported(group_unit(b->groups[i].path))) {
-                        diag_add(diag, "cpuset: %s: systemd manages the cgroups, and %s is not a slice, service "
-                                 "or scope whose AllowedCPUs= it could set; list units only, or set manager = "
-                                 "cgroupfs for a subtree delegated to bigLittled", b->groups[i].path,
-                                 group_unit(b->groups[i].path));
+                        diag_add(diag, "cpuset: %s: systemd manages the cgroups, and %s is not a slice, "
+                                 "service or scope whose AllowedCPUs= it could set; list units only, or set "
+                                 "manager = cgroupfs for a subtree delegated to bigLittled",
+                                 b->groups[i].path, group_unit(b->groups[i].path));
                         return -EINVAL;
                 }
         b->manager = BL_CPUSET_MANAGER_SYSTEMD;
@@ -433,7 +435,8 @@ static void warn_disjoint_levels(const struct bl_backend *b, const struct bl_lad
                         bl_cpuset cpus, target;
 
                         level_cpus(l, k, &cpus);
-                        (void)cpuset_group_target(&cpus, g->saved.unrestricted, &g->saved.cpus, &b->all, &target);
+                        (void)cpuset_group_target(&cpus, g->saved.unrestricted, &g->saved.cpus, &b->all,
+                                                  &target);
                         if (!cpuset_empty(&target))
                                 continue;
                         sysfs_append(names, sizeof(names), "%s%s", n++ ? ", " : "", l->levels[k].name);
@@ -441,8 +444,8 @@ static void warn_disjoint_levels(const struct bl_backend *b, const struct bl_lad
                 if (n == 0)
                         continue;
                 value_describe(&g->saved, value, sizeof(value));
-                diag_add(diag, "cpuset: %s is set to CPUs %s, which level%s %s %s none of; there it keeps that "
-                         "setting", g->path, value, n > 1 ? "s" : "", names, n > 1 ? "have" : "has");
+                diag_add(diag, "cpuset: %s is set to CPUs %s, which level%s %s %s none of; there it keeps "
+                         "that setting", g->path, value, n > 1 ? "s" : "", names, n > 1 ? "have" : "has");
         }
 }
 
@@ -576,7 +579,8 @@ static int check_saved_values(const struct cpuset_saved *s, char *detail, size_t
                 if (s->manager == BL_CPUSET_MANAGER_SYSTEMD &&
                     (!systemd_unit_name_supported(group_unit(g->path)) ||
                      systemd_cpus_parse_hex(g->value, &mask) < 0)) {
-                        snprintf(detail, size, "group: %.64s: expected a unit and a CPU mask in hex, got \"%.32s\"",
+                        snprintf(detail, size,
+                                 "group: %.64s: expected a unit and a CPU mask in hex, got \"%.32s\"",
                                  g->path, g->value);
                         return -EINVAL;
                 }

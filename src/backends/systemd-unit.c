@@ -162,8 +162,8 @@ static int unit_path(sd_bus *bus, const char *unit, char **ret, char *error, siz
                                unit);
         if (r < 0 && sd_bus_error_has_name(&e, "org.freedesktop.systemd1.NoSuchUnit")) {
                 sd_bus_error_free(&e);
-                r = sd_bus_call_method(bus, SYSTEMD_DEST, SYSTEMD_PATH, SYSTEMD_MANAGER, "LoadUnit", &e, &reply,
-                                       "s", unit);
+                r = sd_bus_call_method(bus, SYSTEMD_DEST, SYSTEMD_PATH, SYSTEMD_MANAGER, "LoadUnit", &e,
+                                       &reply, "s", unit);
         }
         if (r < 0)
                 goto out;

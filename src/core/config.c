@@ -543,9 +543,9 @@ static bool set_cgroups(struct parser *p, const char *name, const char *value)
 
         while (list_next(&cursor, item, sizeof(item))) {
                 if (!config_cgroup_path_valid(item)) {
-                        report(p, "%s: expected a comma-separated list of cgroup paths relative to the cgroup "
-                               "root (no leading \"/\", no \"..\", no empty components, no spaces), got \"%s\"",
-                               name, value);
+                        report(p, "%s: expected a comma-separated list of cgroup paths relative to the "
+                               "cgroup root (no leading \"/\", no \"..\", no empty components, no spaces), "
+                               "got \"%s\"", name, value);
                         return false;
                 }
                 if (strlen(item) >= BL_CPUSET_GROUP_MAX) {

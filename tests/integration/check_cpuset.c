@@ -175,7 +175,8 @@ static void expect_line_has(unsigned line, const char *needle)
 {
         const char *text = fakeboard_line(fb, line, NULL);
 
-        ck_assert_msg(text && strstr(text, needle), "line \"%s\" lacks \"%s\"", text ? text : "(none)", needle);
+        ck_assert_msg(text && strstr(text, needle), "line \"%s\" lacks \"%s\"", text ? text : "(none)",
+                      needle);
 }
 
 static void read_file_line(const char *path, char *buf, size_t size)
@@ -294,7 +295,8 @@ START_TEST(test_cgroupfs_up_down_restore)
                       "saved state: %s", read_work_file("run/saved-state"));
 
         stop_daemon(SIGTERM, 0);
-        expect_line(0, "restored: as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); 2 writes", 100);
+        expect_line(0, "restored: as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); 2 writes",
+                    100);
         assert_file(SYSTEM_CPUS, "");
         assert_file(USER_CPUS, "0-5");
         ck_assert_int_eq(access(work_file("run/saved-state"), F_OK), -1);
@@ -322,7 +324,8 @@ START_TEST(test_cgroupfs_crash_and_restart)
         start_daemon(config_cgroupfs);
         line = expect_line(0, "found the state a previous run saved", START_BOUND_MS);
         expect_line_has(line, "manager=cgroupfs group=system.slice \"\" group=user.slice \"0-5\"");
-        expect_line_has(line, "restored [as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); 2 writes]");
+        expect_line_has(line, "restored [as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); "
+                              "2 writes]");
         line = expect_line(line, "started: ", START_BOUND_MS);
         expect_line_has(line, "level little [system.slice 0-3, user.slice 0-3 (cgroupfs); 2 writes]");
         stop_daemon(SIGTERM, 0);
@@ -341,8 +344,8 @@ START_TEST(test_cgroupfs_disjoint_group_keeps_its_setting)
         board_write(USER_CPUS, "0-11\n");
         set_load(idle_load, 1);
         start_daemon(config_cgroupfs);
-        line = expect_line(0, "user.slice is set to CPUs 0-11, which level little has none of; there it keeps "
-                              "that setting", START_BOUND_MS);
+        line = expect_line(0, "user.slice is set to CPUs 0-11, which level little has none of; there it "
+                              "keeps that setting", START_BOUND_MS);
         ck_assert_int_lt(fakeboard_find_line(fb, line + 1, "user.slice is set to"), 0);
         line = expect_line(line, "started: ", START_BOUND_MS);
         expect_line_has(line, "level little [system.slice 12-19, user.slice 0-11 (cgroupfs); 1 write]");
@@ -474,18 +477,18 @@ static void expect_systemd_log(const char *needle, unsigned timeout_ms)
         int r = fakeboard_run(fb, timeout_ms, work_file_has, &w);
 
         ck_assert_int_ge(r, 0);
-        ck_assert_msg(r == 1, "the fake systemd did not log \"%s\"; it logged:\n%s\nthe daemon said:%s", needle,
-                      read_work_file("systemd.log"), log_text());
+        ck_assert_msg(r == 1, "the fake systemd did not log \"%s\"; it logged:\n%s\nthe daemon said:%s",
+                      needle, read_work_file("systemd.log"), log_text());
 }
 
 /* Only systemd wrote the cgroup files, up to the end. */
 static void expect_no_foreign_write(void)
 {
         stop_child(&fake_systemd);
-        ck_assert_msg(strstr(read_work_file("systemd.log"), "stopped\n"), "the fake systemd did not stop:\n%s",
-                      read_work_file("systemd.log"));
-        ck_assert_msg(!strstr(read_work_file("systemd.log"), "foreign write"), "someone else wrote a cgroup:\n%s",
-                      read_work_file("systemd.log"));
+        ck_assert_msg(strstr(read_work_file("systemd.log"), "stopped\n"),
+                      "the fake systemd did not stop:\n%s", read_work_file("systemd.log"));
+        ck_assert_msg(!strstr(read_work_file("systemd.log"), "foreign write"),
+                      "someone else wrote a cgroup:\n%s", read_work_file("systemd.log"));
 }
 
 /* systemd answers: manager = auto goes through it; the daemon sets
@@ -513,14 +516,17 @@ START_TEST(test_systemd_up_down_restore)
 
         set_load(idle_load, 1);
         expect_line(line, "switch big -> little: ", SWITCH_BOUND_MS);
-        expect_systemd_log("set system.slice f0\nset user.slice 30\nset system.slice 0f\nset user.slice 0f\n", 100);
+        expect_systemd_log("set system.slice f0\nset user.slice 30\nset system.slice 0f\nset user.slice 0f\n",
+                           100);
         ck_assert_msg(strstr(read_work_file("run/saved-state"),
                              "manager=systemd\ngroup=system.slice \"\"\ngroup=user.slice \"3f\"\n"),
                       "saved state: %s", read_work_file("run/saved-state"));
 
         stop_daemon(SIGTERM, 0);
-        expect_line(0, "restored: as found: system.slice unrestricted, user.slice 0-5 (systemd); 2 writes", 100);
-        expect_systemd_log("set system.slice 0f\nset user.slice 0f\nset system.slice \nset user.slice 3f\n", 100);
+        expect_line(0, "restored: as found: system.slice unrestricted, user.slice 0-5 (systemd); 2 writes",
+                    100);
+        expect_systemd_log("set system.slice 0f\nset user.slice 0f\nset system.slice \nset user.slice 3f\n",
+                           100);
         assert_file(SYSTEM_CPUS, "");
         assert_file(USER_CPUS, "0-5");
         expect_no_foreign_write();
@@ -542,7 +548,8 @@ START_TEST(test_systemd_refusal_is_undone)
         expect_line(0, "started: ", START_BOUND_MS);
         set_load(heavy_load, 8);
         line = expect_line(0, "switch little -> big failed: user.slice: ", SWITCH_BOUND_MS);
-        expect_line_has(line, "Refused (once, for the test); groups written before put back; staying at little");
+        expect_line_has(line,
+                        "Refused (once, for the test); groups written before put back; staying at little");
         expect_systemd_log("set system.slice f0\nrefused user.slice\nset system.slice 0f\n", 100);
         ck_assert(fakeboard_running(fb));
         line = expect_line(line, "switch little -> big: ", SWITCH_BOUND_MS + 2000);

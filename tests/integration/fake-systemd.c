@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #define NUNITS 2
+#define SLICE_IFACE "org.freedesktop.systemd1.Slice"
 #define MASK_MAX 128
 
 struct unit {
@@ -46,8 +47,8 @@ static struct unit units[NUNITS] = {
 static const char *testbed;
 static FILE *log_file;
 static const char *refuse_unit;
-static unsigned refuse_at;
-static volatile sig_atomic_t stopping;              /* refuse_unit's SetUnitProperties call that is refused, from 1 */
+static unsigned refuse_at;              /* refuse_unit's SetUnitProperties call that is refused, from 1 */
+static volatile sig_atomic_t stopping;
 
 static struct unit *unit_find(const char *name)
 {
@@ -314,8 +315,8 @@ int main(int argc, char *argv[])
                 r = sd_bus_add_object_vtable(bus, NULL, units[i].object, "org.freedesktop.systemd1.Unit",
                                              unit_vtable, &units[i]);
                 if (r >= 0)
-                        r = sd_bus_add_object_vtable(bus, NULL, units[i].object, "org.freedesktop.systemd1.Slice",
-                                                     slice_vtable, &units[i]);
+                        r = sd_bus_add_object_vtable(bus, NULL, units[i].object, SLICE_IFACE, slice_vtable,
+                                                     &units[i]);
         }
         if (r >= 0)
                 r = sd_bus_request_name(bus, "org.freedesktop.systemd1", 0);

@@ -937,14 +937,15 @@ START_TEST(test_cpuset)
         ck_assert_uint_eq(cfg.ncpuset_groups, 1);
         ck_assert_str_eq(cpuset_manager_to_string(BL_CPUSET_MANAGER_SYSTEMD), "systemd");
         /* 16 groups are the most. */
-        ck_assert_uint_eq(parse("[cpuset]\ngroups = g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15\n"), 0);
+        ck_assert_uint_eq(parse("[cpuset]\n"
+                                "groups = g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15\n"), 0);
         ck_assert_uint_eq(cfg.ncpuset_groups, 16);
         ck_assert_str_eq(cfg.cpuset_groups[15], "g15");
 }
 END_TEST
 
-#define GROUP_LIST "expected a comma-separated list of cgroup paths relative to the cgroup root (no leading " \
-                   "\"/\", no \"..\", no empty components, no spaces)"
+#define GROUP_LIST "expected a comma-separated list of cgroup paths relative to the cgroup root " \
+                   "(no leading \"/\", no \"..\", no empty components, no spaces)"
 
 static const struct bad_list bad_groups[] = {
         { "", "groups: " GROUP_LIST ", got \"\"" },
@@ -956,9 +957,11 @@ static const struct bad_list bad_groups[] = {
         { "a/", "groups: " GROUP_LIST ", got \"a/\"" },
         { "a,,b", "groups: " GROUP_LIST ", got \"a,,b\"" },
         { "my group", "groups: " GROUP_LIST ", got \"my group\"" },
-        { "user.slice, user.slice", "groups: \"user.slice\" is listed twice, got \"user.slice, user.slice\"" },
+        { "user.slice, user.slice",
+          "groups: \"user.slice\" is listed twice, got \"user.slice, user.slice\"" },
         { "g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15,g16",
-          "groups: expected at most 16 cgroups, got \"g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15,g16\"" },
+          "groups: expected at most 16 cgroups, "
+          "got \"g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15,g16\"" },
 };
 
 START_TEST(test_bad_groups)
@@ -991,7 +994,8 @@ START_TEST(test_bad_cpuset_keys)
         snprintf(text, sizeof(text), "[cpuset]\ngroups = %s\n", long_group);
         ck_assert_uint_eq(parse_as("x.conf", text), 1);
         ck_assert_uint_eq(diag.n, 1);
-        ck_assert_msg(strstr(diag.msg[0], "x.conf:2: groups: expected cgroup paths of at most 127 characters"),
+        ck_assert_msg(strstr(diag.msg[0],
+                             "x.conf:2: groups: expected cgroup paths of at most 127 characters"),
                       "%s", diag.msg[0]);
         ck_assert_uint_eq(cfg.ncpuset_groups, 2);
 }

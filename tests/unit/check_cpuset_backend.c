@@ -190,8 +190,8 @@ START_TEST(saved_text_parses)
         char detail[256] = "";
 
         ck_assert_int_eq(cpuset_saved_parse("manager=cgroupfs\ngroup=system.slice \"\"\n"
-                                            "group=bigLittle.slice/work \"0-5\"\n", &s, detail, sizeof(detail)),
-                         0);
+                                            "group=bigLittle.slice/work \"0-5\"\n",
+                                            &s, detail, sizeof(detail)), 0);
         ck_assert_int_eq(s.manager, BL_CPUSET_MANAGER_CGROUPFS);
         ck_assert_uint_eq(s.ngroups, 2);
         ck_assert_str_eq(s.groups[0].path, "system.slice");
@@ -224,7 +224,8 @@ static const struct {
         { "manager=cgroupfs\ngroup=a \"x-y\"\n", "group: a: expected a CPU list, got \"x-y\"" },
         { "manager=systemd\ngroup=a.slice \"zz\"\n",
           "group: a.slice: expected a unit and a CPU mask in hex, got \"zz\"" },
-        { "manager=systemd\ngroup=work \"\"\n", "group: work: expected a unit and a CPU mask in hex, got \"\"" },
+        { "manager=systemd\ngroup=work \"\"\n",
+          "group: work: expected a unit and a CPU mask in hex, got \"\"" },
         { "manager=cgroupfs\ngroup=a \"\"\nonline=0-7\n", "online: not a setting of the cpuset backend" },
         { "garbage\n", "garbage: expected key=value" },
 };
@@ -410,8 +411,8 @@ START_TEST(refused_write_puts_back_the_groups_before)
         w->fail_next = 3;
         w->error = EBUSY;
         ck_assert_int_eq(apply(b, "4-7", detail, sizeof(detail)), -EBUSY);
-        ck_assert_str_eq(detail, "user.slice: writing cpuset.cpus \"4-5\" failed after 3 tries: Device or resource "
-                                 "busy; groups written before put back");
+        ck_assert_str_eq(detail, "user.slice: writing cpuset.cpus \"4-5\" failed after 3 tries: Device or "
+                                 "resource busy; groups written before put back");
         ck_assert_uint_eq(w->writes, 3);
         assert_file(SYSTEM_CPUS, "0-3");
         assert_file(USER_CPUS, "0-3");
@@ -437,7 +438,8 @@ START_TEST(restore_goes_on_after_a_failure)
         w->fail_next = 3;
         w->error = EACCES;
         ck_assert_int_eq(backend_cpuset.restore(b, detail, sizeof(detail)), -EACCES);
-        ck_assert_str_eq(detail, "system.slice: writing cpuset.cpus \"\" failed after 3 tries: Permission denied");
+        ck_assert_str_eq(detail,
+                         "system.slice: writing cpuset.cpus \"\" failed after 3 tries: Permission denied");
         assert_file(SYSTEM_CPUS, "4-7");
         assert_file(USER_CPUS, "0-5");
         backend_cpuset.free(b);
@@ -453,8 +455,8 @@ START_TEST(group_outside_a_level_keeps_its_setting)
         put(USER_CPUS, "6-7\n");
         b = open_backend(&diag);
         ck_assert_uint_eq(diag.n, 1);
-        ck_assert_str_eq(diag.msg[0], "cpuset: user.slice is set to CPUs 6-7, which level little has none of; "
-                                      "there it keeps that setting");
+        ck_assert_str_eq(diag.msg[0], "cpuset: user.slice is set to CPUs 6-7, which level little has none "
+                                      "of; there it keeps that setting");
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
         ck_assert_str_eq(detail, "system.slice 0-3, user.slice 6-7 (cgroupfs); 1 write");
         assert_file(USER_CPUS, "6-7");
@@ -473,9 +475,10 @@ START_TEST(open_needs_cgroup2_and_the_controller)
         put("/sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
         ck_assert_int_eq(backend_cpuset.open(&b, &topo, &ladder, &cfg, &diag), -EOPNOTSUPP);
         ck_assert_uint_eq(diag.n, 1);
-        ck_assert_str_eq(diag.msg[0], "cpuset: system.slice: the cpuset controller is not enabled for it; enable it "
-                                      "with \"echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control\" (bigLittled "
-                                      "does not enable controllers itself)");
+        ck_assert_str_eq(diag.msg[0], "cpuset: system.slice: the cpuset controller is not enabled for it; "
+                                      "enable it with "
+                                      "\"echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control\" "
+                                      "(bigLittled does not enable controllers itself)");
 
         diag_init(&diag);
         put("/sys/fs/cgroup/cgroup.subtree_control", "cpuset\n");
@@ -488,8 +491,9 @@ START_TEST(open_needs_cgroup2_and_the_controller)
         ck_assert_int_eq(unlink(real_path("/sys/fs/cgroup/cgroup.controllers")), 0);
         ck_assert_int_eq(backend_cpuset.open(&b, &topo, &ladder, &cfg, &diag), -EOPNOTSUPP);
         ck_assert_uint_eq(diag.n, 1);
-        ck_assert_str_eq(diag.msg[0], "cpuset: no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup.controllers: No such "
-                                      "file or directory); the cpuset backend needs the unified hierarchy");
+        ck_assert_str_eq(diag.msg[0], "cpuset: no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup.controllers: "
+                                      "No such file or directory); the cpuset backend needs the unified "
+                                      "hierarchy");
         ck_assert_ptr_null(b);
 }
 END_TEST
@@ -514,7 +518,8 @@ START_TEST(saved_state_restores_after_a_crash)
 
         /* A group removed since has nothing to put back. */
         ck_assert_int_eq(backend_cpuset.restore_saved(&topo, "manager=cgroupfs\ngroup=old.slice \"1\"\n"
-                                                      "group=user.slice \"0-5\"\n", detail, sizeof(detail)), 0);
+                                                      "group=user.slice \"0-5\"\n",
+                                                      detail, sizeof(detail)), 0);
         ck_assert_str_eq(detail, "as found: old.slice 1 (gone), user.slice 0-5 (cgroupfs); no write");
 }
 END_TEST
@@ -528,7 +533,8 @@ START_TEST(saved_state_not_understood_changes_nothing)
                                                       "group=user.slice \"x\"\n", detail, sizeof(detail)),
                          -EINVAL);
         ck_assert_str_eq(detail, "group: user.slice: expected a CPU list, got \"x\"");
-        ck_assert_int_eq(backend_cpuset.restore_saved(&topo, "online=0-7\n", detail, sizeof(detail)), -EINVAL);
+        ck_assert_int_eq(backend_cpuset.restore_saved(&topo, "online=0-7\n", detail, sizeof(detail)),
+                         -EINVAL);
         ck_assert_str_eq(detail, "online: not a setting of the cpuset backend");
         assert_file(SYSTEM_CPUS, "4-7");
         assert_file(USER_CPUS, "0-5");
