@@ -53,10 +53,12 @@ const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const str
                 snprintf(why, size, "configured");
                 return &backend_switcher;
         case BL_BACKEND_CPUSET:
-                break;
+                /* Never picked by auto: which cgroups to confine is the
+                 * administrator's choice. */
+                snprintf(why, size, "configured");
+                return &backend_cpuset;
         }
-        snprintf(why, size, "backend %s is not available in this version (switcher, hotplug, cpufreq and "
-                            "dryrun are)", backend_kind_to_string(kind));
+        snprintf(why, size, "backend %s is not available in this version", backend_kind_to_string(kind));
         return NULL;
 }
 

@@ -14,9 +14,11 @@ struct bl_backend;
 
 struct bl_backend_ops {
         const char *name;
-        /* Records the state it may change. */
+        /* Records the state it may change. 'cfg' holds the backends' own
+         * settings ([cpuset]); backends without any accept NULL. Problems
+         * go to 'diag'; so do warnings when it succeeds. */
         int (*open)(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
-                    struct bl_diag *diag);
+                    const struct bl_config *cfg, struct bl_diag *diag);
         /* 'detail' receives a short description of the writes made. */
         int (*apply)(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size);
         /* Puts back what open() found. */
@@ -48,6 +50,7 @@ int backend_saved_value(char *text, const char *key, const char *backend, char *
                         size_t size);
 
 extern const struct bl_backend_ops backend_hotplug;
+extern const struct bl_backend_ops backend_cpuset;
 extern const struct bl_backend_ops backend_cpufreq;
 extern const struct bl_backend_ops backend_dryrun;
 extern const struct bl_backend_ops backend_switcher;

@@ -142,7 +142,7 @@ static int policy_read(struct cpufreq_policy *p, unsigned id, struct bl_diag *di
 }
 
 static int cpufreq_open(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
-                        struct bl_diag *diag)
+                        const struct bl_config *cfg, struct bl_diag *diag)
 {
         _cleanup_free_ unsigned *ids = calloc(BL_MAX_CPUS, sizeof(*ids));
         struct bl_backend *b;

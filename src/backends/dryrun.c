@@ -12,7 +12,7 @@ struct bl_backend {
 };
 
 static int dryrun_open(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
-                       struct bl_diag *diag)
+                       const struct bl_config *cfg, struct bl_diag *diag)
 {
         struct bl_backend *b = calloc(1, sizeof(*b));
 

@@ -114,7 +114,7 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *
 }
 
 static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
-                        struct bl_diag *diag)
+                        const struct bl_config *cfg, struct bl_diag *diag)
 {
         struct bl_backend *b;
         int r;

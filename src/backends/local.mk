@@ -6,4 +6,7 @@ src_backends_libblbackends_a_SOURCES = \
 	src/backends/hotplug.h src/backends/hotplug.c \
 	src/backends/cpufreq.h src/backends/cpufreq.c \
 	src/backends/switcher.h src/backends/switcher.c \
+	src/backends/cpuset.h src/backends/cpuset.c \
+	src/backends/systemd-unit.h src/backends/systemd-unit.c \
 	src/backends/dryrun.c
+src_backends_libblbackends_a_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)

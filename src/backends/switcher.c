@@ -192,7 +192,7 @@ static int switcher_check_active(struct bl_diag *diag)
 }
 
 static int switcher_open(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
-                         struct bl_diag *diag)
+                         const struct bl_config *cfg, struct bl_diag *diag)
 {
         struct bl_backend *b;
         int r;

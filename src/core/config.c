@@ -54,6 +54,13 @@ static const struct choice bool_choices[] = {
         { NULL, 0 },
 };
 
+static const struct choice cpuset_manager_choices[] = {
+        { "auto", BL_CPUSET_MANAGER_AUTO },
+        { "systemd", BL_CPUSET_MANAGER_SYSTEMD },
+        { "cgroupfs", BL_CPUSET_MANAGER_CGROUPFS },
+        { NULL, 0 },
+};
+
 static const struct choice combine_choices[] = {
         { "max", BL_COMBINE_MAX },
         { "weighted", BL_COMBINE_WEIGHTED },
@@ -67,6 +74,7 @@ enum key_kind {
         KIND_HEURISTICS,
         KIND_ZONES,
         KIND_PATH,              /* an absolute path */
+        KIND_CGROUPS,           /* cgroup paths relative to the cgroup root */
 };
 
 struct key_desc {
@@ -110,9 +118,12 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_ALLOW_USERS] = { "holds", "allow_users", KIND_CHOICE, .choices = bool_choices },
         [BL_KEY_MAX_DURATION_S] = { "holds", "max_duration_s", KIND_UINT, 1, 604800,
                                     "an integer 1-604800 (seconds)", NULL },
+        [BL_KEY_CPUSET_GROUPS] = { "cpuset", "groups", KIND_CGROUPS },
+        [BL_KEY_CPUSET_MANAGER] = { "cpuset", "manager", KIND_CHOICE, .choices = cpuset_manager_choices },
 };
 
-static const char *const main_sections[] = { "daemon", "policy", "hysteresis", "thermal", "holds", NULL };
+static const char *const main_sections[] = { "daemon", "policy", "hysteresis", "thermal", "holds", "cpuset",
+                                              NULL };
 
 static bool streq(const char *a, const char *b)
 {
@@ -158,6 +169,11 @@ const char *backend_kind_to_string(enum bl_backend_kind b)
 const char *log_level_to_string(int level)
 {
         return choice_name(log_level_choices, level);
+}
+
+const char *cpuset_manager_to_string(enum bl_cpuset_manager m)
+{
+        return choice_name(cpuset_manager_choices, (int)m);
 }
 
 static unsigned heuristic_nparams(const struct bl_heuristic_ops *ops)
@@ -253,6 +269,11 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
 
         c->holds_allow_users = false;
         c->holds_max_duration_s = 3600;
+
+        c->ncpuset_groups = 2;
+        snprintf(c->cpuset_groups[0], sizeof(c->cpuset_groups[0]), "system.slice");
+        snprintf(c->cpuset_groups[1], sizeof(c->cpuset_groups[1]), "user.slice");
+        c->cpuset_manager = BL_CPUSET_MANAGER_AUTO;
 
         resolve_heuristics(c);
 }
@@ -487,6 +508,69 @@ static bool set_zones(struct parser *p, const char *name, const char *value)
         return true;
 }
 
+/* Relative to the cgroup root, with no way out of it ("..") and nothing a
+ * cgroup name cannot be (empty components); no white space either, which
+ * the cpuset backend's saved state uses as a separator. */
+bool config_cgroup_path_valid(const char *path)
+{
+        const char *component = path;
+
+        if (path[0] == '\0' || path[0] == '/')
+                return false;
+        for (const char *s = path;; s++) {
+                if (*s == '/' || *s == '\0') {
+                        size_t len = (size_t)(s - component);
+
+                        if (len == 0 || (len == 1 && component[0] == '.') ||
+                            (len == 2 && component[0] == '.' && component[1] == '.'))
+                                return false;
+                        if (*s == '\0')
+                                return true;
+                        component = s + 1;
+                } else if (isspace((unsigned char)*s) || iscntrl((unsigned char)*s)) {
+                        return false;
+                }
+        }
+}
+
+static bool set_cgroups(struct parser *p, const char *name, const char *value)
+{
+        struct bl_config *c = p->c;
+        char groups[BL_CPUSET_MAX_GROUPS][BL_CPUSET_GROUP_MAX];
+        char item[BL_CONFIG_LINE_MAX + 1];
+        const char *cursor = value;
+        unsigned n = 0;
+
+        while (list_next(&cursor, item, sizeof(item))) {
+                if (!config_cgroup_path_valid(item)) {
+                        report(p, "%s: expected a comma-separated list of cgroup paths relative to the "
+                               "cgroup root (no leading \"/\", no \"..\", no empty components, no spaces), "
+                               "got \"%s\"", name, value);
+                        return false;
+                }
+                if (strlen(item) >= BL_CPUSET_GROUP_MAX) {
+                        report(p, "%s: expected cgroup paths of at most %d characters, got \"%s\"", name,
+                               BL_CPUSET_GROUP_MAX - 1, value);
+                        return false;
+                }
+                for (unsigned i = 0; i < n; i++)
+                        if (streq(groups[i], item)) {
+                                report(p, "%s: \"%s\" is listed twice, got \"%s\"", name, item, value);
+                                return false;
+                        }
+                if (n == BL_CPUSET_MAX_GROUPS) {
+                        report(p, "%s: expected at most %d cgroups, got \"%s\"", name, BL_CPUSET_MAX_GROUPS,
+                               value);
+                        return false;
+                }
+                snprintf(groups[n++], BL_CPUSET_GROUP_MAX, "%s", item);
+        }
+        c->ncpuset_groups = n;
+        memset(c->cpuset_groups, 0, sizeof(c->cpuset_groups));
+        memcpy(c->cpuset_groups, groups, n * sizeof(groups[0]));
+        return true;
+}
+
 static bool path_valid(const char *value)
 {
         if (value[0] != '/')
@@ -567,7 +651,11 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
         case BL_KEY_MAX_DURATION_S:
                 c->holds_max_duration_s = (unsigned)v;
                 break;
+        case BL_KEY_CPUSET_MANAGER:
+                c->cpuset_manager = (enum bl_cpuset_manager)v;
+                break;
         case BL_KEY_HEURISTICS:
+        case BL_KEY_CPUSET_GROUPS:
         case BL_KEY_ZONES:
         case BL_KEY_PLUGIN_DIR:
         case BL_CONFIG_NKEYS:
@@ -648,6 +736,9 @@ static void set_key(struct parser *p, const char *section, const char *name, con
                 break;
         case KIND_PATH:
                 ok = set_path(p, name, value, p->c->plugin_dir, sizeof(p->c->plugin_dir));
+                break;
+        case KIND_CGROUPS:
+                ok = set_cgroups(p, name, value);
                 break;
         }
         if (!ok)

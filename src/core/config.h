@@ -16,6 +16,9 @@
 #define BL_CONFIG_FILE_MAX 256
 #define BL_CONFIG_VALUE_MAX 48
 #define BL_PATH_MAX 256
+/* [cpuset] groups: how many, and the longest path (relative to the cgroup root). */
+#define BL_CPUSET_MAX_GROUPS 16
+#define BL_CPUSET_GROUP_MAX 128
 
 enum bl_backend_kind {
         BL_BACKEND_AUTO,
@@ -24,6 +27,13 @@ enum bl_backend_kind {
         BL_BACKEND_CPUSET,
         BL_BACKEND_CPUFREQ,
         BL_BACKEND_DRYRUN,
+};
+
+/* Who changes the CPUs of the cgroups the cpuset backend confines. */
+enum bl_cpuset_manager {
+        BL_CPUSET_MANAGER_AUTO,         /* systemd when it answers on the bus, else cgroupfs */
+        BL_CPUSET_MANAGER_SYSTEMD,      /* AllowedCPUs= of the units, through systemd's D-Bus API */
+        BL_CPUSET_MANAGER_CGROUPFS,     /* cpuset.cpus of the cgroups, written directly */
 };
 
 enum bl_combine {
@@ -74,6 +84,8 @@ enum bl_config_key {
         BL_KEY_CRITICAL_TEMP_C,
         BL_KEY_ALLOW_USERS,
         BL_KEY_MAX_DURATION_S,
+        BL_KEY_CPUSET_GROUPS,
+        BL_KEY_CPUSET_MANAGER,
         BL_CONFIG_NKEYS,
 };
 
@@ -121,6 +133,11 @@ struct bl_config {
         bool holds_allow_users;         /* users may place and release their own holds */
         unsigned holds_max_duration_s;
 
+        /* [cpuset] */
+        unsigned ncpuset_groups;
+        char cpuset_groups[BL_CPUSET_MAX_GROUPS][BL_CPUSET_GROUP_MAX];  /* relative to the cgroup root */
+        enum bl_cpuset_manager cpuset_manager;
+
         /* Parser bookkeeping: per-heuristic settings and where keys were set. */
         unsigned nknown;
         struct bl_heuristic_settings known[BL_MAX_KNOWN_HEURISTICS];
@@ -155,3 +172,7 @@ unsigned config_validate(const struct bl_config *c, struct bl_diag *diag);
 
 const char *backend_kind_to_string(enum bl_backend_kind b);
 const char *log_level_to_string(int level);
+const char *cpuset_manager_to_string(enum bl_cpuset_manager m);
+/* A cgroup path as [cpuset] groups takes it: relative to the cgroup root,
+ * no "." or ".." and no empty components, no white space. */
+bool config_cgroup_path_valid(const char *path);

@@ -725,8 +725,8 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         if (d->opt->backend && parse_backend(d->opt->backend, &d->cfg.backend) < 0) {
-                log_error("--backend: unknown backend \"%s\" (auto, switcher, hotplug, cpufreq, dryrun)",
-                          d->opt->backend);
+                log_error("--backend: unknown backend \"%s\" (auto, switcher, hotplug, cpuset, cpufreq, "
+                          "dryrun)", d->opt->backend);
                 status = EXIT_USAGE;
                 goto out;
         }
@@ -766,8 +766,8 @@ static int setup(struct bl_daemon *d)
                 status = d->cfg.backend == BL_BACKEND_AUTO ? EXIT_FAILURE : EXIT_CONFIG;
                 goto out;
         }
-        r = d->backend_ops->open(&d->backend, &d->topo, &d->ladder, diag);
-        daemon_log_diag(diag, LOG_ERR);
+        r = d->backend_ops->open(&d->backend, &d->topo, &d->ladder, &d->cfg, diag);
+        daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
                 log_error("backend %s cannot start: %s", d->backend_ops->name, strerror(-r));

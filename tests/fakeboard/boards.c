@@ -314,6 +314,7 @@ static const struct fakeboard_desc boards[] = {
                 .zones = exynos5422_zones,
                 .nzones = sizeof(exynos5422_zones) / sizeof(exynos5422_zones[0]),
                 .psi = true,
+                .cgroup2 = true,
         },
         {
                 .name = "x86-symmetric",
@@ -360,6 +361,7 @@ static const struct fakeboard_desc boards[] = {
                 .zones = intel_hybrid_zones,
                 .nzones = COUNT(intel_hybrid_zones),
                 .psi = true,
+                .cgroup2 = true,
         },        {
                 .name = "tc2-switcher",
                 .summary = "Versatile Express TC2: 2x Cortex-A15 + 3x Cortex-A7, in-kernel switcher active",

@@ -504,6 +504,43 @@ static int write_switcher_files(struct fakeboard *fb)
         return 0;
 }
 
+/* As a systemd machine shows it; cpuset.cpus "" (a newline) means the
+ * parent's CPUs. Written files are not normalised as the kernel would. */
+static int write_cgroup_files(struct fakeboard *fb)
+{
+        static const char *const slices[] = { "system.slice", "user.slice" };
+        char dir[PATH_MAX], path[128], list[1024];
+        int r;
+
+        if (!fb->desc->cgroup2)
+                return 0;
+        cpuset_format(&fb->all, list, sizeof(list));
+        if ((r = board_path(fb, dir, sizeof(dir), "/sys/fs/cgroup")) < 0 || (r = mkdir_p(dir)) < 0 ||
+            (r = board_printf(fb, "/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma "
+                              "misc\n")) < 0 ||
+            (r = board_printf(fb, "/sys/fs/cgroup/cgroup.subtree_control", "cpuset cpu io memory pids\n")) < 0 ||
+            (r = board_printf(fb, "/sys/fs/cgroup/cpuset.cpus.effective", "%s\n", list)) < 0)
+                return r;
+        for (unsigned i = 0; i < sizeof(slices) / sizeof(slices[0]); i++) {
+                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", slices[i]);
+                if ((r = board_path(fb, dir, sizeof(dir), "%s", path)) < 0 || (r = mkdir_p(dir)) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.controllers", slices[i]);
+                if ((r = board_printf(fb, path, "cpuset cpu io memory pids\n")) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.subtree_control", slices[i]);
+                if ((r = board_printf(fb, path, "\n")) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cpuset.cpus", slices[i]);
+                if ((r = board_printf(fb, path, "\n")) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cpuset.cpus.effective", slices[i]);
+                if ((r = board_printf(fb, path, "%s\n", list)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int write_proc(struct fakeboard *fb)
 {
         char dir[PATH_MAX];
@@ -1267,7 +1304,7 @@ int fakeboard_new(const char *board, struct fakeboard **ret)
         for (unsigned i = 0; i < fb->npolicies; i++)
                 if (!fb->policy[i].desc->switcher_offline && (r = write_policy_files(fb, &fb->policy[i])) < 0)
                         goto fail;
-        if ((r = write_switcher_files(fb)) < 0)
+        if ((r = write_switcher_files(fb)) < 0 || (r = write_cgroup_files(fb)) < 0)
                 goto fail;
         if ((r = publish_hotplug(fb)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
                 goto fail;

@@ -76,6 +76,10 @@ struct fakeboard_desc {
         unsigned nzones;
         bool psi;                       /* /proc/pressure/cpu exists (else it is hidden) */
         bool bl_switcher;               /* /sys/kernel/bL_switcher/active reads 1 */
+        /* A cgroup v2 hierarchy at /sys/fs/cgroup with the cpuset controller
+         * enabled at the root, and system.slice and user.slice that set no
+         * CPUs of their own. */
+        bool cgroup2;
 };
 
 /* A phase of a load pattern: for duration_ms, ntasks tasks each wanting

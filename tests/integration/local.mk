@@ -104,3 +104,19 @@ tests_integration_check_topologies_SOURCES = \
 tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_topologies_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
+# The cpuset backend: cgroup v2 written directly, or systemd's AllowedCPUs=
+# through a fake systemd on a private dbus-daemon.
+integration_tests += tests/integration/check_cpuset
+check_PROGRAMS += tests/integration/fake-systemd
+tests_integration_fake_systemd_SOURCES = tests/integration/fake-systemd.c
+tests_integration_fake_systemd_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
+tests_integration_fake_systemd_LDADD = $(SYSTEMD_LIBS)
+tests_integration_check_cpuset_SOURCES = \
+	tests/integration/check_cpuset.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
+	tests/fakeboard/boards.c
+tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"'
+tests_integration_check_cpuset_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)

@@ -918,6 +918,89 @@ START_TEST(test_zone_limits)
 }
 END_TEST
 
+START_TEST(test_cpuset)
+{
+        ck_assert_uint_eq(cfg.ncpuset_groups, 2);
+        ck_assert_str_eq(cfg.cpuset_groups[0], "system.slice");
+        ck_assert_str_eq(cfg.cpuset_groups[1], "user.slice");
+        ck_assert_int_eq(cfg.cpuset_manager, BL_CPUSET_MANAGER_AUTO);
+        ck_assert_uint_eq(parse("[cpuset]\ngroups = bigLittle.slice/work , machine.slice,a.b/c-d_e@1\n"
+                                "manager = cgroupfs\n"), 0);
+        ck_assert_uint_eq(diag.n, 0);
+        ck_assert_uint_eq(cfg.ncpuset_groups, 3);
+        ck_assert_str_eq(cfg.cpuset_groups[0], "bigLittle.slice/work");
+        ck_assert_str_eq(cfg.cpuset_groups[1], "machine.slice");
+        ck_assert_str_eq(cfg.cpuset_groups[2], "a.b/c-d_e@1");
+        ck_assert_int_eq(cfg.cpuset_manager, BL_CPUSET_MANAGER_CGROUPFS);
+        ck_assert_uint_eq(parse("[cpuset]\nmanager = systemd\ngroups = user.slice\n"), 0);
+        ck_assert_int_eq(cfg.cpuset_manager, BL_CPUSET_MANAGER_SYSTEMD);
+        ck_assert_uint_eq(cfg.ncpuset_groups, 1);
+        ck_assert_str_eq(cpuset_manager_to_string(BL_CPUSET_MANAGER_SYSTEMD), "systemd");
+        /* 16 groups are the most. */
+        ck_assert_uint_eq(parse("[cpuset]\n"
+                                "groups = g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15\n"), 0);
+        ck_assert_uint_eq(cfg.ncpuset_groups, 16);
+        ck_assert_str_eq(cfg.cpuset_groups[15], "g15");
+}
+END_TEST
+
+#define GROUP_LIST "expected a comma-separated list of cgroup paths relative to the cgroup root " \
+                   "(no leading \"/\", no \"..\", no empty components, no spaces)"
+
+static const struct bad_list bad_groups[] = {
+        { "", "groups: " GROUP_LIST ", got \"\"" },
+        { "/system.slice", "groups: " GROUP_LIST ", got \"/system.slice\"" },
+        { "a/../b", "groups: " GROUP_LIST ", got \"a/../b\"" },
+        { "..", "groups: " GROUP_LIST ", got \"..\"" },
+        { "a/./b", "groups: " GROUP_LIST ", got \"a/./b\"" },
+        { "a//b", "groups: " GROUP_LIST ", got \"a//b\"" },
+        { "a/", "groups: " GROUP_LIST ", got \"a/\"" },
+        { "a,,b", "groups: " GROUP_LIST ", got \"a,,b\"" },
+        { "my group", "groups: " GROUP_LIST ", got \"my group\"" },
+        { "user.slice, user.slice",
+          "groups: \"user.slice\" is listed twice, got \"user.slice, user.slice\"" },
+        { "g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15,g16",
+          "groups: expected at most 16 cgroups, "
+          "got \"g0,g1,g2,g3,g4,g5,g6,g7,g8,g9,g10,g11,g12,g13,g14,g15,g16\"" },
+};
+
+START_TEST(test_bad_groups)
+{
+        const struct bad_list *b = &bad_groups[_i];
+        char text[256], expected[BL_DIAG_LEN];
+
+        snprintf(text, sizeof(text), "[cpuset]\ngroups = a.slice\n\ngroups = %s\n", b->value);
+        snprintf(expected, sizeof(expected), "test.conf:4: %s", b->expected);
+        ck_assert_uint_eq(parse(text), 1);
+        ck_assert_uint_eq(diag.n, 1);
+        ck_assert_str_eq(diag.msg[0], expected);
+        ck_assert_uint_eq(cfg.ncpuset_groups, 1);
+        ck_assert_str_eq(cfg.cpuset_groups[0], "a.slice");
+}
+END_TEST
+
+START_TEST(test_bad_cpuset_keys)
+{
+        static const char long_group[] = "a234567890123456789012345678901234567890123456789012345678901234"
+                                         "5678901234567890123456789012345678901234567890123456789012345678";
+        char text[256];
+
+        ck_assert_uint_eq(parse("[cpuset]\nmanager = docker\nslices = a\n"), 2);
+        ck_assert_diag(0, "test.conf:2: manager: expected auto, systemd or cgroupfs, got \"docker\"");
+        ck_assert_diag(1, "test.conf:3: [cpuset]: unknown key \"slices\"");
+        ck_assert_int_eq(cfg.cpuset_manager, BL_CPUSET_MANAGER_AUTO);
+        diag_init(&diag);
+        ck_assert_uint_eq(strlen(long_group), BL_CPUSET_GROUP_MAX);
+        snprintf(text, sizeof(text), "[cpuset]\ngroups = %s\n", long_group);
+        ck_assert_uint_eq(parse_as("x.conf", text), 1);
+        ck_assert_uint_eq(diag.n, 1);
+        ck_assert_msg(strstr(diag.msg[0],
+                             "x.conf:2: groups: expected cgroup paths of at most 127 characters"),
+                      "%s", diag.msg[0]);
+        ck_assert_uint_eq(cfg.ncpuset_groups, 2);
+}
+END_TEST
+
 START_TEST(test_to_string)
 {
         ck_assert_str_eq(backend_kind_to_string(BL_BACKEND_AUTO), "auto");
@@ -1178,6 +1261,10 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.critical_temp_mc, def.critical_temp_mc);
         ck_assert_int_eq(cfg.holds_allow_users, def.holds_allow_users);
         ck_assert_uint_eq(cfg.holds_max_duration_s, def.holds_max_duration_s);
+        ck_assert_uint_eq(cfg.ncpuset_groups, def.ncpuset_groups);
+        for (unsigned i = 0; i < def.ncpuset_groups; i++)
+                ck_assert_str_eq(cfg.cpuset_groups[i], def.cpuset_groups[i]);
+        ck_assert_int_eq(cfg.cpuset_manager, def.cpuset_manager);
 
         /* Every key is present in the file, not just left at its default. */
         for (unsigned k = 0; k < BL_CONFIG_NKEYS; k++)
@@ -1242,6 +1329,9 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_too_many_heuristics);
         tcase_add_test(tc, test_zones);
         tcase_add_loop_test(tc, test_bad_zones, 0, sizeof(bad_zones) / sizeof(bad_zones[0]));
+        tcase_add_test(tc, test_cpuset);
+        tcase_add_loop_test(tc, test_bad_groups, 0, sizeof(bad_groups) / sizeof(bad_groups[0]));
+        tcase_add_test(tc, test_bad_cpuset_keys);
         tcase_add_test(tc, test_zone_limits);
         suite_add_tcase(s, tc);
 

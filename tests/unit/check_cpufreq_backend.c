@@ -203,7 +203,7 @@ static struct bl_backend *open_backend(void)
         struct bl_diag diag;
 
         diag_init(&diag);
-        ck_assert_int_eq(backend_cpufreq.open(&b, &topo, &ladder, &diag), 0);
+        ck_assert_int_eq(backend_cpufreq.open(&b, &topo, &ladder, NULL, &diag), 0);
         ck_assert_int_eq(diag.n, 0);
         ck_assert_ptr_nonnull(b);
         return b;
@@ -493,7 +493,7 @@ START_TEST(open_needs_two_policies)
         snprintf(command, sizeof(command), "rm -rf '%s/devices/system/cpu/cpufreq/policy4'", sys_dir);
         ck_assert_int_eq(system(command), 0);
         diag_init(&diag);
-        ck_assert_int_eq(backend_cpufreq.open(&b, &topo, &ladder, &diag), -EOPNOTSUPP);
+        ck_assert_int_eq(backend_cpufreq.open(&b, &topo, &ladder, NULL, &diag), -EOPNOTSUPP);
         ck_assert_ptr_null(b);
         ck_assert_int_eq(diag.n, 1);
         ck_assert_int_eq(cpufreq_writable_policies(), 1);

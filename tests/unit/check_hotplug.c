@@ -175,7 +175,7 @@ static struct bl_backend *open_backend(void)
         struct bl_diag diag;
 
         diag_init(&diag);
-        ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, &diag), 0);
+        ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, NULL, &diag), 0);
         ck_assert_int_eq(diag.n, 0);
         return b;
 }
@@ -296,7 +296,7 @@ START_TEST(open_refuses_when_nothing_can_go_offline)
 
         cpuset_zero(&topo.can_offline);
         diag_init(&diag);
-        ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, &diag), -EOPNOTSUPP);
+        ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, NULL, &diag), -EOPNOTSUPP);
         ck_assert_ptr_null(b);
         ck_assert_int_eq(diag.n, 1);
 }

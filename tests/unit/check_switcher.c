@@ -221,7 +221,7 @@ static struct bl_backend *open_backend(void)
         struct bl_diag diag;
 
         diag_init(&diag);
-        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, &diag), 0);
+        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, NULL, &diag), 0);
         ck_assert_int_eq(diag.n, 0);
         ck_assert_ptr_nonnull(b);
         return b;
@@ -290,7 +290,7 @@ START_TEST(open_refuses_an_inactive_switcher)
 
         set_active("0\n");
         diag_init(&diag);
-        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, &diag), -ENODEV);
+        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, NULL, &diag), -ENODEV);
         ck_assert_ptr_null(b);
         ck_assert_uint_eq(diag.n, 1);
         ck_assert_msg(strstr(diag.msg[0], "the in-kernel switcher is not active "
@@ -298,7 +298,7 @@ START_TEST(open_refuses_an_inactive_switcher)
 
         ck_assert_int_eq(unlink(real_path("/sys/kernel/bL_switcher/active")), 0);
         diag_init(&diag);
-        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, &diag), -ENODEV);
+        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, NULL, &diag), -ENODEV);
         ck_assert_msg(strstr(diag.msg[0], "the in-kernel switcher is not active "
                                           "(/sys/kernel/bL_switcher/active: No such file or directory)"),
                       "%s", diag.msg[0]);
@@ -313,14 +313,14 @@ START_TEST(open_needs_pair_mode_and_one_logical_cpu_per_pair)
 
         ladder.mode = BL_MODE_CLUSTER;
         diag_init(&diag);
-        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, &diag), -EOPNOTSUPP);
+        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, NULL, &diag), -EOPNOTSUPP);
         ck_assert_str_eq(diag.msg[0],
                          "switcher: it moves each pair on its own and needs mode pair, not cluster");
 
         ladder.mode = BL_MODE_PAIR;
         ladder.pairs[1] = (struct bl_pair){ .little = 3, .big = 4 };
         diag_init(&diag);
-        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, &diag), -EOPNOTSUPP);
+        ck_assert_int_eq(backend_switcher.open(&b, &topo, &ladder, NULL, &diag), -EOPNOTSUPP);
         ck_assert_str_eq(diag.msg[0], "switcher: pair 1 (cpu3/cpu4): neither of its CPUs has a cpufreq "
                                       "policy, the switcher leaves exactly one online");
         ck_assert_ptr_null(b);

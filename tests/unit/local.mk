@@ -17,6 +17,7 @@ unit_tests = \
 	tests/unit/check_sources \
 	tests/unit/check_hotplug \
 	tests/unit/check_cpufreq_backend \
+	tests/unit/check_cpuset_backend \
 	tests/unit/check_switcher \
 	tests/unit/check_perf \
 	tests/unit/check_events \
@@ -67,6 +68,9 @@ tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_cpufreq_backend_SOURCES = tests/unit/check_cpufreq_backend.c
 tests_unit_check_cpufreq_backend_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_cpufreq_backend_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
+tests_unit_check_cpuset_backend_SOURCES = tests/unit/check_cpuset_backend.c
+tests_unit_check_cpuset_backend_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS)
+tests_unit_check_cpuset_backend_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_switcher_SOURCES = tests/unit/check_switcher.c
 tests_unit_check_switcher_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_switcher_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
