@@ -129,8 +129,8 @@ static void clamp(struct bl_limit *l, const char *name, int mc, const char *rela
         describe(other_name, other, against, sizeof(against));
         celsius_format(mc, temp, sizeof(temp));
         if (diag)
-                diag_add(diag, "thermal: %s is not %s %s: %s %s to %s °C to keep release < cap < critical", was,
-                         relation, against, name, verb, temp);
+                diag_add(diag, "thermal: %s is not %s %s: %s %s to %s °C to keep release < cap < critical",
+                         was, relation, against, name, verb, temp);
         l->mc = mc;
         l->clamped = true;
         /* the origin keeps where the value came from, the log says why it moved */

@@ -119,8 +119,8 @@ static void read_trips(struct thermal_zone *zone, const char *syspath)
                 if (r == -ENOENT)
                         break;
                 if (r < 0) {
-                        log_debug("thermal: %s (%s): trip %u left out: cannot read its type: %s", zone->sysname,
-                                  zone->type, n, strerror(-r));
+                        log_debug("thermal: %s (%s): trip %u left out: cannot read its type: %s",
+                                  zone->sysname, zone->type, n, strerror(-r));
                         continue;
                 }
                 r = read_trip_value(syspath, n, "temp", &temp);

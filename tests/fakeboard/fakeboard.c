@@ -371,7 +371,8 @@ static int add_cpu_devices(struct fakeboard *fb)
                 fprintf(f,
                         "P: /devices/virtual/thermal/thermal_zone%u\nE: SUBSYSTEM=thermal\n"
                         "A: type=%s\\n\nA: temp=%d\\n\nA: mode=enabled\\n\nA: policy=step_wise\\n\n"
-                        "A: available_policies=fair_share bang_bang step_wise user_space power_allocator\\n\n",
+                        "A: available_policies=fair_share bang_bang step_wise user_space "
+                        "power_allocator\\n\n",
                         z, zone->type, zone->temp_mc);
                 if (zone->critical_mc) {
                         fprintf(f, "A: trip_point_%u_temp=%d\\n\nA: trip_point_%u_type=critical\\n\n"

@@ -521,8 +521,8 @@ START_TEST(test_many_errors)
         ck_assert_diag(4, "test.conf:8: [hysteresis]: unknown key \"foo\"");
         ck_assert_diag(5, "test.conf:9: unknown heuristic \"nope\" in [policy.nope] "
                           "(known: util, pelt, fake)");
-        ck_assert_diag(6, "test.conf:12: cap_temp_c: expected auto or a temperature 20-150 (degrees Celsius), "
-                          "got \"hot\"");
+        ck_assert_diag(6, "test.conf:12: cap_temp_c: expected auto or a temperature 20-150 "
+                          "(degrees Celsius), got \"hot\"");
         ck_assert_int_eq(cfg.release_temp_mc, 70000);
 }
 END_TEST
@@ -656,7 +656,8 @@ START_TEST(test_cross_temperatures)
                           "got \"84.5\"");
 
         setup();
-        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 96\nrelease_temp_c = 97\ncritical_temp_c = 95\n"), 0);
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 96\nrelease_temp_c = 97\n"
+                                "critical_temp_c = 95\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 2);
         ck_assert_diag(0, "test.conf:3: release_temp_c: must be below cap_temp_c (96, set at test.conf:2), "
                           "got \"97\"");
@@ -688,20 +689,23 @@ START_TEST(test_cross_temperatures_auto)
 
         /* with cap auto, release must still be below critical */
         setup();
-        ck_assert_uint_eq(parse("[thermal]\ncritical_temp_c = 70\ncap_temp_c = auto\nrelease_temp_c = 75\n"), 0);
+        ck_assert_uint_eq(parse("[thermal]\ncritical_temp_c = 70\ncap_temp_c = auto\n"
+                                "release_temp_c = 75\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:4: release_temp_c: must be below critical_temp_c (70, set at test.conf:2), "
-                          "got \"75\"");
+        ck_assert_diag(0, "test.conf:4: release_temp_c: must be below critical_temp_c "
+                          "(70, set at test.conf:2), got \"75\"");
 }
 END_TEST
 
 START_TEST(test_temperature_auto)
 {
-        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 70\nrelease_temp_c = 60\ncritical_temp_c = 90\n"), 0);
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 70\nrelease_temp_c = 60\n"
+                                "critical_temp_c = 90\n"), 0);
         ck_assert(!cfg.cap_temp_auto && !cfg.release_temp_auto && !cfg.critical_temp_auto);
         ck_assert_int_eq(cfg.cap_temp_mc, 70000);
         /* a drop-in puts one back to auto: the built-in value until resolved */
-        ck_assert_uint_eq(parse_as("drop.conf", "[thermal]\ncap_temp_c = auto\ncritical_temp_c =  auto \n"), 0);
+        ck_assert_uint_eq(parse_as("drop.conf", "[thermal]\ncap_temp_c = auto\n"
+                                           "critical_temp_c =  auto \n"), 0);
         ck_assert(cfg.cap_temp_auto && !cfg.release_temp_auto && cfg.critical_temp_auto);
         ck_assert_int_eq(cfg.cap_temp_mc, 85000);
         ck_assert_int_eq(cfg.release_temp_mc, 60000);

@@ -476,14 +476,18 @@ static void set_trip(unsigned zone, unsigned n, const char *what, const char *te
 {
         char rel[256];
 
-        snprintf(rel, sizeof(rel), "sys/devices/virtual/thermal/thermal_zone%u/trip_point_%u_%s", zone, n, what);
+        snprintf(rel, sizeof(rel), "sys/devices/virtual/thermal/thermal_zone%u/trip_point_%u_%s", zone, n,
+                 what);
         bed_write(rel, "%s", text);
 }
 
 START_TEST(test_thermal_reads_trips)
 {
         struct bl_config c = {
-                .zones_auto = true, .cap_temp_auto = true, .release_temp_auto = true, .critical_temp_auto = true,
+                .zones_auto = true,
+                .cap_temp_auto = true,
+                .release_temp_auto = true,
+                .critical_temp_auto = true,
         };
         struct bl_trip_zone zones[BL_THERMAL_MAX];
         struct bl_thermal_limits l;

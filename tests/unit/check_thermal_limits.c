@@ -50,7 +50,8 @@ static struct bl_config auto_config(void)
         return c;
 }
 
-static struct bl_trip_zone zone(const char *sysname, const char *type, const struct bl_trip *trips, unsigned n)
+static struct bl_trip_zone zone(const char *sysname, const char *type, const struct bl_trip *trips,
+                                unsigned n)
 {
         return (struct bl_trip_zone){ .sysname = sysname, .type = type, .trips = trips, .ntrips = n };
 }
@@ -219,9 +220,9 @@ START_TEST(test_contradicting_trips_are_clamped)
         ck_assert(l.release.clamped);
         ck_assert_uint_eq(diag.n, 2);
         ck_assert_str_eq(diag.msg[0],
-                         "thermal: cap 75.0 °C (thermal_zone2 cpu-thermal passive trip 80.0 °C − 5) is not below "
-                         "critical 55.0 °C (thermal_zone2 cpu-thermal critical trip 60.0 °C − 5): cap lowered "
-                         "to 50.0 °C to keep release < cap < critical");
+                         "thermal: cap 75.0 °C (thermal_zone2 cpu-thermal passive trip 80.0 °C − 5) "
+                         "is not below critical 55.0 °C (thermal_zone2 cpu-thermal critical trip "
+                         "60.0 °C − 5): cap lowered to 50.0 °C to keep release < cap < critical");
         ck_assert_ptr_nonnull(strstr(diag.msg[1], "release 70.0 °C (cap 75.0 °C − 5) is not below cap 50.0"));
 }
 END_TEST
@@ -240,8 +241,8 @@ START_TEST(test_mix_keeps_order_around_numbers)
         ck_assert_int_eq(l.cap.mc, 90000);
         ck_assert_int_eq(l.critical.mc, 95000);
         ck_assert(l.critical.clamped);
-        ck_assert_ptr_nonnull(strstr(diag.msg[0], "critical 80.0 °C (thermal_zone0 cpu0-thermal hot trip 85.0 °C "
-                                                  "− 5) is not above cap 90.0 °C (cap_temp_c)"));
+        ck_assert_ptr_nonnull(strstr(diag.msg[0], "critical 80.0 °C (thermal_zone0 cpu0-thermal hot trip "
+                                                  "85.0 °C − 5) is not above cap 90.0 °C (cap_temp_c)"));
 
         /* a configured release above the trip-derived cap (65): cap moves up */
         c = auto_config();
