@@ -70,7 +70,7 @@ static const struct choice combine_choices[] = {
 enum key_kind {
         KIND_CHOICE,
         KIND_UINT,              /* an integer in [min, max] */
-        KIND_TEMP,              /* degrees Celsius, decimals allowed, in [min, max]; stored in m°C */
+        KIND_TEMP,              /* auto, or degrees Celsius, decimals allowed, in [min, max]; stored in m°C */
         KIND_HEURISTICS,
         KIND_ZONES,
         KIND_PATH,              /* an absolute path */
@@ -110,11 +110,11 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
                                         "an integer 0-1000 (Hz, 0 = unlimited)", NULL },
         [BL_KEY_ZONES] = { "thermal", "zones", KIND_ZONES },
         [BL_KEY_CAP_TEMP_C] = { "thermal", "cap_temp_c", KIND_TEMP, 20, 150,
-                                "a temperature 20-150 (degrees Celsius)", NULL },
+                                "auto or a temperature 20-150 (degrees Celsius)", NULL },
         [BL_KEY_RELEASE_TEMP_C] = { "thermal", "release_temp_c", KIND_TEMP, 20, 150,
-                                    "a temperature 20-150 (degrees Celsius)", NULL },
+                                    "auto or a temperature 20-150 (degrees Celsius)", NULL },
         [BL_KEY_CRITICAL_TEMP_C] = { "thermal", "critical_temp_c", KIND_TEMP, 20, 150,
-                                     "a temperature 20-150 (degrees Celsius)", NULL },
+                                     "auto or a temperature 20-150 (degrees Celsius)", NULL },
         [BL_KEY_ALLOW_USERS] = { "holds", "allow_users", KIND_CHOICE, .choices = bool_choices },
         [BL_KEY_MAX_DURATION_S] = { "holds", "max_duration_s", KIND_UINT, 1, 604800,
                                     "an integer 1-604800 (seconds)", NULL },
@@ -263,9 +263,12 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
 
         c->zones_auto = true;
         c->nzones = 0;
-        c->cap_temp_mc = 85000;
-        c->release_temp_mc = 80000;
-        c->critical_temp_mc = 95000;
+        c->cap_temp_mc = BL_CAP_TEMP_DEFAULT_MC;
+        c->release_temp_mc = BL_RELEASE_TEMP_DEFAULT_MC;
+        c->critical_temp_mc = BL_CRITICAL_TEMP_DEFAULT_MC;
+        c->cap_temp_auto = true;
+        c->release_temp_auto = true;
+        c->critical_temp_auto = true;
 
         c->holds_allow_users = false;
         c->holds_max_duration_s = 3600;
@@ -638,12 +641,15 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
                 break;
         case BL_KEY_CAP_TEMP_C:
                 c->cap_temp_mc = (int)v;
+                c->cap_temp_auto = false;
                 break;
         case BL_KEY_RELEASE_TEMP_C:
                 c->release_temp_mc = (int)v;
+                c->release_temp_auto = false;
                 break;
         case BL_KEY_CRITICAL_TEMP_C:
                 c->critical_temp_mc = (int)v;
+                c->critical_temp_auto = false;
                 break;
         case BL_KEY_ALLOW_USERS:
                 c->holds_allow_users = v != 0;
@@ -688,6 +694,27 @@ static void key_format(const struct bl_config *c, enum bl_config_key k, char *bu
         }
 }
 
+/* A thermal limit back to auto: the built-in value until trips resolve it. */
+static void temp_set_auto(struct bl_config *c, enum bl_config_key k)
+{
+        switch (k) {
+        case BL_KEY_CAP_TEMP_C:
+                c->cap_temp_mc = BL_CAP_TEMP_DEFAULT_MC;
+                c->cap_temp_auto = true;
+                break;
+        case BL_KEY_RELEASE_TEMP_C:
+                c->release_temp_mc = BL_RELEASE_TEMP_DEFAULT_MC;
+                c->release_temp_auto = true;
+                break;
+        case BL_KEY_CRITICAL_TEMP_C:
+                c->critical_temp_mc = BL_CRITICAL_TEMP_DEFAULT_MC;
+                c->critical_temp_auto = true;
+                break;
+        default:
+                break;
+        }
+}
+
 static void set_key(struct parser *p, const char *section, const char *name, const char *value)
 {
         const struct key_desc *d = NULL;
@@ -722,6 +749,11 @@ static void set_key(struct parser *p, const char *section, const char *name, con
                         report(p, "%s: expected %s, got \"%s\"", name, d->what, value);
                 break;
         case KIND_TEMP:
+                if (streq(value, "auto")) {
+                        temp_set_auto(p->c, k);
+                        note_origin(p, k, value);
+                        return;
+                }
                 ok = parse_number(value, &number) && number >= d->min && number <= d->max;
                 if (ok)
                         v = celsius_to_mc(number);
@@ -949,9 +981,15 @@ unsigned config_validate(const struct bl_config *c, struct bl_diag *diag)
                 problems += check_heuristic(c, &c->heuristics[i], diag);
         problems += check_below(c, diag, BL_KEY_DOWN_THRESHOLD, c->down_threshold, BL_KEY_UP_THRESHOLD,
                                 c->up_threshold);
-        problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc, BL_KEY_CAP_TEMP_C,
-                                c->cap_temp_mc);
-        problems += check_below(c, diag, BL_KEY_CAP_TEMP_C, c->cap_temp_mc, BL_KEY_CRITICAL_TEMP_C,
-                                c->critical_temp_mc);
+        if (!c->release_temp_auto && !c->cap_temp_auto)
+                problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc, BL_KEY_CAP_TEMP_C,
+                                        c->cap_temp_mc);
+        if (!c->cap_temp_auto && !c->critical_temp_auto)
+                problems += check_below(c, diag, BL_KEY_CAP_TEMP_C, c->cap_temp_mc, BL_KEY_CRITICAL_TEMP_C,
+                                        c->critical_temp_mc);
+        /* cap, from the trips, must fit between them */
+        if (c->cap_temp_auto && !c->release_temp_auto && !c->critical_temp_auto)
+                problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc,
+                                        BL_KEY_CRITICAL_TEMP_C, c->critical_temp_mc);
         return problems;
 }

@@ -19,6 +19,10 @@
 /* [cpuset] groups: how many, and the longest path (relative to the cgroup root). */
 #define BL_CPUSET_MAX_GROUPS 16
 #define BL_CPUSET_GROUP_MAX 128
+/* The thermal limits when neither the configuration nor a trip point sets them. */
+#define BL_CAP_TEMP_DEFAULT_MC 85000
+#define BL_RELEASE_TEMP_DEFAULT_MC 80000
+#define BL_CRITICAL_TEMP_DEFAULT_MC 95000
 
 enum bl_backend_kind {
         BL_BACKEND_AUTO,
@@ -125,9 +129,15 @@ struct bl_config {
         bool zones_auto;
         unsigned nzones;
         char zones[BL_MAX_ZONES][BL_NAME_MAX];  /* thermal zone types */
+        /* With *_auto the value comes from the zones' trip points
+         * (core/thermal-limits.h): the built-in default until the daemon
+         * has resolved it. */
         int cap_temp_mc;
         int release_temp_mc;
         int critical_temp_mc;
+        bool cap_temp_auto;
+        bool release_temp_auto;
+        bool critical_temp_auto;
 
         /* [holds] */
         bool holds_allow_users;         /* users may place and release their own holds */
@@ -167,7 +177,9 @@ unsigned config_parse(struct bl_config *c, const struct bl_heuristic_ops *const 
 bool config_scan_plugin_dir(const char *filename, const char *text, size_t len, char *buf, size_t size);
 
 /* Checks rules across keys (down < up, release < cap < critical, ...) after
- * every file has been parsed. Returns the number of problems added. */
+ * every file has been parsed. Thermal keys set to auto are left out (their
+ * order is kept when they are resolved); with cap auto, release must still
+ * be below critical. Returns the number of problems added. */
 unsigned config_validate(const struct bl_config *c, struct bl_diag *diag);
 
 const char *backend_kind_to_string(enum bl_backend_kind b);

@@ -100,7 +100,6 @@ void controller_done(struct bl_controller *c)
 
 int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg, unsigned have)
 {
-        struct bl_engine_params params;
         struct bl_scorer *fresh;
         int r;
 
@@ -109,10 +108,17 @@ int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg,
                 return r;
         scorers_free(c->scorer, c->nscorers);
         c->scorer = fresh;
+        controller_set_params(c, cfg);
+        return 0;
+}
+
+void controller_set_params(struct bl_controller *c, const struct bl_config *cfg)
+{
+        struct bl_engine_params params;
+
         engine_params_from_config(&params, cfg);
         for (unsigned i = 0; i < c->nengines; i++)
                 engine_set_params(&c->engine[i], &params);
-        return 0;
 }
 
 /* The record of 'cpu' in a sample: at its index when the sample is laid out

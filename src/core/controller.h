@@ -41,6 +41,10 @@ void controller_done(struct bl_controller *c);
  * parameters, levels kept. On failure nothing changed. */
 int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg, unsigned have);
 
+/* New engine parameters from 'cfg' (thermal limits found again when the
+ * zones change); heuristics, levels and thermal state kept. */
+void controller_set_params(struct bl_controller *c, const struct bl_config *cfg);
+
 /* Puts a hold in force (every engine, every pair, at 'level'; thermal
  * limits still apply) or, with level < 0, ends it. 'who' describes it for
  * the reasons. The heuristics keep scoring while it holds. */

@@ -10,6 +10,7 @@ src_core_libblcore_a_SOURCES = \
 	src/core/heuristic.h src/core/heuristic.c \
 	src/core/ini-reader.h src/core/ini-reader.c \
 	src/core/config.h src/core/config.c \
+	src/core/thermal-limits.h src/core/thermal-limits.c \
 	src/core/scorer.h src/core/scorer.c \
 	src/core/engine.h src/core/engine.c \
 	src/core/controller.h src/core/controller.c \

@@ -279,6 +279,49 @@ static int read_time_in_level(sd_bus_message *m, struct ctl_status *s, void *fie
         return sd_bus_message_exit_container(m);
 }
 
+static void limits_free(struct ctl_limit *l, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(l[i].name);
+                free(l[i].source);
+                free(l[i].origin);
+        }
+        free(l);
+}
+
+static int read_limits(sd_bus_message *m, struct ctl_status *s, void *field)
+{
+        int r;
+
+        limits_free(s->limits, s->n_limits);
+        s->limits = NULL;
+        s->n_limits = 0;
+        r = sd_bus_message_enter_container(m, 'a', "(siss)");
+        if (r < 0)
+                return r;
+        for (;;) {
+                const char *name, *source, *origin;
+                struct ctl_limit *a;
+                int32_t mc;
+
+                r = sd_bus_message_read(m, "(siss)", &name, &mc, &source, &origin);
+                if (r <= 0)
+                        break;
+                a = realloc(s->limits, (s->n_limits + 1) * sizeof(*a));
+                if (!a)
+                        return -ENOMEM;
+                s->limits = a;
+                a[s->n_limits] = (struct ctl_limit){
+                        .name = strdup(name), .mc = mc, .source = strdup(source), .origin = strdup(origin),
+                };
+                if (!a[s->n_limits++].name || !a[s->n_limits - 1].source || !a[s->n_limits - 1].origin)
+                        return -ENOMEM;
+        }
+        if (r < 0)
+                return r;
+        return sd_bus_message_exit_container(m);
+}
+
 static int read_holds(sd_bus_message *m, struct ctl_status *s, void *field)
 {
         client_holds_free(s->holds, s->n_holds);
@@ -301,6 +344,7 @@ static const struct property properties[] = {
         { "Scores", "a{sd}", FIELD(scores), read_scores },
         { "Temperature", "i", FIELD(temperature), read_int32 },
         { "ThermalState", "s", FIELD(thermal_state), read_string },
+        { "ThermalLimits", "a(siss)", FIELD(limits), read_limits },
         { "Holds", "a(usuisssttb)", FIELD(holds), read_holds },
         { "Backend", "s", FIELD(backend), read_string },
         { "Topology", "s", FIELD(topology), read_string },
@@ -341,6 +385,7 @@ void client_status_done(struct ctl_status *s)
                 free(s->time_in_level[i].name);
         free(s->time_in_level);
         client_holds_free(s->holds, s->n_holds);
+        limits_free(s->limits, s->n_limits);
         *s = (struct ctl_status){ .temperature = -1 };
 }
 

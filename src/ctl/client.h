@@ -50,6 +50,15 @@ struct ctl_named_usec {
         uint64_t usec;
 };
 
+/* One thermal limit: "cap", "release" or "critical", and where it came
+ * from ("trip", "configured", "built-in"; origin for people). */
+struct ctl_limit {
+        char *name;
+        int32_t mc;
+        char *source;
+        char *origin;
+};
+
 /* The properties of the object; strings are NULL and counts 0 for what
  * the daemon did not send. */
 struct ctl_status {
@@ -61,6 +70,8 @@ struct ctl_status {
         size_t n_scores;
         int32_t temperature;    /* m°C, -1: no zone watched */
         char *thermal_state;
+        struct ctl_limit *limits;
+        size_t n_limits;
         struct ctl_hold *holds;
         size_t n_holds;
         char *backend;

@@ -69,6 +69,37 @@ static void print_thermal(FILE *f, const struct ctl_status *s, bool fancy)
         fputc('\n', f);
 }
 
+static const struct ctl_limit *find_limit(const struct ctl_status *s, const char *name)
+{
+        for (size_t i = 0; i < s->n_limits; i++)
+                if (strcmp(s->limits[i].name, name) == 0)
+                        return &s->limits[i];
+        return NULL;
+}
+
+static const char *source_words(const char *source)
+{
+        if (strcmp(source, "trip") == 0)
+                return "from trip points";
+        return source;
+}
+
+/* "cap 75.0 °C, critical 90.0 °C (from trip points)": one source said once. */
+static void print_limits(FILE *f, const struct ctl_status *s)
+{
+        const struct ctl_limit *cap = find_limit(s, "cap"), *critical = find_limit(s, "critical");
+
+        if (!cap || !critical)
+                return;
+        label(f, "Limits");
+        if (strcmp(cap->source, critical->source) == 0)
+                fprintf(f, "cap %.1f °C, critical %.1f °C (%s)\n", cap->mc / 1000.0, critical->mc / 1000.0,
+                        source_words(cap->source));
+        else
+                fprintf(f, "cap %.1f °C (%s), critical %.1f °C (%s)\n", cap->mc / 1000.0,
+                        source_words(cap->source), critical->mc / 1000.0, source_words(critical->source));
+}
+
 static void print_holds(FILE *f, const struct ctl_status *s, bool fancy)
 {
         int id_width = 0, level_width = 0;
@@ -178,6 +209,7 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
                 fputc('\n', f);
         }
         print_thermal(f, s, fancy);
+        print_limits(f, s);
         print_holds(f, s, fancy);
 
         label(f, "Time in level");

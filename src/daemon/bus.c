@@ -248,6 +248,29 @@ static int get_thermal_state(sd_bus *bus, const char *path, const char *interfac
         return sd_bus_message_append(reply, "s", daemon_thermal_state(b->d));
 }
 
+static int append_limit(sd_bus_message *reply, const char *name, const struct bl_limit *l)
+{
+        return sd_bus_message_append(reply, "(siss)", name, (int32_t)l->mc, limit_source_to_string(l->source),
+                                     l->origin);
+}
+
+static int get_thermal_limits(sd_bus *bus, const char *path, const char *interface, const char *property,
+                              sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_thermal_limits *l = &b->d->limits;
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "(siss)");
+        if (r >= 0)
+                r = append_limit(reply, "cap", &l->cap);
+        if (r >= 0)
+                r = append_limit(reply, "release", &l->release);
+        if (r >= 0)
+                r = append_limit(reply, "critical", &l->critical);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 static int get_holds(sd_bus *bus, const char *path, const char *interface, const char *property,
                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -840,6 +863,31 @@ static void describe_holds(struct json *j, const struct bl_daemon *d)
         json_close(j, ']');
 }
 
+static void describe_limit(struct json *j, const char *name, const struct bl_limit *l)
+{
+        char key[32];
+
+        snprintf(key, sizeof(key), "%s_c", name);
+        json_key(j, key);
+        json_double(j, l->mc / 1000.0);
+        snprintf(key, sizeof(key), "%s_source", name);
+        json_key(j, key);
+        json_string(j, limit_source_to_string(l->source));
+        snprintf(key, sizeof(key), "%s_origin", name);
+        json_key(j, key);
+        json_string(j, l->origin);
+}
+
+static void describe_limits(struct json *j, const struct bl_thermal_limits *l)
+{
+        json_key(j, "thermal_limits");
+        json_open(j, '{');
+        describe_limit(j, "cap", &l->cap);
+        describe_limit(j, "release", &l->release);
+        describe_limit(j, "critical", &l->critical);
+        json_close(j, '}');
+}
+
 static void describe_state(struct json *j, const struct bl_daemon *d)
 {
         const struct bl_scorer *s = demand_scorer(d);
@@ -881,6 +929,7 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
         else
                 json_null(j);
         json_close(j, '}');
+        describe_limits(j, &d->limits);
         json_key(j, "switches");
         json_uint(j, d->switches);
         time_in_levels(d, t);
@@ -958,6 +1007,8 @@ static const sd_bus_vtable switch_vtable[] = {
         SD_BUS_PROPERTY("Scores", "a{sd}", get_scores, 0, 0),
         SD_BUS_PROPERTY("Temperature", "i", get_temperature, 0, 0),
         SD_BUS_PROPERTY("ThermalState", "s", get_thermal_state, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ThermalLimits", "a(siss)", get_thermal_limits, 0,
+                        SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_backend, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Topology", "s", get_topology, 0, SD_BUS_VTABLE_PROPERTY_CONST),
@@ -1088,6 +1139,14 @@ void bus_config_changed(struct bl_bus *b)
         if (!b)
                 return;
         emit_changed(b, "ConfigFiles");
+        emit_changed(b, "ThermalLimits");
+}
+
+void bus_limits_changed(struct bl_bus *b)
+{
+        if (!b)
+                return;
+        emit_changed(b, "ThermalLimits");
 }
 
 void bus_thermal_changed(struct bl_bus *b)

@@ -20,6 +20,8 @@ void bus_switched(struct bl_bus *b, const char *from, const char *to, const char
 void bus_holds_changed(struct bl_bus *b);
 void bus_config_changed(struct bl_bus *b);
 void bus_thermal_changed(struct bl_bus *b);
+/* The thermal limits were resolved anew (zones changed). */
+void bus_limits_changed(struct bl_bus *b);
 
 /* Releases the name and the connection. NULL is fine. */
 void bus_close(struct bl_bus *b);

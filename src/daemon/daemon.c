@@ -46,6 +46,30 @@ void daemon_log_diag(const struct bl_diag *diag, int level)
                 log_msg(level, "... and %u more problems", diag->dropped);
 }
 
+void daemon_resolve_limits(struct bl_config *cfg, const struct thermal_reader *thermal,
+                           struct bl_thermal_limits *limits)
+{
+        _cleanup_free_ struct bl_diag *diag = malloc(sizeof(*diag));
+        struct bl_trip_zone zones[BL_THERMAL_MAX];
+        unsigned n = thermal_trip_zones(thermal, zones);
+
+        /* without memory for the messages the limits are still right */
+        if (diag)
+                diag_init(diag);
+        thermal_limits_resolve(cfg, zones, n, limits, diag);
+        if (diag)
+                daemon_log_diag(diag, LOG_WARNING);
+        thermal_limits_apply(cfg, limits);
+}
+
+void daemon_log_limits(const struct bl_thermal_limits *limits, int level)
+{
+        char text[3 * BL_LIMIT_ORIGIN_MAX + 160];
+
+        thermal_limits_format(limits, text, sizeof(text));
+        log_msg(level, "thermal: %s", text);
+}
+
 static const char *config_path(const struct options *o)
 {
         return o->config ? o->config : BL_DEFAULT_CONFIG;
@@ -500,6 +524,7 @@ int daemon_reload(struct bl_daemon *d)
         struct bl_config cfg;
         struct bl_conf_files files;
         struct thermal_reader thermal;
+        struct bl_thermal_limits limits;
         struct bl_diag *diag = NULL;
         uint64_t now;
         int r;
@@ -534,6 +559,7 @@ int daemon_reload(struct bl_daemon *d)
                 r = -EINVAL;
                 goto done;
         }
+        daemon_resolve_limits(&cfg, &thermal, &limits);
         diag_init(diag);
         (void)sampler_want_counters(&d->sampler, sampler_counters_wanted(&cfg), diag);
         daemon_log_diag(diag, LOG_NOTICE);
@@ -550,6 +576,9 @@ int daemon_reload(struct bl_daemon *d)
         d->sampler.thermal = thermal;
         log_disabled_heuristics(d);
         d->cfg = cfg;
+        d->limits = limits;
+        if (thermal.n > 0)
+                daemon_log_limits(&limits, LOG_INFO);
         d->files = files;
         log_set_max_level(cfg.log_level);
         d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
@@ -785,6 +814,9 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         d->sampler_opened = true;
+        daemon_resolve_limits(&d->cfg, &d->sampler.thermal, &d->limits);
+        if (d->sampler.thermal.n > 0)
+                daemon_log_limits(&d->limits, LOG_INFO);
 
         r = sd_event_default(&d->event);
         if (r < 0)

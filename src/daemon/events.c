@@ -279,10 +279,14 @@ static bool same_zones(const struct thermal_reader *a, const struct thermal_read
 {
         if (a->n != b->n)
                 return false;
-        for (unsigned i = 0; i < a->n; i++)
-                if (strcmp(a->zone[i].sysname, b->zone[i].sysname) != 0 ||
-                    strcmp(a->zone[i].type, b->zone[i].type) != 0)
+        for (unsigned i = 0; i < a->n; i++) {
+                const struct thermal_zone *x = &a->zone[i], *y = &b->zone[i];
+
+                /* writable trips change under the same zone */
+                if (strcmp(x->sysname, y->sysname) != 0 || strcmp(x->type, y->type) != 0 ||
+                    x->ntrips != y->ntrips || memcmp(x->trip, y->trip, x->ntrips * sizeof(x->trip[0])) != 0)
                         return false;
+        }
         return true;
 }
 
@@ -292,6 +296,7 @@ static void reopen_thermal(struct bl_daemon *d, const char *action, const char *
 {
         struct bl_diag *diag = malloc(sizeof(*diag));
         struct thermal_reader thermal;
+        struct bl_thermal_limits limits;
         char list[512] = "none";
         size_t len = 0;
         int r;
@@ -317,6 +322,14 @@ static void reopen_thermal(struct bl_daemon *d, const char *action, const char *
                 len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s (%s)", i ? ", " : "",
                                         thermal.zone[i].sysname, thermal.zone[i].type);
         log_notice("%s %s: thermal zones changed; watching %s", sysname, action, list);
+        daemon_resolve_limits(&d->cfg, &d->sampler.thermal, &limits);
+        if (!thermal_limits_equal(&limits, &d->limits)) {
+                d->limits = limits;
+                if (d->controller_ready)
+                        controller_set_params(&d->ctl, &d->cfg);
+                daemon_log_limits(&limits, LOG_NOTICE);
+                bus_limits_changed(d->bus);
+        }
         bus_thermal_changed(d->bus);
 out:
         free(diag);

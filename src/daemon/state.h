@@ -14,6 +14,7 @@
 #include "core/controller.h"
 #include "core/history.h"
 #include "core/holds.h"
+#include "core/thermal-limits.h"
 #include "daemon/options.h"
 #include "sources/sampler.h"
 
@@ -35,7 +36,8 @@ struct bl_daemon {
         sd_event_source *timer;
         struct bl_bus *bus;             /* NULL without a bus */
 
-        struct bl_config cfg;
+        struct bl_config cfg;           /* thermal limits as resolved (see 'limits') */
+        struct bl_thermal_limits limits;        /* and where each came from */
         struct bl_conf_files files;
         struct bl_plugin_set plugins;
         char plugin_dir[BL_PATH_MAX];   /* where the plugins came from */
@@ -107,6 +109,14 @@ void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size);
 
 /* "normal", "capped" or "critical". */
 const char *daemon_thermal_state(const struct bl_daemon *d);
+
+/* Resolves cfg's thermal limits from the trip points of the zones in
+ * 'thermal' (core/thermal-limits.h), puts them in 'cfg' and 'limits'; moves
+ * made to keep their order are logged as warnings. */
+void daemon_resolve_limits(struct bl_config *cfg, const struct thermal_reader *thermal,
+                           struct bl_thermal_limits *limits);
+/* "thermal: cap 75.0 °C (...), release ..., critical ..." at 'level'. */
+void daemon_log_limits(const struct bl_thermal_limits *limits, int level);
 
 /* For events.c: the loop's own steps. */
 void daemon_log_diag(const struct bl_diag *diag, int level);

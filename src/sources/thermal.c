@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "common/log.h"
 #include "sources/thermal.h"
 #include "sources/udev-scan.h"
 
@@ -88,6 +89,62 @@ static int list_zones(struct zone_info **ret, unsigned *ret_n)
         return 0;
 }
 
+static int read_trip_value(const char *syspath, unsigned n, const char *what, long long *v)
+{
+        char path[600], buf[32];
+        int r;
+
+        snprintf(path, sizeof(path), "%s/trip_point_%u_%s", syspath, n, what);
+        r = read_line(path, buf, sizeof(buf));
+        if (r == 0)
+                r = parse_int(buf, v);
+        if (r == 0 && (*v < INT32_MIN || *v > INT32_MAX))
+                r = -ERANGE;
+        return r;
+}
+
+/* trip_point_N_* for N = 0, 1, ... while trip_point_N_type exists (drivers
+ * number them without gaps; the bound guards against one that errs on
+ * every file). */
+static void read_trips(struct thermal_zone *zone, const char *syspath)
+{
+        zone->ntrips = 0;
+        for (unsigned n = 0; n < 4 * BL_TRIPS_MAX && zone->ntrips < BL_TRIPS_MAX; n++) {
+                char path[600], type[32];
+                long long temp, hyst = 0;
+                int r;
+
+                snprintf(path, sizeof(path), "%s/trip_point_%u_type", syspath, n);
+                r = read_line(path, type, sizeof(type));
+                if (r == -ENOENT)
+                        break;
+                if (r < 0) {
+                        log_debug("thermal: %s (%s): trip %u left out: cannot read its type: %s",
+                                  zone->sysname, zone->type, n, strerror(-r));
+                        continue;
+                }
+                r = read_trip_value(syspath, n, "temp", &temp);
+                if (r < 0) {
+                        log_debug("thermal: %s (%s): %s trip %u left out: no temperature: %s", zone->sysname,
+                                  zone->type, type, n, strerror(-r));
+                        continue;
+                }
+                /* The sysfs documentation says hyst is in °C; kernels give m°C. */
+                r = read_trip_value(syspath, n, "hyst", &hyst);
+                if (r < 0 && r != -ENOENT)
+                        log_debug("thermal: %s (%s): trip %u: hysteresis unreadable (%s), taken as 0",
+                                  zone->sysname, zone->type, n, strerror(-r));
+                if (r < 0 || hyst < 0)
+                        hyst = 0;
+                zone->trip[zone->ntrips++] = (struct bl_trip){
+                        .index = n,
+                        .type = trip_type_from_string(type),
+                        .temp_mc = (int)temp,
+                        .hyst_mc = (int)hyst,
+                };
+        }
+}
+
 static int add_zone(struct thermal_reader *r, const struct zone_info *z, struct bl_diag *diag)
 {
         char path[sizeof(z->syspath) + 8];
@@ -110,6 +167,7 @@ static int add_zone(struct thermal_reader *r, const struct zone_info *z, struct 
         r->zone[r->n] = (struct thermal_zone){ .fd = fd };
         snprintf(r->zone[r->n].type, sizeof(r->zone[r->n].type), "%s", z->type);
         snprintf(r->zone[r->n].sysname, sizeof(r->zone[r->n].sysname), "%s", z->sysname);
+        read_trips(&r->zone[r->n], z->syspath);
         r->n++;
         return 0;
 }
@@ -174,6 +232,18 @@ int thermal_open(struct thermal_reader *r, const struct bl_config *c, struct bl_
 fail:
         thermal_close(r);
         return ret;
+}
+
+unsigned thermal_trip_zones(const struct thermal_reader *r, struct bl_trip_zone *zones)
+{
+        for (unsigned i = 0; i < r->n; i++)
+                zones[i] = (struct bl_trip_zone){
+                        .sysname = r->zone[i].sysname,
+                        .type = r->zone[i].type,
+                        .trips = r->zone[i].trip,
+                        .ntrips = r->zone[i].ntrips,
+                };
+        return r->n;
 }
 
 int thermal_read(struct thermal_reader *r, int *max_mc)

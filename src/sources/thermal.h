@@ -5,6 +5,7 @@
  * pread on kept descriptors. */
 
 #include "core/config.h"
+#include "core/thermal-limits.h"
 
 #define BL_THERMAL_MAX 32
 
@@ -13,6 +14,9 @@ struct thermal_zone {
         char type[BL_NAME_MAX];
         char sysname[BL_NAME_MAX];      /* thermal_zoneN */
         int last_mc;
+        /* The zone's trip points as read when it was opened. */
+        unsigned ntrips;
+        struct bl_trip trip[BL_TRIPS_MAX];
 };
 
 struct thermal_reader {
@@ -23,8 +27,14 @@ struct thermal_reader {
 /* Opens the zones the config selects: with zones = auto, those whose type
  * names a CPU or the SoC (none is not an error: r->n == 0); otherwise
  * exactly the named types, or thermal_zoneN names (a missing named zone is
- * an error: -ENOENT, described in 'diag' with the types available). */
+ * an error: -ENOENT, described in 'diag' with the types available). Reads
+ * each zone's trip_point_N_{type,temp,hyst}: a trip whose type or temp
+ * cannot be read or parsed is left out with a debug line, never the zone;
+ * a missing or unparsable hyst counts as 0. */
 int thermal_open(struct thermal_reader *r, const struct bl_config *c, struct bl_diag *diag);
+/* The watched zones' trips, for thermal_limits_resolve(): 'zones' has room
+ * for BL_THERMAL_MAX and points into 'r'. Returns the number of zones. */
+unsigned thermal_trip_zones(const struct thermal_reader *r, struct bl_trip_zone *zones);
 /* Hottest zone in m°C. Returns 0, -ENODATA when no zone is watched, or a
  * negative errno when every watched zone failed to read. */
 int thermal_read(struct thermal_reader *r, int *max_mc);

@@ -59,6 +59,12 @@ struct named_usec {
         uint64_t usec;
 };
 
+struct limit {
+        const char *name;
+        int32_t mc;
+        const char *source, *origin;
+};
+
 struct scenario {
         const char *mode, *mode_reason, *level, *target_level;
         const char *const *levels;
@@ -66,6 +72,7 @@ struct scenario {
         const struct named_double *scores;
         int32_t temperature;
         const char *thermal_state;
+        const struct limit *limits;
         const struct hold *holds;
         const char *backend;
         const char *topology;
@@ -94,6 +101,13 @@ static const struct hold full_holds[] = {
         { 0 },
 };
 static const struct hold no_holds[] = { { 0 } };
+static const struct limit trip_limits[] = {
+        { "cap", 75000, "trip", "thermal_zone0 cpu-thermal passive trip 80.0 °C − 5" },
+        { "release", 70000, "trip", "cap 75.0 °C − 5" },
+        { "critical", 90000, "trip", "thermal_zone0 cpu-thermal critical trip 95.0 °C − 5" },
+        { NULL, 0, NULL, NULL },
+};
+static const struct limit no_limits[] = { { NULL, 0, NULL, NULL } };
 static const struct entry full_history[] = {
         { UINT64_C(1796115600000000), UINT64_C(3600000000), "little", "big",
           "demand 612 > 80% of little (377) for 40 ms" },
@@ -118,6 +132,7 @@ static const struct scenario full = {
         .scores = full_scores,
         .temperature = 61500,
         .thermal_state = "normal",
+        .limits = trip_limits,
         .holds = full_holds,
         .backend = "hotplug",
         .topology = "cpufreq related_cpus + cpu_capacity",
@@ -132,7 +147,12 @@ static const struct scenario full = {
                 "\"level\":\"little\",\"target_level\":\"big\","
                 "\"levels\":[\"little\",\"big\"],\"demand\":612.4,\"thresholds\":{\"up\":301.6,\"down\":0},"
                 "\"scores\":{\"pelt\":598.25,\"psi\":612.4},\"thermal\":{\"state\":\"normal\","
-                "\"temperature_mc\":61500},\"holds\":[{\"id\":3,\"level\":\"big\",\"uid\":4242,\"pid\":777,"
+                "\"temperature_mc\":61500},\"thermal_limits\":{\"cap_c\":75,\"cap_source\":\"trip\","
+                "\"cap_origin\":\"thermal_zone0 cpu-thermal passive trip 80.0 °C − 5\",\"release_c\":70,"
+                "\"release_source\":\"trip\",\"release_origin\":\"cap 75.0 °C − 5\",\"critical_c\":90,"
+                "\"critical_source\":\"trip\","
+                "\"critical_origin\":\"thermal_zone0 cpu-thermal critical trip 95.0 °C − 5\"},"
+                "\"holds\":[{\"id\":3,\"level\":\"big\",\"uid\":4242,\"pid\":777,"
                 "\"unit\":\"\",\"reason\":\"game\",\"since_wall_usec\":1796118900000000,"
                 "\"until_wall_usec\":1796122500000000,\"persist\":false},{\"id\":5,\"level\":\"little\","
                 "\"uid\":0,\"pid\":1234,\"unit\":\"battery-saver.service\",\"reason\":\"on battery\","
@@ -155,6 +175,7 @@ static const struct scenario quiet = {
         .scores = no_scores,
         .temperature = -1,
         .thermal_state = "normal",
+        .limits = no_limits,
         .holds = no_holds,
         .backend = "dryrun",
         .topology = "",
@@ -520,6 +541,17 @@ static int get_temperature(sd_bus *bus, const char *path, const char *iface, con
         return sd_bus_message_append_basic(reply, 'i', &((struct fake *)userdata)->sc->temperature);
 }
 
+static int get_limits(sd_bus *bus, const char *path, const char *iface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const struct scenario *sc = ((struct fake *)userdata)->sc;
+        int r = sd_bus_message_open_container(reply, 'a', "(siss)");
+
+        for (const struct limit *l = sc->limits; l->name && r >= 0; l++)
+                r = sd_bus_message_append(reply, "(siss)", l->name, l->mc, l->source, l->origin);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 static int get_switches(sd_bus *bus, const char *path, const char *iface, const char *property,
                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -554,6 +586,7 @@ static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_PROPERTY("Scores", "a{sd}", get_scores, 0, 0),
         SD_BUS_PROPERTY("Temperature", "i", get_temperature, 0, 0),
         SD_BUS_PROPERTY("ThermalState", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ThermalLimits", "a(siss)", get_limits, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Topology", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),

@@ -43,12 +43,30 @@ static const struct fakeboard_cluster_desc exynos5422_clusters[] = {
         },
 };
 
+#define TRIPS(a) .trips = (a), .ntrips = sizeof(a) / sizeof((a)[0])
+
+/* After the critical trip at 120 °C: the fan's active trips, the passive
+ * ones that bind the cpufreq cooling devices, and a hot one, as in
+ * exynos5422-odroidxu3-common.dtsi. */
+static const struct fakeboard_trip_desc exynos5422_cpu_trips[] = {
+        { "active", 50000, 5000 },
+        { "active", 60000, 5000 },
+        { "passive", 70000, 2000 },
+        { "passive", 75000, 2000 },
+        { "hot", 85000, 0 },
+};
+
+static const struct fakeboard_trip_desc exynos5422_gpu_trips[] = {
+        { "passive", 75000, 2000 },
+        { "hot", 90000, 0 },
+};
+
 static const struct fakeboard_zone_desc exynos5422_zones[] = {
-        { "cpu0-thermal", 45000, 120000 },
-        { "cpu1-thermal", 46000, 120000 },
-        { "cpu2-thermal", 45000, 120000 },
-        { "cpu3-thermal", 47000, 120000 },
-        { "gpu-thermal", 42000, 120000 },
+        { "cpu0-thermal", 45000, 120000, TRIPS(exynos5422_cpu_trips) },
+        { "cpu1-thermal", 46000, 120000, TRIPS(exynos5422_cpu_trips) },
+        { "cpu2-thermal", 45000, 120000, TRIPS(exynos5422_cpu_trips) },
+        { "cpu3-thermal", 47000, 120000, TRIPS(exynos5422_cpu_trips) },
+        { "gpu-thermal", 42000, 120000, TRIPS(exynos5422_gpu_trips) },
 };
 
 /* A plain 4-core x86 desktop: intel_pstate in active mode, a policy per CPU,
@@ -86,9 +104,16 @@ static const struct fakeboard_cluster_desc x86_symmetric_clusters[] = {
         },
 };
 
+/* x86_pkg_temp_thermal offers two passive trips at 0 for userspace
+ * (thermald) to set, and no critical one. */
+static const struct fakeboard_trip_desc x86_pkg_temp_trips[] = {
+        { "passive", 0, 0 },
+        { "passive", 0, 0 },
+};
+
 static const struct fakeboard_zone_desc x86_symmetric_zones[] = {
-        { "x86_pkg_temp", 41000, 100000 },
-        { "acpitz", 27800, 105000 },
+        { "x86_pkg_temp", 41000, 0, TRIPS(x86_pkg_temp_trips) },
+        { "acpitz", 27800, 105000, NULL, 0 },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -141,9 +166,19 @@ static const struct fakeboard_cluster_desc rk3399_clusters[] = {
         },
 };
 
+/* rk3399.dtsi: cpu_alert0/1 and gpu_alert0, passive with 2 °C hysteresis. */
+static const struct fakeboard_trip_desc rk3399_cpu_trips[] = {
+        { "passive", 70000, 2000 },
+        { "passive", 75000, 2000 },
+};
+
+static const struct fakeboard_trip_desc rk3399_gpu_trips[] = {
+        { "passive", 75000, 2000 },
+};
+
 static const struct fakeboard_zone_desc rk3399_zones[] = {
-        { "cpu-thermal", 40000, 95000 },
-        { "gpu-thermal", 39000, 95000 },
+        { "cpu-thermal", 40000, 95000, TRIPS(rk3399_cpu_trips) },
+        { "gpu-thermal", 39000, 95000, TRIPS(rk3399_gpu_trips) },
 };
 
 /* A phone-class DynamIQ SoC (Snapdragon 855 class): 4 Cortex-A55, 3
@@ -214,11 +249,17 @@ static const struct fakeboard_cluster_desc tri_cluster_clusters[] = {
         },
 };
 
+/* sm8150.dtsi style: a passive alert at 90 °C and a hot one at 95 °C. */
+static const struct fakeboard_trip_desc tri_cluster_trips[] = {
+        { "passive", 90000, 2000 },
+        { "hot", 95000, 2000 },
+};
+
 static const struct fakeboard_zone_desc tri_cluster_zones[] = {
-        { "cpu0-thermal", 38000, 110000 },
-        { "cpu4-thermal", 39000, 110000 },
-        { "cpu7-thermal", 40000, 110000 },
-        { "gpu-thermal", 36000, 110000 },
+        { "cpu0-thermal", 38000, 110000, TRIPS(tri_cluster_trips) },
+        { "cpu4-thermal", 39000, 110000, TRIPS(tri_cluster_trips) },
+        { "cpu7-thermal", 40000, 110000, TRIPS(tri_cluster_trips) },
+        { "gpu-thermal", 36000, 110000, TRIPS(tri_cluster_trips) },
 };
 
 /* A 12th-generation Core laptop (i7-12700H) on a kernel before 6.16: no
@@ -243,10 +284,16 @@ static const struct fakeboard_cluster_desc intel_hybrid_clusters[] = {
         ADL_CLUSTER("Gracemont", "16-19", 72, 3500000, "cpu_atom", 10),
 };
 
+/* The processor thermal device (TCPU): passive at 100 °C under the
+ * critical 105 °C. */
+static const struct fakeboard_trip_desc tcpu_trips[] = {
+        { "passive", 100000, 0 },
+};
+
 static const struct fakeboard_zone_desc intel_hybrid_zones[] = {
-        { "acpitz", 35000, 105000 },
-        { "x86_pkg_temp", 48000, 100000 },
-        { "TCPU", 47000, 105000 },
+        { "acpitz", 35000, 105000, NULL, 0 },
+        { "x86_pkg_temp", 48000, 0, TRIPS(x86_pkg_temp_trips) },
+        { "TCPU", 47000, 105000, TRIPS(tcpu_trips) },
 };
 
 /* Versatile Express TC2 (CoreTile V2P-CA15_A7: 2x Cortex-A15 + 3x
@@ -298,8 +345,9 @@ static const struct fakeboard_cluster_desc tc2_switcher_clusters[] = {
         },
 };
 
+/* Only a critical trip: the limits fall back to the built-in cap. */
 static const struct fakeboard_zone_desc tc2_switcher_zones[] = {
-        { "soc_thermal", 44000, 100000 },
+        { "soc_thermal", 44000, 100000, NULL, 0 },
 };
 
 static const struct fakeboard_desc boards[] = {

@@ -366,14 +366,24 @@ static int add_cpu_devices(struct fakeboard *fb)
         }
         for (unsigned z = 0; z < d->nzones; z++) {
                 const struct fakeboard_zone_desc *zone = &d->zones[z];
+                unsigned n = 0;
 
                 fprintf(f,
                         "P: /devices/virtual/thermal/thermal_zone%u\nE: SUBSYSTEM=thermal\n"
                         "A: type=%s\\n\nA: temp=%d\\n\nA: mode=enabled\\n\nA: policy=step_wise\\n\n"
-                        "A: available_policies=fair_share bang_bang step_wise user_space power_allocator\\n\n"
-                        "A: trip_point_0_temp=%d\\n\nA: trip_point_0_type=critical\\n\n"
-                        "A: trip_point_0_hyst=0\\n\n\n",
-                        z, zone->type, zone->temp_mc, zone->critical_mc);
+                        "A: available_policies=fair_share bang_bang step_wise user_space "
+                        "power_allocator\\n\n",
+                        z, zone->type, zone->temp_mc);
+                if (zone->critical_mc) {
+                        fprintf(f, "A: trip_point_%u_temp=%d\\n\nA: trip_point_%u_type=critical\\n\n"
+                                "A: trip_point_%u_hyst=0\\n\n", n, zone->critical_mc, n, n);
+                        n++;
+                }
+                for (unsigned t = 0; t < zone->ntrips; t++, n++)
+                        fprintf(f, "A: trip_point_%u_temp=%d\\n\nA: trip_point_%u_type=%s\\n\n"
+                                "A: trip_point_%u_hyst=%d\\n\n", n, zone->trips[t].temp_mc, n,
+                                zone->trips[t].type, n, zone->trips[t].hyst_mc);
+                fprintf(f, "\n");
         }
         if (fclose(f) != 0) {
                 free(text);

@@ -58,10 +58,19 @@ struct fakeboard_cluster_desc {
         int pmu_type;                   /* its type file */
 };
 
+/* A trip point beyond the critical one, as the zone's driver lists it. */
+struct fakeboard_trip_desc {
+        const char *type;               /* "passive", "active", "hot", "critical" */
+        int temp_mc;
+        int hyst_mc;
+};
+
 struct fakeboard_zone_desc {
         const char *type;
         int temp_mc;                    /* initial temperature, millidegrees Celsius */
-        int critical_mc;                /* trip_point_0 (critical) */
+        int critical_mc;                /* trip_point_0 (critical); 0: the zone has no critical trip */
+        const struct fakeboard_trip_desc *trips;        /* the next trip points, in order */
+        unsigned ntrips;
 };
 
 struct fakeboard_desc {

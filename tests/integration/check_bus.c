@@ -1189,6 +1189,7 @@ START_TEST(test_properties)
                 { "Scores", "a{sd}" },
                 { "Temperature", "i" },
                 { "ThermalState", "s" },
+                { "ThermalLimits", "a(siss)" },
                 { "Holds", "a(usuisssttb)" },
                 { "Backend", "s" },
                 { "Topology", "s" },
@@ -1290,6 +1291,23 @@ START_TEST(test_properties)
         get_trivial("Temperature", 'i', &temp);
         ck_assert_int_eq(temp, 61500);
 
+        /* Limits from the board's trips: passive 70 °C, hot 85 °C. */
+        reply = get_container("ThermalLimits", "a", "(siss)");
+        ck_assert_int_gt(sd_bus_message_read(reply, "(siss)", &s1, &temp, &s2, &name), 0);
+        ck_assert_str_eq(s1, "cap");
+        ck_assert_int_eq(temp, 65000);
+        ck_assert_str_eq(s2, "trip");
+        ck_assert_str_eq(name, "thermal_zone0 cpu0-thermal passive trip 70.0 °C − 5");
+        ck_assert_int_gt(sd_bus_message_read(reply, "(siss)", &s1, &temp, &s2, &name), 0);
+        ck_assert_str_eq(s1, "release");
+        ck_assert_int_eq(temp, 60000);
+        ck_assert_int_gt(sd_bus_message_read(reply, "(siss)", &s1, &temp, &s2, &name), 0);
+        ck_assert_str_eq(s1, "critical");
+        ck_assert_int_eq(temp, 80000);
+        ck_assert_str_eq(name, "thermal_zone0 cpu0-thermal hot trip 85.0 °C − 5");
+        ck_assert_int_eq(sd_bus_message_read(reply, "(siss)", &s1, &temp, &s2, &name), 0);
+        sd_bus_message_unref(reply);
+
         /* Time at little grows while it runs; none at big. */
         reply = get_container("TimeInLevel", "a", "{st}");
         while (sd_bus_message_read(reply, "{st}", &s2, &t) > 0) {
@@ -1324,6 +1342,14 @@ START_TEST(test_describe_json)
         ck_assert_str_eq(json_get_string(text, "topology"), "cpufreq related_cpus + cpu_capacity");
         ck_assert_str_eq(json_get_string(text, "thermal.state"), "normal");
         ck_assert_double_eq_tol(json_get_number(text, "thermal.temperature_mc"), 47000, 1e-9);
+        ck_assert_double_eq_tol(json_get_number(text, "thermal_limits.cap_c"), 65, 1e-9);
+        ck_assert_str_eq(json_get_string(text, "thermal_limits.cap_source"), "trip");
+        ck_assert_str_eq(json_get_string(text, "thermal_limits.cap_origin"),
+                         "thermal_zone0 cpu0-thermal passive trip 70.0 °C − 5");
+        ck_assert_double_eq_tol(json_get_number(text, "thermal_limits.release_c"), 60, 1e-9);
+        ck_assert_str_eq(json_get_string(text, "thermal_limits.release_origin"), "cap 65.0 °C − 5");
+        ck_assert_double_eq_tol(json_get_number(text, "thermal_limits.critical_c"), 80, 1e-9);
+        ck_assert_str_eq(json_get_string(text, "thermal_limits.critical_source"), "trip");
         ck_assert_double_eq_tol(json_get_number(text, "thresholds.up"), 301.6, 1e-9);
         ck_assert_double_eq_tol(json_get_number(text, "thresholds.down"), 0, 1e-9);
         ck_assert_double_eq_tol(json_get_number(text, "switches"), 0, 1e-9);

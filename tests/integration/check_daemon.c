@@ -809,6 +809,69 @@ START_TEST(test_thermal_cap_and_release)
 }
 END_TEST
 
+/* exynos5422's cpu zones list passive trips at 70 and 75 °C, hot at 85 °C
+ * and critical at 120 °C: auto caps at 65, releases at 60, critical at 80. */
+START_TEST(test_thermal_limits_from_trips)
+{
+        new_board("exynos5422");
+        set_load(heavy_load, 2);
+        start_daemon(write_config("bigLittle.conf",
+                                  "[daemon]\n"
+                                  "sample_interval_ms = 20\n"
+                                  "[hysteresis]\n"
+                                  "up_delay_ms = 100\n"
+                                  "down_delay_ms = 300\n"
+                                  "[thermal]\n"
+                                  "cap_temp_c = auto\n"),
+                     NULL);
+        expect_line(0, "thermal: cap 65.0 °C (thermal_zone0 cpu0-thermal passive trip 70.0 °C − 5), "
+                       "release 60.0 °C, critical 80.0 °C (thermal_zone0 cpu0-thermal hot trip 85.0 °C − 5)",
+                    1000);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+
+        /* just above the trip-derived cap (the built-in one is 85) */
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 66000), 0);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        expect_line(0, "switch big -> little: temperature 66.0 C", 1000);
+
+        /* between release and cap the cap holds */
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 62000), 0);
+        expect_online_stays("0-3", 800);
+
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 59000), 0);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+START_TEST(test_thermal_number_overrides_trip)
+{
+        new_board("exynos5422");
+        set_load(heavy_load, 2);
+        start_daemon(write_config("bigLittle.conf",
+                                  "[daemon]\n"
+                                  "sample_interval_ms = 20\n"
+                                  "[hysteresis]\n"
+                                  "up_delay_ms = 100\n"
+                                  "down_delay_ms = 300\n"
+                                  "[thermal]\n"
+                                  "cap_temp_c = 75\n"),
+                     NULL);
+        expect_line(0, "thermal: cap 75.0 °C (cap_temp_c), release 70.0 °C, "
+                       "critical 80.0 °C (thermal_zone0 cpu0-thermal hot trip 85.0 °C − 5)", 1000);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+
+        /* above the passive trip's cap, below the configured one */
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 68000), 0);
+        expect_online_stays("0,4-7", 800);
+
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 76000), 0);
+        expect_online("0-3", SWITCH_BOUND_MS);
+        expect_line(0, "switch big -> little: temperature 76.0 C", 1000);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
 static Suite *daemon_suite(void)
 {
         Suite *s = suite_create("daemon");
@@ -830,6 +893,8 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_dryrun_changes_nothing);
         tcase_add_test(tc, test_notify_protocol_and_watchdog);
         tcase_add_test(tc, test_thermal_cap_and_release);
+        tcase_add_test(tc, test_thermal_limits_from_trips);
+        tcase_add_test(tc, test_thermal_number_overrides_trip);
         suite_add_tcase(s, tc);
 
         tcase_add_checked_fixture(other, setup, teardown);

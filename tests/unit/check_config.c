@@ -120,6 +120,7 @@ START_TEST(test_defaults)
         ck_assert_int_eq(cfg.cap_temp_mc, 85000);
         ck_assert_int_eq(cfg.release_temp_mc, 80000);
         ck_assert_int_eq(cfg.critical_temp_mc, 95000);
+        ck_assert(cfg.cap_temp_auto && cfg.release_temp_auto && cfg.critical_temp_auto);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
         ck_assert_uint_eq(diag.n, 0);
 }
@@ -267,7 +268,7 @@ struct bad_value {
 #define MODES "auto, cluster, pair or mp"
 #define BACKENDS "auto, switcher, hotplug, cpuset, cpufreq or dryrun"
 #define LEVELS "err, warning, notice, info or debug"
-#define TEMP "a temperature 20-150 (degrees Celsius)"
+#define TEMP "auto or a temperature 20-150 (degrees Celsius)"
 
 static const struct bad_value bad_values[] = {
         { "daemon", "mode", "big", MODES },
@@ -520,8 +521,8 @@ START_TEST(test_many_errors)
         ck_assert_diag(4, "test.conf:8: [hysteresis]: unknown key \"foo\"");
         ck_assert_diag(5, "test.conf:9: unknown heuristic \"nope\" in [policy.nope] "
                           "(known: util, pelt, fake)");
-        ck_assert_diag(6, "test.conf:12: cap_temp_c: expected a temperature 20-150 (degrees Celsius), "
-                          "got \"hot\"");
+        ck_assert_diag(6, "test.conf:12: cap_temp_c: expected auto or a temperature 20-150 "
+                          "(degrees Celsius), got \"hot\"");
         ck_assert_int_eq(cfg.release_temp_mc, 70000);
 }
 END_TEST
@@ -649,23 +650,73 @@ END_TEST
 
 START_TEST(test_cross_temperatures)
 {
-        ck_assert_uint_eq(parse("[thermal]\ncritical_temp_c = 84.5\n"), 0);
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 85\ncritical_temp_c = 84.5\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:2: critical_temp_c: must be above cap_temp_c (85, the default), "
+        ck_assert_diag(0, "test.conf:3: critical_temp_c: must be above cap_temp_c (85, set at test.conf:2), "
                           "got \"84.5\"");
 
         setup();
-        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 96\nrelease_temp_c = 97\n"), 0);
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 96\nrelease_temp_c = 97\n"
+                                "critical_temp_c = 95\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 2);
         ck_assert_diag(0, "test.conf:3: release_temp_c: must be below cap_temp_c (96, set at test.conf:2), "
                           "got \"97\"");
-        ck_assert_diag(1, "test.conf:2: cap_temp_c: must be below critical_temp_c (95, the default), "
-                          "got \"96\"");
+        ck_assert_diag(1, "test.conf:4: critical_temp_c: must be above cap_temp_c (96, set at test.conf:2), "
+                          "got \"95\"");
 
         setup();
         ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 80.5\nrelease_temp_c = 80.25\n"
                                 "critical_temp_c = 81\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+}
+END_TEST
+
+/* A key left to auto takes no part in the checks: its value comes from the
+ * trip points, and their order is kept when they are resolved. */
+START_TEST(test_cross_temperatures_auto)
+{
+        ck_assert_uint_eq(parse("[thermal]\ncritical_temp_c = 50\n"), 0);
+        ck_assert(cfg.cap_temp_auto && cfg.release_temp_auto && !cfg.critical_temp_auto);
+        ck_assert_int_eq(cfg.critical_temp_mc, 50000);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+
+        setup();
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 96\nrelease_temp_c = 97\nrelease_temp_c = auto\n"),
+                          0);
+        ck_assert(cfg.release_temp_auto && !cfg.cap_temp_auto);
+        ck_assert_int_eq(cfg.release_temp_mc, 80000);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+
+        /* with cap auto, release must still be below critical */
+        setup();
+        ck_assert_uint_eq(parse("[thermal]\ncritical_temp_c = 70\ncap_temp_c = auto\n"
+                                "release_temp_c = 75\n"), 0);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
+        ck_assert_diag(0, "test.conf:4: release_temp_c: must be below critical_temp_c "
+                          "(70, set at test.conf:2), got \"75\"");
+}
+END_TEST
+
+START_TEST(test_temperature_auto)
+{
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = 70\nrelease_temp_c = 60\n"
+                                "critical_temp_c = 90\n"), 0);
+        ck_assert(!cfg.cap_temp_auto && !cfg.release_temp_auto && !cfg.critical_temp_auto);
+        ck_assert_int_eq(cfg.cap_temp_mc, 70000);
+        /* a drop-in puts one back to auto: the built-in value until resolved */
+        ck_assert_uint_eq(parse_as("drop.conf", "[thermal]\ncap_temp_c = auto\n"
+                                           "critical_temp_c =  auto \n"), 0);
+        ck_assert(cfg.cap_temp_auto && !cfg.release_temp_auto && cfg.critical_temp_auto);
+        ck_assert_int_eq(cfg.cap_temp_mc, 85000);
+        ck_assert_int_eq(cfg.release_temp_mc, 60000);
+        ck_assert_int_eq(cfg.critical_temp_mc, 95000);
+        ck_assert_uint_eq(cfg.origin[BL_KEY_CAP_TEMP_C].line, 2);
+        ck_assert_str_eq(cfg.origin[BL_KEY_CAP_TEMP_C].value, "auto");
+        ck_assert_str_eq(cfg.origin[BL_KEY_CAP_TEMP_C].file, "drop.conf");
+
+        ck_assert_uint_eq(parse("[thermal]\ncap_temp_c = Auto\n"), 1);
+        ck_assert_diag(0, "test.conf:2: cap_temp_c: expected auto or a temperature 20-150 (degrees Celsius), "
+                          "got \"Auto\"");
 }
 END_TEST
 
@@ -1313,6 +1364,8 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_cross_both_defaults);
         tcase_add_test(tc, test_cross_across_files);
         tcase_add_test(tc, test_cross_temperatures);
+        tcase_add_test(tc, test_cross_temperatures_auto);
+        tcase_add_test(tc, test_temperature_auto);
         tcase_add_test(tc, test_errors_file);
         suite_add_tcase(s, tc);
 

@@ -472,6 +472,75 @@ START_TEST(test_thermal_auto_picks_cpu_zones)
 }
 END_TEST
 
+static void set_trip(unsigned zone, unsigned n, const char *what, const char *text)
+{
+        char rel[256];
+
+        snprintf(rel, sizeof(rel), "sys/devices/virtual/thermal/thermal_zone%u/trip_point_%u_%s", zone, n,
+                 what);
+        bed_write(rel, "%s", text);
+}
+
+START_TEST(test_thermal_reads_trips)
+{
+        struct bl_config c = {
+                .zones_auto = true,
+                .cap_temp_auto = true,
+                .release_temp_auto = true,
+                .critical_temp_auto = true,
+        };
+        struct bl_trip_zone zones[BL_THERMAL_MAX];
+        struct bl_thermal_limits l;
+        struct thermal_reader r;
+        struct bl_diag d;
+
+        diag_init(&d);
+        add_zone(0, "cpu-thermal", 40000);
+        set_trip(0, 0, "type", "critical\n");
+        set_trip(0, 0, "temp", "95000\n");
+        set_trip(0, 0, "hyst", "2000\n");
+        /* no hyst file: 0 */
+        set_trip(0, 1, "type", "passive\n");
+        set_trip(0, 1, "temp", "70000\n");
+        /* an unparsable temperature: the trip is left out, not the zone */
+        set_trip(0, 2, "type", "passive\n");
+        set_trip(0, 2, "temp", "cold\n");
+        set_trip(0, 3, "type", "hot\n");
+        set_trip(0, 3, "temp", "85000\n");
+        set_trip(0, 3, "hyst", "lots\n");
+        /* no type file: the list ends, later trips are not read */
+        set_trip(0, 4, "temp", "60000\n");
+        set_trip(0, 5, "type", "passive\n");
+        set_trip(0, 5, "temp", "50000\n");
+        add_zone(1, "little-cluster", 41000);
+
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 2);
+        ck_assert_uint_eq(r.zone[0].ntrips, 3);
+        ck_assert_uint_eq(r.zone[0].trip[0].index, 0);
+        ck_assert_int_eq(r.zone[0].trip[0].type, BL_TRIP_CRITICAL);
+        ck_assert_int_eq(r.zone[0].trip[0].temp_mc, 95000);
+        ck_assert_int_eq(r.zone[0].trip[0].hyst_mc, 2000);
+        ck_assert_int_eq(r.zone[0].trip[1].type, BL_TRIP_PASSIVE);
+        ck_assert_int_eq(r.zone[0].trip[1].temp_mc, 70000);
+        ck_assert_int_eq(r.zone[0].trip[1].hyst_mc, 0);
+        ck_assert_uint_eq(r.zone[0].trip[2].index, 3);
+        ck_assert_int_eq(r.zone[0].trip[2].type, BL_TRIP_HOT);
+        ck_assert_int_eq(r.zone[0].trip[2].hyst_mc, 0);
+        ck_assert_uint_eq(r.zone[1].ntrips, 0);
+        ck_assert_uint_eq(d.n, 0);
+
+        ck_assert_uint_eq(thermal_trip_zones(&r, zones), 2);
+        ck_assert_str_eq(zones[0].sysname, "thermal_zone0");
+        ck_assert_str_eq(zones[0].type, "cpu-thermal");
+        ck_assert_uint_eq(zones[0].ntrips, 3);
+        thermal_limits_resolve(&c, zones, 2, &l, &d);
+        ck_assert_int_eq(l.cap.mc, 65000);
+        ck_assert_int_eq(l.critical.mc, 80000);
+        thermal_close(&r);
+}
+END_TEST
+
 START_TEST(test_thermal_auto_x86)
 {
         struct bl_config c = { .zones_auto = true };
@@ -927,6 +996,7 @@ static Suite *sources_suite(void)
         tc = tcase_create("thermal");
         tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
         tcase_add_test(tc, test_thermal_auto_picks_cpu_zones);
+        tcase_add_test(tc, test_thermal_reads_trips);
         tcase_add_test(tc, test_thermal_auto_x86);
         tcase_add_test(tc, test_thermal_auto_names);
         tcase_add_test(tc, test_thermal_explicit_names);

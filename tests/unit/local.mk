@@ -9,6 +9,7 @@ unit_tests = \
 	tests/unit/check_topology \
 	tests/unit/check_config \
 	tests/unit/check_engine \
+	tests/unit/check_thermal_limits \
 	tests/unit/check_controller \
 	tests/unit/check_holds \
 	tests/unit/check_heuristics \
@@ -41,6 +42,9 @@ tests_unit_check_topology_LDADD = $(UNIT_LDADD)
 tests_unit_check_config_SOURCES = tests/unit/check_config.c
 tests_unit_check_config_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_config_LDADD = $(UNIT_LDADD)
+tests_unit_check_thermal_limits_SOURCES = tests/unit/check_thermal_limits.c
+tests_unit_check_thermal_limits_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_thermal_limits_LDADD = $(UNIT_LDADD)
 tests_unit_check_engine_SOURCES = tests/unit/check_engine.c
 tests_unit_check_engine_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_engine_LDADD = $(UNIT_LDADD)
