@@ -47,32 +47,20 @@ tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 tests_integration_check_daemon_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The backends other than hotplug, with the real daemon on a fake board.
-tests_integration_check_backends_SOURCES = \
-	tests/integration/check_backends.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_backends_SOURCES = tests/integration/check_backends.c $(INTEGRATION_HARNESS)
 tests_integration_check_backends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_backends_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
-tests_integration_check_events_SOURCES = \
-	tests/integration/check_events.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_events_SOURCES = tests/integration/check_events.c $(INTEGRATION_HARNESS)
 tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_events_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
-tests_integration_check_switcher_SOURCES = \
-	tests/integration/check_switcher.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_switcher_SOURCES = tests/integration/check_switcher.c $(INTEGRATION_HARNESS)
 tests_integration_check_switcher_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_switcher_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # State safety: the saved CPU state across SIGKILL and restart, other managers.
-tests_integration_check_crash_SOURCES = \
-	tests/integration/check_crash.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_crash_SOURCES = tests/integration/check_crash.c $(INTEGRATION_HARNESS)
 tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_crash_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
@@ -101,10 +89,8 @@ EXTRA_DIST += examples/plugin/Makefile examples/plugin/README examples/plugin/ex
 
 # Every board's topology recognised, and a switch up and down on each.
 integration_tests += tests/integration/check_topologies
-tests_integration_check_topologies_SOURCES = \
-	tests/integration/check_topologies.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_topologies_SOURCES = tests/integration/check_topologies.c $(INTEGRATION_HARNESS)
 tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_topologies_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
