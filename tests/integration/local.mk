@@ -94,3 +94,11 @@ tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEB
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_topologies_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
+# Every topology with every backend that applies to it: detection, switching
+# up and down, refused writes, restore, and a crash with a restart.
+integration_tests += tests/integration/check_matrix
+tests_integration_check_matrix_SOURCES = tests/integration/check_matrix.c $(INTEGRATION_HARNESS)
+tests_integration_check_matrix_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_matrix_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-writes.so
