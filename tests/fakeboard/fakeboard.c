@@ -1562,7 +1562,7 @@ int fakeboard_refuse_writes(struct fakeboard *fb, const char *path, int error, u
         if (fd < 0)
                 return fd;
         out[0] = '\0';
-        for (char *line = text, *end; *line; line = end) {
+        for (char *line = text, *end; *line && len < sizeof(out); line = end) {
                 end = strchrnul(line, '\n');
                 if (*end)
                         *end++ = '\0';
@@ -1570,7 +1570,7 @@ int fakeboard_refuse_writes(struct fakeboard *fb, const char *path, int error, u
                         continue;
                 len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
         }
-        if (count > 0)
+        if (count > 0 && len < sizeof(out))
                 len += (size_t)snprintf(out + len, sizeof(out) - len, "%s %d %u\n", suffix, error, count);
         r = 0;
         if (len >= sizeof(out))

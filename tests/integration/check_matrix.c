@@ -298,6 +298,7 @@ static void snapshot(char *buf, size_t size)
                 if (board_file_exists(path)) {
                         read_board_file(path, value, sizeof(value));
                         len += (size_t)snprintf(buf + len, size - len, "cpu%u/online=%s\n", cpu, value);
+                        ck_assert_uint_lt(len, size);
                 }
                 if (!policy_exists(cpu))
                         continue;
@@ -306,8 +307,8 @@ static void snapshot(char *buf, size_t size)
                         read_board_file(path, value, sizeof(value));
                         len += (size_t)snprintf(buf + len, size - len, "policy%u/%s=%s\n", cpu, files[i],
                                                 value);
+                        ck_assert_uint_lt(len, size);
                 }
-                ck_assert_uint_lt(len, size);
         }
 }
 
