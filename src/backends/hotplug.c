@@ -53,15 +53,18 @@ int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpu
 }
 
 /* Runs a plan; on the first refusal undoes the steps already made, newest
- * first, so the kernel is back where it started. */
-static int run_plan(struct bl_backend *b, int nsteps, char *detail, size_t size)
+ * first, so the kernel is back where it started. '*retries' gets the
+ * writes the kernel refused for a moment. */
+static int run_plan(struct bl_backend *b, int nsteps, unsigned *retries, char *detail, size_t size)
 {
+        *retries = 0;
         sysfs_undo_init(&b->undo);
         for (int i = 0; i < nsteps; i++) {
                 char path[64];
-                unsigned undo_failed;
-                int r = cpu_online_write(b->steps[i].cpu, b->steps[i].online);
+                unsigned undo_failed, tries = 0;
+                int r = cpu_online_write(b->steps[i].cpu, b->steps[i].online, &tries);
 
+                *retries += tries > 1 ? tries - 1 : 0;
                 if (r >= 0) {
                         cpu_online_path(b->steps[i].cpu, path, sizeof(path));
                         r = sysfs_undo_push(&b->undo, path, b->steps[i].online ? "0" : "1",
@@ -70,25 +73,30 @@ static int run_plan(struct bl_backend *b, int nsteps, char *detail, size_t size)
                 if (r >= 0)
                         continue;
                 undo_failed = sysfs_undo_run(&b->undo);
-                snprintf(detail, size, "cpu%u: writing online=%d failed: %s; %s", b->steps[i].cpu,
-                         b->steps[i].online, strerror(-r),
+                snprintf(detail, size, "cpu%u: writing online=%d failed after %u %s: %s; %s", b->steps[i].cpu,
+                         b->steps[i].online, tries, tries == 1 ? "try" : "tries", strerror(-r),
                          undo_failed ? "could not undo every earlier write" : "earlier writes undone");
                 return undo_failed ? -EIO : r;
         }
         return 0;
 }
 
-static void describe(const bl_cpuset *online, char *detail, size_t size)
+/* "online 0,4-7", and the retries when the kernel refused for a moment:
+ * a refusal that passed is still reported. */
+static void describe(const bl_cpuset *online, unsigned retries, char *detail, size_t size)
 {
         char list[256];
 
         cpuset_format(online, list, sizeof(list));
         snprintf(detail, size, "online %s", list);
+        if (retries)
+                sysfs_append(detail, size, "; %u retr%s", retries, retries == 1 ? "y" : "ies");
 }
 
 static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *detail, size_t size)
 {
         bl_cpuset current;
+        unsigned retries;
         int n, r;
 
         /* Read the kernel's state rather than trusting ours: someone else may
@@ -103,13 +111,13 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *
                 snprintf(detail, size, "no CPU would stay online");
                 return n;
         }
-        r = run_plan(b, n, detail, size);
+        r = run_plan(b, n, &retries, detail, size);
         if (r < 0)
                 return r;
         r = cpu_online_read_set(&b->present, &current);
         if (r < 0)
                 return r;
-        describe(&current, detail, size);
+        describe(&current, retries, detail, size);
         return 0;
 }
 

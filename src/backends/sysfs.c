@@ -139,13 +139,13 @@ int cpu_online_read(unsigned cpu, bool *online)
         return 0;
 }
 
-int cpu_online_write(unsigned cpu, bool online)
+int cpu_online_write(unsigned cpu, bool online, unsigned *tries)
 {
         char path[64], value[16];
         int r;
 
         cpu_online_path(cpu, path, sizeof(path));
-        r = sysfs_write_read_back(path, online ? "1" : "0", value, sizeof(value), NULL);
+        r = sysfs_write_read_back(path, online ? "1" : "0", value, sizeof(value), tries);
         if (r < 0)
                 return r;
         return strcmp(value, online ? "1" : "0") == 0 ? 0 : -EIO;

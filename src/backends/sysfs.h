@@ -72,10 +72,11 @@ void sysfs_describe_writes(const struct sysfs_write_stats *st, char *detail, siz
 
 /* Reads cpuN/online. A CPU without the file cannot go offline and is online. */
 int cpu_online_read(unsigned cpu, bool *online);
-/* Writes cpuN/online (with sysfs_write_read_back()'s retries) and checks the
- * read-back. Returns 0, the write's -errno, or -EIO when the kernel accepted
- * the write but reports another state. */
-int cpu_online_write(unsigned cpu, bool online);
+/* Writes cpuN/online (with sysfs_write_read_back()'s retries; '*tries', may
+ * be NULL, gets the number of writes) and checks the read-back. Returns 0,
+ * the write's -errno, or -EIO when the kernel accepted the write but reports
+ * another state. */
+int cpu_online_write(unsigned cpu, bool online, unsigned *tries);
 /* The path of cpuN/online. */
 void cpu_online_path(unsigned cpu, char *buf, size_t size);
 /* Online state of every CPU in 'cpus' (others left out of 'online'). */

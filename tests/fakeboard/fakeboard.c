@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -44,6 +45,10 @@
 #define DVFS_HEADROOM 1.25
 #define LINE_MAX_LEN 4096
 #define STAT_BUF_SIZE (FAKEBOARD_MAX_CPUS * 128 + 512)
+/* The rules of tests/fakeboard/refuse-writes.c, in the testbed's root
+ * (outside the /sys, /dev and /proc the preload redirects). */
+#define REFUSE_RULES "refuse-writes"
+#define REFUSE_RULES_MAX 4096
 
 extern char **environ;
 
@@ -1084,28 +1089,35 @@ static void free_environment(char **env)
 static char **spawn_environment(const struct fakeboard *fb)
 {
         const char *preload = getenv("LD_PRELOAD"), *asan = getenv("ASAN_OPTIONS");
+        bool refuse = access(FAKEBOARD_REFUSE_WRITES_SO, R_OK) == 0;
         size_t n = 0, k = 0;
         char **env;
 
         while (environ[n])
                 n++;
-        env = calloc(n + 4, sizeof(*env));
+        env = calloc(n + 5, sizeof(*env));
         if (!env)
                 return NULL;
         for (size_t i = 0; i < n; i++) {
                 if (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
                     strncmp(environ[i], "UMOCKDEV_DIR=", 13) == 0 ||
+                    strncmp(environ[i], "FAKEBOARD_REFUSE=", 17) == 0 ||
                     strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)
                         continue;
                 env[k] = strdup(environ[i]);
                 if (!env[k++])
                         goto fail;
         }
-        /* An ASan build aborts when the preload comes before its runtime. */
-        if (asprintf(&env[k], "LD_PRELOAD=libumockdev-preload.so.0%s%s", preload && *preload ? ":" : "",
-                     preload ? preload : "") < 0)
+        /* An ASan build aborts when the preload comes before its runtime,
+         * unless told not to check (below). The refusing preload comes
+         * first: umockdev's write() calls libc's own, not the next one. */
+        if (asprintf(&env[k], "LD_PRELOAD=%s%slibumockdev-preload.so.0%s%s",
+                     refuse ? FAKEBOARD_REFUSE_WRITES_SO : "", refuse ? ":" : "",
+                     preload && *preload ? ":" : "", preload ? preload : "") < 0)
                 goto fail_entry;
         if (asprintf(&env[++k], "UMOCKDEV_DIR=%s", fb->root) < 0)
+                goto fail_entry;
+        if (asprintf(&env[++k], "FAKEBOARD_REFUSE=%s/" REFUSE_RULES, fb->root) < 0)
                 goto fail_entry;
         if (asprintf(&env[++k], "ASAN_OPTIONS=%s%sverify_asan_link_order=0", asan ? asan : "",
                      asan && *asan ? ":" : "") < 0)
@@ -1518,6 +1530,119 @@ int fakeboard_set_temp(struct fakeboard *fb, unsigned zone, int millicelsius)
                 return -ENOENT;
         snprintf(path, sizeof(path), "/sys/devices/virtual/thermal/thermal_zone%u/temp", zone);
         return board_printf(fb, path, "%d\n", millicelsius);
+}
+
+/* The part of a testbed file's real path (symlinks resolved) below the
+ * testbed's root: what the refusing preload sees through /proc/self/fd. */
+static int testbed_suffix(const struct fakeboard *fb, const char *path, char *buf, size_t size)
+{
+        char full[PATH_MAX], resolved[PATH_MAX], root[PATH_MAX];
+        size_t root_len;
+        int r;
+
+        r = board_path(fb, full, sizeof(full), "%s", path);
+        if (r < 0)
+                return r;
+        if (!realpath(full, resolved) || !realpath(fb->root, root))
+                return -errno;
+        root_len = strlen(root);
+        if (strncmp(resolved, root, root_len) != 0 || resolved[root_len] != '/' || strchr(resolved, ' '))
+                return -EXDEV;
+        if ((size_t)snprintf(buf, size, "%s", resolved + root_len) >= size)
+                return -ENAMETOOLONG;
+        return 0;
+}
+
+/* Opens the rules file locked against the preload, which counts down in it,
+ * and reads it. Returns the descriptor or -errno. */
+static int open_rules(const struct fakeboard *fb, char *text, size_t size)
+{
+        char path[PATH_MAX];
+        ssize_t n;
+        int fd, r;
+
+        r = board_path(fb, path, sizeof(path), "/" REFUSE_RULES);
+        if (r < 0)
+                return r;
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+        if (fd < 0)
+                return -errno;
+        if (flock(fd, LOCK_EX) < 0 || (n = pread(fd, text, size - 1, 0)) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        text[n] = '\0';
+        return fd;
+}
+
+/* The count of the rule for 'suffix' in the rules text, 0 if none. */
+static unsigned rule_count(const char *text, const char *suffix)
+{
+        char word[PATH_MAX], error[32];
+        unsigned count;
+
+        for (const char *line = text; *line;) {
+                if (sscanf(line, "%4095s %31s %u", word, error, &count) == 3 && strcmp(word, suffix) == 0)
+                        return count;
+                line = strchrnul(line, '\n');
+                if (*line)
+                        line++;
+        }
+        return 0;
+}
+
+int fakeboard_refuse_writes(struct fakeboard *fb, const char *path, int error, unsigned count)
+{
+        char suffix[PATH_MAX], text[REFUSE_RULES_MAX], out[REFUSE_RULES_MAX], word[PATH_MAX];
+        size_t len = 0;
+        int fd, r;
+
+        if (access(FAKEBOARD_REFUSE_WRITES_SO, R_OK) < 0)
+                return -ENOPKG;
+        if (error <= 0)
+                return -EINVAL;
+        r = testbed_suffix(fb, path, suffix, sizeof(suffix));
+        if (r < 0)
+                return r;
+        fd = open_rules(fb, text, sizeof(text));
+        if (fd < 0)
+                return fd;
+        out[0] = '\0';
+        for (char *line = text, *end; *line && len < sizeof(out); line = end) {
+                end = strchrnul(line, '\n');
+                if (*end)
+                        *end++ = '\0';
+                if (sscanf(line, "%4095s", word) == 1 && strcmp(word, suffix) == 0)
+                        continue;
+                len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
+        }
+        if (count > 0 && len < sizeof(out))
+                len += (size_t)snprintf(out + len, sizeof(out) - len, "%s %d %u\n", suffix, error, count);
+        r = 0;
+        if (len >= sizeof(out))
+                r = -E2BIG;
+        else if (pwrite(fd, out, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len) < 0)
+                r = -errno;
+        close(fd);
+        return r;
+}
+
+int fakeboard_refusals_left(struct fakeboard *fb, const char *path)
+{
+        char suffix[PATH_MAX], text[REFUSE_RULES_MAX];
+        unsigned count;
+        int fd, r;
+
+        r = testbed_suffix(fb, path, suffix, sizeof(suffix));
+        if (r < 0)
+                return r;
+        fd = open_rules(fb, text, sizeof(text));
+        if (fd < 0)
+                return fd;
+        count = rule_count(text, suffix);
+        close(fd);
+        return (int)count;
 }
 
 int fakeboard_set_load(struct fakeboard *fb, const unsigned *demand, unsigned ntasks)

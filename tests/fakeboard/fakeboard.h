@@ -193,8 +193,19 @@ int fakeboard_run_for(struct fakeboard *fb, unsigned ms);
 unsigned fakeboard_n_online_changes(const struct fakeboard *fb);
 int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_t *time, bl_cpuset *online);
 
+/* Makes the kernel refuse writes to a testbed file: the next 'count'
+ * write()s of spawned processes to 'path' (as they see it, "/sys/...";
+ * symlinks are followed, so cpuN/cpufreq/... names its policy's file) fail
+ * with 'error'. Takes effect at once, also for a process already running;
+ * count 0 removes the rule. Replaces an earlier rule for the same file.
+ * -ENOENT: no such file; -ENOPKG: the refusing preload was not built. */
+int fakeboard_refuse_writes(struct fakeboard *fb, const char *path, int error, unsigned count);
+/* How many refusals of the rule for 'path' are left (0: none, or no rule). */
+int fakeboard_refusals_left(struct fakeboard *fb, const char *path);
+
 /* Starts argv (argv[0] is run as given, searched in PATH if it has no '/')
- * under the umockdev preload with UMOCKDEV_DIR set to the testbed. Its
+ * under the umockdev preload with UMOCKDEV_DIR set to the testbed, and
+ * before it the preload that plays fakeboard_refuse_writes(). Its
  * stdout and stderr are collected as lines (see below) unless inherit_stdio,
  * in which case it shares ours (interactive use). It gets SIGKILL if the
  * board's process dies. One process at a time: -EBUSY while one runs.

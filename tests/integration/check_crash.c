@@ -5,25 +5,18 @@
  * without restoring it (SIGKILL), what it does with a damaged saved state,
  * and the other CPU managers it warns about.
  */
-#include <check.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
-/* Bounds for things that must happen: far above what the delays need. */
-#define START_BOUND_MS 5000
 #define SWITCH_BOUND_MS 2000
-#define EXIT_BOUND_MS 10000
 #define UP_DELAY_MS 200
 
 static const char base_config[] =
@@ -41,21 +34,10 @@ static const char base_config[] =
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
-/* One test's world; Check runs each test in its own process. */
-static struct fakeboard *fb;
-static char workdir[PATH_MAX];
 static char runtime_dir[PATH_MAX + 8];
 static char saved_file[PATH_MAX + 32];
 static char bad_file[PATH_MAX + 32];
-static char config_file[PATH_MAX + 32];
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
+static char config_file[PATH_MAX + 64];
 
 static void write_text(const char *path, const char *text)
 {
@@ -68,70 +50,17 @@ static void write_text(const char *path, const char *text)
 
 static void setup(void)
 {
-        const char *tmp = getenv("TMPDIR");
-        int r;
-
-        snprintf(workdir, sizeof(workdir), "%s/bl-crash.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-        snprintf(runtime_dir, sizeof(runtime_dir), "%s/run", workdir);
+        harness_setup();
+        snprintf(runtime_dir, sizeof(runtime_dir), "%s", harness_runtime_dir());
         snprintf(saved_file, sizeof(saved_file), "%s/saved-state", runtime_dir);
         snprintf(bad_file, sizeof(bad_file), "%s/saved-state.bad", runtime_dir);
-        snprintf(config_file, sizeof(config_file), "%s/bigLittle.conf", workdir);
-        write_text(config_file, base_config);
-        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime_dir, 1), 0);
-        /* No bus: never the machine's own. */
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
-        r = fakeboard_new("exynos5422", &fb);
-        ck_assert_msg(r == 0, "fakeboard_new: %s", strerror(-r));
+        snprintf(config_file, sizeof(config_file), "%s", write_config("bigLittle.conf", base_config));
+        new_board("exynos5422");
 }
 
-/* Runs only when the test passed: a failed test's process ends at once, its
- * daemon dies with it and main() removes what is left. */
-static void teardown(void)
+static void spawn(const char *extra)
 {
-        fakeboard_free(fb);
-        fb = NULL;
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* The daemon's log so far, for failure messages. */
-static const char *log_text(void)
-{
-        return fakeboard_log_tail(fb);
-}
-
-static void spawn_daemon(const char *extra)
-{
-        char *argv[] = { (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", config_file,
-                         (char *)extra, NULL };
-        int r = fakeboard_spawn(fb, argv, false);
-
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-}
-
-struct line_wait {
-        unsigned from;
-        const char *needle;
-        int found;
-};
-
-static bool line_seen(struct fakeboard *board, void *userdata)
-{
-        struct line_wait *w = userdata;
-
-        w->found = fakeboard_find_line(board, w->from, w->needle);
-        return w->found >= 0 || !fakeboard_running(board);
-}
-
-static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
-{
-        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
-        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
-                      r == 1 ? "before the daemon exited" : "in time", log_text());
-        return (unsigned)w.found;
+        spawn_daemon(config_file, extra, NULL);
 }
 
 static bool set_is(const bl_cpuset *set, const char *list)
@@ -140,65 +69,6 @@ static bool set_is(const bl_cpuset *set, const char *list)
 
         ck_assert_int_eq(cpuset_parse(&want, list), 0);
         return cpuset_equal(&want, set);
-}
-
-static bool online_equals(const char *list)
-{
-        bl_cpuset now;
-
-        fakeboard_online(fb, &now);
-        return set_is(&now, list);
-}
-
-static bool online_matches(struct fakeboard *board, void *userdata)
-{
-        (void)board;
-        return online_equals(userdata);
-}
-
-static const char *online_text(void)
-{
-        static char buf[256];
-        bl_cpuset now;
-
-        fakeboard_online(fb, &now);
-        cpuset_format(&now, buf, sizeof(buf));
-        return buf;
-}
-
-static void expect_online(const char *list, unsigned timeout_ms)
-{
-        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
-                      timeout_ms, log_text());
-}
-
-static void set_load(const unsigned *demand, unsigned n)
-{
-        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
-}
-
-static int stop_daemon(int sig)
-{
-        int status = -1, r;
-
-        ck_assert_int_eq(fakeboard_kill(fb, sig), 0);
-        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-        ck_assert_msg(r == 0, "the daemon did not exit within %u ms of signal %d; it said:%s", EXIT_BOUND_MS,
-                      sig, log_text());
-        /* Let the board see the daemon's last writes. */
-        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
-        return status;
-}
-
-static void assert_exit_status(int status, int want)
-{
-        ck_assert_msg(WIFEXITED(status), "the daemon died of signal %d; it said:%s",
-                      WIFSIGNALED(status) ? WTERMSIG(status) : -1, log_text());
-        ck_assert_msg(WEXITSTATUS(status) == want, "exit status %d, expected %d; the daemon said:%s",
-                      WEXITSTATUS(status), want, log_text());
 }
 
 static bool exists(const char *path)
@@ -242,7 +112,7 @@ START_TEST(test_sigkill_then_restart_reconciles)
         pid_t first, second;
 
         set_load(idle_load, 1);
-        spawn_daemon(NULL);
+        spawn(NULL);
         expect_line(0, "started: ", START_BOUND_MS);
         expect_online("0-3", SWITCH_BOUND_MS);
         first = fakeboard_pid(fb);
@@ -258,7 +128,7 @@ START_TEST(test_sigkill_then_restart_reconciles)
 
         set_load(idle_load, 1);
         before = fakeboard_n_online_changes(fb);
-        spawn_daemon(NULL);
+        spawn(NULL);
         second = fakeboard_pid(fb);
         snprintf(want, sizeof(want),
                  "found the state a previous run saved (backend=hotplug pid=%ld online=0-7): "
@@ -299,7 +169,7 @@ START_TEST(test_damaged_saved_state_is_put_aside)
         ck_assert_int_eq(mkdir(runtime_dir, 0755), 0);
         write_text(saved_file, "backend=hotplug\nonline=0-3,zz\n");
         set_load(idle_load, 1);
-        spawn_daemon(NULL);
+        spawn(NULL);
         snprintf(want, sizeof(want), "%s:2: online: expected a CPU list, got \"0-3,zz\"", saved_file);
         expect_line(0, want, START_BOUND_MS);
         snprintf(want, sizeof(want), "%s: not used; renamed to %s", saved_file, bad_file);
@@ -322,7 +192,7 @@ START_TEST(test_unknown_backend_is_put_aside)
 
         ck_assert_int_eq(mkdir(runtime_dir, 0755), 0);
         write_text(saved_file, "# from the future\nbackend=teleport\nonline=0-7\n");
-        spawn_daemon(NULL);
+        spawn(NULL);
         snprintf(want, sizeof(want), "%s:2: unknown backend \"teleport\"", saved_file);
         expect_line(0, want, START_BOUND_MS);
         expect_line(0, "started: ", START_BOUND_MS);
@@ -338,7 +208,7 @@ START_TEST(test_dryrun_leaves_saved_state)
         ck_assert_int_eq(mkdir(runtime_dir, 0755), 0);
         ck_assert_int_eq(fakeboard_set_cpu_online(fb, 1, false), 0);
         write_text(saved_file, "backend=hotplug\nonline=0-7\n");
-        spawn_daemon("--backend=dryrun");
+        spawn("--backend=dryrun");
         expect_line(0, "a previous run did not restore the CPUs; the dryrun backend changes nothing",
                     START_BOUND_MS);
         expect_line(0, "started: ", START_BOUND_MS);
@@ -355,7 +225,7 @@ START_TEST(test_userspace_governor_is_said)
         ck_assert_int_eq(fakeboard_path(fb, "/sys/devices/system/cpu/cpufreq/policy0/scaling_governor", path,
                                         sizeof(path)), 0);
         write_text(path, "userspace\n");
-        spawn_daemon(NULL);
+        spawn(NULL);
         expect_line(0, "cpufreq policy0 (CPUs 0-3) has the userspace governor: another program sets its "
                        "frequency by hand and may fight the daemon over these CPUs", START_BOUND_MS);
         expect_line(0, "started: ", START_BOUND_MS);
@@ -369,7 +239,7 @@ static Suite *crash_suite(void)
         Suite *s = suite_create("crash");
         TCase *tc = tcase_create("exynos5422");
 
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_sigkill_then_restart_reconciles);
         tcase_add_test(tc, test_damaged_saved_state_is_put_aside);
@@ -382,19 +252,5 @@ static Suite *crash_suite(void)
 
 int main(void)
 {
-        char tmp[] = "/tmp/bl-check-crash.XXXXXX";
-        SRunner *sr;
-        int failed;
-
-        /* What a failed test leaves behind (Check ends its process at once)
-         * is under here. */
-        if (!mkdtemp(tmp))
-                return EXIT_FAILURE;
-        setenv("TMPDIR", tmp, 1);
-        sr = srunner_create(crash_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(crash_suite(), "check-crash");
 }

@@ -2,35 +2,24 @@
 /*
  * The real bigLittled on a fake board, told of changes through udev events
  * (fakeboard_uevent()): CPUs someone else takes off line, the daemon's own
- * hotplug writes coming back as events, thermal zones that change. The
- * helpers follow check_daemon.c.
+ * hotplug writes coming back as events, thermal zones that change.
  *
  * Suspend cannot be played here (the test cannot stop CLOCK_MONOTONIC while
  * CLOCK_BOOTTIME runs on); tests/unit/check_events.c covers the detection
  * with virtual clocks.
  */
-#include <check.h>
 #include <errno.h>
-#include <ftw.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
 #define UP_DELAY_MS 200
 #define DOWN_DELAY_MS 300
-/* Bounds for things that must happen: far above what the delays need. */
-#define START_BOUND_MS 5000
 #define SWITCH_BOUND_MS 2000
 #define EVENT_BOUND_MS 3000
-#define EXIT_BOUND_MS 10000
 
 static const char base_config[] =
         "[daemon]\n"
@@ -51,60 +40,6 @@ static const char debug_config[] = "[daemon]\nlog_level = debug\n";
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
-/* One test's world; Check runs each test in its own process. */
-static struct fakeboard *fb;
-static char workdir[PATH_MAX];
-
-static void setup(void)
-{
-        const char *tmp = getenv("TMPDIR");
-
-        fb = NULL;
-        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
-
-static void teardown(void)
-{
-        fakeboard_free(fb);
-        fb = NULL;
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void new_board(const char *name)
-{
-        int r = fakeboard_new(name, &fb);
-
-        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
-}
-
-static const char *write_config(const char *name, const char *text)
-{
-        static char path[PATH_MAX + 64];
-        FILE *f;
-
-        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
-        f = fopen(path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_ge(fputs(text, f), 0);
-        ck_assert_int_eq(fclose(f), 0);
-        return path;
-}
-
-/* The daemon's log so far, for failure messages. */
-static const char *log_text(void)
-{
-        return fakeboard_log_tail(fb);
-}
-
 static const char *default_config(void)
 {
         char text[sizeof(base_config) + sizeof(debug_config)];
@@ -115,84 +50,7 @@ static const char *default_config(void)
 
 static void start_daemon(const char *config)
 {
-        char runtime[PATH_MAX + 8];
-        char *argv[] = {
-                (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", (char *)config, NULL,
-        };
-        int r;
-
-        /* Saved state and holds go to the test's own directory, not /run. */
-        snprintf(runtime, sizeof(runtime), "%s/run", workdir);
-        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime, 1), 0);
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
-        r = fakeboard_spawn(fb, argv, false);
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-}
-
-struct line_wait {
-        unsigned from;
-        const char *needle;
-        int found;
-};
-
-static bool line_seen(struct fakeboard *board, void *userdata)
-{
-        struct line_wait *w = userdata;
-
-        w->found = fakeboard_find_line(board, w->from, w->needle);
-        return w->found >= 0 || !fakeboard_running(board);
-}
-
-/* Runs the board until a line containing needle appears at or after from;
- * returns its index. */
-static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
-{
-        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
-        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
-                      r == 1 ? "before the daemon exited" : "in time", log_text());
-        return (unsigned)w.found;
-}
-
-static bool online_equals(const char *list)
-{
-        bl_cpuset want, now;
-
-        ck_assert_int_eq(cpuset_parse(&want, list), 0);
-        fakeboard_online(fb, &now);
-        return cpuset_equal(&want, &now);
-}
-
-static bool online_matches(struct fakeboard *board, void *userdata)
-{
-        (void)board;
-        return online_equals(userdata);
-}
-
-static const char *online_text(void)
-{
-        static char buf[256];
-        bl_cpuset now;
-
-        fakeboard_online(fb, &now);
-        cpuset_format(&now, buf, sizeof(buf));
-        return buf;
-}
-
-static void expect_online(const char *list, unsigned timeout_ms)
-{
-        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
-                      timeout_ms, log_text());
-}
-
-static void set_load(const unsigned *demand, unsigned n)
-{
-        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
+        spawn_daemon(config, NULL);
 }
 
 /* Sends a udev event; the daemon's monitor must be there to get it. */
@@ -204,27 +62,9 @@ static void send_uevent(const char *path, const char *action)
                       action, r);
 }
 
-static void stop_daemon(void)
+static void stop(void)
 {
-        int status = -1, r;
-
-        ck_assert_int_eq(fakeboard_kill(fb, SIGTERM), 0);
-        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-        ck_assert_msg(r == 0, "the daemon did not exit within %u ms; it said:%s", EXIT_BOUND_MS, log_text());
-        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d; the daemon said:%s",
-                      status, log_text());
-}
-
-static unsigned count_lines(unsigned from, const char *needle)
-{
-        unsigned n = 0;
-        int i;
-
-        while ((i = fakeboard_find_line(fb, from, needle)) >= 0) {
-                n++;
-                from = (unsigned)i + 1;
-        }
-        return n;
+        assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 
 /* Someone else takes cpu6 off line while the daemon runs on the big
@@ -284,7 +124,7 @@ START_TEST(test_foreign_offline_is_noticed)
         expect_online("0,4-7", SWITCH_BOUND_MS);
         ck_assert_uint_eq(count_lines(started, "someone else"), 2);
         ck_assert(fakeboard_running(fb));
-        stop_daemon();
+        stop();
         ck_assert_msg(online_equals("0-7"), "online is %s after exit", online_text());
 }
 END_TEST
@@ -308,21 +148,17 @@ START_TEST(test_foreign_online_is_undone)
                            EVENT_BOUND_MS);
         expect_line(line, "kinds of core unchanged: level little re-applied [online 0-3]", EVENT_BOUND_MS);
         expect_online("0-3", SWITCH_BOUND_MS);
-        stop_daemon();
+        stop();
 }
 END_TEST
 
 static void set_capacity(unsigned cpu, unsigned capacity)
 {
-        char sys[64], path[PATH_MAX];
-        FILE *f;
+        char path[64], text[16];
 
-        snprintf(sys, sizeof(sys), "/sys/devices/system/cpu/cpu%u/cpu_capacity", cpu);
-        ck_assert_int_eq(fakeboard_path(fb, sys, path, sizeof(path)), 0);
-        f = fopen(path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_ge(fprintf(f, "%u\n", capacity), 0);
-        ck_assert_int_eq(fclose(f), 0);
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpu_capacity", cpu);
+        snprintf(text, sizeof(text), "%u\n", capacity);
+        write_board_file(path, text);
 }
 
 /* The kinds of core change under the daemon (played here by rewriting
@@ -371,7 +207,7 @@ START_TEST(test_kinds_of_core_change)
         expect_line(line, "switch little -> big: ", 1000);
         /* Leaving puts back what the daemon found, except cpu5: whoever
          * took it offline meant it. */
-        stop_daemon();
+        stop();
         ck_assert_msg(online_equals("0-4,6-7"), "online is %s after exit", online_text());
 }
 END_TEST
@@ -380,9 +216,7 @@ END_TEST
  * and says so only when the watched set changed. */
 START_TEST(test_thermal_change_reopens_zones)
 {
-        char path[PATH_MAX];
         unsigned started, line;
-        FILE *f;
 
         new_board("exynos5422");
         set_load(idle_load, 1);
@@ -393,12 +227,7 @@ START_TEST(test_thermal_change_reopens_zones)
         send_uevent("/sys/devices/virtual/thermal/thermal_zone0", "change");
         expect_line(started, "thermal_zone0 change: the same thermal zones", EVENT_BOUND_MS);
         /* gpu-thermal becomes a zone that auto picks. */
-        ck_assert_int_eq(fakeboard_path(fb, "/sys/devices/virtual/thermal/thermal_zone4/type", path,
-                                        sizeof(path)), 0);
-        f = fopen(path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_ge(fputs("soc-thermal\n", f), 0);
-        ck_assert_int_eq(fclose(f), 0);
+        write_board_file("/sys/devices/virtual/thermal/thermal_zone4/type", "soc-thermal\n");
         send_uevent("/sys/devices/virtual/thermal/thermal_zone4", "change");
 
         line = expect_line(started, "thermal_zone4 change: thermal zones changed; watching ", EVENT_BOUND_MS);
@@ -409,7 +238,7 @@ START_TEST(test_thermal_change_reopens_zones)
                       "unexpected line: %s", fakeboard_line(fb, line, NULL));
         ck_assert_uint_eq(count_lines(started, "thermal zones changed"), 1);
         ck_assert(fakeboard_running(fb));
-        stop_daemon();
+        stop();
 }
 END_TEST
 
@@ -418,7 +247,7 @@ static Suite *events_suite(void)
         Suite *s = suite_create("events");
         TCase *tc = tcase_create("exynos5422");
 
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_foreign_offline_is_noticed);
         tcase_add_test(tc, test_foreign_online_is_undone);
@@ -430,18 +259,5 @@ static Suite *events_suite(void)
 
 int main(void)
 {
-        char tmp[] = "/tmp/bl-check-events.XXXXXX";
-        SRunner *sr;
-        int failed;
-
-        /* Everything a test leaves behind when it fails is under here. */
-        if (!mkdtemp(tmp))
-                return EXIT_FAILURE;
-        setenv("TMPDIR", tmp, 1);
-        sr = srunner_create(events_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(events_suite(), "check-events");
 }

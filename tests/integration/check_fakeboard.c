@@ -254,6 +254,55 @@ START_TEST(test_spawn_status_and_partial_line)
 }
 END_TEST
 
+/* The refusing preload: a rule fails that many writes of a spawned process
+ * to that file, with that errno, and is counted down; other files and
+ * writes after the rule ran out go through. cpu3's policy is reached
+ * through the cpu3/cpufreq link, as the switcher backend writes it. */
+START_TEST(test_refused_writes)
+{
+        struct fakeboard *fb = board("exynos5422");
+        char *const argv[] = {
+                (char *)"sh", (char *)"-c",
+                (char *)"w() { echo $2 | dd of=$1 conv=notrunc status=none; }; cpu=/sys/devices/system/cpu; "
+                        "for i in 1 2 3; do w $cpu/cpu5/online 0 && echo ok$i; done; "
+                        "w $cpu/cpu6/online 0 && echo other; "
+                        "w $cpu/cpu3/cpufreq/scaling_max_freq 300000 || echo refused",
+                NULL };
+        const char *policy0 = CPU "cpufreq/policy0/scaling_max_freq";
+        int status = -1;
+
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, CPU "cpu5/online", EBUSY, 2), 0);
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, policy0, EIO, 1), 0);
+        ck_assert_int_eq(fakeboard_refusals_left(fb, CPU "cpu5/online"), 2);
+        ck_assert_int_eq(fakeboard_refusals_left(fb, CPU "cpu6/online"), 0);
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, CPU "cpu99/online", EBUSY, 1), -ENOENT);
+
+        ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, 20000, &status), 0);
+        ck_assert(WIFEXITED(status));
+        /* The first two writes were refused with EBUSY, the third went through. */
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "ok1"), -ENOENT);
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "ok2"), -ENOENT);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "Device or resource busy"), 0);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "ok3"), 0);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "other"), 0);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "refused"), 0);
+        ck_assert_int_ge(fakeboard_find_line(fb, 0, "Input/output error"), 0);
+        ck_assert_int_eq(fakeboard_refusals_left(fb, CPU "cpu5/online"), 0);
+        ck_assert_int_eq(fakeboard_refusals_left(fb, policy0), 0);
+        assert_file(fb, CPU "cpu5/online", "0\n");
+        assert_file(fb, CPU "cpu6/online", "0\n");
+        assert_file(fb, policy0, "1400000\n");
+
+        /* Armed again, and removed with a count of 0. */
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, CPU "cpu5/online", EINVAL, 7), 0);
+        ck_assert_int_eq(fakeboard_refusals_left(fb, CPU "cpu5/online"), 7);
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, CPU "cpu5/online", EINVAL, 0), 0);
+        ck_assert_int_eq(fakeboard_refusals_left(fb, CPU "cpu5/online"), 0);
+        fakeboard_free(fb);
+}
+END_TEST
+
 START_TEST(test_free_kills_process)
 {
         struct fakeboard *fb = board("exynos5422");
@@ -518,6 +567,7 @@ static Suite *fakeboard_suite(void)
         tcase_add_test(tc, test_preload_view);
         tcase_add_test(tc, test_spawn_status_and_partial_line);
         tcase_add_test(tc, test_free_kills_process);
+        tcase_add_test(tc, test_refused_writes);
         tcase_add_test(tc, test_placement_and_dvfs);
         tcase_add_test(tc, test_proc_stat_accounting);
         tcase_add_test(tc, test_psi);

@@ -7,26 +7,14 @@
  *
  * Timing follows check_daemon.c: bounds far above the configured delays.
  */
-#include <check.h>
 #include <errno.h>
-#include <ftw.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
-#define START_BOUND_MS 5000
 #define SWITCH_BOUND_MS 3000
-#define EXIT_BOUND_MS 10000
-
-#define EXIT_UNAVAILABLE 69
 
 static const char base_config[] =
         "[daemon]\n"
@@ -110,161 +98,16 @@ static const struct board_case cases[] = {
         },
 };
 
-/* One test's world; Check runs each test in its own process. */
-static struct fakeboard *fb;
-static char workdir[PATH_MAX];
-
-static void setup(void)
-{
-        const char *tmp = getenv("TMPDIR");
-
-        fb = NULL;
-        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
-
-/* Runs only when the test passed: a failed test's process ends at once, its
- * daemon dies with it (PR_SET_PDEATHSIG) and main() removes what is left. */
-static void teardown(void)
-{
-        fakeboard_free(fb);
-        fb = NULL;
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void new_board(const char *name)
-{
-        int r = fakeboard_new(name, &fb);
-
-        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
-}
-
-static const char *write_config(const char *name, const char *text)
-{
-        static char path[PATH_MAX + 64];
-        FILE *f;
-
-        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
-        f = fopen(path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_ge(fputs(text, f), 0);
-        ck_assert_int_eq(fclose(f), 0);
-        return path;
-}
-
-static const char *log_text(void)
-{
-        return fakeboard_log_tail(fb);
-}
-
-static void spawn_daemon(const char *config)
-{
-        char runtime[PATH_MAX + 8];
-        char *argv[] = {
-                (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", (char *)config, NULL,
-        };
-        int r;
-
-        /* Saved state and holds go to the test's own directory, not /run. */
-        snprintf(runtime, sizeof(runtime), "%s/run", workdir);
-        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime, 1), 0);
-        /* No bus here: never the machine's own. */
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
-        r = fakeboard_spawn(fb, argv, false);
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-}
-
-struct line_wait {
-        unsigned from;
-        const char *needle;
-        int found;
-};
-
-static bool line_seen(struct fakeboard *board, void *userdata)
-{
-        struct line_wait *w = userdata;
-
-        w->found = fakeboard_find_line(board, w->from, w->needle);
-        return w->found >= 0 || !fakeboard_running(board);
-}
-
-static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
-{
-        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
-        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
-                      r == 1 ? "before the daemon exited" : "in time", log_text());
-        return (unsigned)w.found;
-}
-
-static bool online_equals(const char *list)
-{
-        bl_cpuset want, now;
-
-        ck_assert_int_eq(cpuset_parse(&want, list), 0);
-        fakeboard_online(fb, &now);
-        return cpuset_equal(&want, &now);
-}
-
-static bool online_matches(struct fakeboard *board, void *userdata)
-{
-        (void)board;
-        return online_equals(userdata);
-}
-
-static const char *online_text(void)
-{
-        static char buf[256];
-        bl_cpuset now;
-
-        fakeboard_online(fb, &now);
-        cpuset_format(&now, buf, sizeof(buf));
-        return buf;
-}
-
-static void expect_online(const char *list, unsigned timeout_ms)
-{
-        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
-                      timeout_ms, log_text());
-}
-
-static void set_load(const unsigned *demand, unsigned n)
-{
-        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
-}
-
-static void assert_exit_status(int status, int want)
-{
-        ck_assert_msg(WIFEXITED(status), "the daemon died of signal %d; it said:%s",
-                      WIFSIGNALED(status) ? WTERMSIG(status) : -1, log_text());
-        ck_assert_msg(WEXITSTATUS(status) == want, "exit status %d, expected %d; the daemon said:%s",
-                      WEXITSTATUS(status), want, log_text());
-}
-
 START_TEST(test_board_detected_and_switches)
 {
         const struct board_case *c = &cases[_i];
         unsigned started;
         const char *line;
-        int status = -1, r;
 
         new_board(c->board);
         ck_assert(online_equals(c->all));
         set_load(idle_load, 1);
-        spawn_daemon(write_config("bigLittle.conf", base_config));
+        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
         started = expect_line(0, "started: ", START_BOUND_MS);
         line = fakeboard_line(fb, started, NULL);
         ck_assert_msg(strstr(line, c->how), "%s: the start line does not say \"%s\":\n    %s", c->board,
@@ -280,11 +123,7 @@ START_TEST(test_board_detected_and_switches)
         set_load(idle_load, 1);
         expect_online(c->little, SWITCH_BOUND_MS);
 
-        ck_assert_int_eq(fakeboard_kill(fb, SIGTERM), 0);
-        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-        ck_assert_msg(r == 0, "%s: the daemon did not exit on SIGTERM; it said:%s", c->board, log_text());
-        assert_exit_status(status, 0);
-        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
         ck_assert_msg(online_equals(c->all), "%s: online is %s after exit, not %s", c->board, online_text(),
                       c->all);
 }
@@ -298,7 +137,7 @@ START_TEST(test_tri_cluster_climbs_to_big)
 
         new_board("tri-cluster");
         set_load(idle_load, 1);
-        spawn_daemon(write_config("bigLittle.conf", base_config));
+        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
         expect_line(0, "started: ", START_BOUND_MS);
         expect_online("0-3", SWITCH_BOUND_MS);
         set_load(mid_load, 2);
@@ -316,7 +155,7 @@ START_TEST(test_symmetric_x86_exits_69)
         int status = -1, r;
 
         new_board("x86-symmetric");
-        spawn_daemon(write_config("bigLittle.conf", base_config));
+        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
         r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
         ck_assert_msg(r == 0, "the daemon still runs on a symmetric machine; it said:%s", log_text());
         assert_exit_status(status, EXIT_UNAVAILABLE);
@@ -332,7 +171,7 @@ static Suite *topologies_suite(void)
         Suite *s = suite_create("topologies");
         TCase *tc = tcase_create("boards");
 
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_loop_test(tc, test_board_detected_and_switches, 0, (int)(sizeof(cases) / sizeof(cases[0])));
         tcase_add_test(tc, test_tri_cluster_climbs_to_big);
@@ -343,19 +182,5 @@ static Suite *topologies_suite(void)
 
 int main(void)
 {
-        char tmp[] = "/tmp/bl-check-topologies.XXXXXX";
-        SRunner *sr;
-        int failed;
-
-        /* Everything a failed test leaves behind (Check ends its process at
-         * once) is under here: testbeds and configurations. */
-        if (!mkdtemp(tmp))
-                return EXIT_FAILURE;
-        setenv("TMPDIR", tmp, 1);
-        sr = srunner_create(topologies_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(topologies_suite(), "check-topologies");
 }

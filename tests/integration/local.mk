@@ -5,8 +5,22 @@ tests_fakeboard_bl_fakeboard_SOURCES = \
 	tests/fakeboard/main.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
-tests_fakeboard_bl_fakeboard_CFLAGS = $(AM_CFLAGS) $(UMOCKDEV_CFLAGS)
+tests_fakeboard_bl_fakeboard_CFLAGS = $(AM_CFLAGS) $(FAKEBOARD_CFLAGS)
 tests_fakeboard_bl_fakeboard_LDADD = src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
+# What every program built with fakeboard.c needs.
+FAKEBOARD_CFLAGS = $(UMOCKDEV_CFLAGS) \
+	-DFAKEBOARD_REFUSE_WRITES_SO='"$(abs_top_builddir)/tests/fakeboard/refuse-writes.so"'
+# The preload fakeboard_spawn() adds to play a kernel refusing writes
+# (fakeboard_refuse_writes()). A shared object built as a program, like the
+# test plugins (tests/unit/local.mk), and without the sanitizers: it is
+# loaded into processes ahead of their runtime.
+noinst_PROGRAMS += tests/fakeboard/refuse-writes.so
+tests_fakeboard_refuse_writes_so_SOURCES = tests/fakeboard/refuse-writes.c
+tests_fakeboard_refuse_writes_so_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fPIC -fvisibility=hidden
+tests_fakeboard_refuse_writes_so_LDFLAGS = -shared
+# The helpers the integration tests of the daemon share.
+INTEGRATION_HARNESS = tests/integration/harness.h tests/integration/harness.c \
+	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c tests/fakeboard/boards.c
 
 # Integration tests: the fake board on its own, then the real daemon on it.
 integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon \
@@ -21,44 +35,33 @@ tests_integration_check_fakeboard_SOURCES = \
 	tests/integration/check_fakeboard.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
-tests_integration_check_fakeboard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS)
+tests_integration_check_fakeboard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS)
 tests_integration_check_fakeboard_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_fakeboard_DEPENDENCIES = tests/fakeboard/refuse-writes.so
 tests_integration_check_daemon_SOURCES = \
 	tests/integration/check_daemon.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
-tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 tests_integration_check_daemon_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The backends other than hotplug, with the real daemon on a fake board.
-tests_integration_check_backends_SOURCES = \
-	tests/integration/check_backends.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
-tests_integration_check_backends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_backends_SOURCES = tests/integration/check_backends.c $(INTEGRATION_HARNESS)
+tests_integration_check_backends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_backends_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
-tests_integration_check_events_SOURCES = \
-	tests/integration/check_events.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
-tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_events_SOURCES = tests/integration/check_events.c $(INTEGRATION_HARNESS)
+tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_events_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
-tests_integration_check_switcher_SOURCES = \
-	tests/integration/check_switcher.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
-tests_integration_check_switcher_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_switcher_SOURCES = tests/integration/check_switcher.c $(INTEGRATION_HARNESS)
+tests_integration_check_switcher_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_switcher_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # State safety: the saved CPU state across SIGKILL and restart, other managers.
-tests_integration_check_crash_SOURCES = \
-	tests/integration/check_crash.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
-tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_crash_SOURCES = tests/integration/check_crash.c $(INTEGRATION_HARNESS)
+tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_crash_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The D-Bus service on a private dbus-daemon per test.
@@ -66,7 +69,7 @@ tests_integration_check_bus_SOURCES = \
 	tests/integration/check_bus.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
-tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS) \
+tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
@@ -78,7 +81,7 @@ tests_integration_check_record_SOURCES = \
 	tests/integration/check_record.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
-tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/core/libblcore.a \
 	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
@@ -97,11 +100,8 @@ EXTRA_DIST += examples/plugin/Makefile examples/plugin/README examples/plugin/ex
 
 # Every board's topology recognised, and a switch up and down on each.
 integration_tests += tests/integration/check_topologies
-tests_integration_check_topologies_SOURCES = \
-	tests/integration/check_topologies.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
-tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_topologies_SOURCES = tests/integration/check_topologies.c $(INTEGRATION_HARNESS)
+tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_topologies_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
@@ -116,7 +116,16 @@ tests_integration_check_cpuset_SOURCES = \
 	tests/integration/check_cpuset.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
-tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(UMOCKDEV_CFLAGS) \
+tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"'
 tests_integration_check_cpuset_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
+# Every topology with every backend that applies to it: detection, switching
+# up and down, refused writes, restore, and a crash with a restart.
+integration_tests += tests/integration/check_matrix
+tests_integration_check_matrix_SOURCES = tests/integration/check_matrix.c $(INTEGRATION_HARNESS)
+tests_integration_check_matrix_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_matrix_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-writes.so

@@ -1,17 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The hotplug backend: the order of its writes (pure), and applying,
  * rolling back and restoring against a umockdev testbed shaped like an
- * Exynos 5422, where cpu0 has no online file. */
+ * Exynos 5422, where cpu0 has no online file.
+ *
+ * A kernel refusing a write for a moment is played by this file's own
+ * write(), which overrides libc's for the whole program: writes to the
+ * watched file fail with EBUSY while refusals are left. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <check.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <umockdev.h>
 
 #include "backends/backend.h"
 #include "backends/hotplug.h"
+
+static struct {
+        dev_t dev;
+        ino_t ino;
+        unsigned refusals;
+} refused;
+
+ssize_t write(int fd, const void *buf, size_t count)
+{
+        static ssize_t (*next)(int, const void *, size_t);
+        struct stat st;
+
+        if (refused.refusals > 0 && fstat(fd, &st) == 0 && st.st_dev == refused.dev &&
+            st.st_ino == refused.ino) {
+                refused.refusals--;
+                errno = EBUSY;
+                return -1;
+        }
+        if (!next)
+                next = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+        return next(fd, buf, count);
+}
 
 static bl_cpuset set_of(const char *list)
 {
@@ -289,6 +320,54 @@ START_TEST(adopt_keeps_someone_elses_change)
 }
 END_TEST
 
+static void refuse_writes(const char *path, unsigned n)
+{
+        struct stat st;
+
+        ck_assert_int_eq(stat(path, &st), 0);
+        refused.dev = st.st_dev;
+        refused.ino = st.st_ino;
+        refused.refusals = n;
+}
+
+/* A refusal that passes on a retry is reported in the detail. */
+START_TEST(retry_is_reported)
+{
+        struct bl_backend *b = open_backend();
+        char detail[256];
+
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        refuse_writes(online_path(5), 1);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
+        ck_assert_uint_eq(refused.refusals, 0);
+        assert_online("0,4-7");
+        ck_assert_str_eq(detail, "online 0,4-7; 1 retry");
+        refuse_writes(online_path(3), 2);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        ck_assert_str_eq(detail, "online 0-3; 2 retries");
+        backend_hotplug.free(b);
+}
+END_TEST
+
+/* Refused on every try: the step before it (cpu4 brought up) is undone and
+ * the detail says how often it was tried. */
+START_TEST(persistent_refusal_is_undone)
+{
+        struct bl_backend *b = open_backend();
+        char detail[256];
+
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        refuse_writes(online_path(5), 3);
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), -EBUSY);
+        ck_assert_str_eq(detail, "cpu5: writing online=1 failed after 3 tries: Device or resource busy; "
+                                 "earlier writes undone");
+        assert_online("0-3");
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
+        ck_assert_str_eq(detail, "online 0,4-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
 START_TEST(open_refuses_when_nothing_can_go_offline)
 {
         struct bl_backend *b = NULL;
@@ -321,6 +400,8 @@ static Suite *hotplug_suite(void)
         tcase_add_test(board, restore_brings_back_an_unusual_start);
         tcase_add_test(board, refused_write_rolls_back);
         tcase_add_test(board, adopt_keeps_someone_elses_change);
+        tcase_add_test(board, retry_is_reported);
+        tcase_add_test(board, persistent_refusal_is_undone);
         tcase_add_test(board, open_refuses_when_nothing_can_go_offline);
         suite_add_tcase(s, board);
         return s;

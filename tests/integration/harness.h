@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/*
+ * What the integration tests of the real bigLittled share: a fake board, a
+ * work directory per test, the daemon spawned on the board, waiting for its
+ * lines and for the board's state, and a main() that runs a suite.
+ *
+ * Check runs each test in its own process: the board and the directories
+ * are that process's, set up by harness_setup() (a checked fixture) and
+ * removed by harness_teardown(), which runs only when the test passed; a
+ * failed test's daemon dies with it (PR_SET_PDEATHSIG) and harness_main()
+ * removes what is left. Every helper fails the test (with the daemon's log
+ * tail) rather than returning an error.
+ *
+ * DAEMON_PATH must be defined when this is compiled.
+ */
+
+#include <check.h>
+#include <stdbool.h>
+
+#include "tests/fakeboard/fakeboard.h"
+
+/* Bounds for things that must happen: far above what they take. */
+#define START_BOUND_MS 5000
+#define EXIT_BOUND_MS 10000
+
+#define EXIT_UNAVAILABLE 69
+
+/* The test's board (NULL until new_board()). */
+extern struct fakeboard *fb;
+
+/* Checked fixture: a fresh work directory (its run/ is the daemon's
+ * RUNTIME_DIRECTORY) and no system bus for the daemon. */
+void harness_setup(void);
+void harness_teardown(void);
+/* Creates the test's TMPDIR, runs the suite and removes the TMPDIR; the
+ * exit status for main(). */
+int harness_main(Suite *suite, const char *name);
+
+const char *harness_workdir(void);
+/* The daemon's RUNTIME_DIRECTORY: where its saved state goes. */
+const char *harness_runtime_dir(void);
+
+void new_board(const char *name);
+/* Writes 'text' to the work directory's file 'name'; returns its path
+ * (a static buffer, valid until the next call). */
+const char *write_config(const char *name, const char *text);
+/* Spawns the daemon on the board: --foreground --config CONFIG and the
+ * extra arguments, a NULL-terminated list. */
+void spawn_daemon(const char *config, ...) __attribute__((sentinel));
+
+/* The last lines of the daemon's output, for failure messages. */
+const char *log_text(void);
+/* Runs the board until a line containing needle appears at or after line
+ * 'from'; returns its index. Fails if the daemon exits first. */
+unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms);
+/* The number of lines at or after 'from' containing needle. */
+unsigned count_lines(unsigned from, const char *needle);
+
+void set_load(const unsigned *demand, unsigned n);
+bool online_equals(const char *list);
+/* The board's online set as a list (a static buffer). */
+const char *online_text(void);
+/* Runs the board until its online set is 'list'. */
+void expect_online(const char *list, unsigned timeout_ms);
+
+/* Signals the daemon, waits for it to exit and lets the board see its
+ * last writes; returns the waitpid() status. */
+int stop_daemon(int sig);
+void assert_exit_status(int status, int want);
+
+/* The first line of a board file given as the daemon sees it ("/sys/..."),
+ * without its newline; "" when empty. */
+void read_board_file(const char *path, char *buf, size_t size);
+void write_board_file(const char *path, const char *text);
+void assert_file(const char *path, const char *want);
+/* Runs the board until the file's first line is 'want'. */
+void expect_file(const char *path, const char *want, unsigned timeout_ms);
