@@ -377,3 +377,17 @@ int topology_build(struct bl_topology *t, const struct bl_cpu_info *cpus, unsign
         }
         return 0;
 }
+
+void topology_describe_kinds(const struct bl_topology *t, char *buf, size_t size)
+{
+        size_t len = 0;
+
+        buf[0] = '\0';
+        for (unsigned k = 0; k < t->nclusters && len < size; k++) {
+                char cpus[256];
+
+                cpuset_format(&t->clusters[k].cpus, cpus, sizeof(cpus));
+                len += (size_t)snprintf(buf + len, size - len, "%scpus %s (capacity %u)", k ? ", " : "", cpus,
+                                        t->clusters[k].capacity);
+        }
+}

@@ -56,6 +56,10 @@ struct bl_topology {
  * error here, the caller decides what it means. */
 int topology_build(struct bl_topology *t, const struct bl_cpu_info *cpus, unsigned ncpus);
 
+/* The kinds of core for people: "cpus 0-3 (capacity 377), cpus 4-7
+ * (capacity 1024)". */
+void topology_describe_kinds(const struct bl_topology *t, char *buf, size_t size);
+
 /* The kind a hybrid PMU's name stands for ("cpu_atom" -> BL_PMU_KIND_ATOM);
  * BL_PMU_KIND_NONE for any other PMU. */
 enum bl_pmu_kind topology_pmu_kind_from_name(const char *pmu);

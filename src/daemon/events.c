@@ -48,21 +48,6 @@ static bool same_kinds_of_core(const struct bl_topology *a, const struct bl_topo
         return true;
 }
 
-/* "cpus 0-3 (capacity 377), cpus 4-7 (capacity 1024)" */
-static void describe_kinds(const struct bl_topology *t, char *buf, size_t size)
-{
-        size_t len = 0;
-
-        buf[0] = '\0';
-        for (unsigned k = 0; k < t->nclusters && len < size; k++) {
-                char cpus[256];
-
-                cpuset_format(&t->clusters[k].cpus, cpus, sizeof(cpus));
-                len += (size_t)snprintf(buf + len, size - len, "%scpus %s (capacity %u)", k ? ", " : "", cpus,
-                                        t->clusters[k].capacity);
-        }
-}
-
 /* The sampler follows d->topo, whose number of CPUs may have changed. */
 static int reopen_sampler(struct bl_daemon *d, bl_usec_t now)
 {
@@ -191,8 +176,8 @@ static void rediscover(struct bl_daemon *d)
                         reapply(d, "kinds of core unchanged");
                 goto out;
         }
-        describe_kinds(topo, now_kinds, sizeof(now_kinds));
-        describe_kinds(&d->topo, old_kinds, sizeof(old_kinds));
+        topology_describe_kinds(topo, now_kinds, sizeof(now_kinds));
+        topology_describe_kinds(&d->topo, old_kinds, sizeof(old_kinds));
         log_notice("the kinds of core changed: %s (before: %s), told apart by %s", now_kinds, old_kinds,
                    topo->how);
         d->topo = *topo;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -132,34 +131,20 @@ static int record_sample(struct recording *rec, const struct bl_sample *s, uint6
         return 0;
 }
 
-static void describe_capacities(const struct bl_topology *t, char *buf, size_t size)
-{
-        size_t len = 0;
-
-        buf[0] = '\0';
-        for (unsigned c = 0; c < t->nclusters && len < size; c++) {
-                char list[128];
-
-                cpuset_format(&t->clusters[c].cpus, list, sizeof(list));
-                len += (size_t)snprintf(buf + len, size - len, "%scpus %s %u", c ? ", " : "", list,
-                                        t->clusters[c].capacity);
-        }
-}
-
 static int write_header(const struct recording *rec, const struct bl_topology *t, FILE *f)
 {
-        char caps[512], started[64];
+        char kinds[512], started[64];
         struct tm tm;
         uint64_t any = 0;
 
-        describe_capacities(t, caps, sizeof(caps));
+        topology_describe_kinds(t, kinds, sizeof(kinds));
         gmtime_r(&rec->started, &tm);
         strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
         fprintf(f, "# bigLittle-trace v1 step_us=%" PRIu64 "\n", rec->step_us);
         fprintf(f, "# recorded by bigLittled %s --record, started %s, %" PRIu64 " steps\n", PACKAGE_VERSION,
                 started, rec->nsteps);
         fprintf(f, "# lane N = cpuN: busy time x capacity at the current frequency (reference 1024)\n");
-        fprintf(f, "# capacity at the top frequency: %s (%s)\n", caps, t->how);
+        fprintf(f, "# kinds of core: %s, told apart by %s\n", kinds, t->how);
         for (unsigned i = 0; i < rec->nlanes; i++)
                 any += rec->saturated[i];
         if (any) {
@@ -197,42 +182,35 @@ static int copy_rows(FILE *from, FILE *to)
         return ferror(from) ? -EIO : 0;
 }
 
-/* Header and rows go to a new file next to the target, renamed over it once
- * complete: an interrupted write never leaves half a trace. */
+struct finished {
+        const struct recording *rec;
+        const struct bl_topology *topo;
+};
+
+static int fill_trace(FILE *f, const void *userdata)
+{
+        const struct finished *done = userdata;
+        int r = write_header(done->rec, done->topo, f);
+
+        return r < 0 ? r : copy_rows(done->rec->rows, f);
+}
+
+/* The header can only be written once the recording is over (it counts
+ * saturated steps); the whole file then replaces the target at once, so an
+ * interrupted write never leaves half a trace. */
 static int finish(const struct recording *rec, const struct bl_topology *t)
 {
-        char tmp[PATH_MAX];
-        FILE *f;
-        int fd, r;
+        const struct finished done = { .rec = rec, .topo = t };
+        char dir[PATH_MAX];
+        const char *slash = strrchr(rec->path, '/');
 
-        if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", rec->path) >= sizeof(tmp))
+        if (!slash)
+                return write_file_atomic(".", rec->path, fill_trace, &done);
+        if ((size_t)(slash - rec->path) >= sizeof(dir))
                 return -ENAMETOOLONG;
-        fd = mkstemp(tmp);
-        if (fd < 0)
-                return -errno;
-        f = fdopen(fd, "w");
-        if (!f) {
-                r = -errno;
-                close(fd);
-                goto fail;
-        }
-        r = write_header(rec, t, f);
-        if (r >= 0)
-                r = copy_rows(rec->rows, f);
-        if (r >= 0 && (fflush(f) == EOF || fsync(fileno(f)) < 0))
-                r = -errno;
-        /* mkstemp's 0600 is for a file still being written. */
-        if (r >= 0 && fchmod(fileno(f), 0644) < 0)
-                r = -errno;
-        if (fclose(f) == EOF && r >= 0)
-                r = -errno;
-        if (r >= 0 && rename(tmp, rec->path) < 0)
-                r = -errno;
-        if (r >= 0)
-                return 0;
-fail:
-        unlink(tmp);
-        return r;
+        memcpy(dir, rec->path, (size_t)(slash - rec->path));
+        dir[slash - rec->path] = '\0';
+        return write_file_atomic(slash == rec->path ? "/" : dir, slash + 1, fill_trace, &done);
 }
 
 static int open_rows(struct recording *rec)

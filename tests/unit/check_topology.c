@@ -115,6 +115,7 @@ START_TEST(test_tri_cluster_phone)
         };
         struct bl_cpu_info cpus[8];
         struct bl_topology t;
+        char kinds[128];
 
         ck_assert_int_eq(topology_build(&t, cpus, fill(cpus, runs, 3)), 0);
         ck_assert_uint_eq(t.nclusters, 3);
@@ -123,6 +124,12 @@ START_TEST(test_tri_cluster_phone)
         assert_cluster(&t, 2, "7", 1024, 2840000);
         ck_assert_int_eq(t.cpu_cluster[6], 1);
         ck_assert_int_eq(t.cpu_cluster[7], 2);
+
+        topology_describe_kinds(&t, kinds, sizeof(kinds));
+        ck_assert_str_eq(kinds, "cpus 0-3 (capacity 325), cpus 4-6 (capacity 828), cpus 7 (capacity 1024)");
+        /* Cut short, it stays terminated. */
+        topology_describe_kinds(&t, kinds, 20);
+        ck_assert_str_eq(kinds, "cpus 0-3 (capacity ");
 }
 END_TEST
 
