@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sources/conflicts.h"
+#include "tests/unit/umockdev-main.h"
 
 #define TIMEOUT_USEC (2 * BL_USEC_PER_SEC)
 
@@ -274,23 +275,5 @@ static Suite *conflicts_suite(void)
 
 int main(int argc, char **argv)
 {
-        const char *preload = getenv("LD_PRELOAD");
-        SRunner *sr;
-        int failed;
-
-        /* The governors are read through real /sys paths: run under
-         * umockdev's preload so that they land in the testbed. */
-        if (!preload || !strstr(preload, "libumockdev-preload")) {
-                char *args[] = { "umockdev-wrapper", argv[0], NULL };
-
-                (void)argc;
-                execvp(args[0], args);
-                perror("umockdev-wrapper");
-                return 99;
-        }
-        sr = srunner_create(conflicts_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return umockdev_main(argc, argv, conflicts_suite);
 }

@@ -3,16 +3,8 @@
  * (policy0: Cortex-A7 CPUs 0-3, policy4: Cortex-A15 CPUs 4-7), the shared
  * write/read-back/undo helpers of sysfs.c, and backend_select().
  *
- * The kernel's refusals and its clamping are played by this file's own
- * write(): it overrides libc's for the whole program (the backend is linked
- * in statically), and for a watched file it counts the writes, fails them
- * with a chosen errno, or stores another value than the one written, as a
- * kernel does when a thermal limit is tighter than the request. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+ * The kernel's refusals and its clamping are played by write-watch.c. */
 #include <check.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,52 +16,8 @@
 #include "backends/backend.h"
 #include "backends/cpufreq.h"
 #include "backends/sysfs.h"
-
-struct watch {
-        dev_t dev;
-        ino_t ino;
-        unsigned writes;        /* write() calls on it */
-        unsigned fail_next;     /* this many of them fail with 'error' */
-        int error;
-        const char *clamp;      /* stored instead of what is written */
-};
-
-static struct watch watches[4];
-static unsigned nwatches;
-
-static ssize_t real_write(int fd, const void *buf, size_t count)
-{
-        static ssize_t (*next)(int, const void *, size_t);
-
-        if (!next)
-                next = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-        return next(fd, buf, count);
-}
-
-ssize_t write(int fd, const void *buf, size_t count)
-{
-        struct stat st;
-
-        if (nwatches > 0 && fstat(fd, &st) == 0)
-                for (unsigned i = 0; i < nwatches; i++) {
-                        struct watch *w = &watches[i];
-
-                        if (w->dev != st.st_dev || w->ino != st.st_ino)
-                                continue;
-                        w->writes++;
-                        if (w->fail_next > 0) {
-                                w->fail_next--;
-                                errno = w->error;
-                                return -1;
-                        }
-                        if (w->clamp) {
-                                if (real_write(fd, w->clamp, strlen(w->clamp)) < 0)
-                                        return -1;
-                                return (ssize_t)count;
-                        }
-                }
-        return real_write(fd, buf, count);
-}
+#include "tests/unit/umockdev-main.h"
+#include "tests/unit/write-watch.h"
 
 static UMockdevTestbed *testbed;
 static gchar *sys_dir;
@@ -126,16 +74,9 @@ static void assert_max(unsigned policy, const char *want)
                       text, want);
 }
 
-static struct watch *watch(unsigned policy)
+static struct write_watch *watch(unsigned policy)
 {
-        struct watch *w = &watches[nwatches];
-        struct stat st;
-
-        ck_assert_uint_lt(nwatches, 4);
-        ck_assert_int_eq(stat(policy_file(policy, "scaling_max_freq"), &st), 0);
-        *w = (struct watch){ .dev = st.st_dev, .ino = st.st_ino };
-        nwatches++;
-        return w;
+        return write_watch_add(policy_file(policy, "scaling_max_freq"));
 }
 
 /* As the kernel presents it: related_cpus and affected_cpus as words with a
@@ -160,7 +101,7 @@ static void board_setup(void)
 {
         GError *error = NULL;
 
-        nwatches = 0;
+        write_watch_reset();
         testbed = umockdev_testbed_new();
         sys_dir = umockdev_testbed_get_sys_dir(testbed);
         for (unsigned cpu = 0; cpu < 8; cpu++) {
@@ -192,7 +133,7 @@ static void board_setup(void)
 
 static void board_teardown(void)
 {
-        nwatches = 0;
+        write_watch_reset();
         g_free(sys_dir);
         g_object_unref(testbed);
 }
@@ -243,7 +184,7 @@ END_TEST
 START_TEST(unchanged_level_writes_nothing)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w0 = watch(0), *w4 = watch(4);
+        struct write_watch *w0 = watch(0), *w4 = watch(4);
         char detail[256];
 
         /* Any write would fail the apply. */
@@ -270,7 +211,7 @@ END_TEST
 START_TEST(someone_else_lowered_the_limit)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w0;
+        struct write_watch *w0;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
@@ -291,7 +232,7 @@ END_TEST
 START_TEST(kernel_clamps_the_written_value)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w4;
+        struct write_watch *w4;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
@@ -311,7 +252,7 @@ END_TEST
 START_TEST(refused_write_mid_switch_rolls_back)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w0, *w4;
+        struct write_watch *w0, *w4;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
@@ -343,7 +284,7 @@ END_TEST
 START_TEST(retries_are_counted)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w0;
+        struct write_watch *w0;
         char detail[256];
 
         w0 = watch(0);
@@ -372,7 +313,7 @@ END_TEST
 START_TEST(unreadable_policy_changes_nothing)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w4 = watch(4);
+        struct write_watch *w4 = watch(4);
         char detail[256];
 
         /* A directory in place of the file: it can be neither read nor written. */
@@ -413,7 +354,7 @@ END_TEST
 START_TEST(restore_goes_on_after_a_failure)
 {
         struct bl_backend *b = open_backend();
-        struct watch *w4;
+        struct write_watch *w4;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
@@ -436,7 +377,7 @@ END_TEST
 START_TEST(saved_state_restores_after_a_crash)
 {
         struct bl_backend *b;
-        struct watch *w0;
+        struct write_watch *w0;
         char text[256], detail[256];
 
         put(policy_file(0, "scaling_max_freq"), "1300000\n");
@@ -472,7 +413,7 @@ START_TEST(saved_state_not_understood_changes_nothing)
                 { "# nothing\n", "# nothing: expected key=value" },
                 { "", "scaling_max_freq: missing" },
         };
-        struct watch *w0 = watch(0);
+        struct write_watch *w0 = watch(0);
         char detail[256];
 
         for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -535,7 +476,7 @@ START_TEST(undo_runs_newest_first_and_judges_limits)
         struct sysfs_undo *u = malloc(sizeof(*u));
         const char *p0 = "/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq";
         const char *p4 = "/sys/devices/system/cpu/cpufreq/policy4/scaling_max_freq";
-        struct watch *w4;
+        struct write_watch *w4;
 
         ck_assert_ptr_nonnull(u);
         sysfs_undo_init(u);
@@ -560,7 +501,7 @@ END_TEST
 START_TEST(write_read_back_tries)
 {
         const char *p0 = "/sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq";
-        struct watch *w0 = watch(0);
+        struct write_watch *w0 = watch(0);
         char now[32];
         unsigned tries = 0;
 
@@ -616,23 +557,5 @@ static Suite *cpufreq_suite(void)
 
 int main(int argc, char **argv)
 {
-        const char *preload = getenv("LD_PRELOAD");
-        SRunner *sr;
-        int failed;
-
-        /* The backend writes real /sys paths; run under umockdev's preload so
-         * they land in the testbed. */
-        if (!preload || !strstr(preload, "libumockdev-preload")) {
-                char *args[] = { "umockdev-wrapper", argv[0], NULL };
-
-                (void)argc;
-                execvp(args[0], args);
-                perror("umockdev-wrapper");
-                return 99;
-        }
-        sr = srunner_create(cpufreq_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return umockdev_main(argc, argv, cpufreq_suite);
 }

@@ -5,14 +5,8 @@
  * big 4-7). The systemd half is tested with a fake systemd in
  * tests/integration/check_cpuset.c.
  *
- * The kernel's refusals are played by this file's own write(), which
- * overrides libc's (the backend is linked in statically): for a watched
- * file it counts the writes and fails a chosen number of them. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+ * The kernel's refusals are played by write-watch.c. */
 #include <check.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,46 +18,8 @@
 #include "backends/backend.h"
 #include "backends/cpuset.h"
 #include "backends/systemd-unit.h"
-
-struct watch {
-        dev_t dev;
-        ino_t ino;
-        unsigned writes;
-        unsigned fail_next;
-        int error;
-};
-
-static struct watch watches[2];
-static unsigned nwatches;
-
-static ssize_t real_write(int fd, const void *buf, size_t count)
-{
-        static ssize_t (*next)(int, const void *, size_t);
-
-        if (!next)
-                next = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-        return next(fd, buf, count);
-}
-
-ssize_t write(int fd, const void *buf, size_t count)
-{
-        struct stat st;
-
-        if (nwatches > 0 && fstat(fd, &st) == 0)
-                for (unsigned i = 0; i < nwatches; i++) {
-                        struct watch *w = &watches[i];
-
-                        if (w->dev != st.st_dev || w->ino != st.st_ino)
-                                continue;
-                        w->writes++;
-                        if (w->fail_next > 0) {
-                                w->fail_next--;
-                                errno = w->error;
-                                return -1;
-                        }
-                }
-        return real_write(fd, buf, count);
-}
+#include "tests/unit/umockdev-main.h"
+#include "tests/unit/write-watch.h"
 
 static bl_cpuset set_of(const char *list)
 {
@@ -297,23 +253,16 @@ static void assert_file(const char *sys_path, const char *want)
 #define SYSTEM_CPUS "/sys/fs/cgroup/system.slice/cpuset.cpus"
 #define USER_CPUS "/sys/fs/cgroup/user.slice/cpuset.cpus"
 
-static struct watch *watch(const char *sys_path)
+static struct write_watch *watch(const char *sys_path)
 {
-        struct watch *w = &watches[nwatches];
-        struct stat st;
-
-        ck_assert_uint_lt(nwatches, 2);
-        ck_assert_int_eq(stat(real_path(sys_path), &st), 0);
-        *w = (struct watch){ .dev = st.st_dev, .ino = st.st_ino };
-        nwatches++;
-        return w;
+        return write_watch_add(real_path(sys_path));
 }
 
 static void cgroup_setup(void)
 {
         char dir[512];
 
-        nwatches = 0;
+        write_watch_reset();
         testbed = umockdev_testbed_new();
         sys_dir = umockdev_testbed_get_sys_dir(testbed);
         snprintf(dir, sizeof(dir), "%s/fs/cgroup/system.slice", sys_dir);
@@ -342,7 +291,7 @@ static void cgroup_setup(void)
 
 static void cgroup_teardown(void)
 {
-        nwatches = 0;
+        write_watch_reset();
         g_free(sys_dir);
         g_object_unref(testbed);
 }
@@ -368,7 +317,7 @@ START_TEST(switch_and_restore_exactly)
 {
         struct bl_diag diag;
         struct bl_backend *b = open_backend(&diag);
-        struct watch *w;
+        struct write_watch *w;
         char detail[256];
 
         ck_assert_uint_eq(diag.n, 0);
@@ -403,7 +352,7 @@ START_TEST(refused_write_puts_back_the_groups_before)
 {
         struct bl_diag diag;
         struct bl_backend *b = open_backend(&diag);
-        struct watch *w;
+        struct write_watch *w;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
@@ -430,7 +379,7 @@ START_TEST(restore_goes_on_after_a_failure)
 {
         struct bl_diag diag;
         struct bl_backend *b = open_backend(&diag);
-        struct watch *w;
+        struct write_watch *w;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "4-7", detail, sizeof(detail)), 0);
@@ -569,23 +518,5 @@ static Suite *cpuset_suite(void)
 
 int main(int argc, char **argv)
 {
-        const char *preload = getenv("LD_PRELOAD");
-        SRunner *sr;
-        int failed;
-
-        /* The backend writes real /sys paths; run under umockdev's preload so
-         * they land in the testbed. */
-        if (!preload || !strstr(preload, "libumockdev-preload")) {
-                char *args[] = { "umockdev-wrapper", argv[0], NULL };
-
-                (void)argc;
-                execvp(args[0], args);
-                perror("umockdev-wrapper");
-                return 99;
-        }
-        sr = srunner_create(cpuset_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return umockdev_main(argc, argv, cpuset_suite);
 }

@@ -3,14 +3,8 @@
  * rolling back and restoring against a umockdev testbed shaped like an
  * Exynos 5422, where cpu0 has no online file.
  *
- * A kernel refusing a write for a moment is played by this file's own
- * write(), which overrides libc's for the whole program: writes to the
- * watched file fail with EBUSY while refusals are left. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+ * A kernel refusing a write for a moment is played by write-watch.c. */
 #include <check.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,28 +15,8 @@
 
 #include "backends/backend.h"
 #include "backends/hotplug.h"
-
-static struct {
-        dev_t dev;
-        ino_t ino;
-        unsigned refusals;
-} refused;
-
-ssize_t write(int fd, const void *buf, size_t count)
-{
-        static ssize_t (*next)(int, const void *, size_t);
-        struct stat st;
-
-        if (refused.refusals > 0 && fstat(fd, &st) == 0 && st.st_dev == refused.dev &&
-            st.st_ino == refused.ino) {
-                refused.refusals--;
-                errno = EBUSY;
-                return -1;
-        }
-        if (!next)
-                next = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-        return next(fd, buf, count);
-}
+#include "tests/unit/umockdev-main.h"
+#include "tests/unit/write-watch.h"
 
 static bl_cpuset set_of(const char *list)
 {
@@ -320,26 +294,28 @@ START_TEST(adopt_keeps_someone_elses_change)
 }
 END_TEST
 
-static void refuse_writes(const char *path, unsigned n)
+static struct write_watch *refuse_writes(const char *path, unsigned n)
 {
-        struct stat st;
+        struct write_watch *w;
 
-        ck_assert_int_eq(stat(path, &st), 0);
-        refused.dev = st.st_dev;
-        refused.ino = st.st_ino;
-        refused.refusals = n;
+        write_watch_reset();
+        w = write_watch_add(path);
+        w->fail_next = n;
+        return w;
 }
 
 /* A refusal that passes on a retry is reported in the detail. */
 START_TEST(retry_is_reported)
 {
         struct bl_backend *b = open_backend();
+        struct write_watch *w;
         char detail[256];
 
         ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
-        refuse_writes(online_path(5), 1);
+        w = refuse_writes(online_path(5), 1);
         ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
-        ck_assert_uint_eq(refused.refusals, 0);
+        ck_assert_uint_eq(w->fail_next, 0);
+        ck_assert_uint_eq(w->writes, 2);
         assert_online("0,4-7");
         ck_assert_str_eq(detail, "online 0,4-7; 1 retry");
         refuse_writes(online_path(3), 2);
@@ -409,23 +385,5 @@ static Suite *hotplug_suite(void)
 
 int main(int argc, char **argv)
 {
-        const char *preload = getenv("LD_PRELOAD");
-        SRunner *sr;
-        int failed;
-
-        /* The backend writes real /sys paths; run under umockdev's preload so
-         * they land in the testbed. */
-        if (!preload || !strstr(preload, "libumockdev-preload")) {
-                char *args[] = { "umockdev-wrapper", argv[0], NULL };
-
-                (void)argc;
-                execvp(args[0], args);
-                perror("umockdev-wrapper");
-                return 99;
-        }
-        sr = srunner_create(hotplug_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return umockdev_main(argc, argv, hotplug_suite);
 }

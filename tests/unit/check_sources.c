@@ -17,6 +17,7 @@
 #include "sources/sampler.h"
 #include "sources/thermal.h"
 #include "sources/topology-udev.h"
+#include "tests/unit/umockdev-main.h"
 
 #define NO_VALUE (-2)
 
@@ -1020,29 +1021,5 @@ static Suite *sources_suite(void)
 
 int main(int argc, char **argv)
 {
-        const char *preload = getenv("LD_PRELOAD");
-        SRunner *sr;
-        int failed;
-
-        if (!preload || !strstr(preload, "libumockdev-preload")) {
-                char **args = calloc((size_t)argc + 2, sizeof(char *));
-
-                if (!args)
-                        return EXIT_FAILURE;
-                args[0] = (char *)"umockdev-wrapper";
-                for (int i = 0; i < argc; i++)
-                        args[i + 1] = argv[i];
-                /* ASan wants to be first in the link order; the preload is */
-                setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);
-                execvp(args[0], args);
-                fprintf(stderr, "cannot run umockdev-wrapper: %s\n", strerror(errno));
-                free(args);
-                return EXIT_FAILURE;
-        }
-
-        sr = srunner_create(sources_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return umockdev_main(argc, argv, sources_suite);
 }

@@ -4,15 +4,9 @@
  * policy each and the merged virtual table, the A7s 2-4 offline without
  * cpufreq; and the boundary of merged tables on its own.
  *
- * The kernel's refusals are played by this file's own write(), which
- * overrides libc's for the whole program (the backend is linked in
- * statically) and fails the writes of a watched file with a chosen errno.
- * It also records the order of the writes to the limit files. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+ * The kernel's refusals, and the order of the writes to the limit files,
+ * come from write-watch.c. */
 #include <check.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,54 +18,11 @@
 #include "backends/backend.h"
 #include "backends/switcher.h"
 #include "backends/sysfs.h"
+#include "tests/unit/umockdev-main.h"
+#include "tests/unit/write-watch.h"
 
 #define TC2_TABLE "175000 200000 250000 300000 350000 400000 450000 500000 500000 600000 700000 800000 " \
                   "900000 1000000 1100000 1200000 \n"
-
-struct watch {
-        dev_t dev;
-        ino_t ino;
-        char name[32];          /* "cpu0 min" */
-        unsigned writes;
-        unsigned fail_next;
-        int error;
-};
-
-static struct watch watches[4];
-static unsigned nwatches;
-static char order[256];         /* "cpu0 max=1200000, cpu0 min=600000, ..." */
-
-static ssize_t real_write(int fd, const void *buf, size_t count)
-{
-        static ssize_t (*next)(int, const void *, size_t);
-
-        if (!next)
-                next = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-        return next(fd, buf, count);
-}
-
-ssize_t write(int fd, const void *buf, size_t count)
-{
-        struct stat st;
-
-        if (nwatches > 0 && fstat(fd, &st) == 0)
-                for (unsigned i = 0; i < nwatches; i++) {
-                        struct watch *w = &watches[i];
-                        size_t len = strlen(order);
-
-                        if (w->dev != st.st_dev || w->ino != st.st_ino)
-                                continue;
-                        w->writes++;
-                        snprintf(order + len, sizeof(order) - len, "%s%s=%.*s", len ? ", " : "", w->name,
-                                 (int)count, (const char *)buf);
-                        if (w->fail_next > 0) {
-                                w->fail_next--;
-                                errno = w->error;
-                                return -1;
-                        }
-                }
-        return real_write(fd, buf, count);
-}
 
 static UMockdevTestbed *testbed;
 static gchar *sys_dir;
@@ -131,16 +82,11 @@ static void assert_limits(unsigned cpu, const char *min, const char *max)
                       cpu, now[0], now[1], min, max);
 }
 
-static struct watch *watch(unsigned cpu, bool max)
+static struct write_watch *watch(unsigned cpu, bool max)
 {
-        struct watch *w = &watches[nwatches];
-        struct stat st;
+        struct write_watch *w = write_watch_add(policy_file(cpu, max ? "scaling_max_freq" : "scaling_min_freq"));
 
-        ck_assert_uint_lt(nwatches, 4);
-        ck_assert_int_eq(stat(policy_file(cpu, max ? "scaling_max_freq" : "scaling_min_freq"), &st), 0);
-        *w = (struct watch){ .dev = st.st_dev, .ino = st.st_ino };
         snprintf(w->name, sizeof(w->name), "cpu%u %s", cpu, max ? "max" : "min");
-        nwatches++;
         return w;
 }
 
@@ -173,8 +119,7 @@ static void board_setup(void)
 {
         GError *error = NULL;
 
-        nwatches = 0;
-        order[0] = '\0';
+        write_watch_reset();
         testbed = umockdev_testbed_new();
         sys_dir = umockdev_testbed_get_sys_dir(testbed);
         for (unsigned cpu = 0; cpu < 5; cpu++) {
@@ -210,7 +155,7 @@ static void board_setup(void)
 
 static void board_teardown(void)
 {
-        nwatches = 0;
+        write_watch_reset();
         g_free(sys_dir);
         g_object_unref(testbed);
 }
@@ -338,27 +283,27 @@ START_TEST(pairs_cross_the_boundary_and_back)
         ck_assert_str_eq(detail, "little: cpu 0-1; 2 writes");
         assert_limits(0, "175000", "450000");
         assert_limits(1, "175000", "450000");
-        ck_assert_str_eq(order, "cpu0 max=450000");
+        ck_assert_str_eq(write_watch_order(), "cpu0 max=450000");
 
         /* little -> big: the maximum goes up before the minimum, never min > max. */
-        order[0] = '\0';
+        write_watch_clear_order();
         ck_assert_int_eq(apply(b, "0,3", detail, sizeof(detail)), 0);
         ck_assert_str_eq(detail, "big: cpu 0, little: cpu 1; 2 writes");
-        ck_assert_str_eq(order, "cpu0 max=1200000, cpu0 min=600000");
+        ck_assert_str_eq(write_watch_order(), "cpu0 max=1200000, cpu0 min=600000");
         assert_limits(0, "600000", "1200000");
         assert_limits(1, "175000", "450000");
 
         /* big -> little: the minimum comes down first. */
-        order[0] = '\0';
+        write_watch_clear_order();
         ck_assert_int_eq(apply(b, "2-3", detail, sizeof(detail)), 0);
-        ck_assert_str_eq(order, "cpu0 min=175000, cpu0 max=450000");
+        ck_assert_str_eq(write_watch_order(), "cpu0 min=175000, cpu0 max=450000");
         assert_limits(0, "175000", "450000");
 
         /* The same level again writes nothing. */
-        order[0] = '\0';
+        write_watch_clear_order();
         ck_assert_int_eq(apply(b, "2-3", detail, sizeof(detail)), 0);
         ck_assert_str_eq(detail, "little: cpu 0-1; no write");
-        ck_assert_str_eq(order, "");
+        ck_assert_str_eq(write_watch_order(), "");
         backend_switcher.free(b);
 }
 END_TEST
@@ -382,7 +327,7 @@ END_TEST
 START_TEST(refused_write_mid_switch_rolls_back)
 {
         struct bl_backend *b = open_backend();
-        struct watch *min1;
+        struct write_watch *min1;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "2-3", detail, sizeof(detail)), 0);
@@ -399,7 +344,7 @@ START_TEST(refused_write_mid_switch_rolls_back)
         /* Every limit is back, cpu1's raised maximum too. */
         assert_limits(0, "175000", "450000");
         assert_limits(1, "175000", "450000");
-        ck_assert_str_eq(order, "cpu0 max=1200000, cpu0 min=600000, cpu1 min=600000, cpu1 min=600000, "
+        ck_assert_str_eq(write_watch_order(), "cpu0 max=1200000, cpu0 min=600000, cpu1 min=600000, cpu1 min=600000, "
                                 "cpu1 min=600000, cpu0 min=175000, cpu0 max=450000");
 
         /* Once the kernel takes it, the same switch goes through. */
@@ -500,23 +445,5 @@ static Suite *switcher_suite(void)
 
 int main(int argc, char **argv)
 {
-        const char *preload = getenv("LD_PRELOAD");
-        SRunner *sr;
-        int failed;
-
-        /* The backend reads and writes real /sys paths: under umockdev's
-         * preload they land in the testbed. */
-        if (!preload || !strstr(preload, "libumockdev-preload")) {
-                char *args[] = { "umockdev-wrapper", argv[0], NULL };
-
-                (void)argc;
-                execvp(args[0], args);
-                perror("umockdev-wrapper");
-                return 99;
-        }
-        sr = srunner_create(switcher_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return umockdev_main(argc, argv, switcher_suite);
 }

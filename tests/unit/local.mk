@@ -2,6 +2,10 @@
 UNIT_LDADD = src/backends/libblbackends.a src/sources/libblsources.a src/common/libblcommon.a \
 	policy/libblpolicy.a src/core/libblcore.a \
 	$(CHECK_LIBS) $(SYSTEMD_LIBS) $(UDEV_LIBS) $(INIH_LIBS) $(LIBM)
+# main() under umockdev's preload, and a kernel refusing or clamping writes:
+# shared by the unit tests that touch real /sys paths.
+UMOCKDEV_MAIN = tests/unit/umockdev-main.h tests/unit/umockdev-main.c
+WRITE_WATCH = tests/unit/write-watch.h tests/unit/write-watch.c
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 
 unit_tests = \
@@ -63,19 +67,19 @@ tests_unit_check_heuristics_LDADD = $(UNIT_LDADD)
 tests_unit_check_procstat_SOURCES = tests/unit/check_procstat.c
 tests_unit_check_procstat_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_procstat_LDADD = $(UNIT_LDADD)
-tests_unit_check_sources_SOURCES = tests/unit/check_sources.c
+tests_unit_check_sources_SOURCES = tests/unit/check_sources.c $(UMOCKDEV_MAIN)
 tests_unit_check_sources_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_sources_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
-tests_unit_check_hotplug_SOURCES = tests/unit/check_hotplug.c
+tests_unit_check_hotplug_SOURCES = tests/unit/check_hotplug.c $(UMOCKDEV_MAIN) $(WRITE_WATCH)
 tests_unit_check_hotplug_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_hotplug_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
-tests_unit_check_cpufreq_backend_SOURCES = tests/unit/check_cpufreq_backend.c
+tests_unit_check_cpufreq_backend_SOURCES = tests/unit/check_cpufreq_backend.c $(UMOCKDEV_MAIN) $(WRITE_WATCH)
 tests_unit_check_cpufreq_backend_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_cpufreq_backend_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
-tests_unit_check_cpuset_backend_SOURCES = tests/unit/check_cpuset_backend.c
+tests_unit_check_cpuset_backend_SOURCES = tests/unit/check_cpuset_backend.c $(UMOCKDEV_MAIN) $(WRITE_WATCH)
 tests_unit_check_cpuset_backend_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS)
 tests_unit_check_cpuset_backend_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
-tests_unit_check_switcher_SOURCES = tests/unit/check_switcher.c
+tests_unit_check_switcher_SOURCES = tests/unit/check_switcher.c $(UMOCKDEV_MAIN) $(WRITE_WATCH)
 tests_unit_check_switcher_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS)
 tests_unit_check_switcher_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
@@ -92,7 +96,7 @@ tests_unit_check_saved_state_SOURCES = tests/unit/check_saved_state.c \
 	src/daemon/saved-state.h src/daemon/saved-state.c
 tests_unit_check_saved_state_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_saved_state_LDADD = $(UNIT_LDADD)
-tests_unit_check_conflicts_SOURCES = tests/unit/check_conflicts.c
+tests_unit_check_conflicts_SOURCES = tests/unit/check_conflicts.c $(UMOCKDEV_MAIN)
 tests_unit_check_conflicts_CFLAGS = $(UNIT_CFLAGS) $(UMOCKDEV_CFLAGS) $(SYSTEMD_CFLAGS)
 tests_unit_check_conflicts_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 
