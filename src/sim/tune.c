@@ -685,8 +685,18 @@ static int select_heuristics(struct tuner *t, struct bl_diag *diag)
         if (!t->opt->heuristics || !t->opt->heuristics[0])
                 return 0;
         snprintf(text, sizeof(text), "[policy]\nheuristics = %s\n", t->opt->heuristics);
-        if (config_from_dropin(&t->cfg, t->base, text, diag) > 0)
+        diag_init(&t->diag);
+        if (config_from_dropin(&t->cfg, t->base, text, &t->diag) > 0) {
+                /* Said of the option, not of the text made of it. */
+                for (unsigned i = 0; i < t->diag.n; i++) {
+                        const char *msg = t->diag.msg[i];
+
+                        if (strncmp(msg, TUNE_FILENAME ":2: ", strlen(TUNE_FILENAME ":2: ")) == 0)
+                                msg += strlen(TUNE_FILENAME ":2: ");
+                        diag_add(diag, "--%s", msg);
+                }
                 return -EINVAL;
+        }
         if (same_heuristics(&t->cfg, t->base))
                 return 0;
         text_add(&tx, "heuristics = ");
@@ -756,12 +766,16 @@ static int tune_search(struct tuner *t, struct tune_outcome *out, struct bl_diag
                         return r;
         }
         t->best = (struct tune_score){ .violation = INFINITY, .objective = INFINITY };
-        r = evaluate(t, start, &score);
-        if (r < 0)
-                return r;
-        if (r != EVAL_SCORED) {
-                diag_add(diag, "the start (BASE with heuristics = %s) does not validate", t->opt->heuristics);
-                return -EINVAL;
+        if (t->heuristics_line[0]) {
+                r = evaluate(t, start, &score);
+                if (r < 0)
+                        return r;
+                if (r != EVAL_SCORED) {
+                        diag_add(diag, "--heuristics %s: the start does not validate", t->opt->heuristics);
+                        return -EINVAL;
+                }
+        } else {
+                score = out->base;
         }
         t->best = score;
         memcpy(t->best_u, start, out->space.n * sizeof(start[0]));
