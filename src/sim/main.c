@@ -877,6 +877,8 @@ static int open_tune_scenarios(const struct tune_cli *t, enum bl_mode mode, stru
                         .name = t->workload[i],
                         .w = sc[i]->workload,
                         .held_out = t->held_out[i],
+                        .rtapp = sc[i]->rtapp,
+                        .big_late_work_ratio = sc[i]->report.big.late_work_ratio,
                         .big_energy_uj = sc[i]->report.big.energy_uj,
                         .oracle_energy_uj = sc[i]->oracle.energy_uj,
                         .big_miss_ratio = q->activations > 0 ?

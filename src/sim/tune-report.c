@@ -10,9 +10,10 @@
 /* The reader of configuration files refuses lines longer than this, comments too. */
 #define HEADER_LINE_MAX 160
 
-static bool is_rtapp_row(const struct sim_result *r)
+/* Lateness is the share of missed activations (see tune_lateness()). */
+static bool is_rtapp_row(const struct tune_workload *w, const struct sim_result *r)
 {
-        return r->qos.has_activations && r->qos.activations > 0;
+        return w->rtapp && r->qos.activations > 0;
 }
 
 static unsigned count_held_out(const struct tune_report *rep)
@@ -95,8 +96,8 @@ void tune_print_text(FILE *f, const struct tune_report *rep)
         fprintf(f, "board %s, %s mode; base: %s\n", rep->board, rep->mode, rep->base_name);
         fprintf(f, "objective: mean over the %u searched workloads of energy / always-big's energy,\n",
                 rep->nw - held);
-        fprintf(f, "  with on each: late_work_ratio <= %g (rt-app with activations: missed share <= "
-                   "always-big's + %g)\n", opt->max_late, opt->max_late);
+        fprintf(f, "  with on each: lateness <= always-big's + %g (late_work_ratio; rt-app with activations: "
+                   "the share missed)\n", opt->max_late);
         fprintf(f, "search: %u of %u evaluations, %u invalid candidates skipped, %u random restarts, "
                    "seed %llu\n",
                 out->evaluations, opt->budget, out->skipped_invalid, out->restarts,
@@ -135,7 +136,7 @@ void tune_print_text(FILE *f, const struct tune_report *rep)
                         b->energy_uj / 1000.0, t->energy_uj / 1000.0);
                 eta_text(f, w, b->energy_uj);
                 eta_text(f, w, t->energy_uj);
-                fprintf(f, " %4s %10.6g %10.6g %8.4g %8lu %8lu\n", is_rtapp_row(t) ? "miss" : "work",
+                fprintf(f, " %4s %10.6g %10.6g %8.4g %8lu %8lu\n", is_rtapp_row(w, t) ? "miss" : "work",
                         base_late, tuned_late, limit, b->switches, t->switches);
         }
         fputs("(late: work = late_work_ratio, miss = share of missed activations; eta n/a: always-big is "
@@ -184,7 +185,7 @@ static void json_result(FILE *f, const char *key, const struct tune_workload *w,
         fputs(", \"late_work_ratio\": ", f);
         json_number(f, 6, r->late_work_ratio);
         fprintf(f, ", \"switches\": %lu", r->switches);
-        if (is_rtapp_row(r))
+        if (is_rtapp_row(w, r))
                 fprintf(f, ", \"activations\": %lu, \"misses\": %lu", r->qos.activations, r->qos.misses);
         fputs(", \"lateness\": ", f);
         json_number(f, 6, lateness);
@@ -241,7 +242,7 @@ void tune_print_json(FILE *f, const struct tune_report *rep)
                 report_json_string(f, w->name);
                 fprintf(f, ", \"held_out\": %s, \"lateness_measure\": \"%s\", \"limit\": ",
                         w->held_out ? "true" : "false",
-                        is_rtapp_row(&rep->tuned[i]) ? "missed_share" : "late_work_ratio");
+                        is_rtapp_row(w, &rep->tuned[i]) ? "missed_share" : "late_work_ratio");
                 json_number(f, 6, limit);
                 fputs(",\n     ", f);
                 json_result(f, "base", w, &rep->base[i], opt->max_late);

@@ -77,12 +77,12 @@ static const double interval_choices[] = { 10, 20, 50 };
 void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, double max_late,
                    double *lateness, double *limit)
 {
-        if (r->qos.has_activations && r->qos.activations > 0) {
+        if (tw->rtapp && r->qos.activations > 0) {
                 *lateness = (double)r->qos.misses / (double)r->qos.activations;
                 *limit = tw->big_miss_ratio + max_late;
         } else {
                 *lateness = r->late_work_ratio;
-                *limit = max_late;
+                *limit = tw->big_late_work_ratio + max_late;
         }
 }
 

@@ -33,10 +33,11 @@ struct tune_workload {
         const char *name;
         struct sim_workload *w;
         bool held_out;                  /* never used by the search, only reported */
+        bool rtapp;
         double big_energy_uj;           /* always-big: the unit of this workload's energy (> 0) */
         double oracle_energy_uj;        /* for eta in the report */
-        /* rt-app: always-big's missed activations / activations (0 without activations). */
-        double big_miss_ratio;
+        double big_late_work_ratio;     /* always-big's */
+        double big_miss_ratio;          /* rt-app: always-big's missed activations / activations */
 };
 
 enum tune_scale {
@@ -91,9 +92,14 @@ struct tune_outcome {
         unsigned restarts;                      /* local searches begun from a random point */
 };
 
-/* The lateness of one run and its limit: for an rt-app workload with
- * activations, the share of missed activations, allowed always-big's share
- * + R; otherwise late_work_ratio, allowed R. */
+/* The lateness of one run and its limit: always-big's lateness on the same
+ * workload + R (max_late). For a trace the lateness is late_work_ratio, and
+ * always-big's is 0 wherever the board can keep up at all, so the limit is
+ * R; where even always-big leaves work late (more work than the big
+ * cluster can do), a limit of R would admit no configuration. An rt-app
+ * workload with activations is measured by its share of missed
+ * activations; without, by late_work_ratio, which rt-app tasks raise by
+ * themselves (a running task fills its CPU's step). */
 void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, double max_late,
                    double *lateness, double *limit);
 

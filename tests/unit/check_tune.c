@@ -110,6 +110,7 @@ static void fixture_add(struct fixture *fx, const char *name, bool held_out)
                 .w = fw->w,
                 .held_out = held_out,
                 .big_energy_uj = big.energy_uj,
+                .big_late_work_ratio = big.late_work_ratio,
                 .oracle_energy_uj = fw->oracle.energy_uj,
         };
         fx->n++;
@@ -133,9 +134,9 @@ static void base_from(struct bl_config *cfg, const char *text)
         ck_assert_uint_eq(config_validate(cfg, &diag), 0);
 }
 
-/* Two search workloads (one burst of 'burst' per step, two bursts) and one
- * held out (a longer burst). */
-static struct fixture *fixture_open_burst(const char *base_text, float burst)
+/* Two search workloads (one burst from step 'burst_at', two bursts) and
+ * one held out (a longer burst). */
+static struct fixture *fixture_open_burst(const char *base_text, size_t burst_at)
 {
         struct fixture *fx = calloc(1, sizeof(*fx));
         struct bl_diag diag;
@@ -144,7 +145,7 @@ static struct fixture *fixture_open_burst(const char *base_text, float burst)
         fx->board = board_small();
         diag_init(&diag);
         ck_assert_int_eq(sim_mode_build(&fx->mode, &fx->board, BL_MODE_CLUSTER, &diag), 0);
-        trace_bursts(&fx->fw[0].trace, 3000, 60, burst, 1000, 300, 0);
+        trace_bursts(&fx->fw[0].trace, 3000, 60, 600, burst_at, 300, 0);
         fixture_add(fx, "one-burst", false);
         trace_bursts(&fx->fw[1].trace, 3000, 100, 560, 500, 200, 1200);
         fixture_add(fx, "two-bursts", false);
@@ -156,7 +157,7 @@ static struct fixture *fixture_open_burst(const char *base_text, float burst)
 
 static struct fixture *fixture_open(const char *base_text)
 {
-        return fixture_open_burst(base_text, 600);
+        return fixture_open_burst(base_text, 1000);
 }
 
 static void fixture_close(struct fixture *fx)
@@ -241,12 +242,13 @@ END_TEST
 
 START_TEST(a_limit_too_tight_says_so)
 {
-        struct fixture *fx = fixture_open_burst(bad_base, 1500);
+        struct fixture *fx = fixture_open_burst(bad_base, 0);
         struct tune_options opt = options(40, 1, 0.0);
         struct tune_outcome *out;
         struct sim_result r[3];
 
-        /* A burst beyond big's capacity: some work is late whatever the policy. */
+        /* A burst from the first step, which runs on LITTLE: no policy is as
+         * punctual as always-big. */
         out = tune(fx, &opt);
         ck_assert_uint_gt(out->tuned.over, 0);
         ck_assert_double_gt(out->tuned.violation, 0.0);
@@ -394,6 +396,12 @@ START_TEST(budget_respected)
 }
 END_TEST
 
+static int run_refused(struct fixture *fx, const struct tune_options *opt, struct tune_outcome *out,
+                       struct bl_diag *diag)
+{
+        return tune_run(&fx->board, &fx->mode, fx->tw, fx->n, &fx->base, opt, out, diag);
+}
+
 START_TEST(bad_requests_refused)
 {
         struct fixture *fx = fixture_open(bad_base);
@@ -405,20 +413,20 @@ START_TEST(bad_requests_refused)
         /* A new heuristic needs a second evaluation besides the base. */
         opt.heuristics = "psi";
         diag_init(&diag);
-        ck_assert_int_eq(tune_run(&fx->board, &fx->mode, fx->tw, fx->n, &fx->base, &opt, out, &diag), -EINVAL);
+        ck_assert_int_eq(run_refused(fx, &opt, out, &diag), -EINVAL);
         ck_assert_uint_eq(diag.n, 1);
         ck_assert_ptr_nonnull(strstr(diag.msg[0], "budget of 1"));
 
         opt.budget = 10;
         opt.heuristics = "pelt, nosuch";
         diag_init(&diag);
-        ck_assert_int_eq(tune_run(&fx->board, &fx->mode, fx->tw, fx->n, &fx->base, &opt, out, &diag), -EINVAL);
+        ck_assert_int_eq(run_refused(fx, &opt, out, &diag), -EINVAL);
         ck_assert_ptr_nonnull(strstr(diag.msg[0], "unknown heuristic \"nosuch\""));
 
         opt.heuristics = NULL;
         fx->tw[0].held_out = fx->tw[1].held_out = true;
         diag_init(&diag);
-        ck_assert_int_eq(tune_run(&fx->board, &fx->mode, fx->tw, fx->n, &fx->base, &opt, out, &diag), -EINVAL);
+        ck_assert_int_eq(run_refused(fx, &opt, out, &diag), -EINVAL);
         ck_assert_ptr_nonnull(strstr(diag.msg[0], "every one is held out"));
         free(out);
         fixture_close(fx);
@@ -517,13 +525,24 @@ END_TEST
 
 START_TEST(lateness_of_traces_and_rtapp)
 {
-        struct tune_workload tw = { .name = "w", .big_miss_ratio = 0.02 };
+        struct tune_workload tw = { .name = "w", .big_miss_ratio = 0.02, .big_late_work_ratio = 0.2 };
         struct sim_result r = { .late_work_ratio = 0.3 };
         double lateness, limit;
 
+        /* late_work_ratio against always-big's + R: R where always-big keeps up. */
         tune_lateness(&tw, &r, 0.01, &lateness, &limit);
         ck_assert_double_eq(lateness, 0.3);
+        ck_assert_double_eq_tol(limit, 0.21, 1e-12);
+        tw.big_late_work_ratio = 0.0;
+        tune_lateness(&tw, &r, 0.01, &lateness, &limit);
         ck_assert_double_eq(limit, 0.01);
+        /* An rt-app workload without activations: the same. */
+        tw.rtapp = true;
+        tw.big_late_work_ratio = 0.2;
+        tune_lateness(&tw, &r, 0.01, &lateness, &limit);
+        ck_assert_double_eq(lateness, 0.3);
+        ck_assert_double_eq_tol(limit, 0.21, 1e-12);
+        /* With activations: the missed share against always-big's + R. */
         r.qos = (struct sim_qos){ .has_activations = true, .activations = 200, .misses = 5 };
         tune_lateness(&tw, &r, 0.01, &lateness, &limit);
         ck_assert_double_eq(lateness, 0.025);
@@ -680,14 +699,33 @@ END_TEST
 
 START_TEST(cli_tune_without_holdout_says_so)
 {
-        struct blsim_out o = blsim((const char *const[]){ "tune", "-b", BOARD, "-w", SEARCH_1, "--budget", "3",
-                                                          NULL });
+        struct blsim_out o = blsim((const char *const[]){ "tune", "-b", BOARD, "-w", SEARCH_1, "--budget",
+                                                          "3", NULL });
 
         ck_assert_int_eq(o.status, 0);
         ck_assert_ptr_nonnull(strstr(o.out, "No workload was held out"));
         ck_assert_ptr_null(strstr(o.out, "HELD-OUT"));
         /* Without --out the drop-in is printed. */
         ck_assert_ptr_nonnull(strstr(o.out, "# held out: none\n"));
+        blsim_out_free(&o);
+}
+END_TEST
+
+/* rt-app workloads: judged by their missed activations. */
+START_TEST(cli_tune_rtapp)
+{
+        struct blsim_out o = blsim((const char *const[]){ "tune", "-b", BOARD, "-w",
+                                                          WORKLOADS_DIR "/rt-app/mp3-short.json",
+                                                          "--holdout", WORKLOADS_DIR "/rt-app/video-short.json",
+                                                          "--budget", "4", "--json", NULL });
+        const char *row;
+
+        ck_assert_msg(o.status == 0, "%s", o.err);
+        row = strstr(o.out, "rt-app/video-short.json\", \"held_out\": true, \"lateness_measure\": "
+                            "\"missed_share\"");
+        ck_assert_msg(row != NULL, "%s", o.out);
+        ck_assert_ptr_nonnull(strstr(row, "\"activations\": 541"));
+        ck_assert_ptr_nonnull(strstr(o.out, "\"evaluations\": 4,"));
         blsim_out_free(&o);
 }
 END_TEST
@@ -742,6 +780,7 @@ static Suite *tune_suite(void)
         tcase_set_timeout(cli, 60);
         tcase_add_test(cli, cli_tune_with_holdout);
         tcase_add_test(cli, cli_tune_without_holdout_says_so);
+        tcase_add_test(cli, cli_tune_rtapp);
         tcase_add_test(cli, cli_tune_usage_errors);
         suite_add_tcase(s, cli);
         return s;
