@@ -714,10 +714,10 @@ END_TEST
 /* rt-app workloads: judged by their missed activations. */
 START_TEST(cli_tune_rtapp)
 {
-        struct blsim_out o = blsim((const char *const[]){ "tune", "-b", BOARD, "-w",
-                                                          WORKLOADS_DIR "/rt-app/mp3-short.json",
-                                                          "--holdout", WORKLOADS_DIR "/rt-app/video-short.json",
-                                                          "--budget", "4", "--json", NULL });
+        static const char *const args[] = { "tune", "-b", BOARD, "-w", WORKLOADS_DIR "/rt-app/mp3-short.json",
+                                            "--holdout", WORKLOADS_DIR "/rt-app/video-short.json", "--budget",
+                                            "4", "--json", NULL };
+        struct blsim_out o = blsim(args);
         const char *row;
 
         ck_assert_msg(o.status == 0, "%s", o.err);
