@@ -87,7 +87,7 @@ static void usage(FILE *f)
                 "      --plot FILE       compare: draw the timelines with gnuplot (.svg or .png)\n"
                 "      --holdout W       tune: a workload reported on but never searched on\n"
                 "      --heuristics LIST tune: the heuristics to tune (default: the configuration's)\n"
-                "      --max-late R      tune: the lateness allowed on every searched workload (default %g)\n"
+                "      --max-late R      tune: lateness allowed beyond always-big's (default %g)\n"
                 "      --budget N        tune: configurations to simulate (default %u)\n"
                 "      --seed S          tune: seed of the random restarts (default 1)\n"
                 "  -o, --out FILE        tune: write the drop-in configuration to FILE\n"
