@@ -12,7 +12,8 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/presets.h src/sim/presets.c \
 	src/sim/report.h src/sim/report.c \
 	src/sim/rtapp-json.h src/sim/rtapp-json.c \
-	src/sim/rtapp.h src/sim/rtapp.c
+	src/sim/rtapp.h src/sim/rtapp.c \
+	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c
 src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 
 bin_PROGRAMS = src/sim/blsim

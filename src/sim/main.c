@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "sim/presets.h"
 #include "sim/report.h"
 #include "sim/rtapp.h"
+#include "sim/tune.h"
 
 /* Exit statuses (sysexits.h), documented in blsim(1). */
 #define EXIT_USAGE 64
@@ -68,6 +70,9 @@ static void usage(FILE *f)
                 "                 [--step-us N] [--duration S] [--json]\n"
                 "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--json] [--plot FILE]\n"
+                "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
+                "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
+                "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
@@ -80,10 +85,17 @@ static void usage(FILE *f)
                 "      --duration S      length of an rt-app workload that sets none, in s (default %llu)\n"
                 "  -j, --json            one JSON object instead of text\n"
                 "      --plot FILE       compare: draw the timelines with gnuplot (.svg or .png)\n"
+                "      --holdout W       tune: a workload reported on but never searched on\n"
+                "      --heuristics LIST tune: the heuristics to tune (default: the configuration's)\n"
+                "      --max-late R      tune: lateness allowed beyond always-big's (default %g)\n"
+                "      --budget N        tune: configurations to simulate (default %u)\n"
+                "      --seed S          tune: seed of the random restarts (default 1)\n"
+                "  -o, --out FILE        tune: write the drop-in configuration to FILE\n"
                 "  -h, --help            show this help\n"
                 "  -V, --version         show the version\n",
                 (unsigned long long)RTAPP_DEFAULT_STEP_US,
-                (unsigned long long)(RTAPP_DEFAULT_DURATION_US / BL_USEC_PER_SEC));
+                (unsigned long long)(RTAPP_DEFAULT_DURATION_US / BL_USEC_PER_SEC), TUNE_DEFAULT_MAX_LATE,
+                TUNE_DEFAULT_BUDGET);
 }
 
 /* Messages that name their place (FILE:LINE) are printed as they are. */
@@ -660,6 +672,309 @@ static int verb_compare(int argc, char **argv)
         return status;
 }
 
+struct tune_cli {
+        struct options o;               /* board, mode, config, step_us, duration_us, json */
+        const char *heuristics;
+        const char *out;
+        unsigned nw;
+        const char *workload[TUNE_MAX_WORKLOADS];
+        bool held_out[TUNE_MAX_WORKLOADS];
+        struct tune_options opt;
+};
+
+static bool parse_count(const char *text, unsigned long long max, unsigned long long *ret)
+{
+        char *end;
+
+        if (text[0] < '0' || text[0] > '9')
+                return false;
+        errno = 0;
+        *ret = strtoull(text, &end, 10);
+        return errno == 0 && *end == '\0' && *ret <= max;
+}
+
+static int add_tune_workload(struct tune_cli *t, const char *path, bool held_out)
+{
+        for (unsigned i = 0; i < t->nw; i++)
+                if (strcmp(t->workload[i], path) == 0) {
+                        fprintf(stderr, "blsim tune: %s is named twice (a held-out workload must not be "
+                                        "searched)\n", path);
+                        return EXIT_USAGE;
+                }
+        if (t->nw == TUNE_MAX_WORKLOADS) {
+                fprintf(stderr, "blsim tune: at most %u workloads\n", TUNE_MAX_WORKLOADS);
+                return EXIT_USAGE;
+        }
+        t->workload[t->nw] = path;
+        t->held_out[t->nw++] = held_out;
+        return -1;
+}
+
+/* Returns -1 to go on, or the status to exit with. */
+static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
+{
+        enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_HOLDOUT, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET,
+               OPT_SEED };
+        static const struct option longopts[] = {
+                { "board", required_argument, NULL, 'b' },
+                { "workload", required_argument, NULL, 'w' },
+                { "holdout", required_argument, NULL, OPT_HOLDOUT },
+                { "mode", required_argument, NULL, 'm' },
+                { "config", required_argument, NULL, 'c' },
+                { "heuristics", required_argument, NULL, OPT_HEURISTICS },
+                { "max-late", required_argument, NULL, OPT_MAX_LATE },
+                { "budget", required_argument, NULL, OPT_BUDGET },
+                { "seed", required_argument, NULL, OPT_SEED },
+                { "out", required_argument, NULL, 'o' },
+                { "step-us", required_argument, NULL, OPT_STEP_US },
+                { "duration", required_argument, NULL, OPT_DURATION },
+                { "json", no_argument, NULL, 'j' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        unsigned long long n;
+        char *end;
+        int c, status = -1;
+
+        *t = (struct tune_cli){
+                .opt = { .max_late = TUNE_DEFAULT_MAX_LATE, .budget = TUNE_DEFAULT_BUDGET, .seed = 1 },
+        };
+        optind = 1;
+        while (status < 0 && (c = getopt_long(argc, argv, "b:w:m:c:o:jh", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'b':
+                        t->o.board = optarg;
+                        break;
+                case 'w':
+                        status = add_tune_workload(t, optarg, false);
+                        break;
+                case OPT_HOLDOUT:
+                        status = add_tune_workload(t, optarg, true);
+                        break;
+                case 'm':
+                        if (strcmp(optarg, "cluster") == 0)
+                                t->o.mode = BL_MODE_CLUSTER;
+                        else if (strcmp(optarg, "pair") == 0)
+                                t->o.mode = BL_MODE_PAIR;
+                        else if (strcmp(optarg, "mp") == 0)
+                                t->o.mode = BL_MODE_MP;
+                        else {
+                                fprintf(stderr, "blsim tune: --mode: expected cluster, pair or mp, got "
+                                                "\"%s\"\n", optarg);
+                                status = EXIT_USAGE;
+                        }
+                        break;
+                case 'c':
+                        t->o.config = optarg;
+                        break;
+                case OPT_HEURISTICS:
+                        t->heuristics = optarg;
+                        break;
+                case OPT_MAX_LATE:
+                        errno = 0;
+                        t->opt.max_late = strtod(optarg, &end);
+                        if (errno != 0 || end == optarg || *end != '\0' || !(t->opt.max_late >= 0.0) ||
+                            !isfinite(t->opt.max_late)) {
+                                fprintf(stderr, "blsim tune: --max-late: expected a ratio >= 0, got "
+                                                "\"%s\"\n", optarg);
+                                status = EXIT_USAGE;
+                        }
+                        break;
+                case OPT_BUDGET:
+                        if (!parse_count(optarg, 10000000, &n) || n == 0) {
+                                fprintf(stderr, "blsim tune: --budget: expected a number of evaluations "
+                                                "1-10000000, got \"%s\"\n", optarg);
+                                status = EXIT_USAGE;
+                        }
+                        t->opt.budget = (unsigned)n;
+                        break;
+                case OPT_SEED:
+                        if (!parse_count(optarg, UINT64_MAX, &n)) {
+                                fprintf(stderr, "blsim tune: --seed: expected a non-negative integer, got "
+                                                "\"%s\"\n", optarg);
+                                status = EXIT_USAGE;
+                        }
+                        t->opt.seed = n;
+                        break;
+                case 'o':
+                        t->out = optarg;
+                        break;
+                case OPT_STEP_US:
+                        if (!parse_usec(optarg, 1.0, &t->o.step_us)) {
+                                fprintf(stderr, "blsim tune: --step-us: expected a positive number of us, "
+                                                "got \"%s\"\n", optarg);
+                                status = EXIT_USAGE;
+                        }
+                        break;
+                case OPT_DURATION:
+                        if (!parse_usec(optarg, 1e6, &t->o.duration_us)) {
+                                fprintf(stderr, "blsim tune: --duration: expected a positive number of "
+                                                "seconds, got \"%s\"\n", optarg);
+                                status = EXIT_USAGE;
+                        }
+                        break;
+                case 'j':
+                        t->o.json = true;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return EXIT_SUCCESS;
+                default:
+                        usage(stderr);
+                        return EXIT_USAGE;
+                }
+        }
+        if (status >= 0)
+                return status;
+        if (optind < argc) {
+                fprintf(stderr, "blsim tune: unexpected argument \"%s\"\n", argv[optind]);
+                return EXIT_USAGE;
+        }
+        if (!t->o.board || t->nw == 0) {
+                fprintf(stderr, "blsim tune: --board and at least one --workload are required\n");
+                return EXIT_USAGE;
+        }
+        t->opt.heuristics = t->heuristics;
+        return -1;
+}
+
+static int write_dropin(const char *path, const struct tune_report *rep)
+{
+        FILE *f = fopen(path, "we");
+        int r;
+
+        if (!f) {
+                fprintf(stderr, "blsim tune: cannot write %s: %s\n", path, strerror(errno));
+                return EXIT_IOERR;
+        }
+        tune_print_dropin(f, rep);
+        errno = 0;
+        r = fflush(f) != 0 || ferror(f) ? (errno ? -errno : -EIO) : 0;
+        if (fclose(f) != 0 && r == 0)
+                r = errno ? -errno : -EIO;
+        if (r < 0) {
+                fprintf(stderr, "blsim tune: cannot write %s: %s\n", path, strerror(-r));
+                return EXIT_IOERR;
+        }
+        return 0;
+}
+
+/* The references of every workload, as "blsim run" computes them. */
+static int open_tune_scenarios(const struct tune_cli *t, enum bl_mode mode, struct scenario **sc,
+                               struct tune_workload *tw)
+{
+        for (unsigned i = 0; i < t->nw; i++) {
+                struct options o = t->o;
+                const struct sim_qos *q;
+                int status;
+
+                o.workload = t->workload[i];
+                status = scenario_open(&sc[i], &o, mode);
+                if (status != 0)
+                        return status;
+                q = &sc[i]->report.big.qos;
+                tw[i] = (struct tune_workload){
+                        .name = t->workload[i],
+                        .w = sc[i]->workload,
+                        .held_out = t->held_out[i],
+                        .rtapp = sc[i]->rtapp,
+                        .big_late_work_ratio = sc[i]->report.big.late_work_ratio,
+                        .big_energy_uj = sc[i]->report.big.energy_uj,
+                        .oracle_energy_uj = sc[i]->oracle.energy_uj,
+                        .big_miss_ratio = q->activations > 0 ?
+                                                  (double)q->misses / (double)q->activations : 0.0,
+                };
+        }
+        return 0;
+}
+
+struct tune_run_state {
+        struct scenario *sc[TUNE_MAX_WORKLOADS];
+        struct tune_workload tw[TUNE_MAX_WORKLOADS];
+        struct sim_result base[TUNE_MAX_WORKLOADS];
+        struct sim_result tuned[TUNE_MAX_WORKLOADS];
+        struct tune_outcome out;
+        struct bl_diag diag;
+};
+
+static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg, struct tune_run_state *st)
+{
+        const struct sim_board *b = &st->sc[0]->board;
+        const struct sim_mode *m = &st->sc[0]->mode;
+        struct tune_report rep = {
+                .board = b->name,
+                .mode = mode_to_string(m->mode),
+                .base_name = t->o.config ? t->o.config : "the shipped configuration",
+                .opt = &t->opt,
+                .w = st->tw,
+                .nw = t->nw,
+                .base = st->base,
+                .tuned = st->tuned,
+                .out = &st->out,
+        };
+        int r, status;
+
+        diag_init(&st->diag);
+        r = tune_run(b, m, st->tw, t->nw, cfg, &t->opt, &st->out, &st->diag);
+        print_diag(&st->diag);
+        if (r == -EINVAL)
+                return EXIT_USAGE;
+        if (r < 0)
+                return run_failed("tune", r);
+        r = tune_results(b, m, st->tw, t->nw, cfg, "base", st->base);
+        if (r == 0)
+                r = tune_results(b, m, st->tw, t->nw, &st->out.tuned_config, "tuned", st->tuned);
+        if (r < 0)
+                return run_failed("tune", r);
+        if (t->out) {
+                status = write_dropin(t->out, &rep);
+                if (status != 0)
+                        return status;
+        }
+        if (t->o.json) {
+                tune_print_json(stdout, &rep);
+        } else {
+                tune_print_text(stdout, &rep);
+                if (t->out)
+                        printf("\nThe drop-in is in %s.\n", t->out);
+                else {
+                        printf("\nThe drop-in (--out FILE writes it):\n\n");
+                        tune_print_dropin(stdout, &rep);
+                }
+        }
+        return finish_output();
+}
+
+static int verb_tune(int argc, char **argv)
+{
+        const char *preset = "default";
+        struct tune_run_state *st = NULL;
+        struct bl_config *cfg = NULL;
+        struct tune_cli t;
+        int status;
+
+        status = parse_tune_options(argc, argv, &t);
+        if (status >= 0)
+                return status;
+        status = load_policies(&preset, 1, t.o.config, &cfg);
+        if (status == 0) {
+                st = calloc(1, sizeof(*st));
+                if (!st) {
+                        fprintf(stderr, "blsim: %s\n", strerror(ENOMEM));
+                        status = EXIT_FAILURE;
+                }
+        }
+        if (status == 0)
+                status = open_tune_scenarios(&t, scenario_mode(&t.o, cfg), st->sc, st->tw);
+        if (status == 0)
+                status = tune_and_report(&t, cfg, st);
+        for (unsigned i = 0; st && i < t.nw; i++)
+                scenario_free(st->sc[i]);
+        free(st);
+        free(cfg);
+        return status;
+}
+
 static int board_filter(const struct dirent *d)
 {
         return d->d_name[0] != '.' && has_suffix(d->d_name, ".ini");
@@ -719,6 +1034,7 @@ int main(int argc, char **argv)
         } verbs[] = {
                 { "run", verb_run },
                 { "compare", verb_compare },
+                { "tune", verb_tune },
                 { "list", verb_list },
         };
 

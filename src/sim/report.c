@@ -40,7 +40,7 @@ static double saving_pct(const struct sim_report *rep, double energy_uj)
         return rep->big.energy_uj > 0.0 ? 100.0 * (rep->big.energy_uj - energy_uj) / rep->big.energy_uj : 0.0;
 }
 
-static void json_string(FILE *f, const char *s)
+void report_json_string(FILE *f, const char *s)
 {
         fputc('"', f);
         for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -61,7 +61,7 @@ static void json_string(FILE *f, const char *s)
 static void json_key(FILE *f, const char *indent, const char *key)
 {
         fprintf(f, ",\n%s", indent);
-        json_string(f, key);
+        report_json_string(f, key);
         fputs(": ", f);
 }
 
@@ -102,7 +102,7 @@ static void json_time_per_level(FILE *f, const char *indent, const struct sim_re
         fputc('{', f);
         for (unsigned i = 0; i < rep->mode->nclasses; i++) {
                 fputs(i ? ", " : "", f);
-                json_string(f, rep->mode->class_name[i]);
+                report_json_string(f, rep->mode->class_name[i]);
                 fprintf(f, ": %llu", (unsigned long long)time_in[i]);
         }
         fputc('}', f);
@@ -126,11 +126,11 @@ static void json_qos(FILE *f, const char *indent, const struct sim_qos *q)
 static void json_header(FILE *f, const char *indent, const struct sim_report *rep)
 {
         fprintf(f, "{\n%s", indent);
-        json_string(f, "board");
+        report_json_string(f, "board");
         fputs(": ", f);
-        json_string(f, rep->board);
+        report_json_string(f, rep->board);
         json_key(f, indent, "workload");
-        json_string(f, rep->workload);
+        report_json_string(f, rep->workload);
         if (rep->napprox == 0)
                 return;
         json_key(f, indent, "approximations");
@@ -138,7 +138,7 @@ static void json_header(FILE *f, const char *indent, const struct sim_report *re
         for (unsigned i = 0; i < rep->napprox; i++) {
                 if (i)
                         fputs(", ", f);
-                json_string(f, rep->approx[i]);
+                report_json_string(f, rep->approx[i]);
         }
         fputc(']', f);
 }
@@ -165,7 +165,7 @@ void report_run_json(FILE *f, const struct sim_report *rep)
 
         json_header(f, in, rep);
         json_key(f, in, "policy");
-        json_string(f, p->policy);
+        report_json_string(f, p->policy);
         json_steps(f, in, rep, p->steps);
         json_double(f, in, "energy_uj", 3, p->energy_uj);
         json_double(f, in, "late_work_ratio", -1, p->late_work_ratio);
@@ -344,9 +344,9 @@ void report_compare_json(FILE *f, const struct sim_report *rep)
                 const struct row *r = &rows[i];
 
                 fprintf(f, "%s\n    {\n%s", i ? "," : "", in2);
-                json_string(f, "policy");
+                report_json_string(f, "policy");
                 fputs(": ", f);
-                json_string(f, r->policy);
+                report_json_string(f, r->policy);
                 json_ulong(f, in2, "steps", r->steps);
                 json_double(f, in2, "energy_uj", 3, r->energy_uj);
                 json_double(f, in2, "saving_pct", 3, saving_pct(rep, r->energy_uj));

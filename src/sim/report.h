@@ -33,6 +33,9 @@ struct sim_report {
  * E_big - E_oracle <= 0: no saving was possible, so no efficiency. */
 bool sim_eta(double big_uj, double policy_uj, double oracle_uj, double *eta);
 
+/* 's' as a JSON string, quotes included. */
+void report_json_string(FILE *f, const char *s);
+
 /* "blsim run": policy[0] against the references. */
 void report_run_text(FILE *f, const struct sim_report *rep);
 void report_run_json(FILE *f, const struct sim_report *rep);

@@ -31,6 +31,7 @@ unit_tests = \
 	tests/unit/check_simmodes \
 	tests/unit/check_rtapp \
 	tests/unit/check_baselines \
+	tests/unit/check_tune \
 	tests/unit/check_holds_store \
 	tests/unit/check_saved_state \
 	tests/unit/check_conflicts
@@ -121,6 +122,10 @@ tests_unit_check_rtapp_LDADD = $(SIM_LDADD)
 tests_unit_check_baselines_SOURCES = tests/unit/check_baselines.c
 tests_unit_check_baselines_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_baselines_LDADD = $(SIM_LDADD)
+tests_unit_check_tune_SOURCES = tests/unit/check_tune.c
+tests_unit_check_tune_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
+tests_unit_check_tune_LDADD = $(SIM_LDADD)
 
 # The libFuzzer target of the rt-app reader; tests/fuzz/run.sh builds and runs it with clang.
 EXTRA_DIST += tests/fuzz
