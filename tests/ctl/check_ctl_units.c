@@ -358,8 +358,8 @@ START_TEST(test_args_read_verbs)
         ck_assert_int_eq(parse(&a, &status, ARGV("check-config", "/tmp/x.conf")), 0);
         ck_assert_str_eq(a.positional[0], "/tmp/x.conf");
         args_done(&a);
-        ck_assert_int_eq(parse(&a, &status, ARGV("record", "--duration", "5min", "t.csv", "--interval", "10ms")),
-                         0);
+        ck_assert_int_eq(parse(&a, &status,
+                               ARGV("record", "--duration", "5min", "t.csv", "--interval", "10ms")), 0);
         ck_assert_str_eq(a.positional[0], "t.csv");
         ck_assert_str_eq(a.record_duration, "5min");
         ck_assert_str_eq(a.record_interval, "10ms");

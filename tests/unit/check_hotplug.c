@@ -32,8 +32,8 @@ static void format_steps(const struct hotplug_step *steps, int n, char *buf, siz
 
         buf[0] = '\0';
         for (int i = 0; i < n; i++)
-                len += (size_t)snprintf(buf + len, size - len, "%s%c%u", i ? " " : "", steps[i].online ? '+' : '-',
-                                        steps[i].cpu);
+                len += (size_t)snprintf(buf + len, size - len, "%s%c%u", i ? " " : "",
+                                        steps[i].online ? '+' : '-', steps[i].cpu);
 }
 
 static void check_plan(const char *current, const char *target, const char *can_offline, const char *want)

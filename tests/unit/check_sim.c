@@ -479,7 +479,8 @@ START_TEST(test_trace_values)
                 "# bigLittle-trace v1 step_us=1000\r\nt_us, lane0 ,lane1\r\n0, 1.5 ,2\r\n1000,\t0.25,1E+3\r\n"
                 "2000 ,0.000,7.0",
                 /* Comments before the header, as a recording writes them. */
-                "# bigLittle-trace v1 step_us=1000\n# recorded by bigLittled\n#\n# saturated: lane1 2 of 3 steps\n"
+                "# bigLittle-trace v1 step_us=1000\n# recorded by bigLittled\n#\n"
+                "# saturated: lane1 2 of 3 steps\n"
                 "t_us,lane0,lane1\n0,1.5,2\n1000,0.25,1e3\n2000,0,7\n",
         };
 

@@ -84,7 +84,8 @@ static void assert_limits(unsigned cpu, const char *min, const char *max)
 
 static struct write_watch *watch(unsigned cpu, bool max)
 {
-        struct write_watch *w = write_watch_add(policy_file(cpu, max ? "scaling_max_freq" : "scaling_min_freq"));
+        const char *file = max ? "scaling_max_freq" : "scaling_min_freq";
+        struct write_watch *w = write_watch_add(policy_file(cpu, file));
 
         snprintf(w->name, sizeof(w->name), "cpu%u %s", cpu, max ? "max" : "min");
         return w;
