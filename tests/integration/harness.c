@@ -101,7 +101,7 @@ const char *work_file(const char *name)
 
 const char *read_work_file(const char *name)
 {
-        static char buf[4096];
+        static char buf[8192];
         size_t n = 0;
         FILE *f = fopen(work_file(name), "r");
 

@@ -53,7 +53,7 @@ void new_board(const char *name);
 const char *write_config(const char *name, const char *text);
 /* The path of the work directory's file 'name' (a static buffer). */
 const char *work_file(const char *name);
-/* The text of the work directory's file 'name' (its first 4 KiB); "" when
+/* The text of the work directory's file 'name' (its first 8 KiB); "" when
  * there is none. A static buffer, valid until the next call. */
 const char *read_work_file(const char *name);
 /* Spawns the daemon on the board: --foreground --config CONFIG and the
