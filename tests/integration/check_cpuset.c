@@ -283,6 +283,41 @@ START_TEST(test_systemd_refusal_is_undone)
 }
 END_TEST
 
+/* SIGKILL at the big level under systemd: the next start asks systemd to
+ * put back the masks the first run found before it records them afresh,
+ * and its SIGTERM restores them; systemd stays the only writer. */
+START_TEST(test_systemd_crash_and_restart)
+{
+        unsigned line;
+        int status;
+
+        new_board("exynos5422");
+        harness_start_bus(NULL);
+        start_fake_systemd("--set", "user.slice=3f");
+        set_load(heavy_load, 8);
+        start_daemon(config_auto);
+        expect_line(0, "started: ", START_BOUND_MS);
+        expect_file(SYSTEM_CPUS, "4-7", SWITCH_BOUND_MS + 2000);
+        assert_file(USER_CPUS, "4-5");
+        status = stop_daemon(SIGKILL);
+        ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status %d", status);
+        assert_file(SYSTEM_CPUS, "4-7");
+
+        set_load(idle_load, 1);
+        start_daemon(config_auto);
+        line = expect_line(0, "found the state a previous run saved", START_BOUND_MS);
+        expect_line_has(line, "manager=systemd group=system.slice \"\" group=user.slice \"3f\"");
+        expect_line_has(line, "restored [as found: system.slice unrestricted, user.slice 0-5 (systemd); "
+                              "2 writes]");
+        line = expect_line(line, "started: ", START_BOUND_MS);
+        expect_line_has(line, "level little [system.slice 0-3, user.slice 0-3 (systemd); 2 writes]");
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        assert_file(SYSTEM_CPUS, "");
+        assert_file(USER_CPUS, "0-5");
+        expect_no_foreign_write();
+}
+END_TEST
+
 static Suite *cpuset_suite(void)
 {
         Suite *s = suite_create("cpuset");
@@ -301,6 +336,7 @@ static Suite *cpuset_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_systemd_up_down_restore);
         tcase_add_test(tc, test_systemd_refusal_is_undone);
+        tcase_add_test(tc, test_systemd_crash_and_restart);
         suite_add_tcase(s, tc);
         return s;
 }
