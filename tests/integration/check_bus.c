@@ -1700,8 +1700,8 @@ START_TEST(test_switchctl_end_to_end)
         ck_assert_int_eq(switchctl("status", out, sizeof(out)), 0);
         ck_assert_msg(strstr(out, "Level: little") && strstr(out, "Holds: none"), "%s", out);
         ck_assert_int_eq(switchctl("status --json", out, sizeof(out)), 0);
-        ck_assert_msg(strstr(out, "\"level\":\"little\"") && strstr(out, "\"levels\":[\"little\",\"big\"]"), "%s",
-                      out);
+        ck_assert_msg(strstr(out, "\"level\":\"little\"") && strstr(out, "\"levels\":[\"little\",\"big\"]"),
+                      "%s", out);
 
         ck_assert_int_eq(switchctl("hold big --for 5min --reason 'e2e test' --persist", out, sizeof(out)), 0);
         ck_assert_msg(strtoul(out, NULL, 10) > 0, "hold printed: %s", out);

@@ -130,7 +130,8 @@ START_TEST(test_mp_mode_adds_big_cpus)
         set_load(idle_load, 1);
         start_daemon(write_config("bigLittle.conf", config), NULL);
         started = (unsigned)expect_line(0, "started: ", 1000);
-        ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
+        ck_assert_ptr_nonnull(
+                strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
         expect_online("0-3", SWITCH_BOUND_MS);
 
         set_load(heavy_load, 2);
@@ -255,8 +256,8 @@ START_TEST(test_ipc_without_counters_keeps_running)
                 ck_assert_msg(fakeboard_find_line(fb, 0, "hardware counters not ") >= 0 ||
                                       fakeboard_find_line(fb, 0, "hardware counters unavailable") >= 0,
                               "no reason given:%s", log_text());
-                ck_assert_int_ge(fakeboard_find_line(fb, 0, "heuristic ipc disabled: it needs hardware counters"),
-                                 0);
+                ck_assert_int_ge(
+                        fakeboard_find_line(fb, 0, "heuristic ipc disabled: it needs hardware counters"), 0);
                 ck_assert_int_ge(fakeboard_find_line(fb, 0, "no configured heuristic can run here"), 0);
         }
         expect_online("0-3", SWITCH_BOUND_MS);

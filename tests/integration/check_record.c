@@ -128,7 +128,8 @@ static unsigned saturated_steps(const char *text, unsigned lane)
  * saturated in (nearly) every step, and the file is a trace blsim reads. */
 START_TEST(test_real_machine)
 {
-        static const char *const args[] = { "--record", trace_path, "--duration", "2s", "--interval", "100ms" };
+        static const char *const args[] = { "--record", trace_path, "--duration", "2s",
+                                            "--interval", "100ms" };
         int cpu = first_allowed_cpu();
         struct sim_trace t;
         const char *text;
@@ -198,7 +199,8 @@ static const struct bad_run bad_runs[] = {
         { { "--record", "x.csv", "--interval", "100us" }, 4, 64,
           "--interval: expected a duration from 1ms to 1s, got \"100us\"" },
         { { "--duration", "1s" }, 2, 64, "--duration and --interval go with --record" },
-        { { "--record", "x.csv", "--check-config" }, 3, 64, "--record and --check-config exclude each other" },
+        { { "--record", "x.csv", "--check-config" }, 3, 64,
+          "--record and --check-config exclude each other" },
 };
 
 START_TEST(test_bad_use)
@@ -242,8 +244,8 @@ START_TEST(test_known_load_on_a_fake_board)
                         mean += t.work[s * t.nlanes + l];
         mean /= (double)(t.nsteps - from);
         want = 2 * 600.0 / 1024 * (double)t.step_us;
-        ck_assert_msg(mean > want * 0.95 && mean < want * 1.05, "recorded %.0f reference-µs per step, played %.0f",
-                      mean, want);
+        ck_assert_msg(mean > want * 0.95 && mean < want * 1.05,
+                      "recorded %.0f reference-µs per step, played %.0f", mean, want);
         trace_free(&t);
 }
 END_TEST
