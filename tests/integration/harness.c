@@ -132,9 +132,12 @@ void new_board(const char *name)
 
 const char *write_config(const char *name, const char *text)
 {
-        const char *path = work_file(name);
-        FILE *f = fopen(path, "w");
+        /* Not work_file()'s: callers keep this path across other calls. */
+        static char path[PATH_MAX + 64];
+        FILE *f;
 
+        snprintf(path, sizeof(path), "%s", work_file(name));
+        f = fopen(path, "w");
         ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
         ck_assert_int_ge(fputs(text, f), 0);
         ck_assert_int_eq(fclose(f), 0);
