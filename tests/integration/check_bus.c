@@ -7,10 +7,7 @@
  *
  * Timing as in check_daemon.c: bounds far above what the delays need.
  */
-#include <check.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -27,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
 #define BUS_NAME "org.bigLittle.Switch1"
 #define BUS_PATH "/org/bigLittle/Switch1"
@@ -39,9 +36,7 @@
 #define SAMPLE_MS 20
 #define UP_DELAY_MS 200
 #define DOWN_DELAY_MS 300
-#define START_BOUND_MS 5000
 #define SWITCH_BOUND_MS 2000
-#define EXIT_BOUND_MS 10000
 #define CHILD_BOUND_MS 20000
 
 #define NOBODY 65534
@@ -62,12 +57,7 @@ static const char base_config[] =
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
-/* One test's world; Check runs each test in its own process. */
-static struct fakeboard *fb;
-static char workdir[PATH_MAX];
-static char runtime_dir[PATH_MAX + 16];
-static pid_t bus_daemon = -1;
-static pid_t fake_polkit = -1;
+/* The test's connection to its bus, as root. */
 static sd_bus *bus;
 
 /* What the daemon said on the bus, as our connection saw it. */
@@ -79,47 +69,6 @@ struct seen {
         char changed[MAX_SEEN][32];
 };
 static struct seen seen;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
-
-static void stop_child(pid_t *pid)
-{
-        if (*pid <= 0)
-                return;
-        kill(*pid, SIGTERM);
-        while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-        *pid = -1;
-}
-
-static const char *write_file(const char *name, const char *text)
-{
-        static char path[PATH_MAX + 64];
-        FILE *f;
-
-        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
-        f = fopen(path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_ge(fputs(text, f), 0);
-        ck_assert_int_eq(fclose(f), 0);
-        return path;
-}
-
-/* A bus where everyone may do everything: what the daemon itself allows
- * is under test, not the policy (test_policy_file has the real one). */
-static const char open_policy[] =
-        "  <policy context=\"default\">\n"
-        "    <allow user=\"*\"/>\n"
-        "    <allow own=\"*\"/>\n"
-        "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
-        "    <allow eavesdrop=\"true\"/>\n"
-        "  </policy>\n";
 
 /* The system bus's defaults (deny, with holes for replies and signals)
  * plus the shipped policy file. */
@@ -141,149 +90,19 @@ static const char system_policy[] =
         "  </policy>\n"
         "  <include>" CONF_DIR "/org.bigLittle.Switch1.conf</include>\n";
 
-static const char *bus_log(void)
-{
-        static char buf[4096];
-        char path[PATH_MAX + 16];
-        size_t n = 0;
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/bus.log", workdir);
-        f = fopen(path, "r");
-        if (f) {
-                n = fread(buf, 1, sizeof(buf) - 1, f);
-                fclose(f);
-        }
-        buf[n] = '\0';
-        return buf;
-}
-
-/* Starts a dbus-daemon listening in workdir and points
- * DBUS_SYSTEM_BUS_ADDRESS (ours, the daemon's, the children's) at it. */
-static void start_bus(const char *policy)
-{
-        char config[2 * PATH_MAX + 4096], path[PATH_MAX + 32], arg[PATH_MAX + 64], address[PATH_MAX + 64];
-        const char *file;
-        pid_t parent = getpid();
-        int pipefd[2], log;
-        ssize_t n;
-        size_t len = 0;
-
-        snprintf(path, sizeof(path), "%s/bus", workdir);
-        snprintf(config, sizeof(config),
-                 "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
-                 " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
-                 "<busconfig>\n"
-                 "  <listen>unix:path=%s</listen>\n"
-                 "  <auth>EXTERNAL</auth>\n"
-                 "%s"
-                 "</busconfig>\n",
-                 path, policy);
-        file = write_file("bus.conf", config);
-        snprintf(arg, sizeof(arg), "--config-file=%s", file);
-        /* What it says (refusals, and complaints about the fd limit in a
-         * container) goes to workdir/bus.log, shown when it fails to start. */
-        snprintf(path, sizeof(path), "%s/bus.log", workdir);
-        log = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        ck_assert_int_ge(log, 0);
-        ck_assert_int_eq(pipe(pipefd), 0);
-        bus_daemon = fork();
-        ck_assert_int_ge(bus_daemon, 0);
-        if (bus_daemon == 0) {
-                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                        _exit(127);
-                close(pipefd[0]);
-                if (dup2(log, STDERR_FILENO) < 0 || dup2(pipefd[1], 3) < 0)
-                        _exit(127);
-                /* The socket is made 0777 & ~umask: nobody must be able to connect. */
-                umask(0);
-                execlp("dbus-daemon", "dbus-daemon", arg, "--nofork", "--nopidfile", "--nosyslog",
-                       "--print-address=3", (char *)NULL);
-                fprintf(stderr, "cannot run dbus-daemon (install the dbus-daemon package): %s\n",
-                        strerror(errno));
-                _exit(127);
-        }
-        close(pipefd[1]);
-        close(log);
-        while (len < sizeof(address) - 1 &&
-               (n = read(pipefd[0], address + len, sizeof(address) - 1 - len)) > 0) {
-                len += (size_t)n;
-                if (memchr(address, '\n', len))
-                        break;
-        }
-        close(pipefd[0]);
-        address[len] = '\0';
-        ck_assert_msg(strchr(address, '\n'), "dbus-daemon did not start (is the dbus-daemon package "
-                      "installed?): %s", bus_log());
-        address[strcspn(address, "\n")] = '\0';
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
-}
-
 static void setup(void)
 {
-        const char *tmp = getenv("TMPDIR");
-
-        fb = NULL;
+        harness_setup();
         bus = NULL;
-        bus_daemon = fake_polkit = -1;
         memset(&seen, 0, sizeof(seen));
-        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-        /* nobody reaches the bus socket through it */
-        ck_assert_int_eq(chmod(workdir, 0755), 0);
-        snprintf(runtime_dir, sizeof(runtime_dir), "%s/run", workdir);
-        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime_dir, 1), 0);
 }
 
-/* Runs only when the test passed: a failed test's process ends at once and
- * its children die with it (PR_SET_PDEATHSIG). */
 static void teardown(void)
 {
         if (bus)
                 sd_bus_flush_close_unref(bus);
         bus = NULL;
-        fakeboard_free(fb);
-        fb = NULL;
-        stop_child(&fake_polkit);
-        stop_child(&bus_daemon);
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void new_board(const char *name)
-{
-        int r = fakeboard_new(name, &fb);
-
-        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
-}
-
-static const char *log_text(void)
-{
-        return fakeboard_log_tail(fb);
-}
-
-struct line_wait {
-        unsigned from;
-        const char *needle;
-        int found;
-};
-
-static bool line_seen(struct fakeboard *board, void *userdata)
-{
-        struct line_wait *w = userdata;
-
-        w->found = fakeboard_find_line(board, w->from, w->needle);
-        return w->found >= 0 || !fakeboard_running(board);
-}
-
-static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
-{
-        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
-        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
-                      r == 1 ? "before the daemon exited" : "in time", log_text());
-        return (unsigned)w.found;
+        harness_teardown();
 }
 
 static int on_switched(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -356,19 +175,10 @@ static void connect_root(void)
         ck_assert_int_ge(r, 0);
 }
 
-static void spawn_daemon(const char *config)
-{
-        char *argv[] = { (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", (char *)config,
-                         NULL };
-        int r = fakeboard_spawn(fb, argv, false);
-
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-}
-
 /* Starts the daemon and waits until it owns its name. */
 static void start_daemon(const char *config)
 {
-        spawn_daemon(config);
+        spawn_daemon(config, NULL);
         expect_line(0, "started: ", START_BOUND_MS);
         if (!bus)
                 connect_root();
@@ -385,70 +195,8 @@ static void start_idle(const char *extra)
         snprintf(config, sizeof(config), "%s%s", base_config, extra ? extra : "");
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        start_bus(open_policy);
-        start_daemon(write_file("bigLittle.conf", config));
-}
-
-static bool online_equals(const char *list)
-{
-        bl_cpuset want, now;
-
-        ck_assert_int_eq(cpuset_parse(&want, list), 0);
-        fakeboard_online(fb, &now);
-        return cpuset_equal(&want, &now);
-}
-
-static bool online_matches(struct fakeboard *board, void *userdata)
-{
-        (void)board;
-        return online_equals(userdata);
-}
-
-static const char *online_text(void)
-{
-        static char buf[256];
-        bl_cpuset now;
-
-        fakeboard_online(fb, &now);
-        cpuset_format(&now, buf, sizeof(buf));
-        return buf;
-}
-
-static bl_usec_t expect_online(const char *list, unsigned timeout_ms)
-{
-        bl_usec_t when = fakeboard_now();
-        unsigned n;
-        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
-                      timeout_ms, log_text());
-        n = fakeboard_n_online_changes(fb);
-        if (n > 0)
-                ck_assert_int_eq(fakeboard_online_change(fb, n - 1, &when, NULL), 0);
-        return when;
-}
-
-static void expect_online_stays(const char *list, unsigned ms)
-{
-        unsigned before = fakeboard_n_online_changes(fb);
-
-        ck_assert_msg(online_equals(list), "online is %s, not %s", online_text(), list);
-        ck_assert_int_eq(fakeboard_run_for(fb, ms), 0);
-        ck_assert_msg(fakeboard_n_online_changes(fb) == before && online_equals(list),
-                      "online changed to %s within %u ms; the daemon said:%s", online_text(), ms, log_text());
-}
-
-static int stop_daemon(int sig)
-{
-        int status = -1, r;
-
-        ck_assert_int_eq(fakeboard_kill(fb, sig), 0);
-        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-        ck_assert_msg(r == 0, "the daemon did not exit within %u ms of signal %d; it said:%s", EXIT_BOUND_MS,
-                      sig, log_text());
-        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
-        return status;
+        harness_start_bus(NULL);
+        start_daemon(write_config("bigLittle.conf", config));
 }
 
 static void pump(void)
@@ -1079,13 +827,13 @@ static int on_check_authorization(sd_bus_message *m, void *userdata, sd_bus_erro
                 r = sd_bus_message_read(m, "u", &flags);
         if (r < 0)
                 return r;
-        snprintf(path, sizeof(path), "%s/polkit.log", workdir);
+        snprintf(path, sizeof(path), "%s/polkit.log", harness_workdir());
         log = fopen(path, "a");
         if (log) {
                 fprintf(log, "%s %s %s %u\n", action, kind, name, flags);
                 fclose(log);
         }
-        snprintf(path, sizeof(path), "%s/polkit-allow", workdir);
+        snprintf(path, sizeof(path), "%s/polkit-allow", harness_workdir());
         return sd_bus_reply_method_return(m, "(bba{ss})", access(path, F_OK) == 0, 0, 0);
 }
 
@@ -1098,22 +846,14 @@ static const sd_bus_vtable polkit_vtable[] = {
 
 static void start_fake_polkit(void)
 {
-        pid_t parent = getpid();
         int pipefd[2];
         char ok = 0;
 
         ck_assert_int_eq(pipe(pipefd), 0);
-        fflush(NULL);
-        fake_polkit = fork();
-        ck_assert_int_ge(fake_polkit, 0);
-        if (fake_polkit == 0) {
+        if (harness_fork() == 0) {
                 sd_bus *b = NULL;
 
-                /* Check's handler would take the whole test down with us. */
-                signal(SIGTERM, SIG_DFL);
                 close(pipefd[0]);
-                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                        _exit(2);
                 if (sd_bus_open_system(&b) < 0 ||
                     sd_bus_add_object_vtable(b, NULL, "/org/freedesktop/PolicyKit1/Authority", POLKIT_IFACE,
                                              polkit_vtable, NULL) < 0 ||
@@ -1137,34 +877,13 @@ static void start_fake_polkit(void)
 
 static void polkit_allow(bool allow)
 {
-        char path[PATH_MAX + 32];
-
-        snprintf(path, sizeof(path), "%s/polkit-allow", workdir);
         if (allow)
-                write_file("polkit-allow", "");
+                write_config("polkit-allow", "");
         else
-                ck_assert(unlink(path) == 0 || errno == ENOENT);
+                ck_assert(unlink(work_file("polkit-allow")) == 0 || errno == ENOENT);
 }
 
-static const char *polkit_log(void)
-{
-        static char buf[4096];
-        char path[PATH_MAX + 32];
-        size_t n = 0;
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/polkit.log", workdir);
-        buf[0] = '\0';
-        f = fopen(path, "r");
-        if (f) {
-                n = fread(buf, 1, sizeof(buf) - 1, f);
-                fclose(f);
-        }
-        buf[n] = '\0';
-        return buf;
-}
-
-static unsigned count_lines(const char *text)
+static unsigned count_newlines(const char *text)
 {
         unsigned n = 0;
 
@@ -1211,8 +930,8 @@ START_TEST(test_properties)
 
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        start_bus(open_policy);
-        config = write_file("bigLittle.conf", base_config);
+        harness_start_bus(NULL);
+        config = write_config("bigLittle.conf", base_config);
         start_daemon(config);
         ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
 
@@ -1708,14 +1427,14 @@ START_TEST(test_polkit)
         unsigned n;
         FILE *f;
 
-        snprintf(name_file, sizeof(name_file), "%s/unique-name", workdir);
+        snprintf(name_file, sizeof(name_file), "%s", work_file("unique-name"));
         c.unique_name_file = name_file;
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        start_bus(open_policy);
+        harness_start_bus(NULL);
         start_fake_polkit();
-        start_daemon(write_file("bigLittle.conf", base_config));
-        ck_assert_int_eq(chmod(workdir, 0777), 0);
+        start_daemon(write_config("bigLittle.conf", base_config));
+        ck_assert_int_eq(chmod(harness_workdir(), 0777), 0);
 
         /* polkit says no. */
         run_as_nobody(nobody_asks_polkit, &c);
@@ -1728,7 +1447,7 @@ START_TEST(test_polkit)
                  "org.bigLittle.Switch1.manage system-bus-name %s 0\n"
                  "org.bigLittle.Switch1.manage system-bus-name %s 1\n",
                  unique, unique);
-        ck_assert_str_eq(polkit_log(), want);
+        ck_assert_str_eq(read_work_file("polkit.log"), want);
 
         /* polkit says yes: a persistent hold by nobody, and a reload. */
         polkit_allow(true);
@@ -1740,10 +1459,10 @@ START_TEST(test_polkit)
         ck_assert_uint_eq(h[0].uid, NOBODY);
         ck_assert(h[0].persist);
         expect_line(0, "reload: applied", 1000);
-        ck_assert_uint_eq(count_lines(polkit_log()), 4);
+        ck_assert_uint_eq(count_newlines(read_work_file("polkit.log")), 4);
         /* Root is not asked. */
         ck_assert_int_ge(call_u(bus, "Reload", NULL, NULL, ""), 0);
-        ck_assert_uint_eq(count_lines(polkit_log()), 4);
+        ck_assert_uint_eq(count_newlines(read_work_file("polkit.log")), 4);
 }
 END_TEST
 
@@ -1802,8 +1521,8 @@ START_TEST(test_persistence_across_restart)
 
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        start_bus(open_policy);
-        config = write_file("bigLittle.conf", base_config);
+        harness_start_bus(NULL);
+        config = write_config("bigLittle.conf", base_config);
         start_daemon(config);
         kept = hold_ok(bus, "big", 600 * SEC, "survive a restart", 1);
         hold_ok(bus, "little", 600 * SEC, "gone with the daemon", 0);
@@ -1811,7 +1530,7 @@ START_TEST(test_persistence_across_restart)
         ck_assert_int_ge(call_u(bus, "Release", NULL, NULL, "u", kept + 2), 0);
         expect_online("0-3", SWITCH_BOUND_MS);
 
-        snprintf(path, sizeof(path), "%s/holds", runtime_dir);
+        snprintf(path, sizeof(path), "%s/holds", harness_runtime_dir());
         ck_assert_int_eq(stat(path, &st), 0);
         ck_assert_uint_eq(st.st_mode & 0777, 0600);
         f = fopen(path, "r");
@@ -1859,8 +1578,8 @@ START_TEST(test_reload)
 
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        start_bus(open_policy);
-        config = write_file("bigLittle.conf", base_config);
+        harness_start_bus(NULL);
+        config = write_config("bigLittle.conf", base_config);
         start_daemon(config);
 
         r = call_u(bus, "Reload", &error, NULL, "");
@@ -1868,7 +1587,7 @@ START_TEST(test_reload)
         applied = expect_line(0, "reload: applied", 1000);
         expect_changed("ConfigFiles");
 
-        write_file("bigLittle.conf", "[hysteresis]\nup_threshold = 120\n");
+        write_config("bigLittle.conf", "[hysteresis]\nup_threshold = 120\n");
         r = call_u(bus, "Reload", &error, NULL, "");
         ck_assert_msg(r < 0 && strcmp(error.message, "the configuration has errors, see the journal") == 0,
                       "Reload of a bad file: %s", r < 0 ? error.message : "succeeded");
@@ -1942,8 +1661,8 @@ START_TEST(test_policy_file)
 {
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        start_bus(system_policy);
-        start_daemon(write_file("bigLittle.conf", base_config));
+        harness_start_bus(system_policy);
+        start_daemon(write_config("bigLittle.conf", base_config));
         assert_property("Level", "little");
         run_as_nobody(nobody_under_policy, NULL);
 }
@@ -1981,8 +1700,8 @@ START_TEST(test_switchctl_end_to_end)
         ck_assert_int_eq(switchctl("status", out, sizeof(out)), 0);
         ck_assert_msg(strstr(out, "Level: little") && strstr(out, "Holds: none"), "%s", out);
         ck_assert_int_eq(switchctl("status --json", out, sizeof(out)), 0);
-        ck_assert_msg(strstr(out, "\"level\":\"little\"") && strstr(out, "\"levels\":[\"little\",\"big\"]"), "%s",
-                      out);
+        ck_assert_msg(strstr(out, "\"level\":\"little\"") && strstr(out, "\"levels\":[\"little\",\"big\"]"),
+                      "%s", out);
 
         ck_assert_int_eq(switchctl("hold big --for 5min --reason 'e2e test' --persist", out, sizeof(out)), 0);
         ck_assert_msg(strtoul(out, NULL, 10) > 0, "hold printed: %s", out);
@@ -2039,17 +1758,5 @@ static Suite *bus_suite(void)
 
 int main(void)
 {
-        char tmp[] = "/tmp/bl-check-bus.XXXXXX";
-        SRunner *sr;
-        int failed;
-
-        if (!mkdtemp(tmp) || chmod(tmp, 0755) < 0)
-                return EXIT_FAILURE;
-        setenv("TMPDIR", tmp, 1);
-        sr = srunner_create(bus_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(bus_suite(), "check-bus");
 }

@@ -5,25 +5,16 @@
  * private dbus-daemon, which must then be the only writer of the cgroup
  * files. Bounds are generous: the machines running this are shared.
  */
-#include <check.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
-#define START_BOUND_MS 5000
 #define SWITCH_BOUND_MS 3000
-#define EXIT_BOUND_MS 10000
 
 #define SYSTEM_CPUS "/sys/fs/cgroup/system.slice/cpuset.cpus"
 #define USER_CPUS "/sys/fs/cgroup/user.slice/cpuset.cpus"
@@ -48,218 +39,11 @@ static const unsigned idle_load[] = { 40 };
  * of cpusets: eight tasks so that every CPU has work. */
 static const unsigned heavy_load[] = { 600, 600, 600, 600, 600, 600, 600, 600 };
 
-static struct fakeboard *fb;
-static char workdir[PATH_MAX];
-static pid_t bus_daemon = -1;
-static pid_t fake_systemd = -1;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
-
-static void stop_child(pid_t *pid)
-{
-        if (*pid <= 0)
-                return;
-        kill(*pid, SIGTERM);
-        while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-        *pid = -1;
-}
-
-static void setup(void)
-{
-        const char *tmp = getenv("TMPDIR");
-        char runtime[PATH_MAX + 8];
-
-        fb = NULL;
-        bus_daemon = fake_systemd = -1;
-        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-        snprintf(runtime, sizeof(runtime), "%s/run", workdir);
-        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime, 1), 0);
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
-}
-
-/* Runs only when the test passed: a failed test's process ends at once and
- * its children die with it (PR_SET_PDEATHSIG). */
-static void teardown(void)
-{
-        fakeboard_free(fb);
-        fb = NULL;
-        stop_child(&fake_systemd);
-        stop_child(&bus_daemon);
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static const char *log_text(void)
-{
-        return fakeboard_log_tail(fb);
-}
-
-static const char *work_file(const char *name)
-{
-        static char path[PATH_MAX + 64];
-
-        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
-        return path;
-}
-
-static void write_text(const char *path, const char *text)
-{
-        FILE *f = fopen(path, "w");
-
-        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-        ck_assert_int_ge(fputs(text, f), 0);
-        ck_assert_int_eq(fclose(f), 0);
-}
-
-static void new_board(const char *name)
-{
-        int r = fakeboard_new(name, &fb);
-
-        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
-}
-
-/* Writes a testbed file as an administrator would before the daemon starts. */
-static void board_write(const char *path, const char *text)
-{
-        char full[PATH_MAX];
-
-        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-        write_text(full, text);
-}
+static pid_t fake_systemd;
 
 static void start_daemon(const char *config_text)
 {
-        char config[PATH_MAX + 64];
-        char *argv[] = { (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config", config, NULL };
-        int r;
-
-        snprintf(config, sizeof(config), "%s", work_file("bigLittle.conf"));
-        write_text(config, config_text);
-        r = fakeboard_spawn(fb, argv, false);
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-}
-
-struct line_wait {
-        unsigned from;
-        const char *needle;
-        int found;
-};
-
-static bool line_seen(struct fakeboard *board, void *userdata)
-{
-        struct line_wait *w = userdata;
-
-        w->found = fakeboard_find_line(board, w->from, w->needle);
-        return w->found >= 0 || !fakeboard_running(board);
-}
-
-static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
-{
-        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
-        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
-                      r == 1 ? "before the daemon exited" : "in time", log_text());
-        return (unsigned)w.found;
-}
-
-static void expect_line_has(unsigned line, const char *needle)
-{
-        const char *text = fakeboard_line(fb, line, NULL);
-
-        ck_assert_msg(text && strstr(text, needle), "line \"%s\" lacks \"%s\"", text ? text : "(none)",
-                      needle);
-}
-
-static void read_file_line(const char *path, char *buf, size_t size)
-{
-        char full[PATH_MAX];
-        FILE *f;
-
-        buf[0] = '\0';
-        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-        f = fopen(full, "r");
-        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-        if (!fgets(buf, (int)size, f))
-                buf[0] = '\0';
-        fclose(f);
-        buf[strcspn(buf, "\n")] = '\0';
-}
-
-struct file_wait {
-        const char *path;
-        const char *want;
-};
-
-static bool file_matches(struct fakeboard *board, void *userdata)
-{
-        const struct file_wait *w = userdata;
-        char now[256];
-
-        (void)board;
-        read_file_line(w->path, now, sizeof(now));
-        return strcmp(now, w->want) == 0;
-}
-
-static void expect_file(const char *path, const char *want, unsigned timeout_ms)
-{
-        struct file_wait w = { .path = path, .want = want };
-        char now[256];
-        int r = fakeboard_run(fb, timeout_ms, file_matches, &w);
-
-        ck_assert_int_ge(r, 0);
-        read_file_line(path, now, sizeof(now));
-        ck_assert_msg(r == 1, "%s is \"%s\", not \"%s\", after %u ms; the daemon said:%s", path, now, want,
-                      timeout_ms, log_text());
-}
-
-static void assert_file(const char *path, const char *want)
-{
-        char now[256];
-
-        read_file_line(path, now, sizeof(now));
-        ck_assert_msg(strcmp(now, want) == 0, "%s is \"%s\", expected \"%s\"", path, now, want);
-}
-
-static void set_load(const unsigned *demand, unsigned n)
-{
-        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
-}
-
-static void stop_daemon(int sig, int want_status)
-{
-        int status = -1;
-
-        ck_assert_int_eq(fakeboard_kill(fb, sig), 0);
-        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
-        if (sig == SIGKILL)
-                ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status %d", status);
-        else
-                ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == want_status,
-                              "exit status %d; the daemon said:%s", status, log_text());
-}
-
-static const char *read_work_file(const char *name)
-{
-        static char buf[4096];
-        size_t n = 0;
-        FILE *f = fopen(work_file(name), "r");
-
-        buf[0] = '\0';
-        if (f) {
-                n = fread(buf, 1, sizeof(buf) - 1, f);
-                fclose(f);
-        }
-        buf[n] = '\0';
-        return buf;
+        spawn_daemon(write_config("bigLittle.conf", config_text), NULL);
 }
 
 /* cgroupfs on the Exynos 5422 (LITTLE 0-3, big 4-7): the groups follow the
@@ -270,7 +54,7 @@ START_TEST(test_cgroupfs_up_down_restore)
         unsigned line;
 
         new_board("exynos5422");
-        board_write(USER_CPUS, "0-5\n");
+        write_board_file(USER_CPUS, "0-5\n");
         set_load(idle_load, 1);
         start_daemon(config_auto);
         line = expect_line(0, "started: ", START_BOUND_MS);
@@ -294,7 +78,7 @@ START_TEST(test_cgroupfs_up_down_restore)
                              "manager=cgroupfs\ngroup=system.slice \"\"\ngroup=user.slice \"0-5\"\n"),
                       "saved state: %s", read_work_file("run/saved-state"));
 
-        stop_daemon(SIGTERM, 0);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
         expect_line(0, "restored: as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); 2 writes",
                     100);
         assert_file(SYSTEM_CPUS, "");
@@ -303,34 +87,51 @@ START_TEST(test_cgroupfs_up_down_restore)
 }
 END_TEST
 
-/* SIGKILL at the big level leaves the saved state; the next start puts the
- * groups back before recording them, so what it restores at its own exit
- * is what the first run found. */
-START_TEST(test_cgroupfs_crash_and_restart)
+/* On the Exynos 5422 with user.slice set to 0-5 ('saved_user' in the
+ * manager's form): SIGKILL at the big level leaves the saved state; the
+ * next start puts the groups back before recording them, so what it
+ * restores at its own exit is what the first run found. */
+static void crash_at_big_and_restart(const char *config, const char *manager, const char *saved_user)
 {
+        char want[160];
         unsigned line;
+        int status;
 
-        new_board("exynos5422");
-        board_write(USER_CPUS, "0-5\n");
         set_load(heavy_load, 8);
-        start_daemon(config_cgroupfs);
+        start_daemon(config);
         expect_line(0, "started: ", START_BOUND_MS);
         expect_file(SYSTEM_CPUS, "4-7", SWITCH_BOUND_MS + 2000);
+        /* Under systemd the groups change one call after the other: the
+         * switch is done when it is logged. */
+        expect_line(0, "switch little -> big: ", SWITCH_BOUND_MS);
         assert_file(USER_CPUS, "4-5");
-        stop_daemon(SIGKILL, 0);
+        status = stop_daemon(SIGKILL);
+        ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status %d", status);
         assert_file(SYSTEM_CPUS, "4-7");
 
         set_load(idle_load, 1);
-        start_daemon(config_cgroupfs);
+        start_daemon(config);
         line = expect_line(0, "found the state a previous run saved", START_BOUND_MS);
-        expect_line_has(line, "manager=cgroupfs group=system.slice \"\" group=user.slice \"0-5\"");
-        expect_line_has(line, "restored [as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); "
-                              "2 writes]");
+        snprintf(want, sizeof(want), "manager=%s group=system.slice \"\" group=user.slice \"%s\"", manager,
+                 saved_user);
+        expect_line_has(line, want);
+        snprintf(want, sizeof(want),
+                 "restored [as found: system.slice unrestricted, user.slice 0-5 (%s); 2 writes]", manager);
+        expect_line_has(line, want);
         line = expect_line(line, "started: ", START_BOUND_MS);
-        expect_line_has(line, "level little [system.slice 0-3, user.slice 0-3 (cgroupfs); 2 writes]");
-        stop_daemon(SIGTERM, 0);
+        snprintf(want, sizeof(want), "level little [system.slice 0-3, user.slice 0-3 (%s); 2 writes]",
+                 manager);
+        expect_line_has(line, want);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
         assert_file(SYSTEM_CPUS, "");
         assert_file(USER_CPUS, "0-5");
+}
+
+START_TEST(test_cgroupfs_crash_and_restart)
+{
+        new_board("exynos5422");
+        write_board_file(USER_CPUS, "0-5\n");
+        crash_at_big_and_restart(config_cgroupfs, "cgroupfs", "0-5");
 }
 END_TEST
 
@@ -341,7 +142,7 @@ START_TEST(test_cgroupfs_disjoint_group_keeps_its_setting)
         unsigned line;
 
         new_board("intel-hybrid");
-        board_write(USER_CPUS, "0-11\n");
+        write_board_file(USER_CPUS, "0-11\n");
         set_load(idle_load, 1);
         start_daemon(config_cgroupfs);
         line = expect_line(0, "user.slice is set to CPUs 0-11, which level little has none of; there it "
@@ -351,7 +152,7 @@ START_TEST(test_cgroupfs_disjoint_group_keeps_its_setting)
         expect_line_has(line, "level little [system.slice 12-19, user.slice 0-11 (cgroupfs); 1 write]");
         assert_file(SYSTEM_CPUS, "12-19");
         assert_file(USER_CPUS, "0-11");
-        stop_daemon(SIGTERM, 0);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
         assert_file(SYSTEM_CPUS, "");
         assert_file(USER_CPUS, "0-11");
 }
@@ -361,13 +162,13 @@ END_TEST
  * not start, says how to enable it, and changes nothing. */
 START_TEST(test_cgroupfs_needs_the_controller)
 {
-        int status = -1;
         unsigned line;
+        int status;
 
         new_board("exynos5422");
-        board_write("/sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
+        write_board_file("/sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
         start_daemon(config_cgroupfs);
-        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+        status = wait_exit();
         ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0, "status %d", status);
         line = expect_line(0, "system.slice: the cpuset controller is not enabled for it", 100);
         expect_line_has(line, "echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control");
@@ -375,66 +176,6 @@ START_TEST(test_cgroupfs_needs_the_controller)
         assert_file(USER_CPUS, "");
 }
 END_TEST
-
-static const char open_policy[] =
-        "  <policy context=\"default\">\n"
-        "    <allow user=\"*\"/>\n"
-        "    <allow own=\"*\"/>\n"
-        "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
-        "    <allow eavesdrop=\"true\"/>\n"
-        "  </policy>\n";
-
-/* A dbus-daemon listening in workdir, named by DBUS_SYSTEM_BUS_ADDRESS for
- * us and our children. */
-static void start_bus(void)
-{
-        char config[2 * PATH_MAX + 1024], arg[PATH_MAX + 80], address[PATH_MAX + 64], sock[PATH_MAX + 64];
-        pid_t parent = getpid();
-        int pipefd[2], log;
-        ssize_t n;
-        size_t len = 0;
-
-        snprintf(sock, sizeof(sock), "%s", work_file("bus"));
-        snprintf(config, sizeof(config),
-                 "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
-                 " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
-                 "<busconfig>\n"
-                 "  <listen>unix:path=%s</listen>\n"
-                 "  <auth>EXTERNAL</auth>\n"
-                 "%s"
-                 "</busconfig>\n",
-                 sock, open_policy);
-        write_text(work_file("bus.conf"), config);
-        snprintf(arg, sizeof(arg), "--config-file=%s", work_file("bus.conf"));
-        log = open(work_file("bus.log"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        ck_assert_int_ge(log, 0);
-        ck_assert_int_eq(pipe(pipefd), 0);
-        bus_daemon = fork();
-        ck_assert_int_ge(bus_daemon, 0);
-        if (bus_daemon == 0) {
-                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                        _exit(127);
-                close(pipefd[0]);
-                if (dup2(log, STDERR_FILENO) < 0 || dup2(pipefd[1], 3) < 0)
-                        _exit(127);
-                execlp("dbus-daemon", "dbus-daemon", arg, "--nofork", "--nopidfile", "--nosyslog",
-                       "--print-address=3", (char *)NULL);
-                _exit(127);
-        }
-        close(pipefd[1]);
-        close(log);
-        while (len < sizeof(address) - 1 &&
-               (n = read(pipefd[0], address + len, sizeof(address) - 1 - len)) > 0) {
-                len += (size_t)n;
-                if (memchr(address, '\n', len))
-                        break;
-        }
-        close(pipefd[0]);
-        address[len] = '\0';
-        ck_assert_msg(strchr(address, '\n'), "dbus-daemon did not start: %s", read_work_file("bus.log"));
-        address[strcspn(address, "\n")] = '\0';
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
-}
 
 struct text_wait {
         const char *name;
@@ -455,16 +196,11 @@ static void expect_systemd_log(const char *needle, unsigned timeout_ms);
 static void start_fake_systemd(const char *option, const char *value)
 {
         char root[PATH_MAX], log[PATH_MAX + 64];
-        pid_t parent = getpid();
 
         snprintf(root, sizeof(root), "%s", fakeboard_root(fb));
         snprintf(log, sizeof(log), "%s", work_file("systemd.log"));
-        fflush(NULL);
-        fake_systemd = fork();
-        ck_assert_int_ge(fake_systemd, 0);
+        fake_systemd = harness_fork();
         if (fake_systemd == 0) {
-                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                        _exit(127);
                 execl(FAKE_SYSTEMD_PATH, FAKE_SYSTEMD_PATH, root, log, option, value, (char *)NULL);
                 _exit(127);
         }
@@ -484,7 +220,7 @@ static void expect_systemd_log(const char *needle, unsigned timeout_ms)
 /* Only systemd wrote the cgroup files, up to the end. */
 static void expect_no_foreign_write(void)
 {
-        stop_child(&fake_systemd);
+        harness_stop_child(fake_systemd);
         ck_assert_msg(strstr(read_work_file("systemd.log"), "stopped\n"),
                       "the fake systemd did not stop:\n%s", read_work_file("systemd.log"));
         ck_assert_msg(!strstr(read_work_file("systemd.log"), "foreign write"),
@@ -498,7 +234,7 @@ START_TEST(test_systemd_up_down_restore)
         unsigned line;
 
         new_board("exynos5422");
-        start_bus();
+        harness_start_bus(NULL);
         start_fake_systemd("--set", "user.slice=3f");
         assert_file(USER_CPUS, "0-5");
         set_load(idle_load, 1);
@@ -522,7 +258,7 @@ START_TEST(test_systemd_up_down_restore)
                              "manager=systemd\ngroup=system.slice \"\"\ngroup=user.slice \"3f\"\n"),
                       "saved state: %s", read_work_file("run/saved-state"));
 
-        stop_daemon(SIGTERM, 0);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
         expect_line(0, "restored: as found: system.slice unrestricted, user.slice 0-5 (systemd); 2 writes",
                     100);
         expect_systemd_log("set system.slice 0f\nset user.slice 0f\nset system.slice \nset user.slice 3f\n",
@@ -541,7 +277,7 @@ START_TEST(test_systemd_refusal_is_undone)
         unsigned line;
 
         new_board("exynos5422");
-        start_bus();
+        harness_start_bus(NULL);
         start_fake_systemd("--refuse", "user.slice:2");
         set_load(idle_load, 1);
         start_daemon(config_auto);
@@ -555,9 +291,21 @@ START_TEST(test_systemd_refusal_is_undone)
         line = expect_line(line, "switch little -> big: ", SWITCH_BOUND_MS + 2000);
         expect_line_has(line, "[system.slice 4-7, user.slice 4-7 (systemd); 2 writes]");
         expect_systemd_log("set system.slice 0f\nset system.slice f0\nset user.slice f0\n", 100);
-        stop_daemon(SIGTERM, 0);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
         assert_file(SYSTEM_CPUS, "");
         assert_file(USER_CPUS, "");
+        expect_no_foreign_write();
+}
+END_TEST
+
+/* The same crash under systemd: the next start asks systemd to put the
+ * masks back, and systemd stays the only writer. */
+START_TEST(test_systemd_crash_and_restart)
+{
+        new_board("exynos5422");
+        harness_start_bus(NULL);
+        start_fake_systemd("--set", "user.slice=3f");
+        crash_at_big_and_restart(config_auto, "systemd", "3f");
         expect_no_foreign_write();
 }
 END_TEST
@@ -567,7 +315,7 @@ static Suite *cpuset_suite(void)
         Suite *s = suite_create("cpuset");
         TCase *tc = tcase_create("cgroupfs");
 
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_cgroupfs_up_down_restore);
         tcase_add_test(tc, test_cgroupfs_crash_and_restart);
@@ -576,28 +324,16 @@ static Suite *cpuset_suite(void)
         suite_add_tcase(s, tc);
 
         tc = tcase_create("systemd");
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_systemd_up_down_restore);
         tcase_add_test(tc, test_systemd_refusal_is_undone);
+        tcase_add_test(tc, test_systemd_crash_and_restart);
         suite_add_tcase(s, tc);
         return s;
 }
 
 int main(void)
 {
-        char tmp[] = "/tmp/bl-check-cpuset.XXXXXX";
-        SRunner *sr;
-        int failed;
-
-        /* What a failed test leaves behind (Check ends its process at once). */
-        if (!mkdtemp(tmp))
-                return EXIT_FAILURE;
-        setenv("TMPDIR", tmp, 1);
-        sr = srunner_create(cpuset_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(cpuset_suite(), "check-cpuset");
 }

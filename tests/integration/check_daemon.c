@@ -10,33 +10,25 @@
  * (less one sample interval for observation lag), and must come within a
  * generous bound.
  */
-#include <check.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stddef.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
 #define SAMPLE_MS 20
 #define UP_DELAY_MS 200
 #define DOWN_DELAY_MS 300
-/* Bounds for things that must happen: far above what the delays need. */
-#define START_BOUND_MS 5000
 #define SWITCH_BOUND_MS 2000
-#define EXIT_BOUND_MS 10000
 
-#define EXIT_UNAVAILABLE 69
 #define EXIT_CONFIG 78
 
 static const char base_config[] =
@@ -54,223 +46,10 @@ static const char base_config[] =
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
-/* One test's world; Check runs each test in its own process. */
-static struct fakeboard *fb;
-static char workdir[PATH_MAX];
-
-static void setup(void)
-{
-        const char *tmp = getenv("TMPDIR");
-
-        fb = NULL;
-        snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
-
-/* Runs only when the test passed: a failed test's process ends at once, its
- * daemon dies with it (PR_SET_PDEATHSIG) and main() removes what is left. */
-static void teardown(void)
-{
-        fakeboard_free(fb);
-        fb = NULL;
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void new_board(const char *name)
-{
-        int r = fakeboard_new(name, &fb);
-
-        ck_assert_msg(r == 0, "fakeboard_new(%s): %s", name, strerror(-r));
-}
-
-static const char *write_config(const char *name, const char *text)
-{
-        static char path[PATH_MAX + 64];
-        FILE *f;
-
-        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
-        f = fopen(path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_ge(fputs(text, f), 0);
-        ck_assert_int_eq(fclose(f), 0);
-        return path;
-}
-
-/* The daemon's log so far, for failure messages. */
-static const char *log_text(void)
-{
-        return fakeboard_log_tail(fb);
-}
-
-static void spawn_daemon(const char *config, ...)
-{
-        char runtime[PATH_MAX + 8];
-        char *argv[16] = { (char *)DAEMON_PATH };
-        unsigned argc = 1;
-        const char *arg;
-        va_list ap;
-        int r;
-
-        va_start(ap, config);
-        while ((arg = va_arg(ap, const char *)) && argc < 13)
-                argv[argc++] = (char *)arg;
-        va_end(ap);
-        argv[argc++] = (char *)"--config";
-        argv[argc++] = (char *)config;
-        argv[argc] = NULL;
-        /* Persistent holds go to the test's own directory, not /run. */
-        snprintf(runtime, sizeof(runtime), "%s/run", workdir);
-        ck_assert_int_eq(setenv("RUNTIME_DIRECTORY", runtime, 1), 0);
-        /* No bus here (check_bus tests it): never the machine's own. */
-        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
-        r = fakeboard_spawn(fb, argv, false);
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-}
-
-struct line_wait {
-        unsigned from;
-        const char *needle;
-        int found;
-};
-
-static bool line_seen(struct fakeboard *board, void *userdata)
-{
-        struct line_wait *w = userdata;
-
-        w->found = fakeboard_find_line(board, w->from, w->needle);
-        return w->found >= 0 || !fakeboard_running(board);
-}
-
-/* Runs the board until a line containing needle appears at or after from;
- * returns its index. */
-static unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
-{
-        struct line_wait w = { .from = from, .needle = needle, .found = -1 };
-        int r = fakeboard_run(fb, timeout_ms, line_seen, &w);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(w.found >= 0, "no line containing \"%s\" %s; the daemon said:%s", needle,
-                      r == 1 ? "before the daemon exited" : "in time", log_text());
-        return (unsigned)w.found;
-}
-
 static void start_daemon(const char *config, const char *extra)
 {
-        if (extra)
-                spawn_daemon(config, "--foreground", extra, NULL);
-        else
-                spawn_daemon(config, "--foreground", NULL);
+        spawn_daemon(config, extra, NULL);
         expect_line(0, "started: ", START_BOUND_MS);
-}
-
-static bool online_equals(const char *list)
-{
-        bl_cpuset want, now;
-
-        ck_assert_int_eq(cpuset_parse(&want, list), 0);
-        fakeboard_online(fb, &now);
-        return cpuset_equal(&want, &now);
-}
-
-static bool online_matches(struct fakeboard *board, void *userdata)
-{
-        (void)board;
-        return online_equals(userdata);
-}
-
-static const char *online_text(void)
-{
-        static char buf[256];
-        bl_cpuset now;
-
-        fakeboard_online(fb, &now);
-        cpuset_format(&now, buf, sizeof(buf));
-        return buf;
-}
-
-/* Runs the board until its online set is list; returns when the board saw
- * the change (its last recorded change, or now if it was already so). */
-static bl_usec_t expect_online(const char *list, unsigned timeout_ms)
-{
-        bl_usec_t when = fakeboard_now();
-        unsigned n;
-        int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
-
-        ck_assert_int_ge(r, 0);
-        ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
-                      timeout_ms, log_text());
-        n = fakeboard_n_online_changes(fb);
-        if (n > 0)
-                ck_assert_int_eq(fakeboard_online_change(fb, n - 1, &when, NULL), 0);
-        return when;
-}
-
-/* Runs the board for ms and asserts its online set stayed list throughout. */
-static void expect_online_stays(const char *list, unsigned ms)
-{
-        unsigned before = fakeboard_n_online_changes(fb);
-
-        ck_assert_msg(online_equals(list), "online is %s, not %s", online_text(), list);
-        ck_assert_int_eq(fakeboard_run_for(fb, ms), 0);
-        ck_assert_msg(fakeboard_n_online_changes(fb) == before && online_equals(list),
-                      "online changed to %s within %u ms; the daemon said:%s", online_text(), ms, log_text());
-}
-
-static void set_load(const unsigned *demand, unsigned n)
-{
-        ck_assert_int_eq(fakeboard_set_load(fb, demand, n), 0);
-}
-
-static void assert_file(const char *path, const char *want)
-{
-        char full[PATH_MAX], buf[64] = "";
-        FILE *f;
-
-        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-        f = fopen(full, "r");
-        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-        ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
-        fclose(f);
-        buf[strcspn(buf, "\n")] = '\0';
-        ck_assert_msg(strcmp(buf, want) == 0, "%s is \"%s\", expected \"%s\"", path, buf, want);
-}
-
-static int stop_daemon(int sig)
-{
-        int status = -1, r;
-
-        ck_assert_int_eq(fakeboard_kill(fb, sig), 0);
-        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-        ck_assert_msg(r == 0, "the daemon did not exit within %u ms of signal %d; it said:%s", EXIT_BOUND_MS,
-                      sig, log_text());
-        /* Let the board see the daemon's last writes. */
-        ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
-        return status;
-}
-
-static int wait_exit(void)
-{
-        int status = -1;
-        int r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-
-        ck_assert_msg(r == 0, "the daemon still runs after %u ms; it said:%s", EXIT_BOUND_MS, log_text());
-        return status;
-}
-
-static void assert_exit_status(int status, int want)
-{
-        ck_assert_msg(WIFEXITED(status), "the daemon died of signal %d; it said:%s",
-                      WIFSIGNALED(status) ? WTERMSIG(status) : -1, log_text());
-        ck_assert_msg(WEXITSTATUS(status) == want, "exit status %d, expected %d; the daemon said:%s",
-                      WEXITSTATUS(status), want, log_text());
 }
 
 static double ms_between(bl_usec_t from, bl_usec_t to)
@@ -351,7 +130,8 @@ START_TEST(test_mp_mode_adds_big_cpus)
         set_load(idle_load, 1);
         start_daemon(write_config("bigLittle.conf", config), NULL);
         started = (unsigned)expect_line(0, "started: ", 1000);
-        ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
+        ck_assert_ptr_nonnull(
+                strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
         expect_online("0-3", SWITCH_BOUND_MS);
 
         set_load(heavy_load, 2);
@@ -434,9 +214,9 @@ START_TEST(test_plugin_heuristic_decides)
                 printf("# not root: plugins must be owned by root; test not run\n");
                 return;
         }
-        snprintf(dir, sizeof(dir), "%s/plugins", workdir);
+        snprintf(dir, sizeof(dir), "%s/plugins", harness_workdir());
         ck_assert_int_eq(mkdir(dir, 0755), 0);
-        ck_assert_int_eq(chmod(workdir, 0755), 0);
+        ck_assert_int_eq(chmod(harness_workdir(), 0755), 0);
         install_plugin(dir, "good", "boost.so");
         install_plugin(dir, "plugin-abi", "future.so");
         snprintf(config, sizeof(config),
@@ -476,8 +256,8 @@ START_TEST(test_ipc_without_counters_keeps_running)
                 ck_assert_msg(fakeboard_find_line(fb, 0, "hardware counters not ") >= 0 ||
                                       fakeboard_find_line(fb, 0, "hardware counters unavailable") >= 0,
                               "no reason given:%s", log_text());
-                ck_assert_int_ge(fakeboard_find_line(fb, 0, "heuristic ipc disabled: it needs hardware counters"),
-                                 0);
+                ck_assert_int_ge(
+                        fakeboard_find_line(fb, 0, "heuristic ipc disabled: it needs hardware counters"), 0);
                 ck_assert_int_ge(fakeboard_find_line(fb, 0, "no configured heuristic can run here"), 0);
         }
         expect_online("0-3", SWITCH_BOUND_MS);
@@ -621,7 +401,7 @@ END_TEST
 START_TEST(test_symmetric_machine_exits_69)
 {
         new_board("x86-symmetric");
-        spawn_daemon(write_config("bigLittle.conf", base_config), "--foreground", NULL);
+        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
         assert_exit_status(wait_exit(), EXIT_UNAVAILABLE);
         expect_line(0, "one kind of core", 100);
         ck_assert_msg(online_equals("0-3"), "online is %s", online_text());
@@ -640,7 +420,7 @@ START_TEST(test_bad_config_at_start)
         new_board("exynos5422");
         config = write_config("bad.conf", bad);
         snprintf(where, sizeof(where), "%s:3:", config);
-        spawn_daemon(config, "--foreground", NULL);
+        spawn_daemon(config, NULL);
         assert_exit_status(wait_exit(), EXIT_CONFIG);
         expect_line(0, where, 100);
         ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
@@ -878,7 +658,7 @@ static Suite *daemon_suite(void)
         TCase *tc = tcase_create("exynos5422");
         TCase *other = tcase_create("refusals");
 
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_start_applies_little);
         tcase_add_test(tc, test_load_step_switches_up_then_down);
@@ -897,7 +677,7 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_thermal_number_overrides_trip);
         suite_add_tcase(s, tc);
 
-        tcase_add_checked_fixture(other, setup, teardown);
+        tcase_add_checked_fixture(other, harness_setup, harness_teardown);
         tcase_set_timeout(other, 60);
         tcase_add_test(other, test_symmetric_machine_exits_69);
         tcase_add_test(other, test_bad_config_at_start);
@@ -908,19 +688,5 @@ static Suite *daemon_suite(void)
 
 int main(void)
 {
-        char tmp[] = "/tmp/bl-check-daemon.XXXXXX";
-        SRunner *sr;
-        int failed;
-
-        /* Everything a test leaves behind when it fails (Check ends its
-         * process at once) is under here: testbeds and configurations. */
-        if (!mkdtemp(tmp))
-                return EXIT_FAILURE;
-        setenv("TMPDIR", tmp, 1);
-        sr = srunner_create(daemon_suite());
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(daemon_suite(), "check-daemon");
 }

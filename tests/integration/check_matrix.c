@@ -9,6 +9,9 @@
  * One row per topology and backend; each test is a loop test over the rows,
  * so a row is all a new backend or board needs (and a state reader for a
  * new backend). The kernel's refusals come from fakeboard_refuse_writes().
+ * On boards with a cgroup v2 tree the snapshots hold the groups'
+ * cpuset.cpus as well: the cpuset backend's whole state, which every other
+ * backend must leave alone.
  *
  * Delays are short to keep the file quick; the bounds stay generous, as the
  * machines running this are shared.
@@ -32,6 +35,7 @@
 #define WRITE_TRIES 3
 #define STATE_MAX 2048
 #define SNAPSHOT_MAX 8192
+#define CGROUP "/sys/fs/cgroup/"
 
 static const char config_format[] =
         "[daemon]\n"
@@ -43,7 +47,8 @@ static const char config_format[] =
         "up_delay_ms = 40\n"
         "down_delay_ms = 60\n"
         "min_residency_ms = 20\n"
-        "max_switch_rate_hz = 20\n";
+        "max_switch_rate_hz = 20\n"
+        "%s";
 
 static const unsigned idle_load[] = { 40 };
 
@@ -65,6 +70,9 @@ struct board_facts {
         int offline_cpu;
         const char *lowered_file;
         const char *lowered_to;
+        /* On a board with a cgroup v2 tree, user.slice confined to some
+         * CPUs of each level (NULL: left unrestricted). */
+        const char *user_slice_cpus;
 };
 
 /* The backend's share of the kernel state, as one line ("online 0-3"). */
@@ -75,6 +83,9 @@ struct backend_facts {
         state_fn state;
         bool writes;                    /* false: a dry run */
         bool saves;                     /* leaves a saved state while it runs */
+        const char *config;             /* its section of the configuration */
+        /* How its switch failure reads once the earlier writes were put back. */
+        const char *undone;
 };
 
 struct matrix_row {
@@ -97,6 +108,7 @@ static const struct board_facts exynos5422 = {
         .offline_cpu = 5,
         .lowered_file = CPU "cpufreq/policy4/scaling_max_freq",
         .lowered_to = "1800000",
+        .user_slice_cpus = "0-5",
 };
 
 static const struct board_facts rk3399 = {
@@ -129,6 +141,7 @@ static const struct board_facts intel_hybrid = {
         .offline_cpu = 5,
         .lowered_file = CPU "cpufreq/policy0/scaling_max_freq",
         .lowered_to = "4000000",
+        .user_slice_cpus = "0-3,12-15",
 };
 
 static const struct board_facts tc2_switcher = {
@@ -240,10 +253,47 @@ static void switcher_state(char *buf, size_t size)
                                                 policy_khz(id, "scaling_max_freq"));
 }
 
-static const struct backend_facts hotplug = { "hotplug", hotplug_state, true, true };
-static const struct backend_facts cpufreq = { "cpufreq", cpufreq_state, true, true };
-static const struct backend_facts switcher = { "switcher", switcher_state, true, true };
-static const struct backend_facts dryrun = { "dryrun", hotplug_state, false, false };
+/* The groups the cpuset backend is given, on boards with a cgroup v2 tree. */
+static const char *const cgroup_groups[] = { "system.slice", "user.slice" };
+
+#define NGROUPS (sizeof(cgroup_groups) / sizeof(cgroup_groups[0]))
+
+static void group_cpus(const char *group, char *buf, size_t size)
+{
+        char path[128];
+
+        snprintf(path, sizeof(path), CGROUP "%s/cpuset.cpus", group);
+        read_board_file(path, buf, size);
+}
+
+/* "online 0-7; system.slice 0-3, user.slice unrestricted": the groups
+ * follow the level while every CPU stays online. */
+static void cpuset_state(char *buf, size_t size)
+{
+        size_t len;
+
+        hotplug_state(buf, size);
+        len = strlen(buf);
+        for (unsigned i = 0; i < NGROUPS; i++) {
+                char value[256];
+
+                group_cpus(cgroup_groups[i], value, sizeof(value));
+                len += (size_t)snprintf(buf + len, size - len, "%s%s %s", i ? ", " : "; ", cgroup_groups[i],
+                                        value[0] ? value : "unrestricted");
+                ck_assert_uint_lt(len, size);
+        }
+}
+
+static const char undone_writes[] = "earlier writes undone";
+
+static const struct backend_facts hotplug = { "hotplug", hotplug_state, true, true, "", undone_writes };
+static const struct backend_facts cpufreq = { "cpufreq", cpufreq_state, true, true, "", undone_writes };
+static const struct backend_facts switcher = { "switcher", switcher_state, true, true, "", undone_writes };
+static const struct backend_facts dryrun = { "dryrun", hotplug_state, false, false, "", undone_writes };
+static const struct backend_facts cpuset_cgroupfs = {
+        "cpuset", cpuset_state, true, true,
+        "[cpuset]\ngroups = system.slice, user.slice\nmanager = cgroupfs\n", "groups written before put back",
+};
 
 static const struct matrix_row rows[] = {
         { &exynos5422, &hotplug, "online 0-3", "online 0,4-7", NULL, CPU "cpu5/online" },
@@ -260,6 +310,10 @@ static const struct matrix_row rows[] = {
         { &tc2_switcher, &switcher, "cpu0 175000-450000, cpu1 175000-450000",
           "cpu0 600000-1200000, cpu1 600000-1200000", "cpu0 600000-1200000, cpu1 175000-450000",
           CPU "cpufreq/policy0/scaling_min_freq" },
+        { &exynos5422, &cpuset_cgroupfs, "online 0-7; system.slice 0-3, user.slice 0-3",
+          "online 0-7; system.slice 4-7, user.slice 4-7", NULL, CGROUP "user.slice/cpuset.cpus" },
+        { &intel_hybrid, &cpuset_cgroupfs, "online 0-19; system.slice 12-19, user.slice 12-19",
+          "online 0-19; system.slice 0-11, user.slice 0-11", NULL, CGROUP "user.slice/cpuset.cpus" },
 };
 
 #define NROWS ((int)(sizeof(rows) / sizeof(rows[0])))
@@ -283,13 +337,21 @@ static const char *row_name(const struct matrix_row *row)
         return buf;
 }
 
-/* Every file any backend may write, with its content: cpuN/online and each
- * policy's limits. */
+/* Every file any backend may write, with its content: cpuN/online, each
+ * policy's limits and the groups' cpuset.cpus. */
 static void snapshot(char *buf, size_t size)
 {
         size_t len = 0;
 
         buf[0] = '\0';
+        for (unsigned i = 0; i < NGROUPS && fakeboard_desc(fb)->cgroup2; i++) {
+                char value[256];
+
+                group_cpus(cgroup_groups[i], value, sizeof(value));
+                len += (size_t)snprintf(buf + len, size - len, "%s/cpuset.cpus=%s\n", cgroup_groups[i],
+                                        value);
+                ck_assert_uint_lt(len, size);
+        }
         for (unsigned cpu = 0; cpu < ncpus(); cpu++) {
                 static const char *const files[] = { "scaling_min_freq", "scaling_max_freq" };
                 char path[96], value[32];
@@ -381,18 +443,26 @@ static void unusual_start(const struct board_facts *board)
         if (board->offline_cpu >= 0)
                 ck_assert_int_eq(fakeboard_set_cpu_online(fb, (unsigned)board->offline_cpu, false), 0);
         write_board_file(board->lowered_file, board->lowered_to);
+        if (board->user_slice_cpus && fakeboard_desc(fb)->cgroup2) {
+                char text[64];
+
+                snprintf(text, sizeof(text), "%s\n", board->user_slice_cpus);
+                write_board_file(CGROUP "user.slice/cpuset.cpus", text);
+        }
 }
 
 /* Starts the daemon with the row's backend on an idle board; returns the
  * index of its start line. */
 static unsigned start(const struct matrix_row *row)
 {
-        char config[sizeof(config_format) + 32];
+        char config[sizeof(config_format) + 256];
 
         if (!fb)
                 new_board(row->board->name);
         set_load(idle_load, 1);
-        snprintf(config, sizeof(config), config_format, row->backend->name);
+        ck_assert_int_lt(snprintf(config, sizeof(config), config_format, row->backend->name,
+                                  row->backend->config),
+                         (int)sizeof(config));
         spawn_daemon(write_config("bigLittle.conf", config), NULL);
         return expect_line(0, "started: ", START_BOUND_MS);
 }
@@ -559,6 +629,7 @@ START_TEST(test_refused_undone)
         const struct matrix_row *row = &rows[_i];
         char before[SNAPSHOT_MAX];
         const char *text, *after;
+        char failure[160];
         unsigned line, failed;
 
         line = start_low(row);
@@ -576,8 +647,9 @@ START_TEST(test_refused_undone)
         failed = expect_line(line, " failed: ", SWITCH_BOUND_MS);
         assert_snapshot(row, before, "after the refused switch");
         text = fakeboard_line(fb, failed, NULL);
-        ck_assert_msg(strstr(text, "failed after 3 tries: Device or resource busy; earlier writes undone; "
-                                   "staying at "),
+        snprintf(failure, sizeof(failure), "failed after 3 tries: Device or resource busy; %s; staying at ",
+                 row->backend->undone);
+        ck_assert_msg(strstr(text, failure),
                       "%s: the failure does not say what was refused and undone:\n    %s", row_name(row),
                       text);
         ck_assert_int_eq(fakeboard_find_line(fb, line, "switch "), (int)failed);

@@ -5,67 +5,38 @@
  * board whose load is known, where the recorded work must be the load the
  * board played. Every recording is read back with blsim's own parser.
  */
-#include <check.h>
-#include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/diag.h"
 #include "sim/trace.h"
-#include "tests/fakeboard/fakeboard.h"
+#include "tests/integration/harness.h"
 
-#define EXIT_BOUND_MS 10000
-
-static char workdir[PATH_MAX - 32], trace_path[PATH_MAX], config_path[PATH_MAX];
-static struct fakeboard *fb;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void)st;
-        (void)flag;
-        (void)ftw;
-        return remove(path);
-}
+static char trace_path[PATH_MAX + 64], config_path[PATH_MAX + 64], err_path[PATH_MAX + 64];
 
 static void setup(void)
 {
-        const char *tmp = getenv("TMPDIR");
-        FILE *f;
-
-        fb = NULL;
-        snprintf(workdir, sizeof(workdir), "%s/bl-record.XXXXXX", tmp ? tmp : "/tmp");
-        ck_assert_ptr_nonnull(mkdtemp(workdir));
-        snprintf(trace_path, sizeof(trace_path), "%s/load.csv", workdir);
+        harness_setup();
+        snprintf(trace_path, sizeof(trace_path), "%s", work_file("load.csv"));
+        snprintf(err_path, sizeof(err_path), "%s", work_file("err"));
         /* Not /etc/bigLittle.conf: the defaults, whatever this machine has. */
-        snprintf(config_path, sizeof(config_path), "%s/bigLittle.conf", workdir);
-        f = fopen(config_path, "w");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_eq(fclose(f), 0);
+        snprintf(config_path, sizeof(config_path), "%s", write_config("bigLittle.conf", ""));
 }
 
-static void teardown(void)
-{
-        fakeboard_free(fb);
-        fb = NULL;
-        nftw(workdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static pid_t spawn(char *const argv[], const char *stderr_path)
+/* Runs argv on this machine, its stderr to the work file "err". */
+static pid_t spawn(char *const argv[])
 {
         pid_t pid = fork();
 
         ck_assert_int_ge(pid, 0);
         if (pid == 0) {
-                FILE *err = freopen(stderr_path, "w", stderr);
+                FILE *err = freopen(err_path, "w", stderr);
 
                 if (!err)
                         _exit(127);
@@ -75,7 +46,7 @@ static pid_t spawn(char *const argv[], const char *stderr_path)
         return pid;
 }
 
-static int wait_exit(pid_t pid)
+static int exit_status_of(pid_t pid)
 {
         int status;
 
@@ -84,23 +55,8 @@ static int wait_exit(pid_t pid)
         return WEXITSTATUS(status);
 }
 
-static const char *file_text(const char *path)
-{
-        static char text[8192];
-        FILE *f = fopen(path, "r");
-        size_t n = 0;
-
-        text[0] = '\0';
-        if (f) {
-                n = fread(text, 1, sizeof(text) - 1, f);
-                fclose(f);
-        }
-        text[n] = '\0';
-        return text;
-}
-
 /* Runs bigLittled with 'args' after the config; returns its exit status. */
-static int run_daemon(const char *const *args, unsigned nargs, const char *err_path)
+static int run_daemon(const char *const *args, unsigned nargs)
 {
         char *argv[16];
         unsigned n = 0;
@@ -111,7 +67,7 @@ static int run_daemon(const char *const *args, unsigned nargs, const char *err_p
         for (unsigned i = 0; i < nargs && n < 15; i++)
                 argv[n++] = (char *)args[i];
         argv[n] = NULL;
-        return wait_exit(spawn(argv, err_path));
+        return exit_status_of(spawn(argv));
 }
 
 static void load_trace(struct sim_trace *t)
@@ -172,8 +128,8 @@ static unsigned saturated_steps(const char *text, unsigned lane)
  * saturated in (nearly) every step, and the file is a trace blsim reads. */
 START_TEST(test_real_machine)
 {
-        static const char *const args[] = { "--record", trace_path, "--duration", "2s", "--interval", "100ms" };
-        char err[PATH_MAX + 8];
+        static const char *const args[] = { "--record", trace_path, "--duration", "2s",
+                                            "--interval", "100ms" };
         int cpu = first_allowed_cpu();
         struct sim_trace t;
         const char *text;
@@ -182,20 +138,19 @@ START_TEST(test_real_machine)
         int status;
 
         ck_assert_int_ge(cpu, 0);
-        snprintf(err, sizeof(err), "%s/err", workdir);
         spinner = spin_on(cpu);
-        status = run_daemon(args, 6, err);
+        status = run_daemon(args, 6);
         kill(spinner, SIGKILL);
         waitpid(spinner, NULL, 0);
-        ck_assert_msg(status == 0, "exit status %d: %s", status, file_text(err));
-        ck_assert_ptr_nonnull(strstr(file_text(err), "20 steps (2s)"));
+        ck_assert_msg(status == 0, "exit status %d: %s", status, read_work_file("err"));
+        ck_assert_ptr_nonnull(strstr(read_work_file("err"), "20 steps (2s)"));
 
         load_trace(&t);
         ck_assert_uint_eq(t.step_us, 100000);
         ck_assert_uint_eq(t.nsteps, 20);
         ck_assert_uint_gt(t.nlanes, (unsigned)cpu);
         /* USER_HZ ticks land in one step or the next: allow a few. */
-        text = file_text(trace_path);
+        text = read_work_file("load.csv");
         sat = saturated_steps(text, (unsigned)cpu);
         ck_assert_msg(sat >= 15, "lane%d saturated in %u of 20 steps:\n%s", cpu, sat, text);
         for (size_t s = 0; s < t.nsteps; s++)
@@ -211,18 +166,16 @@ START_TEST(test_sigint_keeps_the_recording)
         char *argv[] = { (char *)DAEMON_PATH, (char *)"--config", config_path, (char *)"--record", trace_path,
                          (char *)"--interval", (char *)"50ms", NULL };
         struct timespec pause = { .tv_nsec = 600 * 1000 * 1000 };
-        char err[PATH_MAX + 8];
         struct sim_trace t;
         pid_t pid;
         int status;
 
-        snprintf(err, sizeof(err), "%s/err", workdir);
-        pid = spawn(argv, err);
+        pid = spawn(argv);
         nanosleep(&pause, NULL);
         ck_assert_int_eq(access(trace_path, F_OK), -1);
         ck_assert_int_eq(kill(pid, SIGINT), 0);
-        status = wait_exit(pid);
-        ck_assert_msg(status == 0, "exit status %d: %s", status, file_text(err));
+        status = exit_status_of(pid);
+        ck_assert_msg(status == 0, "exit status %d: %s", status, read_work_file("err"));
         load_trace(&t);
         ck_assert_uint_eq(t.step_us, 50000);
         ck_assert_uint_ge(t.nsteps, 4);
@@ -246,19 +199,20 @@ static const struct bad_run bad_runs[] = {
         { { "--record", "x.csv", "--interval", "100us" }, 4, 64,
           "--interval: expected a duration from 1ms to 1s, got \"100us\"" },
         { { "--duration", "1s" }, 2, 64, "--duration and --interval go with --record" },
-        { { "--record", "x.csv", "--check-config" }, 3, 64, "--record and --check-config exclude each other" },
+        { { "--record", "x.csv", "--check-config" }, 3, 64,
+          "--record and --check-config exclude each other" },
 };
 
 START_TEST(test_bad_use)
 {
         const struct bad_run *b = &bad_runs[_i];
-        char err[PATH_MAX + 8];
         int status;
 
-        snprintf(err, sizeof(err), "%s/err", workdir);
-        status = run_daemon(b->args, b->nargs, err);
-        ck_assert_msg(status == b->status, "exit status %d, expected %d: %s", status, b->status, file_text(err));
-        ck_assert_msg(strstr(file_text(err), b->says), "expected \"%s\" in: %s", b->says, file_text(err));
+        status = run_daemon(b->args, b->nargs);
+        ck_assert_msg(status == b->status, "exit status %d, expected %d: %s", status, b->status,
+                      read_work_file("err"));
+        ck_assert_msg(strstr(read_work_file("err"), b->says), "expected \"%s\" in: %s", b->says,
+                      read_work_file("err"));
         ck_assert_int_eq(access("/nonexistent/dir/load.csv", F_OK), -1);
 }
 END_TEST
@@ -270,21 +224,15 @@ END_TEST
 START_TEST(test_known_load_on_a_fake_board)
 {
         static const unsigned load[] = { 600, 600 };
-        char *argv[] = { (char *)DAEMON_PATH, (char *)"--config", config_path, (char *)"--record", trace_path,
-                         (char *)"--duration", (char *)"2s", (char *)"--interval", (char *)"50ms", NULL };
         double want, mean = 0;
         struct sim_trace t;
         size_t from;
-        int status = -1, r;
 
-        ck_assert_int_eq(fakeboard_new("exynos5422", &fb), 0);
-        ck_assert_int_eq(fakeboard_set_load(fb, load, 2), 0);
+        new_board("exynos5422");
+        set_load(load, 2);
         ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
-        r = fakeboard_spawn(fb, argv, false);
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
-        r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
-        ck_assert_msg(r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d; it said:%s", status,
-                      fakeboard_log_tail(fb));
+        spawn_daemon(config_path, "--record", trace_path, "--duration", "2s", "--interval", "50ms", NULL);
+        assert_exit_status(wait_exit(), 0);
 
         load_trace(&t);
         ck_assert_uint_eq(t.nlanes, 8);
@@ -296,8 +244,8 @@ START_TEST(test_known_load_on_a_fake_board)
                         mean += t.work[s * t.nlanes + l];
         mean /= (double)(t.nsteps - from);
         want = 2 * 600.0 / 1024 * (double)t.step_us;
-        ck_assert_msg(mean > want * 0.95 && mean < want * 1.05, "recorded %.0f reference-µs per step, played %.0f",
-                      mean, want);
+        ck_assert_msg(mean > want * 0.95 && mean < want * 1.05,
+                      "recorded %.0f reference-µs per step, played %.0f", mean, want);
         trace_free(&t);
 }
 END_TEST
@@ -307,7 +255,7 @@ static Suite *record_suite(void)
         Suite *s = suite_create("record");
         TCase *tc = tcase_create("record");
 
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_real_machine);
         tcase_add_test(tc, test_sigint_keeps_the_recording);
@@ -319,11 +267,5 @@ static Suite *record_suite(void)
 
 int main(void)
 {
-        SRunner *sr = srunner_create(record_suite());
-        int failed;
-
-        srunner_run_all(sr, CK_NORMAL);
-        failed = srunner_ntests_failed(sr);
-        srunner_free(sr);
-        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+        return harness_main(record_suite(), "check-record");
 }

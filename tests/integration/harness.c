@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,11 +16,15 @@
 #include "tests/integration/harness.h"
 
 #define MAX_ARGS 16
+#define MAX_CHILDREN 8
 
 struct fakeboard *fb;
 
 static char workdir[PATH_MAX];
 static char runtime_dir[PATH_MAX + 8];
+/* The helper processes to stop at teardown, oldest first. */
+static pid_t children[MAX_CHILDREN];
+static unsigned nchildren;
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -38,6 +44,7 @@ void harness_setup(void)
         const char *tmp = getenv("TMPDIR");
 
         fb = NULL;
+        nchildren = 0;
         snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
         ck_assert_ptr_nonnull(mkdtemp(workdir));
         snprintf(runtime_dir, sizeof(runtime_dir), "%s/run", workdir);
@@ -47,10 +54,20 @@ void harness_setup(void)
         ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus", 1), 0);
 }
 
+static void stop_child(pid_t pid)
+{
+        kill(pid, SIGTERM);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+}
+
 void harness_teardown(void)
 {
         fakeboard_free(fb);
         fb = NULL;
+        /* Newest first: the bus goes last, after those connected to it. */
+        while (nchildren > 0)
+                stop_child(children[--nchildren]);
         remove_tree(workdir);
 }
 
@@ -63,7 +80,7 @@ int harness_main(Suite *suite, const char *name)
         /* Everything a failed test leaves behind (Check ends its process at
          * once) is under here: testbeds, configurations, saved states. */
         snprintf(tmp, sizeof(tmp), "/tmp/bl-%s.XXXXXX", name);
-        if (!mkdtemp(tmp))
+        if (!mkdtemp(tmp) || chmod(tmp, 0755) < 0)
                 return EXIT_FAILURE;
         setenv("TMPDIR", tmp, 1);
         sr = srunner_create(suite);
@@ -72,6 +89,28 @@ int harness_main(Suite *suite, const char *name)
         srunner_free(sr);
         remove_tree(tmp);
         return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+const char *work_file(const char *name)
+{
+        static char path[PATH_MAX + 64];
+
+        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
+        return path;
+}
+
+const char *read_work_file(const char *name)
+{
+        static char buf[8192];
+        size_t n = 0;
+        FILE *f = fopen(work_file(name), "r");
+
+        if (f) {
+                n = fread(buf, 1, sizeof(buf) - 1, f);
+                fclose(f);
+        }
+        buf[n] = '\0';
+        return buf;
 }
 
 const char *harness_workdir(void)
@@ -93,10 +132,11 @@ void new_board(const char *name)
 
 const char *write_config(const char *name, const char *text)
 {
+        /* Not work_file()'s: callers keep this path across other calls. */
         static char path[PATH_MAX + 64];
         FILE *f;
 
-        ck_assert_int_lt(snprintf(path, sizeof(path), "%s/%s", workdir, name), (int)sizeof(path));
+        snprintf(path, sizeof(path), "%s", work_file(name));
         f = fopen(path, "w");
         ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
         ck_assert_int_ge(fputs(text, f), 0);
@@ -153,6 +193,14 @@ unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms)
         return (unsigned)w.found;
 }
 
+void expect_line_has(unsigned line, const char *needle)
+{
+        const char *text = fakeboard_line(fb, line, NULL);
+
+        ck_assert_msg(text && strstr(text, needle), "line \"%s\" lacks \"%s\"", text ? text : "(none)",
+                      needle);
+}
+
 unsigned count_lines(unsigned from, const char *needle)
 {
         unsigned n = 0;
@@ -195,13 +243,29 @@ const char *online_text(void)
         return buf;
 }
 
-void expect_online(const char *list, unsigned timeout_ms)
+bl_usec_t expect_online(const char *list, unsigned timeout_ms)
 {
+        bl_usec_t when = fakeboard_now();
+        unsigned n;
         int r = fakeboard_run(fb, timeout_ms, online_matches, (void *)list);
 
         ck_assert_int_ge(r, 0);
         ck_assert_msg(r == 1, "online is %s, not %s, after %u ms; the daemon said:%s", online_text(), list,
                       timeout_ms, log_text());
+        n = fakeboard_n_online_changes(fb);
+        if (n > 0)
+                ck_assert_int_eq(fakeboard_online_change(fb, n - 1, &when, NULL), 0);
+        return when;
+}
+
+void expect_online_stays(const char *list, unsigned ms)
+{
+        unsigned before = fakeboard_n_online_changes(fb);
+
+        ck_assert_msg(online_equals(list), "online is %s, not %s", online_text(), list);
+        ck_assert_int_eq(fakeboard_run_for(fb, ms), 0);
+        ck_assert_msg(fakeboard_n_online_changes(fb) == before && online_equals(list),
+                      "online changed to %s within %u ms; the daemon said:%s", online_text(), ms, log_text());
 }
 
 int stop_daemon(int sig)
@@ -213,6 +277,15 @@ int stop_daemon(int sig)
         ck_assert_msg(r == 0, "the daemon did not exit within %u ms of signal %d; it said:%s", EXIT_BOUND_MS,
                       sig, log_text());
         ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
+        return status;
+}
+
+int wait_exit(void)
+{
+        int status = -1;
+        int r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
+
+        ck_assert_msg(r == 0, "the daemon still runs after %u ms; it said:%s", EXIT_BOUND_MS, log_text());
         return status;
 }
 
@@ -285,4 +358,101 @@ void expect_file(const char *path, const char *want, unsigned timeout_ms)
         read_board_file(path, now, sizeof(now));
         ck_assert_msg(r == 1, "%s is \"%s\", not \"%s\", after %u ms; the daemon said:%s", path, now, want,
                       timeout_ms, log_text());
+}
+
+pid_t harness_fork(void)
+{
+        pid_t parent = getpid(), pid;
+
+        ck_assert_uint_lt(nchildren, MAX_CHILDREN);
+        /* Or the child's exit flushes our buffered output a second time. */
+        fflush(NULL);
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                /* Check's handler would take the whole test down with us. */
+                signal(SIGTERM, SIG_DFL);
+                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+                        _exit(127);
+                return 0;
+        }
+        children[nchildren++] = pid;
+        return pid;
+}
+
+void harness_stop_child(pid_t pid)
+{
+        for (unsigned i = 0; i < nchildren; i++)
+                if (children[i] == pid) {
+                        stop_child(pid);
+                        children[i] = children[--nchildren];
+                        return;
+                }
+        ck_abort_msg("%d is no helper process of this test", (int)pid);
+}
+
+static const char open_bus_policy[] =
+        "  <policy context=\"default\">\n"
+        "    <allow user=\"*\"/>\n"
+        "    <allow own=\"*\"/>\n"
+        "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
+        "    <allow eavesdrop=\"true\"/>\n"
+        "  </policy>\n";
+
+const char *harness_start_bus(const char *policy)
+{
+        static char address[PATH_MAX + 64];
+        char config[2 * PATH_MAX + 4096], arg[PATH_MAX + 80];
+        int pipefd[2], log;
+        ssize_t n;
+        size_t len = 0;
+        pid_t pid;
+
+        ck_assert_int_lt(snprintf(config, sizeof(config),
+                                  "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration "
+                                  "1.0//EN\"\n"
+                                  " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+                                  "<busconfig>\n"
+                                  "  <listen>unix:path=%s</listen>\n"
+                                  "  <auth>EXTERNAL</auth>\n"
+                                  "%s"
+                                  "</busconfig>\n",
+                                  work_file("bus"), policy ? policy : open_bus_policy),
+                         (int)sizeof(config));
+        snprintf(arg, sizeof(arg), "--config-file=%s", write_config("bus.conf", config));
+        /* Users other than ours reach the socket through it. */
+        ck_assert_int_eq(chmod(workdir, 0755), 0);
+        /* What it says (refusals, and complaints about the fd limit in a
+         * container) goes to bus.log, shown when it fails to start. */
+        log = open(work_file("bus.log"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        ck_assert_int_ge(log, 0);
+        ck_assert_int_eq(pipe(pipefd), 0);
+        pid = harness_fork();
+        if (pid == 0) {
+                close(pipefd[0]);
+                if (dup2(log, STDERR_FILENO) < 0 || dup2(pipefd[1], 3) < 0)
+                        _exit(127);
+                /* The socket is made 0777 & ~umask: every user must be able to connect. */
+                umask(0);
+                execlp("dbus-daemon", "dbus-daemon", arg, "--nofork", "--nopidfile", "--nosyslog",
+                       "--print-address=3", (char *)NULL);
+                fprintf(stderr, "cannot run dbus-daemon (install the dbus-daemon package): %s\n",
+                        strerror(errno));
+                _exit(127);
+        }
+        close(pipefd[1]);
+        close(log);
+        while (len < sizeof(address) - 1 &&
+               (n = read(pipefd[0], address + len, sizeof(address) - 1 - len)) > 0) {
+                len += (size_t)n;
+                if (memchr(address, '\n', len))
+                        break;
+        }
+        close(pipefd[0]);
+        address[len] = '\0';
+        ck_assert_msg(strchr(address, '\n'), "dbus-daemon did not start (is the dbus-daemon package "
+                      "installed?): %s", read_work_file("bus.log"));
+        address[strcspn(address, "\n")] = '\0';
+        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
+        return address;
 }

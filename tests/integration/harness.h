@@ -11,13 +11,16 @@
  * removed by harness_teardown(), which runs only when the test passed; a
  * failed test's daemon dies with it (PR_SET_PDEATHSIG) and harness_main()
  * removes what is left. Every helper fails the test (with the daemon's log
- * tail) rather than returning an error.
+ * tail) rather than returning an error. Helper processes (a private
+ * dbus-daemon, fakes of the services the daemon talks to) are stopped by
+ * harness_teardown() too, after the daemon.
  *
  * DAEMON_PATH must be defined when this is compiled.
  */
 
 #include <check.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "tests/fakeboard/fakeboard.h"
 
@@ -31,11 +34,13 @@
 extern struct fakeboard *fb;
 
 /* Checked fixture: a fresh work directory (its run/ is the daemon's
- * RUNTIME_DIRECTORY) and no system bus for the daemon. */
+ * RUNTIME_DIRECTORY) and no system bus for the daemon (harness_start_bus()
+ * gives it one). */
 void harness_setup(void);
 void harness_teardown(void);
-/* Creates the test's TMPDIR, runs the suite and removes the TMPDIR; the
- * exit status for main(). */
+/* Creates the test's TMPDIR (open to every user, as a child running as
+ * nobody must reach the bus socket in a work directory), runs the suite and
+ * removes the TMPDIR; the exit status for main(). */
 int harness_main(Suite *suite, const char *name);
 
 const char *harness_workdir(void);
@@ -46,6 +51,11 @@ void new_board(const char *name);
 /* Writes 'text' to the work directory's file 'name'; returns its path
  * (a static buffer, valid until the next call). */
 const char *write_config(const char *name, const char *text);
+/* The path of the work directory's file 'name' (a static buffer). */
+const char *work_file(const char *name);
+/* The text of the work directory's file 'name' (its first 8 KiB); "" when
+ * there is none. A static buffer, valid until the next call. */
+const char *read_work_file(const char *name);
 /* Spawns the daemon on the board: --foreground --config CONFIG and the
  * extra arguments, a NULL-terminated list. */
 void spawn_daemon(const char *config, ...) __attribute__((sentinel));
@@ -55,6 +65,8 @@ const char *log_text(void);
 /* Runs the board until a line containing needle appears at or after line
  * 'from'; returns its index. Fails if the daemon exits first. */
 unsigned expect_line(unsigned from, const char *needle, unsigned timeout_ms);
+/* Fails unless line 'line' of the daemon's output contains needle. */
+void expect_line_has(unsigned line, const char *needle);
 /* The number of lines at or after 'from' containing needle. */
 unsigned count_lines(unsigned from, const char *needle);
 
@@ -62,12 +74,18 @@ void set_load(const unsigned *demand, unsigned n);
 bool online_equals(const char *list);
 /* The board's online set as a list (a static buffer). */
 const char *online_text(void);
-/* Runs the board until its online set is 'list'. */
-void expect_online(const char *list, unsigned timeout_ms);
+/* Runs the board until its online set is 'list'; returns when the board
+ * saw it so (its last change, or now if it was so from the start). */
+bl_usec_t expect_online(const char *list, unsigned timeout_ms);
+/* Runs the board for ms; fails unless its online set is 'list' throughout. */
+void expect_online_stays(const char *list, unsigned ms);
 
 /* Signals the daemon, waits for it to exit and lets the board see its
  * last writes; returns the waitpid() status. */
 int stop_daemon(int sig);
+/* Runs the board until the daemon exits by itself; returns the waitpid()
+ * status. */
+int wait_exit(void);
 void assert_exit_status(int status, int want);
 
 /* The first line of a board file given as the daemon sees it ("/sys/..."),
@@ -77,3 +95,16 @@ void write_board_file(const char *path, const char *text);
 void assert_file(const char *path, const char *want);
 /* Runs the board until the file's first line is 'want'. */
 void expect_file(const char *path, const char *want, unsigned timeout_ms);
+
+/* Starts a dbus-daemon listening in the work directory (socket "bus", its
+ * messages in "bus.log"), for every user to connect to, with the <policy>
+ * elements of 'policy' (NULL: everyone may do everything), and points
+ * DBUS_SYSTEM_BUS_ADDRESS (ours, the daemon's, the children's) at it.
+ * Returns the address (a static buffer). */
+const char *harness_start_bus(const char *policy);
+/* fork() for a helper process: the child (0 returned) gets SIGKILL when
+ * the test's process dies and the default SIGTERM action; the parent's
+ * teardown stops it with SIGTERM, or harness_stop_child() earlier. */
+pid_t harness_fork(void);
+/* SIGTERM to a child of harness_fork(), and waits for it. */
+void harness_stop_child(pid_t pid);

@@ -38,10 +38,7 @@ tests_integration_check_fakeboard_SOURCES = \
 tests_integration_check_fakeboard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS)
 tests_integration_check_fakeboard_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_fakeboard_DEPENDENCIES = tests/fakeboard/refuse-writes.so
-tests_integration_check_daemon_SOURCES = \
-	tests/integration/check_daemon.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_daemon_SOURCES = tests/integration/check_daemon.c $(INTEGRATION_HARNESS)
 tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
@@ -65,10 +62,7 @@ tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_crash_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The D-Bus service on a private dbus-daemon per test.
-tests_integration_check_bus_SOURCES = \
-	tests/integration/check_bus.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS)
 tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
@@ -77,10 +71,7 @@ tests_integration_check_bus_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDE
 
 # bigLittled --record: this machine's /proc/stat and a fake board's known load.
 integration_tests += tests/integration/check_record
-tests_integration_check_record_SOURCES = \
-	tests/integration/check_record.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_record_SOURCES = tests/integration/check_record.c $(INTEGRATION_HARNESS)
 tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/core/libblcore.a \
@@ -112,10 +103,7 @@ check_PROGRAMS += tests/integration/fake-systemd
 tests_integration_fake_systemd_SOURCES = tests/integration/fake-systemd.c
 tests_integration_fake_systemd_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 tests_integration_fake_systemd_LDADD = $(SYSTEMD_LIBS)
-tests_integration_check_cpuset_SOURCES = \
-	tests/integration/check_cpuset.c \
-	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
-	tests/fakeboard/boards.c
+tests_integration_check_cpuset_SOURCES = tests/integration/check_cpuset.c $(INTEGRATION_HARNESS)
 tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"'
