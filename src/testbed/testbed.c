@@ -511,9 +511,41 @@ static int write_switcher_files(struct fakeboard *fb)
         return 0;
 }
 
+/* Whether some group of the list lies below 'prefix' (its first len bytes). */
+static bool has_child_group(const char *const *groups, unsigned n, const char *prefix, size_t len)
+{
+        for (unsigned j = 0; j < n; j++)
+                if (strncmp(groups[j], prefix, len) == 0 && groups[j][len] == '/')
+                        return true;
+        return false;
+}
+
+static int write_group(struct fakeboard *fb, const char *group, size_t len, bool parent, const char *all)
+{
+        char dir[PATH_MAX], path[PATH_MAX];
+        int r;
+
+        if (len > PATH_MAX / 2)
+                return -ENAMETOOLONG;
+        snprintf(path, sizeof(path), "/sys/fs/cgroup/%.*s", (int)len, group);
+        if ((r = board_path(fb, dir, sizeof(dir), "%s", path)) < 0 || (r = mkdir_p(dir)) < 0)
+                return r;
+        snprintf(path, sizeof(path), "/sys/fs/cgroup/%.*s/cgroup.controllers", (int)len, group);
+        if ((r = board_printf(fb, path, "cpuset cpu io memory pids\n")) < 0)
+                return r;
+        snprintf(path, sizeof(path), "/sys/fs/cgroup/%.*s/cgroup.subtree_control", (int)len, group);
+        if ((r = board_printf(fb, path, parent ? "cpuset cpu io memory pids\n" : "\n")) < 0)
+                return r;
+        snprintf(path, sizeof(path), "/sys/fs/cgroup/%.*s/cpuset.cpus", (int)len, group);
+        if ((r = board_printf(fb, path, "\n")) < 0)
+                return r;
+        snprintf(path, sizeof(path), "/sys/fs/cgroup/%.*s/cpuset.cpus.effective", (int)len, group);
+        return board_printf(fb, path, "%s\n", all);
+}
+
 /* As a systemd machine shows it; cpuset.cpus "" (a newline) means the
- * parent's CPUs. A group with a group of the list below it delegates the
- * cpuset controller to it. Written files are not normalised as the kernel
+ * parent's CPUs. The groups' parents exist too and delegate the cpuset
+ * controller to them. Written files are not normalised as the kernel
  * would. */
 static int write_cgroup_files(struct fakeboard *fb)
 {
@@ -521,7 +553,7 @@ static int write_cgroup_files(struct fakeboard *fb)
         const struct fakeboard_desc *d = fb->desc;
         const char *const *groups = d->ngroups ? d->groups : default_groups;
         unsigned n = d->ngroups ? d->ngroups : 2;
-        char dir[PATH_MAX], path[PATH_MAX], list[1024];
+        char dir[PATH_MAX], list[1024];
         int r;
 
         if (!d->cgroup2)
@@ -535,27 +567,14 @@ static int write_cgroup_files(struct fakeboard *fb)
                 return r;
         for (unsigned i = 0; i < n; i++) {
                 size_t len = strlen(groups[i]);
-                bool parent = false;
 
-                for (unsigned j = 0; j < n; j++)
-                        if (strncmp(groups[j], groups[i], len) == 0 && groups[j][len] == '/')
-                                parent = true;
-                if ((size_t)snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", groups[i]) >= sizeof(path) - 32)
-                        return -ENAMETOOLONG;
-                if ((r = board_path(fb, dir, sizeof(dir), "%s", path)) < 0 || (r = mkdir_p(dir)) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.controllers", groups[i]);
-                if ((r = board_printf(fb, path, "cpuset cpu io memory pids\n")) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.subtree_control", groups[i]);
-                if ((r = board_printf(fb, path, parent ? "cpuset cpu io memory pids\n" : "\n")) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cpuset.cpus", groups[i]);
-                if ((r = board_printf(fb, path, "\n")) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cpuset.cpus.effective", groups[i]);
-                if ((r = board_printf(fb, path, "%s\n", list)) < 0)
-                        return r;
+                for (size_t end = 1; end <= len; end++) {
+                        if (end < len && groups[i][end] != '/')
+                                continue;
+                        r = write_group(fb, groups[i], end, has_child_group(groups, n, groups[i], end), list);
+                        if (r < 0)
+                                return r;
+                }
         }
         return 0;
 }
@@ -859,11 +878,10 @@ static void fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpuset *was
 }
 
 /* What the driver said happened while 'was_online' were the online CPUs. */
-static void account(struct fakeboard *fb, const bl_cpuset *was_online, bl_usec_t dt,
-                    const struct fakeboard_output *out)
+static void account(struct fakeboard *fb, const bl_cpuset *was_online, const struct fakeboard_output *out)
 {
         static const double window_s[3] = { 10, 60, 300 };
-        double covered = (double)(out->covered_us ? out->covered_us : dt), stalled;
+        double covered = (double)out->covered_us, stalled;
 
         if (covered <= 0)
                 return;
@@ -1285,8 +1303,8 @@ int fakeboard_find_line(const struct fakeboard *fb, unsigned from, const char *n
         return -ENOENT;
 }
 
-int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_driver *driver, void *userdata,
-                       struct fakeboard **ret)
+int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_driver *driver,
+                       void *userdata, struct fakeboard **ret)
 {
         struct fakeboard *fb = NULL;
         bl_cpuset fixed;
@@ -1685,13 +1703,14 @@ int fakeboard_step(struct fakeboard *fb, bl_usec_t now)
         read_limits(fb);
         fill_state(fb, now, &was_online, &st);
         memset(out, 0, sizeof(*out));
+        out->covered_us = dt;
         for (unsigned z = 0; z < FAKEBOARD_MAX_ZONES; z++)
                 out->temp_mc[z] = FAKEBOARD_TEMP_KEEP;
         out->running = fb->running;
         r = fb->driver.step(fb->driver_data, &st, dt, out);
         if (r < 0)
                 return r;
-        account(fb, &was_online, dt, out);
+        account(fb, &was_online, out);
         if ((r = apply_output(fb, out)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
                 return r;
         fb->last_step = now;

@@ -173,9 +173,10 @@ struct fakeboard_state {
 /* A driver's answer for the time since the previous step. The board fills
  * it with "nothing happened, keep everything" before asking. */
 struct fakeboard_output {
-        /* The time busy_us and stall_us cover; 0 means dt. A driver that runs
-         * in steps of its own gives the steps' total, so that /proc/stat
-         * counts the time it accounted (busy + idle = covered). */
+        /* The time busy_us and stall_us cover: dt unless the driver says
+         * otherwise. A driver that runs in steps of its own gives the total
+         * of the steps it ran (0 when none), so that /proc/stat counts the
+         * time it accounted (busy + idle = covered on every online CPU). */
         bl_usec_t covered_us;
         double busy_us[FAKEBOARD_MAX_CPUS];     /* per CPU */
         double stall_us;                        /* of it, time some work waited for a CPU */
@@ -188,7 +189,8 @@ struct fakeboard_driver {
         /* The time 'dt' since the previous step (0 at the first) has passed
          * and the kernel is now in state 'in'. Returns 0 or a negative
          * errno, which fakeboard_step() passes up. */
-        int (*step)(void *userdata, const struct fakeboard_state *in, bl_usec_t dt, struct fakeboard_output *out);
+        int (*step)(void *userdata, const struct fakeboard_state *in, bl_usec_t dt,
+                    struct fakeboard_output *out);
         /* Frees userdata (fakeboard_free()); may be NULL. */
         void (*free)(void *userdata);
 };
@@ -199,8 +201,8 @@ bl_usec_t fakeboard_now(void);
  * CPU online but the switcher's partners, the lowest OPPs, and publishes its
  * files. 'driver' (copied) plays the load with 'userdata', which the board
  * owns from then on: on failure, driver->free(userdata) has run. */
-int fakeboard_new_desc(const struct fakeboard_desc *desc, const struct fakeboard_driver *driver, void *userdata,
-                       struct fakeboard **ret);
+int fakeboard_new_desc(const struct fakeboard_desc *desc, const struct fakeboard_driver *driver,
+                       void *userdata, struct fakeboard **ret);
 /* Kills a spawned process that still runs, frees the driver's data and
  * removes the testbed. */
 void fakeboard_free(struct fakeboard *fb);

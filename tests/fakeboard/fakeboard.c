@@ -129,7 +129,8 @@ static unsigned capacity_at(const struct fakeboard_state *in, const struct fakeb
         return (unsigned)((uint64_t)in->capacity[p->first] * khz / p->max_khz);
 }
 
-static unsigned pick_opp(const struct fakeboard_state *in, const struct fakeboard_policy_state *p, double need)
+static unsigned pick_opp(const struct fakeboard_state *in, const struct fakeboard_policy_state *p,
+                         double need)
 {
         unsigned pick = 0;
         bool found = false;
@@ -150,7 +151,8 @@ static unsigned pick_opp(const struct fakeboard_state *in, const struct fakeboar
         return pick;
 }
 
-static void place_and_scale(struct taskload *t, const struct fakeboard_state *in, struct fakeboard_output *out)
+static void place_and_scale(struct taskload *t, const struct fakeboard_state *in,
+                            struct fakeboard_output *out)
 {
         for (unsigned cpu = 0; cpu < in->ncpus; cpu++)
                 t->demand[cpu] = 0;
