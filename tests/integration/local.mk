@@ -130,3 +130,17 @@ tests_integration_check_matrix_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_matrix_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-writes.so
+
+# blsim live: the real daemon on a board model played in real time, and the
+# agreement of its switches and energy with blsim run's.
+integration_tests += tests/integration/check_live
+tests_integration_check_live_SOURCES = tests/integration/check_live.c $(INTEGRATION_HARNESS)
+tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(INIH_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
+	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
+tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
+	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
+	$(INIH_LIBS) $(LIBM)
+EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
