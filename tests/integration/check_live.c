@@ -109,9 +109,9 @@ static void run(char *const argv[], struct live_out *lo)
         lo->err = slurp(err);
 }
 
-static void run_live(struct live_out *lo, const char *command)
+static void run_live_with(struct live_out *lo, const char *command, const char *config_text)
 {
-        const char *path = write_config("live.conf", config);
+        const char *path = write_config("live.conf", config_text);
         char *argv[] = {
                 (char *)BLSIM_PATH, (char *)"live", (char *)"--board", (char *)BOARD, (char *)"--workload",
                 (char *)WORKLOAD, (char *)"--config", (char *)path, (char *)"--json", (char *)"--",
@@ -119,6 +119,11 @@ static void run_live(struct live_out *lo, const char *command)
         };
 
         run(argv, lo);
+}
+
+static void run_live(struct live_out *lo, const char *command)
+{
+        run_live_with(lo, command, config);
 }
 
 static void free_out(struct live_out *lo)
@@ -200,12 +205,36 @@ static unsigned logged_switches(const char *log, struct switch_rec *sw)
         return n;
 }
 
-START_TEST(test_live_daemon)
+/* Up at each burst and down after it, as the daemon logged it. */
+static void assert_switched(const struct live_out *lo)
 {
         struct switch_rec board[MAX_SWITCHES], logged[MAX_SWITCHES];
+        unsigned n = json_switches(lo->out, board);
+
+        ck_assert_msg(n == 4, "%u switches; the daemon said:\n%s", n, tail(lo->err));
+        ck_assert_double_eq(json_number(lo->out, "switches"), 4);
+        for (unsigned i = 0; i < n; i++) {
+                ck_assert_str_eq(board[i].from, i % 2 ? "big" : "little");
+                ck_assert_str_eq(board[i].to, i % 2 ? "little" : "big");
+        }
+        ck_assert(board[0].t > 1000000 && board[0].t < 1300000);
+        ck_assert(board[1].t > 2000000 && board[1].t < 2500000);
+        ck_assert(board[2].t > 3000000 && board[2].t < 3300000);
+        ck_assert(board[3].t > 4000000 && board[3].t < 4500000);
+        /* What the board saw is what the daemon says it did. */
+        ck_assert_uint_eq(logged_switches(lo->err, logged), n);
+        for (unsigned i = 0; i < n; i++) {
+                ck_assert_str_eq(logged[i].from, board[i].from);
+                ck_assert_str_eq(logged[i].to, board[i].to);
+        }
+        /* Each backend moves a whole cluster within a board tick or two. */
+        ck_assert_double_le(json_number(lo->out, "off_ladder_us"), 20000);
+}
+
+START_TEST(test_live_daemon)
+{
         struct live_out lo;
         char text[64];
-        unsigned n;
 
         run_live(&lo, DAEMON_PATH);
         assert_success(&lo);
@@ -222,27 +251,8 @@ START_TEST(test_live_daemon)
         (void)json_number(lo.out, "oracle_energy_uj");
         (void)json_number(lo.out, "always_little_energy_uj");
         ck_assert_double_gt(json_number(lo.out, "always_big_energy_uj"), 0);
-
-        /* Up at each burst, down after it. */
-        n = json_switches(lo.out, board);
-        ck_assert_msg(n == 4, "%u switches; the daemon said:\n%s", n, tail(lo.err));
-        ck_assert_double_eq(json_number(lo.out, "switches"), 4);
-        for (unsigned i = 0; i < n; i++) {
-                ck_assert_str_eq(board[i].from, i % 2 ? "big" : "little");
-                ck_assert_str_eq(board[i].to, i % 2 ? "little" : "big");
-        }
-        ck_assert(board[0].t > 1000000 && board[0].t < 1300000);
-        ck_assert(board[1].t > 2000000 && board[1].t < 2500000);
-        ck_assert(board[2].t > 3000000 && board[2].t < 3300000);
-        ck_assert(board[3].t > 4000000 && board[3].t < 4500000);
-        /* What the board saw is what the daemon says it did. */
-        ck_assert_uint_eq(logged_switches(lo.err, logged), n);
-        for (unsigned i = 0; i < n; i++) {
-                ck_assert_str_eq(logged[i].from, board[i].from);
-                ck_assert_str_eq(logged[i].to, board[i].to);
-        }
-        /* The hotplug backend moves whole clusters within a board tick or two. */
-        ck_assert_double_le(json_number(lo.out, "off_ladder_us"), 20000);
+        ck_assert_ptr_nonnull(strstr(lo.err, "backend hotplug"));
+        assert_switched(&lo);
         /* SIGTERM put the board back as it booted. */
         json_text(lo.out, "online_at_exit", text, sizeof(text));
         ck_assert_str_eq(text, "0-7");
@@ -328,15 +338,16 @@ START_TEST(test_live_agrees_with_run)
 
                 ck_assert_str_eq(live[i].from, sim[i].from);
                 ck_assert_str_eq(live[i].to, sim[i].to);
-                ck_assert_msg(dt <= AGREE_SLACK_US, "switch %u (%s -> %s): live at %llu us, simulated at %llu us",
-                              i, live[i].from, live[i].to, live[i].t, sim[i].t);
+                ck_assert_msg(dt <= AGREE_SLACK_US, "switch %u (%s -> %s): live at %llu us, simulated at "
+                              "%llu us", i, live[i].from, live[i].to, live[i].t, sim[i].t);
                 if (dt > worst)
                         worst = dt;
         }
         diff_pct = 100.0 * (live_uj - sim_uj) / sim_uj;
-        fprintf(stderr, "check_live: agreement: %u switches live and simulated; largest time difference %.0f us "
-                "(bound %llu); energy live %.3f uJ, simulated %.3f uJ (%+.3f %%, bound %.0f %%)\n", nlive, worst,
-                (unsigned long long)AGREE_SLACK_US, live_uj, sim_uj, diff_pct, AGREE_ENERGY_PCT);
+        fprintf(stderr, "check_live: agreement: %u switches live and simulated; largest time difference "
+                "%.0f us (bound %llu); energy live %.3f uJ, simulated %.3f uJ (%+.3f %%, bound %.0f %%)\n",
+                nlive, worst, (unsigned long long)AGREE_SLACK_US, live_uj, sim_uj, diff_pct,
+                AGREE_ENERGY_PCT);
         for (unsigned i = 0; i < nlive; i++)
                 fprintf(stderr, "check_live:   %s -> %s live %llu us, simulated %llu us\n", live[i].from,
                         live[i].to, live[i].t, sim[i].t);
@@ -347,14 +358,39 @@ START_TEST(test_live_agrees_with_run)
 }
 END_TEST
 
+/* The other backends' writes select the levels too: cgroup cpusets, and
+ * capping the unused cluster to its lowest OPP. */
+static const char *const other_backends[] = { "cpuset", "cpufreq" };
+
+START_TEST(test_live_backends)
+{
+        char text[256], want[64];
+        struct live_out lo;
+
+        snprintf(text, sizeof(text), "%sbackend = %s\n[cpuset]\nmanager = cgroupfs\n", config,
+                 other_backends[_i]);
+        run_live_with(&lo, DAEMON_PATH, text);
+        assert_success(&lo);
+        snprintf(want, sizeof(want), "backend %s", other_backends[_i]);
+        ck_assert_msg(strstr(lo.err, want) != NULL, "not %s; the daemon said:\n%s", want, tail(lo.err));
+        assert_switched(&lo);
+        ck_assert_ptr_nonnull(strstr(lo.err, "restored: "));
+        json_text(lo.out, "online_at_exit", text, sizeof(text));
+        ck_assert_str_eq(text, "0-7");
+        free_out(&lo);
+}
+END_TEST
+
 START_TEST(test_live_command_fails)
 {
         struct live_out lo;
 
         /* A command that exits before the workload ends: no report. */
         run_live(&lo, "/bin/false");
-        ck_assert_msg(WIFEXITED(lo.status) && WEXITSTATUS(lo.status) == 70, "status %#x: %s", lo.status, lo.err);
-        ck_assert_msg(strstr(lo.err, "/bin/false exited with status 1 before the workload ended"), "%s", lo.err);
+        ck_assert_msg(WIFEXITED(lo.status) && WEXITSTATUS(lo.status) == 70, "status %#x: %s", lo.status,
+                      lo.err);
+        ck_assert_msg(strstr(lo.err, "/bin/false exited with status 1 before the workload ended"), "%s",
+                      lo.err);
         ck_assert_str_eq(lo.out, "");
         free_out(&lo);
 }
@@ -382,6 +418,7 @@ static Suite *live_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_live_daemon);
         tcase_add_test(tc, test_live_agrees_with_run);
+        tcase_add_loop_test(tc, test_live_backends, 0, sizeof(other_backends) / sizeof(other_backends[0]));
         tcase_add_test(tc, test_live_command_fails);
         tcase_add_test(tc, test_live_usage);
         suite_add_tcase(s, tc);

@@ -142,7 +142,8 @@ START_TEST(test_thermal_time_constant)
         /* After one time constant, 1 - 1/e of the way. */
         ck_assert_double_eq_tol(live_thermal_step(25.0, 25.0, 3.0, 3.0, 2.0, tau), 25.0 + 6.0 * (1 - exp(-1)),
                                 1e-12);
-        ck_assert_double_eq_tol(live_thermal_step(80.0, 25.0, 3.0, 3.0, 0.0, tau), 25.0 + 55.0 * exp(-1), 1e-12);
+        ck_assert_double_eq_tol(live_thermal_step(80.0, 25.0, 3.0, 3.0, 0.0, tau), 25.0 + 55.0 * exp(-1),
+                                1e-12);
         /* Any step length draws the same curve. */
         for (unsigned i = 0; i < 900; i++)
                 t = live_thermal_step(t, 25.0, 3.0, 3.0, 2.0, tau / 900);
@@ -287,8 +288,8 @@ struct drive {
 static void drive_open(struct drive *d)
 {
         char text[4096];
-        size_t len = (size_t)snprintf(text, sizeof(text), "# bigLittle-trace v1 step_us=%d\nt_us,lane0,lane1\n",
-                                      STEP_US);
+        size_t len = (size_t)snprintf(text, sizeof(text),
+                                      "# bigLittle-trace v1 step_us=%d\nt_us,lane0,lane1\n", STEP_US);
 
         memset(d, 0, sizeof(*d));
         for (unsigned i = 0; i < NSTEPS; i++)
@@ -386,8 +387,8 @@ START_TEST(test_driver_run)
 
         /* The same steps through exec_level_step() by hand. */
         for (unsigned i = 0; i < NSTEPS; i++) {
-                ck_assert_int_eq(exec_level_step(&exynos, &d.mode.levels, levels[i], prev, STEP_US, 2, backlog, work,
-                                                 &st), 0);
+                ck_assert_int_eq(exec_level_step(&exynos, &d.mode.levels, levels[i], prev, STEP_US, 2,
+                                                 backlog, work, &st), 0);
                 energy_nj += st.energy_nj;
                 late += st.backlog;
                 want.switches += st.switched;
