@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The kernel of a fake board. Devices the daemon finds through libudev (CPUs,
- * thermal zones) are umockdev devices; everything else (cpufreq policies, the global
- * CPU lists, /proc/stat, /proc/pressure/cpu) is a plain file in the testbed.
+ * The kernel of a fake board. Devices the daemon finds through libudev
+ * (CPUs, thermal zones) are umockdev devices; everything else (cpufreq
+ * policies, the global CPU lists, /proc/stat, /proc/pressure/cpu, cgroups) is
+ * a plain file in the testbed.
  *
  * Files the daemon may keep open and pread() are rewritten in place (one
  * pwrite at offset 0, then ftruncate): a rename would leave the daemon's
@@ -49,8 +50,9 @@
 #define USEC_PER_TICK (BL_USEC_PER_SEC / USER_HZ)
 #define LINE_MAX_LEN 4096
 #define STAT_BUF_SIZE (FAKEBOARD_MAX_CPUS * 128 + 512)
-/* The rules of the refusing preload (tests/fakeboard/refuse-writes.c), in the testbed's root
- * (outside the /sys, /dev and /proc the preload redirects). */
+/* The rules of the refusing preload (tests/fakeboard/refuse-writes.c), in
+ * the testbed's root (outside the /sys, /dev and /proc the preload
+ * redirects). */
 #define REFUSE_RULES "refuse-writes"
 #define REFUSE_RULES_MAX 4096
 
