@@ -8,7 +8,10 @@
  * Clusters must get faster with their order: the daemon's topology orders
  * clusters by capacity and merges CPUs of equal capacity, and the simulator
  * hands the engine that topology, so the engine's levels and the board's
- * clusters only line up when order and top capacity agree. */
+ * clusters only line up when order and top capacity agree.
+ *
+ * The thermal keys are optional (boards older than blsim live have none):
+ * absent, they take the defaults of board.h. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +26,8 @@
 #define MHZ_MAX 100000
 #define CAPACITY_MAX 1000000
 #define DECIMAL_MAX 1000000.0
+#define TEMP_MAX_C 200
+#define THERMAL_MAX 1000
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
@@ -31,6 +36,7 @@ enum board_key {
         KEY_REFERENCE_CAPACITY,
         KEY_SWITCH_LATENCY_US,
         KEY_SWITCH_ENERGY_UJ,
+        KEY_AMBIENT_C,
         NBOARD_KEYS,
 };
 
@@ -39,6 +45,10 @@ enum cluster_key {
         KEY_ORDER,
         KEY_OFF_MW,
         KEY_CORE,
+        KEY_THERMAL_R,
+        KEY_THERMAL_C,
+        KEY_TRIP_PASSIVE,
+        KEY_TRIP_CRITICAL,
         NCLUSTER_KEYS,
 };
 
@@ -47,6 +57,7 @@ static const char *const board_keys[NBOARD_KEYS] = {
         [KEY_REFERENCE_CAPACITY] = "reference_capacity",
         [KEY_SWITCH_LATENCY_US] = "switch_latency_us",
         [KEY_SWITCH_ENERGY_UJ] = "switch_energy_uj",
+        [KEY_AMBIENT_C] = "ambient_c",
 };
 
 static const char *const cluster_keys[NCLUSTER_KEYS] = {
@@ -54,6 +65,10 @@ static const char *const cluster_keys[NCLUSTER_KEYS] = {
         [KEY_ORDER] = "order",
         [KEY_OFF_MW] = "off_mw",
         [KEY_CORE] = "core",
+        [KEY_THERMAL_R] = "thermal_r_c_per_w",
+        [KEY_THERMAL_C] = "thermal_c_j_per_c",
+        [KEY_TRIP_PASSIVE] = "trip_passive_c",
+        [KEY_TRIP_CRITICAL] = "trip_critical_c",
 };
 
 /* Where each thing was set (0 = not set), for the checks at the end. */
@@ -241,7 +256,7 @@ static void set_board_key(struct board_parser *p, const char *key, const char *v
                         break;
         if (k == NBOARD_KEYS) {
                 report(p, "[board]: unknown key \"%s\" (known: name, reference_capacity, "
-                          "switch_latency_us, switch_energy_uj)", key);
+                          "switch_latency_us, switch_energy_uj, ambient_c)", key);
                 return;
         }
         if (!check_twice(p, &p->board_key[k], key))
@@ -275,6 +290,12 @@ static void set_board_key(struct board_parser *p, const char *key, const char *v
                 else
                         report(p, "switch_energy_uj: expected a number 0-%.0f (µJ), got \"%s\"",
                                   DECIMAL_MAX, value);
+                break;
+        case KEY_AMBIENT_C:
+                if (parse_decimal(value, n, &d) && d <= TEMP_MAX_C)
+                        b->ambient_c = d;
+                else
+                        report(p, "ambient_c: expected a number 0-%d (°C), got \"%s\"", TEMP_MAX_C, value);
                 break;
         case NBOARD_KEYS:
                 break;
@@ -379,7 +400,8 @@ static void set_cluster_key(struct board_parser *p, const char *section, const c
                 if (streq(cluster_keys[k], key))
                         break;
         if (k == NCLUSTER_KEYS) {
-                report(p, "[%s]: unknown key \"%s\" (known: cpus, order, off_mw, core, opp)", section,
+                report(p, "[%s]: unknown key \"%s\" (known: cpus, order, off_mw, core, opp, "
+                          "thermal_r_c_per_w, thermal_c_j_per_c, trip_passive_c, trip_critical_c)", section,
                           key);
                 return;
         }
@@ -415,6 +437,27 @@ static void set_cluster_key(struct board_parser *p, const char *section, const c
                         report(p, "core: expected letters, digits, \"_\", \"-\", \".\" and \"+\" "
                                   "(at most %d characters), got \"%s\"", BL_NAME_MAX - 1, value);
                 break;
+        case KEY_THERMAL_R:
+                if (parse_decimal(value, n, &d) && d <= THERMAL_MAX)
+                        c->thermal_r_c_per_w = d;
+                else
+                        report(p, "thermal_r_c_per_w: expected a number 0-%d (°C per W), got \"%s\"",
+                                  THERMAL_MAX, value);
+                break;
+        case KEY_THERMAL_C:
+                if (parse_decimal(value, n, &d) && d <= THERMAL_MAX)
+                        c->thermal_c_j_per_c = d;
+                else
+                        report(p, "thermal_c_j_per_c: expected a number 0-%d (J per °C), got \"%s\"",
+                                  THERMAL_MAX, value);
+                break;
+        case KEY_TRIP_PASSIVE:
+        case KEY_TRIP_CRITICAL:
+                if (parse_decimal(value, n, &d) && d >= 1 && d <= TEMP_MAX_C)
+                        *(k == KEY_TRIP_PASSIVE ? &c->trip_passive_c : &c->trip_critical_c) = d;
+                else
+                        report(p, "%s: expected a number 1-%d (°C), got \"%s\"", key, TEMP_MAX_C, value);
+                break;
         case NCLUSTER_KEYS:
                 break;
         }
@@ -446,7 +489,7 @@ static void check_complete(struct board_parser *p)
                 [KEY_SWITCH_LATENCY_US] = "a number of µs",
                 [KEY_SWITCH_ENERGY_UJ] = "a number of µJ",
         };
-        char cluster_expect[NCLUSTER_KEYS][48];
+        char cluster_expect[KEY_CORE][48];
         const struct sim_board *b = p->b;
 
         snprintf(cluster_expect[KEY_CPUS], sizeof(cluster_expect[0]), "an integer 1-%d", SIM_MAX_CPUS);
@@ -457,7 +500,7 @@ static void check_complete(struct board_parser *p)
                 report_at(p, 0, "missing section [board]");
         else
                 for (unsigned k = 0; k < NBOARD_KEYS; k++)
-                        if (!p->board_key[k])
+                        if (!p->board_key[k] && k != KEY_AMBIENT_C)
                                 report_at(p, p->board_header, "[board]: missing key \"%s\" (%s)",
                                           board_keys[k], board_expect[k]);
         if (b->nclusters == 0)
@@ -465,13 +508,34 @@ static void check_complete(struct board_parser *p)
         for (unsigned i = 0; i < b->nclusters; i++) {
                 const struct cluster_lines *cl = &p->cl[i];
 
-                for (unsigned k = 0; k < NCLUSTER_KEYS; k++)
-                        if (!cl->key[k] && k != KEY_CORE)
+                for (unsigned k = 0; k < KEY_CORE; k++)
+                        if (!cl->key[k])
                                 report_at(p, cl->header, "[cluster.%s]: missing key \"%s\" (%s)",
                                           b->cluster[i].name, cluster_keys[k], cluster_expect[k]);
                 if (!cl->first_opp)
                         report_at(p, cl->header, "[cluster.%s]: expected at least one \"opp = MHz capacity "
                                   "core_mW idle_mW\" line, got none", b->cluster[i].name);
+        }
+}
+
+/* The passive trip is where the daemon backs off: it must come before the
+ * critical one, and above the ambient temperature the zones start at. */
+static void check_trips(struct board_parser *p)
+{
+        const struct sim_board *b = p->b;
+
+        for (unsigned i = 0; i < b->nclusters; i++) {
+                const struct sim_cluster *c = &b->cluster[i];
+                const struct cluster_lines *cl = &p->cl[i];
+                unsigned passive = cl->key[KEY_TRIP_PASSIVE] ? cl->key[KEY_TRIP_PASSIVE] : cl->header;
+                unsigned critical = cl->key[KEY_TRIP_CRITICAL] ? cl->key[KEY_TRIP_CRITICAL] : passive;
+
+                if (c->trip_passive_c >= c->trip_critical_c)
+                        report_at(p, critical, "[cluster.%s]: expected trip_passive_c (%g) below "
+                                  "trip_critical_c (%g)", c->name, c->trip_passive_c, c->trip_critical_c);
+                else if (c->trip_passive_c <= b->ambient_c)
+                        report_at(p, passive, "[cluster.%s]: expected trip_passive_c (%g) above ambient_c "
+                                  "(%g)", c->name, c->trip_passive_c, b->ambient_c);
         }
 }
 
@@ -572,8 +636,17 @@ unsigned board_parse(struct sim_board *b, const char *filename, const char *text
         };
 
         memset(b, 0, sizeof(*b));
+        b->ambient_c = SIM_DEFAULT_AMBIENT_C;
+        for (unsigned k = 0; k < BL_MAX_CLUSTERS; k++)
+                b->cluster[k] = (struct sim_cluster){
+                        .thermal_r_c_per_w = SIM_DEFAULT_THERMAL_R_C_PER_W,
+                        .thermal_c_j_per_c = SIM_DEFAULT_THERMAL_C_J_PER_C,
+                        .trip_passive_c = SIM_DEFAULT_TRIP_PASSIVE_C,
+                        .trip_critical_c = SIM_DEFAULT_TRIP_CRITICAL_C,
+                };
         p.problems = ini_read(filename, text, len, handle_line, &p, diag);
         check_complete(&p);
+        check_trips(&p);
         check_orders(&p);
         check_capacities(&p);
         if (p.problems == 0)

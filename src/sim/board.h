@@ -10,6 +10,15 @@
 #define SIM_MAX_OPPS 32
 #define SIM_MAX_CPUS 64         /* per board: sum of the clusters' cpus */
 
+/* The thermal model of blsim live where a board file leaves it out: a
+ * cluster heats as one RC stage, steady at ambient + P x R, with time
+ * constant R x C (9 s); nothing these boards run comes near the trips. */
+#define SIM_DEFAULT_AMBIENT_C 25.0
+#define SIM_DEFAULT_THERMAL_R_C_PER_W 3.0
+#define SIM_DEFAULT_THERMAL_C_J_PER_C 3.0
+#define SIM_DEFAULT_TRIP_PASSIVE_C 85.0
+#define SIM_DEFAULT_TRIP_CRITICAL_C 105.0
+
 struct sim_opp {
         unsigned mhz;
         unsigned capacity;      /* of one CPU at this OPP, board units */
@@ -26,6 +35,10 @@ struct sim_cluster {
         unsigned nopps;
         struct sim_opp opp[SIM_MAX_OPPS];       /* ascending */
         unsigned first_cpu;             /* global CPU number of its first CPU */
+        /* The cluster's thermal zone in blsim live ("NAME-thermal"). */
+        double thermal_r_c_per_w;       /* °C above ambient per W, at steady state */
+        double thermal_c_j_per_c;       /* heat capacity */
+        double trip_passive_c, trip_critical_c;
 };
 
 struct sim_board {
@@ -33,6 +46,7 @@ struct sim_board {
         unsigned reference_capacity;
         double switch_latency_us;
         double switch_energy_uj;
+        double ambient_c;               /* where the thermal zones start, and cool towards */
         unsigned nclusters;
         struct sim_cluster cluster[BL_MAX_CLUSTERS];    /* sorted by order */
         unsigned ncpus;

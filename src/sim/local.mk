@@ -1,5 +1,6 @@
 # blsim: the simulator. It links the same core and heuristics as the daemon
-# and plays the kernel itself, so it uses neither sources nor backends.
+# and plays the kernel itself, so it uses neither sources nor backends; blsim
+# live plays it on the testbed of src/testbed/ for a real daemon.
 noinst_LIBRARIES += src/sim/libblsim.a
 src_sim_libblsim_a_SOURCES = \
 	src/sim/board.h src/sim/board.c \
@@ -13,11 +14,12 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/report.h src/sim/report.c \
 	src/sim/rtapp-json.h src/sim/rtapp-json.c \
 	src/sim/rtapp.h src/sim/rtapp.c \
-	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c
+	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c \
+	src/sim/live.h src/sim/live.c
 src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 
 bin_PROGRAMS = src/sim/blsim
 src_sim_blsim_SOURCES = src/sim/main.c
 src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"'
-src_sim_blsim_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a src/core/libblcore.a \
-	$(SYSTEMD_LIBS) $(INIH_LIBS) $(LIBM)
+src_sim_blsim_LDADD = src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
+	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM)

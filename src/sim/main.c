@@ -18,6 +18,7 @@
 
 #include "common/conf-files.h"
 #include "policy/builtin.h"
+#include "sim/live.h"
 #include "sim/presets.h"
 #include "sim/report.h"
 #include "sim/rtapp.h"
@@ -32,6 +33,8 @@
 #define EXIT_CONFIG 78
 
 #define PLOT_PACKAGE "gnuplot-nox"
+/* How long a live board's command may take to exit after SIGTERM. */
+#define LIVE_STOP_TIMEOUT_MS 10000
 
 /* The policies "compare" runs through the engine, in table order. A
  * --config file goes on top of the last, the shipped defaults, and that row
@@ -51,6 +54,8 @@ struct options {
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
         enum bl_mode mode;              /* AUTO: the configuration's, else cluster */
         bool json;
+        const char *testbed;            /* live: a link to the testbed, for other commands */
+        char **command;                 /* live: what switches the board */
 };
 
 struct scenario {
@@ -73,6 +78,8 @@ static void usage(FILE *f)
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
+                "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
+                "                 [--duration S] [--testbed DIR] [--json] -- COMMAND [ARG]...\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
@@ -91,6 +98,7 @@ static void usage(FILE *f)
                 "      --budget N        tune: configurations to simulate (default %u)\n"
                 "      --seed S          tune: seed of the random restarts (default 1)\n"
                 "  -o, --out FILE        tune: write the drop-in configuration to FILE\n"
+                "      --testbed DIR     live: make DIR a link to the board's testbed while it runs\n"
                 "  -h, --help            show this help\n"
                 "  -V, --version         show the version\n",
                 (unsigned long long)RTAPP_DEFAULT_STEP_US,
@@ -123,7 +131,7 @@ static bool parse_usec(const char *text, double scale, bl_usec_t *ret)
 /* Returns -1 to go on, or the status to exit with. */
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_PLOT };
+        enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_PLOT, OPT_TESTBED };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -134,15 +142,18 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "duration", required_argument, NULL, OPT_DURATION },
                 { "json", no_argument, NULL, 'j' },
                 { "plot", required_argument, NULL, OPT_PLOT },
+                { "testbed", required_argument, NULL, OPT_TESTBED },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
         const char *verb = argv[0];
+        /* live stops at the command: its options are its own. */
+        const bool live = strcmp(verb, "live") == 0;
         int c;
 
         *o = (struct options){ 0 };
         optind = 1;
-        while ((c = getopt_long(argc, argv, "b:w:m:c:p:jh", longopts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, live ? "+b:w:m:c:p:jh" : "b:w:m:c:p:jh", longopts, NULL)) != -1) {
                 switch (c) {
                 case 'm':
                         if (strcmp(optarg, "cluster") == 0)
@@ -168,6 +179,10 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                         o->config = optarg;
                         break;
                 case 'p':
+                        if (live) {
+                                fprintf(stderr, "blsim live: --policy does not apply: the command decides\n");
+                                return EXIT_USAGE;
+                        }
                         if (compare) {
                                 fprintf(stderr, "blsim compare: --policy does not apply: compare runs every "
                                                 "preset\n");
@@ -204,6 +219,13 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                         }
                         o->plot = optarg;
                         break;
+                case OPT_TESTBED:
+                        if (!live) {
+                                fprintf(stderr, "blsim %s: --testbed belongs to blsim live\n", verb);
+                                return EXIT_USAGE;
+                        }
+                        o->testbed = optarg;
+                        break;
                 case 'h':
                         usage(stdout);
                         return EXIT_SUCCESS;
@@ -212,7 +234,13 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                         return EXIT_USAGE;
                 }
         }
-        if (optind < argc) {
+        if (live && optind < argc)
+                o->command = argv + optind;
+        else if (live) {
+                fprintf(stderr, "blsim live: expected the command to run after the options "
+                                "(-- COMMAND ...)\n");
+                return EXIT_USAGE;
+        } else if (optind < argc) {
                 fprintf(stderr, "blsim %s: unexpected argument \"%s\"\n", verb, argv[optind]);
                 return EXIT_USAGE;
         }
@@ -971,6 +999,218 @@ static int verb_tune(int argc, char **argv)
         for (unsigned i = 0; st && i < t.nw; i++)
                 scenario_free(st->sc[i]);
         free(st);
+/* Set from blsim live's SIGINT/SIGTERM handler: a handler has nowhere else
+ * to put it. */
+static volatile sig_atomic_t live_interrupted;
+
+static void on_live_signal(int sig)
+{
+        (void)sig;
+        live_interrupted = 1;
+}
+
+/* The command's output goes to stderr, so that stdout is the report. */
+static void live_observe(struct fakeboard *fb, const struct fakeboard_event *ev, void *userdata)
+{
+        (void)fb;
+        (void)userdata;
+        if (ev->kind == FAKEBOARD_OUTPUT_LINE)
+                fprintf(stderr, "%s\n", ev->text);
+}
+
+struct live_wait {
+        const struct sim_live *run;
+};
+
+static bool live_over(struct fakeboard *fb, void *userdata)
+{
+        const struct live_wait *w = userdata;
+
+        return live_interrupted || !fakeboard_running(fb) || sim_live_done(w->run);
+}
+
+/* Stops the command as its service manager would, and lets the board see
+ * what it put back. Returns its waitpid() status, or -1 when it had to be
+ * killed. */
+static int live_stop(struct fakeboard *fb)
+{
+        int status = -1;
+
+        if (fakeboard_running(fb)) {
+                (void)fakeboard_kill(fb, SIGTERM);
+                if (fakeboard_wait(fb, LIVE_STOP_TIMEOUT_MS, &status) < 0) {
+                        fprintf(stderr, "blsim live: the command did not exit within %u ms of SIGTERM; "
+                                        "killed\n", LIVE_STOP_TIMEOUT_MS);
+                        (void)fakeboard_kill(fb, SIGKILL);
+                        (void)fakeboard_wait(fb, LIVE_STOP_TIMEOUT_MS, NULL);
+                        status = -1;
+                }
+        } else if (fakeboard_exit_status(fb, &status) < 0) {
+                status = -1;
+        }
+        (void)fakeboard_step(fb, fakeboard_now());
+        return status;
+}
+
+/* A command that exits on SIGTERM, cleanly or by the signal, did its job. */
+static bool live_status_ok(int status)
+{
+        return status >= 0 && ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+                               (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM));
+}
+
+static void live_describe_status(int status, char *buf, size_t size)
+{
+        if (status < 0)
+                snprintf(buf, size, "had to be killed");
+        else if (WIFEXITED(status))
+                snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+        else
+                snprintf(buf, size, "died of signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* The board until the workload ends, or the command does, or we are told to stop. */
+static int live_play(struct fakeboard *fb, struct sim_live *run, const struct options *o)
+{
+        struct live_wait w = { .run = run };
+        char how[64];
+        int r, status;
+
+        fakeboard_set_observer(fb, live_observe, NULL);
+        /* The boot state: what the command changes starts the run. */
+        r = fakeboard_step(fb, fakeboard_now());
+        if (r < 0)
+                return run_failed("live board", r);
+        r = fakeboard_spawn(fb, o->command, false);
+        if (r < 0) {
+                fprintf(stderr, "blsim live: cannot start %s: %s\n", o->command[0], strerror(-r));
+                return EXIT_UNAVAILABLE;
+        }
+        sim_live_arm(run, fakeboard_now());
+        do
+                r = fakeboard_run(fb, 1000, live_over, &w);
+        while (r == 0);
+        if (r < 0) {
+                live_stop(fb);
+                return run_failed("live board", r);
+        }
+        if (live_interrupted) {
+                live_stop(fb);
+                fprintf(stderr, "blsim live: interrupted; no report\n");
+                return EXIT_FAILURE;
+        }
+        if (!sim_live_done(run)) {
+                status = live_stop(fb);
+                live_describe_status(status, how, sizeof(how));
+                fprintf(stderr, "blsim live: %s %s before the workload ended%s\n", o->command[0], how,
+                        sim_live_started(run) ? "" : " (and before the run started)");
+                return EXIT_SOFTWARE;
+        }
+        status = live_stop(fb);
+        if (!live_status_ok(status)) {
+                live_describe_status(status, how, sizeof(how));
+                fprintf(stderr, "blsim live: %s %s when stopped\n", o->command[0], how);
+                return EXIT_SOFTWARE;
+        }
+        return 0;
+}
+
+static int live_report(struct scenario *sc, const struct sim_live *run, struct fakeboard *fb,
+                       const struct options *o)
+{
+        struct sim_report *rep = &sc->report;
+        char online[256];
+        bl_cpuset now;
+        int r;
+
+        r = sim_live_result(run, &rep->policy[0]);
+        if (r < 0)
+                return run_failed("live run", r);
+        snprintf(rep->policy[0].policy, sizeof(rep->policy[0].policy), "live");
+        fakeboard_online(fb, &now);
+        cpuset_format(&now, online, sizeof(online));
+        rep->npolicies = 1;
+        rep->live = true;
+        rep->nswitches = sim_live_switches(run, &rep->switches);
+        rep->off_ladder_us = sim_live_off_ladder_us(run);
+        rep->online_at_exit = online;
+        if (o->json)
+                report_run_json(stdout, rep);
+        else
+                report_run_text(stdout, rep);
+        return finish_output();
+}
+
+/* The daemon keeps its saved state in $RUNTIME_DIRECTORY (systemd's
+ * RuntimeDirectory=); on a simulated board it belongs to the board. */
+static int live_environment(struct fakeboard *fb, const struct options *o)
+{
+        char dir[PATH_MAX];
+
+        if (!getenv("RUNTIME_DIRECTORY")) {
+                snprintf(dir, sizeof(dir), "%s/run", fakeboard_root(fb));
+                if (setenv("RUNTIME_DIRECTORY", dir, 1) < 0)
+                        return EXIT_FAILURE;
+        }
+        if (o->testbed && symlink(fakeboard_root(fb), o->testbed) < 0) {
+                fprintf(stderr, "blsim live: --testbed %s: %s\n", o->testbed, strerror(errno));
+                return errno == EEXIST ? EXIT_USAGE : EXIT_IOERR;
+        }
+        return 0;
+}
+
+static int verb_live(int argc, char **argv)
+{
+        struct sigaction sa = { .sa_handler = on_live_signal };
+        const char *preset = "default";
+        struct scenario *sc = NULL;
+        struct bl_config *cfg = NULL;
+        struct live_desc *ld = NULL;
+        struct sim_live *run = NULL;
+        struct fakeboard *fb = NULL;
+        const char *groups[BL_CPUSET_MAX_GROUPS];
+        bool linked = false;
+        struct options o;
+        int status, r;
+
+        status = parse_options(argc, argv, false, &o);
+        if (status >= 0)
+                return status;
+        status = load_policies(&preset, 1, o.config, &cfg);
+        if (status == 0)
+                status = scenario_open(&sc, &o, scenario_mode(&o, cfg));
+        if (status == 0 && !(ld = malloc(sizeof(*ld)))) {
+                fprintf(stderr, "blsim: %s\n", strerror(ENOMEM));
+                status = EXIT_FAILURE;
+        }
+        if (status == 0) {
+                for (unsigned i = 0; i < cfg->ncpuset_groups; i++)
+                        groups[i] = cfg->cpuset_groups[i];
+                r = live_desc_build(ld, &sc->board, groups, cfg->ncpuset_groups);
+                if (r == 0)
+                        r = sim_live_new(&run, &sc->board, &sc->mode, sc->workload);
+                if (r == 0)
+                        r = fakeboard_new_desc(&ld->desc, &sim_live_driver, run, &fb);
+                if (r < 0)
+                        status = run_failed("live board", r);
+        }
+        if (status == 0) {
+                status = live_environment(fb, &o);
+                linked = status == 0 && o.testbed;
+        }
+        if (status == 0) {
+                sigaction(SIGINT, &sa, NULL);
+                sigaction(SIGTERM, &sa, NULL);
+                status = live_play(fb, run, &o);
+        }
+        if (status == 0)
+                status = live_report(sc, run, fb, &o);
+        if (linked)
+                unlink(o.testbed);
+        fakeboard_free(fb);
+        sim_live_free(run);
+        free(ld);
+        scenario_free(sc);
         free(cfg);
         return status;
 }
@@ -1035,6 +1275,7 @@ int main(int argc, char **argv)
                 { "run", verb_run },
                 { "compare", verb_compare },
                 { "tune", verb_tune },
+                { "live", verb_live },
                 { "list", verb_list },
         };
 

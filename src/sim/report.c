@@ -149,6 +149,27 @@ static void json_steps(FILE *f, const char *indent, const struct sim_report *rep
         json_ulong(f, indent, "step_us", rep->step_us);
 }
 
+static void json_live(FILE *f, const char *indent, const struct sim_report *rep)
+{
+        const struct sim_levels *lv = &rep->mode->levels;
+
+        json_key(f, indent, "switch_sequence");
+        fputc('[', f);
+        for (size_t i = 0; i < rep->nswitches; i++) {
+                const struct sim_switch *s = &rep->switches[i];
+
+                fprintf(f, "%s{\"t_us\": %llu, \"from\": ", i ? ", " : "", (unsigned long long)s->t);
+                json_string(f, lv->level[s->from].name);
+                fputs(", \"to\": ", f);
+                json_string(f, lv->level[s->to].name);
+                fputc('}', f);
+        }
+        fputc(']', f);
+        json_ulong(f, indent, "off_ladder_us", rep->off_ladder_us);
+        json_key(f, indent, "online_at_exit");
+        json_string(f, rep->online_at_exit ? rep->online_at_exit : "");
+}
+
 static void json_references(FILE *f, const char *indent, const struct sim_report *rep)
 {
         json_double(f, indent, "oracle_energy_uj", 3, rep->oracle->energy_uj);
@@ -175,6 +196,8 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         if (rep->rtapp)
                 json_qos(f, in, &p->qos);
         json_references(f, in, rep);
+        if (rep->live)
+                json_live(f, in, rep);
         fputs("\n}\n", f);
 }
 
@@ -218,6 +241,16 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                 fprintf(f, "note: %s\n", ORACLE_NOTE_RTAPP);
                 for (unsigned i = 0; i < rep->napprox; i++)
                         fprintf(f, "approximated: %s\n", rep->approx[i]);
+        }
+        if (rep->live) {
+                const struct sim_levels *lv = &rep->mode->levels;
+
+                fprintf(f, "%-*s %llu us\n", w, "off_ladder", (unsigned long long)rep->off_ladder_us);
+                fprintf(f, "%-*s %s\n", w, "online_at_exit", rep->online_at_exit ? rep->online_at_exit : "");
+                fprintf(f, "switch sequence (t_us from -> to):\n");
+                for (size_t i = 0; i < rep->nswitches; i++)
+                        fprintf(f, "  %llu %s -> %s\n", (unsigned long long)rep->switches[i].t,
+                                lv->level[rep->switches[i].from].name, lv->level[rep->switches[i].to].name);
         }
 }
 

@@ -27,6 +27,13 @@ struct sim_report {
         const char *approx[8];
         unsigned npolicies;             /* engine-driven runs */
         struct sim_result policy[SIM_REPORT_MAX_POLICIES];
+        /* blsim live: policy[0] is what a daemon did on the live board;
+         * these say what the board saw, after the run's own keys. */
+        bool live;
+        size_t nswitches;
+        const struct sim_switch *switches;
+        bl_usec_t off_ladder_us;        /* on CPU sets that were no level */
+        const char *online_at_exit;     /* the CPUs online once the command had exited */
 };
 
 /* eta = (E_big - E_policy) / (E_big - E_oracle). False (and *eta = 0) when

@@ -31,6 +31,13 @@ struct sim_timeline_point {
         double energy_uj;               /* cumulative */
 };
 
+/* A level change: from the step at t on, the run is at level 'to' (of
+ * struct sim_levels) instead of 'from'. */
+struct sim_switch {
+        bl_usec_t t;
+        unsigned from, to;
+};
+
 struct sim_timeline {
         size_t n, size;
         struct sim_timeline_point *p;

@@ -1,97 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The fake board. Devices the daemon finds through libudev (CPUs, thermal
- * zones) are umockdev devices; everything else (cpufreq policies, the global
- * CPU lists, /proc/stat, /proc/pressure/cpu) is a plain file in the testbed.
- *
- * Files the daemon may keep open and pread() are rewritten in place (one
- * pwrite at offset 0, then ftruncate): a rename would leave the daemon's
- * descriptor on the old inode. Sysfs text follows the kernel's own printing,
- * quirks included (cpufreq CPU lists are space-separated, frequency lists end
- * with a space).
- *
- * Hotplug sends no udev events by itself. umockdev_testbed_uevent() cannot
- * send them either: it looks the device up through libudev in the calling
- * process, which is not under the preload and so cannot see the testbed's
- * devices. fakeboard_uevent() builds the message itself.
+ * The task driver of the test boards: constant demands or a pattern of
+ * phases, placed at every step on the online CPUs (largest task on the
+ * fastest CPU, round robin), with schedutil-like DVFS. What a step reports
+ * is what the previous placement did in the time since: a task wanting more
+ * than its CPU gives keeps it busy all the time and makes the others wait
+ * (CPU pressure) for the share it does not get.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
-#include <glob.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
-#include <sys/file.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-#include <umockdev.h>
 
 #include "tests/fakeboard/fakeboard.h"
 
-#define USER_HZ 100
-#define USEC_PER_TICK (BL_USEC_PER_SEC / USER_HZ)
 /* schedutil's headroom: it asks for 1.25x the utilisation. */
 #define DVFS_HEADROOM 1.25
-#define LINE_MAX_LEN 4096
-#define STAT_BUF_SIZE (FAKEBOARD_MAX_CPUS * 128 + 512)
-/* The rules of tests/fakeboard/refuse-writes.c, in the testbed's root
- * (outside the /sys, /dev and /proc the preload redirects). */
-#define REFUSE_RULES "refuse-writes"
-#define REFUSE_RULES_MAX 4096
 
-extern char **environ;
-
-struct fb_cpu {
-        bool fixed;                     /* no online file */
-        unsigned capacity;              /* at the policy's top frequency */
-        unsigned policy;
-        double busy_us, idle_us;        /* accumulated while online */
-        double demand;                  /* placed on it for the current step */
-};
-
-struct fb_policy {
-        unsigned first;
-        bl_cpuset cpus;
-        const struct fakeboard_cluster_desc *desc;
-        unsigned max_khz;               /* cpuinfo_max_freq */
-        unsigned nopps;
-        unsigned opp[FAKEBOARD_MAX_OPPS];       /* kHz, ascending */
-        unsigned cur_khz;
-};
-
-struct fb_line {
-        bl_usec_t time;
-        char *text;
-};
-
-struct fb_change {
-        bl_usec_t time;
-        bl_cpuset online;
-};
-
-struct fakeboard {
-        const struct fakeboard_desc *desc;
-        UMockdevTestbed *testbed;
-        char *root;
-
-        unsigned ncpus, npolicies;
-        bl_cpuset all;
-        struct fb_cpu cpu[FAKEBOARD_MAX_CPUS];
-        struct fb_policy policy[FAKEBOARD_MAX_CPUS];
-        bl_cpuset online;
-        unsigned order[FAKEBOARD_MAX_CPUS];     /* online CPUs, biggest first */
-        unsigned norder;
+struct taskload {
+        struct fakeboard *fb;
 
         unsigned ntasks;
         unsigned task[FAKEBOARD_MAX_TASKS];     /* demands, largest first */
@@ -101,1565 +27,227 @@ struct fakeboard {
         bool pattern_active, pattern_started;
         bl_usec_t phase_end;
 
-        bool stepped;
-        bl_usec_t last_step;
-        double psi_total_us;
-        double psi_avg[3];              /* avg10, avg60, avg300 in percent */
-
-        struct fb_change *changes;
-        unsigned nchanges, changes_size;
-
-        pid_t pid;
-        bool exited;
-        int exit_status;
-        int out_fd;
-        char out[LINE_MAX_LEN];
-        size_t outlen;
-        struct fb_line *lines;
-        unsigned nlines, lines_size;
-
-        fakeboard_observer_fn observer;
-        void *userdata;
-
-        unsigned long long uevent_seqnum;
-
-        char stat_buf[STAT_BUF_SIZE];
+        unsigned order[FAKEBOARD_MAX_CPUS];     /* online CPUs, biggest first */
+        unsigned norder;
+        double demand[FAKEBOARD_MAX_CPUS];      /* placed on each CPU for the time until the next step */
+        double capacity_now[FAKEBOARD_MAX_CPUS];
 };
 
-bl_usec_t fakeboard_now(void)
+static void order_online(struct taskload *t, const struct fakeboard_state *in)
 {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (bl_usec_t)ts.tv_sec * BL_USEC_PER_SEC + (bl_usec_t)ts.tv_nsec / 1000;
-}
-
-static int vpath(const struct fakeboard *fb, char *buf, size_t size, const char *fmt, va_list ap)
-{
-        int n = snprintf(buf, size, "%s", fb->root);
-        int m;
-
-        if (n < 0 || (size_t)n >= size)
-                return -ENAMETOOLONG;
-        m = vsnprintf(buf + n, size - (size_t)n, fmt, ap);
-        if (m < 0 || (size_t)m >= size - (size_t)n)
-                return -ENAMETOOLONG;
-        return 0;
-}
-
-static int __attribute__((format(printf, 4, 5)))
-board_path(const struct fakeboard *fb, char *buf, size_t size, const char *fmt, ...)
-{
-        va_list ap;
-        int r;
-
-        va_start(ap, fmt);
-        r = vpath(fb, buf, size, fmt, ap);
-        va_end(ap);
-        return r;
-}
-
-int fakeboard_path(const struct fakeboard *fb, const char *path, char *buf, size_t size)
-{
-        return board_path(fb, buf, size, "%s", path);
-}
-
-static int write_in_place(const char *path, const char *text, size_t len)
-{
-        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-        size_t done = 0;
-        int r = 0;
-
-        if (fd < 0)
-                return -errno;
-        while (done < len) {
-                ssize_t n = pwrite(fd, text + done, len - done, (off_t)done);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        r = -errno;
-                        break;
-                }
-                done += (size_t)n;
-        }
-        if (r == 0 && ftruncate(fd, (off_t)len) < 0)
-                r = -errno;
-        close(fd);
-        return r;
-}
-
-static int board_vprintf(const struct fakeboard *fb, const char *path, const char *fmt, va_list ap)
-{
-        char full[PATH_MAX], text[2048];
-        int n, r;
-
-        r = board_path(fb, full, sizeof(full), "%s", path);
-        if (r < 0)
-                return r;
-        n = vsnprintf(text, sizeof(text), fmt, ap);
-        if (n < 0 || (size_t)n >= sizeof(text))
-                return -E2BIG;
-        return write_in_place(full, text, (size_t)n);
-}
-
-static int __attribute__((format(printf, 3, 4)))
-board_printf(const struct fakeboard *fb, const char *path, const char *fmt, ...)
-{
-        va_list ap;
-        int r;
-
-        va_start(ap, fmt);
-        r = board_vprintf(fb, path, fmt, ap);
-        va_end(ap);
-        return r;
-}
-
-/* Writes a file of a cpufreq policy's directory. */
-static int __attribute__((format(printf, 4, 5)))
-policy_printf(const struct fakeboard *fb, unsigned policy, const char *name, const char *fmt, ...)
-{
-        char path[128];
-        va_list ap;
-        int r;
-
-        if (snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpufreq/policy%u/%s", policy, name) >=
-            (int)sizeof(path))
-                return -ENAMETOOLONG;
-        va_start(ap, fmt);
-        r = board_vprintf(fb, path, fmt, ap);
-        va_end(ap);
-        return r;
-}
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        ssize_t n;
-
-        if (fd < 0)
-                return -errno;
-        do
-                n = pread(fd, buf, size - 1, 0);
-        while (n < 0 && errno == EINTR);
-        if (n < 0) {
-                int r = -errno;
-
-                close(fd);
-                return r;
-        }
-        close(fd);
-        buf[n] = '\0';
-        return (int)n;
-}
-
-static int mkdir_p(const char *path)
-{
-        char buf[PATH_MAX];
-        size_t len = strlen(path);
-
-        if (len >= sizeof(buf))
-                return -ENAMETOOLONG;
-        memcpy(buf, path, len + 1);
-        for (char *p = buf + 1; *p; p++) {
-                if (*p != '/')
-                        continue;
-                *p = '\0';
-                if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                        return -errno;
-                *p = '/';
-        }
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-                return -errno;
-        return 0;
-}
-
-static void notify(struct fakeboard *fb, const struct fakeboard_event *ev)
-{
-        if (fb->observer)
-                fb->observer(fb, ev, fb->userdata);
-}
-
-/* cpufreq prints CPU masks as "0 1 2 3" (cpufreq_show_cpus), not as ranges. */
-static void format_cpu_words(const bl_cpuset *set, char *buf, size_t size)
-{
-        size_t len = 0;
-
-        buf[0] = '\0';
-        for (unsigned cpu = 0; cpu < cpuset_span(set); cpu++) {
-                int n;
-
-                if (!cpuset_isset(set, cpu))
-                        continue;
-                n = snprintf(buf + len, size - len, "%s%u", len ? " " : "", cpu);
-                if (n < 0 || (size_t)n >= size - len)
-                        return;
-                len += (size_t)n;
-        }
-}
-
-static unsigned policy_capacity_at(const struct fakeboard *fb, const struct fb_policy *p, unsigned khz)
-{
-        return (unsigned)((uint64_t)fb->cpu[p->first].capacity * khz / p->max_khz);
-}
-
-static double cpu_capacity_now(const struct fakeboard *fb, unsigned cpu)
-{
-        const struct fb_policy *p = &fb->policy[fb->cpu[cpu].policy];
-
-        return (double)fb->cpu[cpu].capacity * p->cur_khz / p->max_khz;
-}
-
-static int add_cpu_devices(struct fakeboard *fb)
-{
-        const struct fakeboard_desc *d = fb->desc;
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        GError *error = NULL;
-        gboolean ok;
-
-        if (!f)
-                return -ENOMEM;
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                const struct fb_policy *p = &fb->policy[fb->cpu[cpu].policy];
-                const struct fakeboard_cluster_desc *c = p->desc;
-                bl_cpuset cluster, package;
-                unsigned first = 0;
-                char list[256];
-
-                fprintf(f, "P: /devices/system/cpu/cpu%u\nE: SUBSYSTEM=cpu\n", cpu);
-                if (c->capacity)
-                        fprintf(f, "A: cpu_capacity=%u\\n\n", c->capacity);
-                if (!fb->cpu[cpu].fixed)
-                        fprintf(f, "A: online=%d\\n\n", !c->switcher_offline);
-                fprintf(f, "A: topology/physical_package_id=%d\\n\n", c->package_id);
-                /* ARM numbers cores within their cluster (MPIDR Aff0). */
-                cpuset_parse(&cluster, c->cpus);
-                while (!cpuset_isset(&cluster, first))
-                        first++;
-                fprintf(f, "A: topology/core_id=%u\\n\n", c->per_cpu_policy ? cpu : cpu - first);
-                snprintf(list, sizeof(list), "%u", cpu);
-                fprintf(f, "A: topology/core_cpus_list=%s\\n\n", list);
-                fprintf(f, "A: topology/thread_siblings_list=%s\\n\n", list);
-                if (c->cluster_id != FAKEBOARD_NO_CLUSTER_ID) {
-                        bool own = c->cluster_id == FAKEBOARD_CLUSTER_ID_PER_CPU;
-
-                        cpuset_zero(&cluster);
-                        if (own)
-                                cpuset_set(&cluster, cpu);
-                        else
-                                cpuset_parse(&cluster, c->cpus);
-                        cpuset_format(&cluster, list, sizeof(list));
-                        fprintf(f, "A: topology/cluster_id=%d\\n\n", own ? (int)cpu : c->cluster_id);
-                        fprintf(f, "A: topology/cluster_cpus_list=%s\\n\n", list);
-                }
-                cpuset_zero(&package);
-                for (unsigned k = 0; k < d->nclusters; k++) {
-                        bl_cpuset s;
-
-                        if (d->clusters[k].package_id == c->package_id &&
-                            cpuset_parse(&s, d->clusters[k].cpus) == 0)
-                                cpuset_or(&package, &s);
-                }
-                cpuset_format(&package, list, sizeof(list));
-                fprintf(f, "A: topology/package_cpus_list=%s\\n\n", list);
-                if (c->switcher_offline)
-                        fprintf(f, "\n");
-                else
-                        fprintf(f, "L: cpufreq=../cpufreq/policy%u\n\n", p->first);
-        }
-        for (unsigned z = 0; z < d->nzones; z++) {
-                const struct fakeboard_zone_desc *zone = &d->zones[z];
-                unsigned n = 0;
-
-                fprintf(f,
-                        "P: /devices/virtual/thermal/thermal_zone%u\nE: SUBSYSTEM=thermal\n"
-                        "A: type=%s\\n\nA: temp=%d\\n\nA: mode=enabled\\n\nA: policy=step_wise\\n\n"
-                        "A: available_policies=fair_share bang_bang step_wise user_space "
-                        "power_allocator\\n\n",
-                        z, zone->type, zone->temp_mc);
-                if (zone->critical_mc) {
-                        fprintf(f, "A: trip_point_%u_temp=%d\\n\nA: trip_point_%u_type=critical\\n\n"
-                                "A: trip_point_%u_hyst=0\\n\n", n, zone->critical_mc, n, n);
-                        n++;
-                }
-                for (unsigned t = 0; t < zone->ntrips; t++, n++)
-                        fprintf(f, "A: trip_point_%u_temp=%d\\n\nA: trip_point_%u_type=%s\\n\n"
-                                "A: trip_point_%u_hyst=%d\\n\n", n, zone->trips[t].temp_mc, n,
-                                zone->trips[t].type, n, zone->trips[t].hyst_mc);
-                fprintf(f, "\n");
-        }
-        if (fclose(f) != 0) {
-                free(text);
-                return -ENOMEM;
-        }
-        ok = umockdev_testbed_add_from_string(fb->testbed, text, &error);
-        free(text);
-        if (!ok) {
-                fprintf(stderr, "fakeboard: umockdev refused the devices: %s\n",
-                        error ? error->message : "unknown error");
-                g_clear_error(&error);
-                return -EINVAL;
-        }
-        return 0;
-}
-
-static int write_policy_files(struct fakeboard *fb, const struct fb_policy *p)
-{
-        const struct fakeboard_cluster_desc *c = p->desc;
-        char dir[PATH_MAX], words[1024], freqs[FAKEBOARD_MAX_OPPS * 12 + 2] = "";
-        size_t len = 0;
-        bool setpolicy = strcmp(c->driver, "intel_pstate") == 0;
-        int r;
-
-        r = board_path(fb, dir, sizeof(dir), "/sys/devices/system/cpu/cpufreq/policy%u", p->first);
-        if (r < 0)
-                return r;
-        r = mkdir_p(dir);
-        if (r < 0)
-                return r;
-        for (unsigned i = 0; i < p->nopps; i++)
-                len += (size_t)snprintf(freqs + len, sizeof(freqs) - len, "%u ", p->opp[i]);
-
-        format_cpu_words(&p->cpus, words, sizeof(words));
-        /* Drivers with their own governors print the governor list without
-         * the generic list's trailing space. */
-        if ((r = policy_printf(fb, p->first, "related_cpus", "%s\n", words)) < 0 ||
-            (r = policy_printf(fb, p->first, "affected_cpus", "%s\n", words)) < 0 ||
-            (r = policy_printf(fb, p->first, "cpuinfo_min_freq", "%u\n", c->min_khz)) < 0 ||
-            (r = policy_printf(fb, p->first, "cpuinfo_max_freq", "%u\n", p->max_khz)) < 0 ||
-            (r = policy_printf(fb, p->first, "cpuinfo_transition_latency", "%d\n",
-                               c->transition_latency_ns)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_min_freq", "%u\n", c->min_khz)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_max_freq", "%u\n", p->max_khz)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_cur_freq", "%u\n", p->cur_khz)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_driver", "%s\n", c->driver)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_governor", "%s\n", c->governor)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_available_governors", setpolicy ? "%s\n" : "%s \n",
-                               c->governors)) < 0 ||
-            (r = policy_printf(fb, p->first, "scaling_setspeed", "<unsupported>\n")) < 0)
-                return r;
-        if (c->list_frequencies)
-                return policy_printf(fb, p->first, "scaling_available_frequencies", "%s\n", freqs);
-        return 0;
-}
-
-static int write_global_files(struct fakeboard *fb)
-{
-        char list[1024];
-        int r;
-
-        cpuset_format(&fb->all, list, sizeof(list));
-        if ((r = board_printf(fb, "/sys/devices/system/cpu/possible", "%s\n", list)) < 0 ||
-            (r = board_printf(fb, "/sys/devices/system/cpu/present", "%s\n", list)) < 0 ||
-            (r = board_printf(fb, "/sys/devices/system/cpu/kernel_max", "%u\n", fb->desc->kernel_max)) < 0)
-                return r;
-        return 0;
-}
-
-/* Each PMU a cluster names: /sys/devices/<pmu>/{cpus,type}, linked from
- * /sys/bus/event_source/devices/ as the kernel does. cpus is a cpulist
- * (cpumap_print_to_pagebuf with list = true). */
-static int write_pmu_files(struct fakeboard *fb)
-{
-        const struct fakeboard_desc *d = fb->desc;
-
-        for (unsigned k = 0; k < d->nclusters; k++) {
-                const char *pmu = d->clusters[k].pmu;
-                char path[PATH_MAX], target[PATH_MAX], list[1024];
-                bl_cpuset cpus;
-                bool done = false;
-                int r;
-
-                if (!pmu)
-                        continue;
-                for (unsigned j = 0; j < k; j++)
-                        if (d->clusters[j].pmu && strcmp(d->clusters[j].pmu, pmu) == 0)
-                                done = true;
-                if (done)
-                        continue;
-                cpuset_zero(&cpus);
-                for (unsigned j = k; j < d->nclusters; j++) {
-                        bl_cpuset s;
-
-                        if (d->clusters[j].pmu && strcmp(d->clusters[j].pmu, pmu) == 0 &&
-                            cpuset_parse(&s, d->clusters[j].cpus) == 0)
-                                cpuset_or(&cpus, &s);
-                }
-                cpuset_format(&cpus, list, sizeof(list));
-                snprintf(path, sizeof(path), "/sys/devices/%s/cpus", pmu);
-                if ((r = board_path(fb, target, sizeof(target), "/sys/devices/%s", pmu)) < 0 ||
-                    (r = mkdir_p(target)) < 0 || (r = board_printf(fb, path, "%s\n", list)) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/devices/%s/type", pmu);
-                if ((r = board_printf(fb, path, "%d\n", d->clusters[k].pmu_type)) < 0 ||
-                    (r = board_path(fb, path, sizeof(path), "/sys/bus/event_source/devices")) < 0 ||
-                    (r = mkdir_p(path)) < 0 ||
-                    (r = board_path(fb, path, sizeof(path), "/sys/bus/event_source/devices/%s", pmu)) < 0)
-                        return r;
-                snprintf(target, sizeof(target), "../../../devices/%s", pmu);
-                if (symlink(target, path) < 0 && errno != EEXIST)
-                        return -errno;
-        }
-        return 0;
-}
-
-/* The in-kernel switcher's sysfs group, with the switcher active. */
-static int write_switcher_files(struct fakeboard *fb)
-{
-        char dir[PATH_MAX];
-        int r;
-
-        if (!fb->desc->bl_switcher)
-                return 0;
-        if ((r = board_path(fb, dir, sizeof(dir), "/sys/kernel/bL_switcher")) < 0 || (r = mkdir_p(dir)) < 0 ||
-            (r = board_printf(fb, "/sys/kernel/bL_switcher/active", "1\n")) < 0)
-                return r;
-        return 0;
-}
-
-/* As a systemd machine shows it; cpuset.cpus "" (a newline) means the
- * parent's CPUs. Written files are not normalised as the kernel would. */
-static int write_cgroup_files(struct fakeboard *fb)
-{
-        static const char *const slices[] = { "system.slice", "user.slice" };
-        char dir[PATH_MAX], path[128], list[1024];
-        int r;
-
-        if (!fb->desc->cgroup2)
-                return 0;
-        cpuset_format(&fb->all, list, sizeof(list));
-        if ((r = board_path(fb, dir, sizeof(dir), "/sys/fs/cgroup")) < 0 || (r = mkdir_p(dir)) < 0 ||
-            (r = board_printf(fb, "/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma "
-                              "misc\n")) < 0 ||
-            (r = board_printf(fb, "/sys/fs/cgroup/cgroup.subtree_control", "cpuset cpu io memory pids\n")) < 0 ||
-            (r = board_printf(fb, "/sys/fs/cgroup/cpuset.cpus.effective", "%s\n", list)) < 0)
-                return r;
-        for (unsigned i = 0; i < sizeof(slices) / sizeof(slices[0]); i++) {
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", slices[i]);
-                if ((r = board_path(fb, dir, sizeof(dir), "%s", path)) < 0 || (r = mkdir_p(dir)) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.controllers", slices[i]);
-                if ((r = board_printf(fb, path, "cpuset cpu io memory pids\n")) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.subtree_control", slices[i]);
-                if ((r = board_printf(fb, path, "\n")) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cpuset.cpus", slices[i]);
-                if ((r = board_printf(fb, path, "\n")) < 0)
-                        return r;
-                snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cpuset.cpus.effective", slices[i]);
-                if ((r = board_printf(fb, path, "%s\n", list)) < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int write_proc(struct fakeboard *fb)
-{
-        char dir[PATH_MAX];
-        int r;
-
-        r = board_path(fb, dir, sizeof(dir), "/proc/pressure");
-        if (r < 0)
-                return r;
-        r = mkdir_p(dir);
-        if (r < 0 || fb->desc->psi)
-                return r;
-        /* A /proc path missing from the testbed falls through to the host's,
-         * and the preload follows symlinks to decide, so a dangling link
-         * hides nothing. A directory does: opening works, reading fails
-         * (EISDIR), the closest to "absent" the preload allows. */
-        r = board_path(fb, dir, sizeof(dir), "/proc/pressure/cpu");
-        if (r < 0)
-                return r;
-        return mkdir_p(dir);
-}
-
-static int setup_policies(struct fakeboard *fb)
-{
-        const struct fakeboard_desc *d = fb->desc;
-        unsigned top_khz = 0;
-
-        for (unsigned k = 0; k < d->nclusters; k++)
-                if (d->clusters[k].max_khz > top_khz)
-                        top_khz = d->clusters[k].max_khz;
-
-        for (unsigned k = 0; k < d->nclusters; k++) {
-                const struct fakeboard_cluster_desc *c = &d->clusters[k];
-                struct fb_policy *shared = NULL;
-                bl_cpuset cpus;
-                int r;
-
-                r = cpuset_parse(&cpus, c->cpus);
-                if (r < 0)
-                        return r;
-                if (cpuset_span(&cpus) > fb->ncpus || (c->step_khz == 0 && !c->opps_khz) ||
-                    c->max_khz < c->min_khz || top_khz == 0 || c->nopps > FAKEBOARD_MAX_OPPS ||
-                    (c->opps_khz && (c->nopps == 0 || c->opps_khz[0] != c->min_khz ||
-                                     c->opps_khz[c->nopps - 1] != c->max_khz)))
-                        return -EINVAL;
-                for (unsigned cpu = 0; cpu < cpuset_span(&cpus); cpu++) {
-                        struct fb_policy *p = shared;
-
-                        if (!cpuset_isset(&cpus, cpu))
-                                continue;
-                        /* Capacity without cpu_capacity: what the scheduler would
-                         * derive from the top frequencies. */
-                        fb->cpu[cpu].capacity = c->capacity;
-                        if (!c->capacity)
-                                fb->cpu[cpu].capacity = (unsigned)(((uint64_t)BL_CAPACITY_SCALE * c->max_khz +
-                                                                    top_khz / 2) / top_khz);
-                        if (!p) {
-                                p = &fb->policy[fb->npolicies++];
-                                *p = (struct fb_policy){ .first = cpu, .desc = c, .max_khz = c->max_khz };
-                                if (c->opps_khz) {
-                                        memcpy(p->opp, c->opps_khz, c->nopps * sizeof(p->opp[0]));
-                                        p->nopps = c->nopps;
-                                }
-                                for (unsigned khz = c->min_khz; !c->opps_khz && khz <= c->max_khz;
-                                     khz += c->step_khz) {
-                                        if (p->nopps == FAKEBOARD_MAX_OPPS)
-                                                return -E2BIG;
-                                        p->opp[p->nopps++] = khz;
-                                }
-                                p->cur_khz = p->opp[0];
-                                if (!c->per_cpu_policy)
-                                        shared = p;
-                        }
-                        cpuset_set(&p->cpus, cpu);
-                        fb->cpu[cpu].policy = (unsigned)(p - fb->policy);
-                }
-        }
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
-                if (fb->cpu[cpu].capacity == 0)
-                        return -EINVAL;         /* a CPU no cluster describes */
-        return 0;
-}
-
-static void order_online(struct fakeboard *fb)
-{
-        fb->norder = 0;
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
+        t->norder = 0;
+        for (unsigned cpu = 0; cpu < in->ncpus; cpu++) {
                 unsigned pos;
 
-                if (!cpuset_isset(&fb->online, cpu))
+                if (!cpuset_isset(&in->online, cpu))
                         continue;
-                pos = fb->norder;
-                while (pos > 0 && fb->cpu[fb->order[pos - 1]].capacity < fb->cpu[cpu].capacity) {
-                        fb->order[pos] = fb->order[pos - 1];
+                pos = t->norder;
+                while (pos > 0 && in->capacity[t->order[pos - 1]] < in->capacity[cpu]) {
+                        t->order[pos] = t->order[pos - 1];
                         pos--;
                 }
-                fb->order[pos] = cpu;
-                fb->norder++;
+                t->order[pos] = cpu;
+                t->norder++;
         }
 }
 
-static int publish_hotplug(struct fakeboard *fb)
+/* A CPU taken offline since the placement did nothing the kernel counts. */
+static void account(const struct taskload *t, const struct fakeboard_state *in, bl_usec_t dt,
+                    struct fakeboard_output *out)
 {
-        bl_cpuset offline = fb->all;
-        char list[1024];
-        int r;
+        double stalled = 0, time = (double)dt;
 
-        cpuset_andnot(&offline, &fb->online);
-        cpuset_format(&fb->online, list, sizeof(list));
-        r = board_printf(fb, "/sys/devices/system/cpu/online", "%s\n", list);
-        if (r < 0)
-                return r;
-        cpuset_format(&offline, list, sizeof(list));
-        r = board_printf(fb, "/sys/devices/system/cpu/offline", "%s\n", list);
-        if (r < 0)
-                return r;
-        for (unsigned i = 0; i < fb->npolicies; i++) {
-                bl_cpuset affected = fb->policy[i].cpus;
+        for (unsigned i = 0; i < t->norder; i++) {
+                unsigned cpu = t->order[i];
+                double cap = t->capacity_now[cpu], demand = t->demand[cpu];
 
-                if (fb->policy[i].desc->switcher_offline)
+                if (demand <= 0 || cap <= 0 || !cpuset_isset(&in->was_online, cpu))
                         continue;
 
-                cpuset_and(&affected, &fb->online);
-                format_cpu_words(&affected, list, sizeof(list));
-                r = policy_printf(fb, fb->policy[i].first, "affected_cpus", "%s\n", list);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int record_change(struct fakeboard *fb, bl_usec_t now)
-{
-        struct fakeboard_event ev = { .kind = FAKEBOARD_ONLINE_CHANGED, .time = now, .online = &fb->online };
-
-        if (fb->nchanges == fb->changes_size) {
-                unsigned size = fb->changes_size ? fb->changes_size * 2 : 16;
-                struct fb_change *c = realloc(fb->changes, size * sizeof(*c));
-
-                if (!c)
-                        return -ENOMEM;
-                fb->changes = c;
-                fb->changes_size = size;
-        }
-        fb->changes[fb->nchanges++] = (struct fb_change){ .time = now, .online = fb->online };
-        notify(fb, &ev);
-        return 0;
-}
-
-static int cpu_online_file(const struct fakeboard *fb, unsigned cpu, char *buf, size_t size)
-{
-        return board_path(fb, buf, size, "/sys/devices/system/cpu/cpu%u/online", cpu);
-}
-
-/* Reads every cpuN/online as the kernel state; what the daemon wrote there
- * is what the kernel did. */
-static int sync_online(struct fakeboard *fb, bl_usec_t now)
-{
-        bl_cpuset seen;
-        int r;
-
-        cpuset_zero(&seen);
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                char path[PATH_MAX], value[32];
-
-                if (fb->cpu[cpu].fixed) {
-                        cpuset_set(&seen, cpu);
-                        continue;
-                }
-                r = cpu_online_file(fb, cpu, path, sizeof(path));
-                if (r < 0)
-                        return r;
-                r = read_text(path, value, sizeof(value));
-                if (r == -ENOENT || (r >= 0 && value[0] == '1'))
-                        cpuset_set(&seen, cpu);
-                else if (r >= 0 && value[0] == '0')
-                        continue;
-                else if (cpuset_isset(&fb->online, cpu))
-                        /* Unreadable or garbage: the kernel would have refused the write. */
-                        cpuset_set(&seen, cpu);
-        }
-
-        if (cpuset_empty(&seen)) {
-                /* The kernel refuses to take the last CPU down. */
-                unsigned keep = 0;
-                char path[PATH_MAX];
-
-                while (keep < fb->ncpus && !cpuset_isset(&fb->online, keep))
-                        keep++;
-                if (keep == fb->ncpus)
-                        return -EIO;
-                cpuset_set(&seen, keep);
-                r = cpu_online_file(fb, keep, path, sizeof(path));
-                if (r < 0)
-                        return r;
-                r = write_in_place(path, "1\n", 2);
-                if (r < 0)
-                        return r;
-        }
-        if (cpuset_equal(&seen, &fb->online))
-                return 0;
-        fb->online = seen;
-        order_online(fb);
-        r = publish_hotplug(fb);
-        if (r < 0)
-                return r;
-        return record_change(fb, now);
-}
-
-static void account(struct fakeboard *fb, bl_usec_t dt)
-{
-        static const double window_s[3] = { 10, 60, 300 };
-        double stalled = 0, t = (double)dt;
-
-        for (unsigned i = 0; i < fb->norder; i++) {
-                unsigned cpu = fb->order[i];
-                double cap = cpu_capacity_now(fb, cpu), demand = fb->cpu[cpu].demand, busy;
-
-                busy = demand >= cap ? 1.0 : demand / cap;
-                fb->cpu[cpu].busy_us += busy * t;
-                fb->cpu[cpu].idle_us += (1.0 - busy) * t;
+                out->busy_us[cpu] = (demand >= cap ? 1.0 : demand / cap) * time;
                 /* Part of the time some task waits for a CPU. */
                 if (demand > cap && (demand - cap) / demand > stalled)
                         stalled = (demand - cap) / demand;
         }
-        fb->psi_total_us += stalled * t;
-        for (unsigned k = 0; k < 3; k++) {
-                double decay = exp(-t / (window_s[k] * (double)BL_USEC_PER_SEC));
-
-                fb->psi_avg[k] = fb->psi_avg[k] * decay + 100.0 * stalled * (1.0 - decay);
-        }
+        out->stall_us = stalled * time;
 }
 
-static void load_phase(struct fakeboard *fb, const struct fakeboard_phase *phase)
+static void load_phase(struct taskload *t, const struct fakeboard_phase *phase)
 {
         unsigned n = phase->ntasks < FAKEBOARD_MAX_TASKS ? phase->ntasks : FAKEBOARD_MAX_TASKS;
 
         for (unsigned i = 0; i < n; i++) {
                 unsigned pos = i;
 
-                while (pos > 0 && fb->task[pos - 1] < phase->demand[i]) {
-                        fb->task[pos] = fb->task[pos - 1];
+                while (pos > 0 && t->task[pos - 1] < phase->demand[i]) {
+                        t->task[pos] = t->task[pos - 1];
                         pos--;
                 }
-                fb->task[pos] = phase->demand[i];
+                t->task[pos] = phase->demand[i];
         }
-        fb->ntasks = n;
+        t->ntasks = n;
 }
 
-static void start_phase(struct fakeboard *fb, bl_usec_t now)
+static void start_phase(struct taskload *t, bl_usec_t now)
 {
         char text[256];
-        struct fakeboard_event ev = { .kind = FAKEBOARD_PHASE_STARTED, .time = now, .phase = fb->phase,
-                                      .text = text, .duration_ms = fb->phases[fb->phase].duration_ms };
+        struct fakeboard_event ev = { .kind = FAKEBOARD_PHASE_STARTED, .time = now, .phase = t->phase,
+                                      .text = text, .duration_ms = t->phases[t->phase].duration_ms };
 
-        load_phase(fb, &fb->phases[fb->phase]);
-        fakeboard_phase_describe(&fb->phases[fb->phase], text, sizeof(text));
-        notify(fb, &ev);
+        load_phase(t, &t->phases[t->phase]);
+        fakeboard_phase_describe(&t->phases[t->phase], text, sizeof(text));
+        fakeboard_notify(t->fb, &ev);
 }
 
-static void advance_pattern(struct fakeboard *fb, bl_usec_t now)
+static void advance_pattern(struct taskload *t, bl_usec_t now)
 {
-        if (!fb->pattern_active)
+        if (!t->pattern_active)
                 return;
-        if (!fb->pattern_started) {
-                fb->pattern_started = true;
-                fb->phase = 0;
-                fb->phase_end = now + (bl_usec_t)fb->phases[0].duration_ms * BL_USEC_PER_MSEC;
-                start_phase(fb, now);
+        if (!t->pattern_started) {
+                t->pattern_started = true;
+                t->phase = 0;
+                t->phase_end = now + (bl_usec_t)t->phases[0].duration_ms * BL_USEC_PER_MSEC;
+                start_phase(t, now);
         }
-        while (now >= fb->phase_end) {
-                if (++fb->phase == fb->nphases) {
+        while (now >= t->phase_end) {
+                if (++t->phase == t->nphases) {
                         struct fakeboard_event ev = { .kind = FAKEBOARD_PATTERN_DONE, .time = now };
 
-                        fb->pattern_active = false;
-                        fb->ntasks = 0;
-                        notify(fb, &ev);
+                        t->pattern_active = false;
+                        t->ntasks = 0;
+                        fakeboard_notify(t->fb, &ev);
                         return;
                 }
-                fb->phase_end += (bl_usec_t)fb->phases[fb->phase].duration_ms * BL_USEC_PER_MSEC;
-                start_phase(fb, now);
+                t->phase_end += (bl_usec_t)t->phases[t->phase].duration_ms * BL_USEC_PER_MSEC;
+                start_phase(t, now);
         }
 }
 
-/* The policy's limits as the daemon (or anyone) may have set them. */
-static void policy_limits(struct fakeboard *fb, const struct fb_policy *p, unsigned *min_khz,
-                          unsigned *max_khz)
+static unsigned capacity_at(const struct fakeboard_state *in, const struct fakeboard_policy_state *p,
+                            unsigned khz)
 {
-        char path[PATH_MAX], value[32];
-
-        *min_khz = p->opp[0];
-        *max_khz = p->max_khz;
-        if (board_path(fb, path, sizeof(path), "/sys/devices/system/cpu/cpufreq/policy%u/scaling_min_freq",
-                       p->first) == 0 &&
-            read_text(path, value, sizeof(value)) > 0)
-                *min_khz = (unsigned)strtoul(value, NULL, 10);
-        if (board_path(fb, path, sizeof(path), "/sys/devices/system/cpu/cpufreq/policy%u/scaling_max_freq",
-                       p->first) == 0 &&
-            read_text(path, value, sizeof(value)) > 0)
-                *max_khz = (unsigned)strtoul(value, NULL, 10);
+        return (unsigned)((uint64_t)in->capacity[p->first] * khz / p->max_khz);
 }
 
-static unsigned pick_opp(struct fakeboard *fb, const struct fb_policy *p, double need)
+static unsigned pick_opp(const struct fakeboard_state *in, const struct fakeboard_policy_state *p,
+                         double need)
 {
-        unsigned min_khz, max_khz, pick = 0;
+        unsigned pick = 0;
         bool found = false;
 
-        policy_limits(fb, p, &min_khz, &max_khz);
         for (unsigned i = 0; i < p->nopps; i++) {
-                unsigned khz = p->opp[i];
+                unsigned khz = p->opps_khz[i];
 
-                if (khz < min_khz || khz > max_khz)
+                if (khz < p->min_limit_khz || khz > p->max_limit_khz)
                         continue;
                 pick = khz;
                 found = true;
-                if (policy_capacity_at(fb, p, khz) >= need)
+                if (capacity_at(in, p, khz) >= need)
                         break;
         }
         if (!found)     /* limits that exclude every OPP: the kernel clamps */
-                pick = min_khz > p->max_khz ? p->max_khz : min_khz < p->opp[0] ? p->opp[0] : min_khz;
+                pick = p->min_limit_khz > p->max_khz ? p->max_khz :
+                       p->min_limit_khz < p->opps_khz[0] ? p->opps_khz[0] : p->min_limit_khz;
         return pick;
 }
 
-static int place_and_scale(struct fakeboard *fb)
+static void place_and_scale(struct taskload *t, const struct fakeboard_state *in,
+                            struct fakeboard_output *out)
 {
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
-                fb->cpu[cpu].demand = 0;
-        if (fb->norder > 0)
-                for (unsigned i = 0; i < fb->ntasks; i++)
-                        fb->cpu[fb->order[i % fb->norder]].demand += fb->task[i];
+        for (unsigned cpu = 0; cpu < in->ncpus; cpu++)
+                t->demand[cpu] = 0;
+        if (t->norder > 0)
+                for (unsigned i = 0; i < t->ntasks; i++)
+                        t->demand[t->order[i % t->norder]] += t->task[i];
 
-        for (unsigned i = 0; i < fb->npolicies; i++) {
-                struct fb_policy *p = &fb->policy[i];
+        for (unsigned i = 0; i < in->npolicies; i++) {
+                const struct fakeboard_policy_state *p = &in->policy[i];
+                unsigned khz = p->cur_khz;
                 bool active = false;
                 double highest = 0;
-                unsigned khz;
 
                 for (unsigned cpu = 0; cpu < cpuset_span(&p->cpus); cpu++) {
-                        if (!cpuset_isset(&p->cpus, cpu) || !cpuset_isset(&fb->online, cpu))
+                        if (!cpuset_isset(&p->cpus, cpu) || !cpuset_isset(&in->online, cpu))
                                 continue;
                         active = true;
-                        if (fb->cpu[cpu].demand > highest)
-                                highest = fb->cpu[cpu].demand;
+                        if (t->demand[cpu] > highest)
+                                highest = t->demand[cpu];
                 }
-                if (!active)
-                        continue;       /* an inactive policy keeps its frequency */
-                khz = pick_opp(fb, p, DVFS_HEADROOM * highest);
-                if (khz != p->cur_khz) {
-                        int r;
-
-                        p->cur_khz = khz;
-                        r = policy_printf(fb, p->first, "scaling_cur_freq", "%u\n", khz);
-                        if (r < 0)
-                                return r;
+                /* An inactive policy keeps its frequency. */
+                if (active && !p->switcher_offline) {
+                        khz = pick_opp(in, p, DVFS_HEADROOM * highest);
+                        out->cur_khz[i] = khz;
                 }
+                for (unsigned cpu = 0; cpu < cpuset_span(&p->cpus); cpu++)
+                        if (cpuset_isset(&p->cpus, cpu))
+                                t->capacity_now[cpu] = (double)in->capacity[cpu] * khz / p->max_khz;
         }
+        out->running = t->ntasks;
+}
+
+static int taskload_step(void *userdata, const struct fakeboard_state *in, bl_usec_t dt,
+                         struct fakeboard_output *out)
+{
+        struct taskload *t = userdata;
+
+        account(t, in, dt, out);
+        order_online(t, in);
+        advance_pattern(t, in->now);
+        place_and_scale(t, in, out);
         return 0;
 }
 
-static unsigned long long ticks(double us)
+static void taskload_free(void *userdata)
 {
-        return (unsigned long long)(us / (double)USEC_PER_TICK);
+        struct taskload *t = userdata;
+
+        if (!t)
+                return;
+        free(t->phases);
+        free(t);
 }
 
-static int publish_stat(struct fakeboard *fb)
-{
-        char path[PATH_MAX];
-        double busy = 0, idle = 0;
-        size_t len = 0, size = sizeof(fb->stat_buf);
-        unsigned procs = fb->ntasks + 1;
-        int n, r;
-
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                busy += fb->cpu[cpu].busy_us;
-                idle += fb->cpu[cpu].idle_us;
-        }
-        n = snprintf(fb->stat_buf, size, "cpu  %llu 0 0 %llu 0 0 0 0 0 0\n", ticks(busy), ticks(idle));
-        if (n < 0 || (size_t)n >= size)
-                return -E2BIG;
-        len = (size_t)n;
-        /* The kernel prints a line only for online CPUs. */
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                if (!cpuset_isset(&fb->online, cpu))
-                        continue;
-                n = snprintf(fb->stat_buf + len, size - len, "cpu%u %llu 0 0 %llu 0 0 0 0 0 0\n", cpu,
-                             ticks(fb->cpu[cpu].busy_us), ticks(fb->cpu[cpu].idle_us));
-                if (n < 0 || (size_t)n >= size - len)
-                        return -E2BIG;
-                len += (size_t)n;
-        }
-        n = snprintf(fb->stat_buf + len, size - len,
-                     "intr 0\nctxt 0\nbtime 0\nprocesses %u\nprocs_running %u\nprocs_blocked 0\nsoftirq 0\n",
-                     procs, procs);
-        if (n < 0 || (size_t)n >= size - len)
-                return -E2BIG;
-        len += (size_t)n;
-        r = board_path(fb, path, sizeof(path), "/proc/stat");
-        if (r < 0)
-                return r;
-        return write_in_place(path, fb->stat_buf, len);
-}
-
-static int publish_psi(struct fakeboard *fb)
-{
-        if (!fb->desc->psi)
-                return 0;
-        return board_printf(fb, "/proc/pressure/cpu",
-                            "some avg10=%.2f avg60=%.2f avg300=%.2f total=%llu\n"
-                            "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
-                            fb->psi_avg[0], fb->psi_avg[1], fb->psi_avg[2],
-                            (unsigned long long)fb->psi_total_us);
-}
-
-static int add_line(struct fakeboard *fb, const char *text, size_t len, bl_usec_t now)
-{
-        struct fakeboard_event ev = { .kind = FAKEBOARD_OUTPUT_LINE, .time = now };
-        char *copy;
-
-        if (fb->nlines == fb->lines_size) {
-                unsigned size = fb->lines_size ? fb->lines_size * 2 : 64;
-                struct fb_line *l = realloc(fb->lines, size * sizeof(*l));
-
-                if (!l)
-                        return -ENOMEM;
-                fb->lines = l;
-                fb->lines_size = size;
-        }
-        copy = strndup(text, len);
-        if (!copy)
-                return -ENOMEM;
-        fb->lines[fb->nlines++] = (struct fb_line){ .time = now, .text = copy };
-        ev.text = copy;
-        notify(fb, &ev);
-        return 0;
-}
-
-static void forget_lines(struct fakeboard *fb)
-{
-        for (unsigned i = 0; i < fb->nlines; i++)
-                free(fb->lines[i].text);
-        fb->nlines = 0;
-        fb->outlen = 0;
-}
-
-static int drain_output(struct fakeboard *fb, bl_usec_t now)
-{
-        while (fb->out_fd >= 0) {
-                ssize_t n = read(fb->out_fd, fb->out + fb->outlen, sizeof(fb->out) - fb->outlen);
-                size_t start = 0;
-                int r;
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        if (errno == EAGAIN)
-                                return 0;
-                        return -errno;
-                }
-                if (n == 0) {
-                        close(fb->out_fd);
-                        fb->out_fd = -1;
-                        if (fb->outlen > 0) {
-                                r = add_line(fb, fb->out, fb->outlen, now);
-                                fb->outlen = 0;
-                                if (r < 0)
-                                        return r;
-                        }
-                        return 0;
-                }
-                fb->outlen += (size_t)n;
-                for (size_t i = 0; i < fb->outlen; i++) {
-                        if (fb->out[i] != '\n')
-                                continue;
-                        r = add_line(fb, fb->out + start, i - start, now);
-                        if (r < 0)
-                                return r;
-                        start = i + 1;
-                }
-                if (start == 0 && fb->outlen == sizeof(fb->out)) {
-                        /* An overlong line: hand it out in pieces. */
-                        r = add_line(fb, fb->out, fb->outlen, now);
-                        if (r < 0)
-                                return r;
-                        start = fb->outlen;
-                }
-                memmove(fb->out, fb->out + start, fb->outlen - start);
-                fb->outlen -= start;
-        }
-        return 0;
-}
-
-static int collect(struct fakeboard *fb, bl_usec_t now)
-{
-        int r = drain_output(fb, now);
-        int status;
-        pid_t p;
-
-        if (r < 0)
-                return r;
-        if (fb->pid <= 0 || fb->exited)
-                return 0;
-        p = waitpid(fb->pid, &status, WNOHANG);
-        if (p < 0)
-                return -errno;
-        if (p == 0)
-                return 0;
-        /* Whatever it wrote is in the pipe now; a child of its own may still
-         * hold the pipe, so take what is there and let go. */
-        r = drain_output(fb, now);
-        if (fb->out_fd >= 0) {
-                close(fb->out_fd);
-                fb->out_fd = -1;
-                if (fb->outlen > 0 && r >= 0)
-                        r = add_line(fb, fb->out, fb->outlen, now);
-                fb->outlen = 0;
-        }
-        fb->exited = true;
-        fb->exit_status = status;
-        notify(fb, &(struct fakeboard_event){
-                           .kind = FAKEBOARD_PROCESS_EXITED, .time = now, .status = status });
-        return r;
-}
-
-static void free_environment(char **env)
-{
-        for (size_t i = 0; env[i]; i++)
-                free(env[i]);
-        free(env);
-}
-
-/* The environment of the spawned process: ours, under the preload. */
-static char **spawn_environment(const struct fakeboard *fb)
-{
-        const char *preload = getenv("LD_PRELOAD"), *asan = getenv("ASAN_OPTIONS");
-        bool refuse = access(FAKEBOARD_REFUSE_WRITES_SO, R_OK) == 0;
-        size_t n = 0, k = 0;
-        char **env;
-
-        while (environ[n])
-                n++;
-        env = calloc(n + 5, sizeof(*env));
-        if (!env)
-                return NULL;
-        for (size_t i = 0; i < n; i++) {
-                if (strncmp(environ[i], "LD_PRELOAD=", 11) == 0 ||
-                    strncmp(environ[i], "UMOCKDEV_DIR=", 13) == 0 ||
-                    strncmp(environ[i], "FAKEBOARD_REFUSE=", 17) == 0 ||
-                    strncmp(environ[i], "ASAN_OPTIONS=", 13) == 0)
-                        continue;
-                env[k] = strdup(environ[i]);
-                if (!env[k++])
-                        goto fail;
-        }
-        /* An ASan build aborts when the preload comes before its runtime,
-         * unless told not to check (below). The refusing preload comes
-         * first: umockdev's write() calls libc's own, not the next one. */
-        if (asprintf(&env[k], "LD_PRELOAD=%s%slibumockdev-preload.so.0%s%s",
-                     refuse ? FAKEBOARD_REFUSE_WRITES_SO : "", refuse ? ":" : "",
-                     preload && *preload ? ":" : "", preload ? preload : "") < 0)
-                goto fail_entry;
-        if (asprintf(&env[++k], "UMOCKDEV_DIR=%s", fb->root) < 0)
-                goto fail_entry;
-        if (asprintf(&env[++k], "FAKEBOARD_REFUSE=%s/" REFUSE_RULES, fb->root) < 0)
-                goto fail_entry;
-        if (asprintf(&env[++k], "ASAN_OPTIONS=%s%sverify_asan_link_order=0", asan ? asan : "",
-                     asan && *asan ? ":" : "") < 0)
-                goto fail_entry;
-        return env;
-fail_entry:
-        env[k] = NULL;
-fail:
-        free_environment(env);
-        return NULL;
-}
-
-/* Only async-signal-safe calls here: the testbed runs GLib threads. */
-static void __attribute__((noreturn))
-exec_child(char *const argv[], char **env, int out_fd, int null_fd, pid_t parent)
-{
-        static const int reset[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2 };
-        static const char msg[] = "fakeboard: exec failed\n";
-        struct sigaction dfl = { .sa_handler = SIG_DFL };
-        sigset_t none;
-
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                _exit(127);
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
-                sigaction(reset[i], &dfl, NULL);
-        if (out_fd >= 0) {
-                if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0 ||
-                    dup2(out_fd, STDERR_FILENO) < 0)
-                        _exit(127);
-        }
-        if (strchr(argv[0], '/'))
-                execve(argv[0], argv, env);
-        else
-                execvpe(argv[0], argv, env);
-        if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-                _exit(127);
-        _exit(127);
-}
-
-int fakeboard_spawn(struct fakeboard *fb, char *const argv[], bool inherit_stdio)
-{
-        int pipefd[2] = { -1, -1 }, null_fd = -1;
-        pid_t parent = getpid(), pid;
-        char **env;
-
-        if (!argv || !argv[0])
-                return -EINVAL;
-        if (fakeboard_running(fb))
-                return -EBUSY;
-        env = spawn_environment(fb);
-        if (!env)
-                return -ENOMEM;
-        if (!inherit_stdio) {
-                if (pipe2(pipefd, O_CLOEXEC) < 0) {
-                        int r = -errno;
-
-                        free_environment(env);
-                        return r;
-                }
-                null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-                if (null_fd < 0) {
-                        int r = -errno;
-
-                        close(pipefd[0]);
-                        close(pipefd[1]);
-                        free_environment(env);
-                        return r;
-                }
-        }
-        fflush(NULL);
-        pid = fork();
-        if (pid == 0)
-                exec_child(argv, env, pipefd[1], null_fd, parent);
-        free_environment(env);
-        if (pipefd[1] >= 0)
-                close(pipefd[1]);
-        if (null_fd >= 0)
-                close(null_fd);
-        if (pid < 0) {
-                int r = -errno;
-
-                if (pipefd[0] >= 0)
-                        close(pipefd[0]);
-                return r;
-        }
-        if (pipefd[0] >= 0)
-                fcntl(pipefd[0], F_SETFL, fcntl(pipefd[0], F_GETFL) | O_NONBLOCK);
-        if (fb->out_fd >= 0)
-                close(fb->out_fd);
-        forget_lines(fb);
-        fb->out_fd = pipefd[0];
-        fb->pid = pid;
-        fb->exited = false;
-        fb->exit_status = 0;
-        return 0;
-}
-
-pid_t fakeboard_pid(const struct fakeboard *fb)
-{
-        return fb->pid;
-}
-
-bool fakeboard_running(const struct fakeboard *fb)
-{
-        return fb->pid > 0 && !fb->exited;
-}
-
-int fakeboard_exit_status(const struct fakeboard *fb, int *status)
-{
-        if (fb->pid <= 0 || !fb->exited)
-                return -ECHILD;
-        *status = fb->exit_status;
-        return 0;
-}
-
-int fakeboard_kill(struct fakeboard *fb, int sig)
-{
-        if (!fakeboard_running(fb))
-                return -ESRCH;
-        return kill(fb->pid, sig) < 0 ? -errno : 0;
-}
-
-static bool process_gone(struct fakeboard *fb, void *userdata)
-{
-        (void)userdata;
-        return !fakeboard_running(fb);
-}
-
-int fakeboard_wait(struct fakeboard *fb, unsigned timeout_ms, int *status)
-{
-        int r;
-
-        if (fb->pid <= 0)
-                return -ECHILD;
-        r = fakeboard_run(fb, timeout_ms, process_gone, NULL);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                return -ETIMEDOUT;
-        if (status)
-                *status = fb->exit_status;
-        return 0;
-}
-
-unsigned fakeboard_n_lines(const struct fakeboard *fb)
-{
-        return fb->nlines;
-}
-
-const char *fakeboard_line(const struct fakeboard *fb, unsigned index, bl_usec_t *time)
-{
-        if (index >= fb->nlines)
-                return NULL;
-        if (time)
-                *time = fb->lines[index].time;
-        return fb->lines[index].text;
-}
-
-int fakeboard_find_line(const struct fakeboard *fb, unsigned from, const char *needle)
-{
-        for (unsigned i = from; i < fb->nlines; i++)
-                if (strstr(fb->lines[i].text, needle))
-                        return (int)i;
-        return -ENOENT;
-}
+static const struct fakeboard_driver taskload_driver = {
+        .step = taskload_step,
+        .free = taskload_free,
+};
 
 int fakeboard_new(const char *board, struct fakeboard **ret)
 {
         const struct fakeboard_desc *d = fakeboard_desc_find(board);
-        struct fakeboard *fb;
-        bl_cpuset fixed;
+        struct taskload *t;
         int r;
 
         if (!d)
                 return -ENOENT;
-        if (d->ncpus == 0 || d->ncpus > FAKEBOARD_MAX_CPUS || d->nzones > FAKEBOARD_MAX_ZONES)
-                return -E2BIG;
-        cpuset_zero(&fixed);
-        if (d->fixed_cpus && (r = cpuset_parse(&fixed, d->fixed_cpus)) < 0)
-                return r;
-        fb = calloc(1, sizeof(*fb));
-        if (!fb)
+        t = calloc(1, sizeof(*t));
+        if (!t)
                 return -ENOMEM;
-        fb->desc = d;
-        fb->ncpus = d->ncpus;
-        fb->out_fd = -1;
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                cpuset_set(&fb->all, cpu);
-                fb->cpu[cpu].fixed = cpuset_isset(&fixed, cpu);
-        }
-        fb->online = fb->all;
-
-        fb->testbed = umockdev_testbed_new();
-        fb->root = umockdev_testbed_get_root_dir(fb->testbed);
-        if ((r = setup_policies(fb)) < 0)
-                goto fail;
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
-                if (fb->policy[fb->cpu[cpu].policy].desc->switcher_offline)
-                        cpuset_clear(&fb->online, cpu);
-        order_online(fb);
-        if ((r = add_cpu_devices(fb)) < 0 ||
-            (r = write_global_files(fb)) < 0 || (r = write_pmu_files(fb)) < 0 || (r = write_proc(fb)) < 0)
-                goto fail;
-        for (unsigned i = 0; i < fb->npolicies; i++)
-                if (!fb->policy[i].desc->switcher_offline && (r = write_policy_files(fb, &fb->policy[i])) < 0)
-                        goto fail;
-        if ((r = write_switcher_files(fb)) < 0 || (r = write_cgroup_files(fb)) < 0)
-                goto fail;
-        if ((r = publish_hotplug(fb)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
-                goto fail;
-        *ret = fb;
+        r = fakeboard_new_desc(d, &taskload_driver, t, ret);
+        if (r < 0)
+                return r;
+        t->fb = *ret;
+        fakeboard_set_refuse_preload(*ret, FAKEBOARD_REFUSE_WRITES_SO);
         return 0;
-fail:
-        fakeboard_free(fb);
-        return r;
-}
-
-void fakeboard_free(struct fakeboard *fb)
-{
-        if (!fb)
-                return;
-        if (fakeboard_running(fb)) {
-                kill(fb->pid, SIGKILL);
-                while (waitpid(fb->pid, NULL, 0) < 0 && errno == EINTR)
-                        ;
-        }
-        if (fb->out_fd >= 0)
-                close(fb->out_fd);
-        forget_lines(fb);
-        free(fb->lines);
-        free(fb->changes);
-        free(fb->phases);
-        if (fb->testbed)
-                g_object_unref(fb->testbed);
-        g_free(fb->root);
-        free(fb);
-}
-
-const char *fakeboard_root(const struct fakeboard *fb)
-{
-        return fb->root;
-}
-
-const struct fakeboard_desc *fakeboard_desc(const struct fakeboard *fb)
-{
-        return fb->desc;
-}
-
-void fakeboard_set_observer(struct fakeboard *fb, fakeboard_observer_fn observer, void *userdata)
-{
-        fb->observer = observer;
-        fb->userdata = userdata;
-}
-
-void fakeboard_online(const struct fakeboard *fb, bl_cpuset *ret)
-{
-        *ret = fb->online;
-}
-
-unsigned fakeboard_capacity(const struct fakeboard *fb, unsigned cpu)
-{
-        return cpu < fb->ncpus ? fb->cpu[cpu].capacity : 0;
-}
-
-unsigned fakeboard_cur_freq(const struct fakeboard *fb, unsigned cpu)
-{
-        return cpu < fb->ncpus ? fb->policy[fb->cpu[cpu].policy].cur_khz : 0;
-}
-
-int fakeboard_set_cpu_online(struct fakeboard *fb, unsigned cpu, bool online)
-{
-        char path[PATH_MAX];
-        int r;
-
-        if (cpu >= fb->ncpus)
-                return -ENOENT;
-        if (fb->cpu[cpu].fixed)
-                return -EPERM;
-        r = cpu_online_file(fb, cpu, path, sizeof(path));
-        if (r < 0)
-                return r;
-        r = write_in_place(path, online ? "1\n" : "0\n", 2);
-        if (r < 0)
-                return r;
-        r = sync_online(fb, fakeboard_now());
-        if (r < 0)
-                return r;
-        return publish_stat(fb);
-}
-
-/* The header libudev puts before a message's KEY=value strings. */
-#define UDEV_MONITOR_MAGIC 0xfeedcafeU
-struct udev_message_header {
-        char prefix[8];                 /* "libudev" */
-        uint32_t magic;                 /* network order, like the hashes */
-        uint32_t header_size;
-        uint32_t properties_off;
-        uint32_t properties_len;
-        uint32_t filter_subsystem_hash;
-        uint32_t filter_devtype_hash;
-        uint32_t filter_tag_bloom_hi;
-        uint32_t filter_tag_bloom_lo;
-};
-
-/* MurmurHash2, seed 0: the subsystem hash the receiver's socket filter tests. */
-static uint32_t udev_string_hash(const char *str)
-{
-        const uint32_t m = 0x5bd1e995;
-        size_t len = strlen(str);
-        const unsigned char *p = (const unsigned char *)str;
-        uint32_t h = (uint32_t)len;
-
-        for (; len >= 4; len -= 4, p += 4) {
-                uint32_t k;
-
-                memcpy(&k, p, sizeof(k));
-                k *= m;
-                k ^= k >> 24;
-                k *= m;
-                h = h * m ^ k;
-        }
-        switch (len) {
-        case 3:
-                h ^= (uint32_t)p[2] << 16;
-                /* fall through */
-        case 2:
-                h ^= (uint32_t)p[1] << 8;
-                /* fall through */
-        case 1:
-                h ^= p[0];
-                h *= m;
-        }
-        h ^= h >> 13;
-        h *= m;
-        h ^= h >> 15;
-        return h;
-}
-
-int fakeboard_uevent(struct fakeboard *fb, const char *sysfs_path, const char *action)
-{
-        char link[PATH_MAX], target[PATH_MAX], props[1024];
-        struct udev_message_header hdr = { .prefix = "libudev" };
-        struct iovec iov[2];
-        const char *subsystem;
-        glob_t sockets;
-        ssize_t n;
-        int len, r, sent = 0;
-
-        if (strncmp(sysfs_path, "/sys/", 5) != 0)
-                return -EINVAL;
-        r = board_path(fb, link, sizeof(link), "%s/subsystem", sysfs_path);
-        if (r < 0)
-                return r;
-        n = readlink(link, target, sizeof(target) - 1);
-        if (n < 0)
-                return -errno;
-        target[n] = '\0';
-        subsystem = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-        len = snprintf(props, sizeof(props), "ACTION=%s%cDEVPATH=%s%cSUBSYSTEM=%s%cSEQNUM=%llu", action, 0,
-                       sysfs_path + 4, 0, subsystem, 0, ++fb->uevent_seqnum);
-        if (len < 0 || (size_t)len >= sizeof(props))
-                return -ENAMETOOLONG;
-        hdr.magic = htonl(UDEV_MONITOR_MAGIC);
-        hdr.header_size = sizeof(hdr);
-        hdr.properties_off = sizeof(hdr);
-        hdr.properties_len = (uint32_t)len + 1;
-        hdr.filter_subsystem_hash = htonl(udev_string_hash(subsystem));
-        iov[0] = (struct iovec){ .iov_base = &hdr, .iov_len = sizeof(hdr) };
-        iov[1] = (struct iovec){ .iov_base = props, .iov_len = (size_t)len + 1 };
-
-        /* The preload binds each monitor of a process under it to
-         * $UMOCKDEV_DIR/eventN (N its descriptor). */
-        r = snprintf(link, sizeof(link), "%s/event[0-9]*", fb->root);
-        if (r < 0 || (size_t)r >= sizeof(link))
-                return -ENAMETOOLONG;
-        r = 0;
-        if (glob(link, 0, NULL, &sockets) != 0)
-                return 0;
-        for (size_t i = 0; i < sockets.gl_pathc; i++) {
-                struct sockaddr_un addr = { .sun_family = AF_UNIX };
-                struct msghdr msg = {
-                        .msg_name = &addr, .msg_namelen = sizeof(addr), .msg_iov = iov, .msg_iovlen = 2,
-                };
-                int fd;
-
-                if (strlen(sockets.gl_pathv[i]) >= sizeof(addr.sun_path))
-                        continue;
-                strcpy(addr.sun_path, sockets.gl_pathv[i]);
-                fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-                if (fd < 0) {
-                        r = -errno;
-                        break;
-                }
-                /* A monitor that closed leaves its socket file: not a listener. */
-                if (sendmsg(fd, &msg, 0) >= 0)
-                        sent++;
-                close(fd);
-        }
-        globfree(&sockets);
-        return r < 0 ? r : sent;
-}
-
-int fakeboard_set_temp(struct fakeboard *fb, unsigned zone, int millicelsius)
-{
-        char path[128];
-
-        if (zone >= fb->desc->nzones)
-                return -ENOENT;
-        snprintf(path, sizeof(path), "/sys/devices/virtual/thermal/thermal_zone%u/temp", zone);
-        return board_printf(fb, path, "%d\n", millicelsius);
-}
-
-/* The part of a testbed file's real path (symlinks resolved) below the
- * testbed's root: what the refusing preload sees through /proc/self/fd. */
-static int testbed_suffix(const struct fakeboard *fb, const char *path, char *buf, size_t size)
-{
-        char full[PATH_MAX], resolved[PATH_MAX], root[PATH_MAX];
-        size_t root_len;
-        int r;
-
-        r = board_path(fb, full, sizeof(full), "%s", path);
-        if (r < 0)
-                return r;
-        if (!realpath(full, resolved) || !realpath(fb->root, root))
-                return -errno;
-        root_len = strlen(root);
-        if (strncmp(resolved, root, root_len) != 0 || resolved[root_len] != '/' || strchr(resolved, ' '))
-                return -EXDEV;
-        if ((size_t)snprintf(buf, size, "%s", resolved + root_len) >= size)
-                return -ENAMETOOLONG;
-        return 0;
-}
-
-/* Opens the rules file locked against the preload, which counts down in it,
- * and reads it. Returns the descriptor or -errno. */
-static int open_rules(const struct fakeboard *fb, char *text, size_t size)
-{
-        char path[PATH_MAX];
-        ssize_t n;
-        int fd, r;
-
-        r = board_path(fb, path, sizeof(path), "/" REFUSE_RULES);
-        if (r < 0)
-                return r;
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-        if (fd < 0)
-                return -errno;
-        if (flock(fd, LOCK_EX) < 0 || (n = pread(fd, text, size - 1, 0)) < 0) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        text[n] = '\0';
-        return fd;
-}
-
-/* The count of the rule for 'suffix' in the rules text, 0 if none. */
-static unsigned rule_count(const char *text, const char *suffix)
-{
-        char word[PATH_MAX], error[32];
-        unsigned count;
-
-        for (const char *line = text; *line;) {
-                if (sscanf(line, "%4095s %31s %u", word, error, &count) == 3 && strcmp(word, suffix) == 0)
-                        return count;
-                line = strchrnul(line, '\n');
-                if (*line)
-                        line++;
-        }
-        return 0;
-}
-
-int fakeboard_refuse_writes(struct fakeboard *fb, const char *path, int error, unsigned count)
-{
-        char suffix[PATH_MAX], text[REFUSE_RULES_MAX], out[REFUSE_RULES_MAX], word[PATH_MAX];
-        size_t len = 0;
-        int fd, r;
-
-        if (access(FAKEBOARD_REFUSE_WRITES_SO, R_OK) < 0)
-                return -ENOPKG;
-        if (error <= 0)
-                return -EINVAL;
-        r = testbed_suffix(fb, path, suffix, sizeof(suffix));
-        if (r < 0)
-                return r;
-        fd = open_rules(fb, text, sizeof(text));
-        if (fd < 0)
-                return fd;
-        out[0] = '\0';
-        for (char *line = text, *end; *line && len < sizeof(out); line = end) {
-                end = strchrnul(line, '\n');
-                if (*end)
-                        *end++ = '\0';
-                if (sscanf(line, "%4095s", word) == 1 && strcmp(word, suffix) == 0)
-                        continue;
-                len += (size_t)snprintf(out + len, sizeof(out) - len, "%s\n", line);
-        }
-        if (count > 0 && len < sizeof(out))
-                len += (size_t)snprintf(out + len, sizeof(out) - len, "%s %d %u\n", suffix, error, count);
-        r = 0;
-        if (len >= sizeof(out))
-                r = -E2BIG;
-        else if (pwrite(fd, out, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len) < 0)
-                r = -errno;
-        close(fd);
-        return r;
-}
-
-int fakeboard_refusals_left(struct fakeboard *fb, const char *path)
-{
-        char suffix[PATH_MAX], text[REFUSE_RULES_MAX];
-        unsigned count;
-        int fd, r;
-
-        r = testbed_suffix(fb, path, suffix, sizeof(suffix));
-        if (r < 0)
-                return r;
-        fd = open_rules(fb, text, sizeof(text));
-        if (fd < 0)
-                return fd;
-        count = rule_count(text, suffix);
-        close(fd);
-        return (int)count;
 }
 
 int fakeboard_set_load(struct fakeboard *fb, const unsigned *demand, unsigned ntasks)
 {
+        struct taskload *t = fakeboard_driver_data(fb);
         struct fakeboard_phase phase = { .ntasks = ntasks };
 
         if (ntasks > FAKEBOARD_MAX_TASKS)
                 return -E2BIG;
         if (ntasks)
                 memcpy(phase.demand, demand, ntasks * sizeof(*demand));
-        fb->pattern_active = false;
-        load_phase(fb, &phase);
+        t->pattern_active = false;
+        load_phase(t, &phase);
         return 0;
 }
 
 int fakeboard_set_pattern(struct fakeboard *fb, const struct fakeboard_phase *phases, unsigned nphases)
 {
+        struct taskload *t = fakeboard_driver_data(fb);
         struct fakeboard_phase *copy;
 
         if (nphases == 0)
@@ -1671,124 +259,17 @@ int fakeboard_set_pattern(struct fakeboard *fb, const struct fakeboard_phase *ph
         if (!copy)
                 return -ENOMEM;
         memcpy(copy, phases, nphases * sizeof(*copy));
-        free(fb->phases);
-        fb->phases = copy;
-        fb->nphases = nphases;
-        fb->pattern_active = true;
-        fb->pattern_started = false;
+        free(t->phases);
+        t->phases = copy;
+        t->nphases = nphases;
+        t->pattern_active = true;
+        t->pattern_started = false;
         return 0;
 }
 
 bool fakeboard_pattern_done(const struct fakeboard *fb)
 {
-        return fb->phases && !fb->pattern_active;
-}
+        const struct taskload *t = fakeboard_driver_data(fb);
 
-int fakeboard_step(struct fakeboard *fb, bl_usec_t now)
-{
-        int r;
-
-        r = collect(fb, now);
-        if (r < 0)
-                return r;
-        if (fb->stepped && now > fb->last_step)
-                account(fb, now - fb->last_step);
-        if ((r = sync_online(fb, now)) < 0)
-                return r;
-        advance_pattern(fb, now);
-        if ((r = place_and_scale(fb)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
-                return r;
-        fb->last_step = now;
-        fb->stepped = true;
-        return 0;
-}
-
-/* Sleeps until 'until', collecting the process's output as it comes. */
-static int wait_until(struct fakeboard *fb, bl_usec_t until)
-{
-        for (;;) {
-                bl_usec_t now = fakeboard_now();
-                struct pollfd pfd = { .fd = fb->out_fd, .events = POLLIN };
-                struct timespec ts;
-                int r;
-
-                if (now >= until)
-                        return 0;
-                ts.tv_sec = (time_t)((until - now) / BL_USEC_PER_SEC);
-                ts.tv_nsec = (long)((until - now) % BL_USEC_PER_SEC) * 1000;
-                r = ppoll(&pfd, fb->out_fd >= 0 ? 1 : 0, &ts, NULL);
-                if (r < 0 && errno != EINTR)
-                        return -errno;
-                if (r > 0) {
-                        r = drain_output(fb, fakeboard_now());
-                        if (r < 0)
-                                return r;
-                }
-        }
-}
-
-int fakeboard_run(struct fakeboard *fb, unsigned timeout_ms, fakeboard_until_fn until, void *userdata)
-{
-        bl_usec_t deadline = fakeboard_now() + (bl_usec_t)timeout_ms * BL_USEC_PER_MSEC;
-
-        for (;;) {
-                bl_usec_t now = fakeboard_now(), next;
-                int r;
-
-                r = fakeboard_step(fb, now);
-                if (r < 0)
-                        return r;
-                if (until && until(fb, userdata))
-                        return 1;
-                if (now >= deadline)
-                        return 0;
-                next = now + FAKEBOARD_STEP_USEC;
-                r = wait_until(fb, next < deadline ? next : deadline);
-                if (r < 0)
-                        return r;
-        }
-}
-
-int fakeboard_run_for(struct fakeboard *fb, unsigned ms)
-{
-        int r = fakeboard_run(fb, ms, NULL, NULL);
-
-        return r < 0 ? r : 0;
-}
-
-unsigned fakeboard_n_online_changes(const struct fakeboard *fb)
-{
-        return fb->nchanges;
-}
-
-int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_t *time, bl_cpuset *online)
-{
-        if (index >= fb->nchanges)
-                return -ENOENT;
-        if (time)
-                *time = fb->changes[index].time;
-        if (online)
-                *online = fb->changes[index].online;
-        return 0;
-}
-
-const char *fakeboard_log_tail(const struct fakeboard *fb)
-{
-        static char buf[FAKEBOARD_LOG_TAIL_MAX + 1];
-        unsigned n = fakeboard_n_lines(fb), first = n;
-        size_t total = 0, len = 0;
-
-        /* From the newest line back, as many as fit. */
-        while (first > 0) {
-                size_t line = strlen(fakeboard_line(fb, first - 1, NULL)) + 7;
-
-                if (total + line > FAKEBOARD_LOG_TAIL_MAX)
-                        break;
-                total += line;
-                first--;
-        }
-        buf[0] = '\0';
-        for (unsigned i = first; i < n; i++)
-                len += (size_t)snprintf(buf + len, sizeof(buf) - len, "\n    | %s", fakeboard_line(fb, i, NULL));
-        return buf;
+        return t->phases && !t->pattern_active;
 }

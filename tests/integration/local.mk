@@ -1,13 +1,13 @@
-# The fake board: a umockdev testbed shaped like a real board, and a load
-# driver that plays a pattern into its /proc/stat and /proc/pressure/cpu.
+# The fake board: the testbed of src/testbed/ shaped like a real board, and
+# a load driver that plays a pattern into its /proc/stat and /proc/pressure/cpu.
 noinst_PROGRAMS += tests/fakeboard/bl-fakeboard
 tests_fakeboard_bl_fakeboard_SOURCES = \
 	tests/fakeboard/main.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
 tests_fakeboard_bl_fakeboard_CFLAGS = $(AM_CFLAGS) $(FAKEBOARD_CFLAGS)
-tests_fakeboard_bl_fakeboard_LDADD = src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
-# What every program built with fakeboard.c needs.
+tests_fakeboard_bl_fakeboard_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
+# What every program built with fakeboard.c needs (and libbltestbed.a).
 FAKEBOARD_CFLAGS = $(UMOCKDEV_CFLAGS) \
 	-DFAKEBOARD_REFUSE_WRITES_SO='"$(abs_top_builddir)/tests/fakeboard/refuse-writes.so"'
 # The preload fakeboard_spawn() adds to play a kernel refusing writes
@@ -36,45 +36,46 @@ tests_integration_check_fakeboard_SOURCES = \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
 tests_integration_check_fakeboard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS)
-tests_integration_check_fakeboard_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_fakeboard_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_fakeboard_DEPENDENCIES = tests/fakeboard/refuse-writes.so
 tests_integration_check_daemon_SOURCES = tests/integration/check_daemon.c $(INTEGRATION_HARNESS)
 tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
-tests_integration_check_daemon_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_daemon_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The backends other than hotplug, with the real daemon on a fake board.
 tests_integration_check_backends_SOURCES = tests/integration/check_backends.c $(INTEGRATION_HARNESS)
 tests_integration_check_backends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_backends_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_backends_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 tests_integration_check_events_SOURCES = tests/integration/check_events.c $(INTEGRATION_HARNESS)
 tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_events_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_events_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 tests_integration_check_switcher_SOURCES = tests/integration/check_switcher.c $(INTEGRATION_HARNESS)
 tests_integration_check_switcher_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_switcher_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_switcher_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # State safety: the saved CPU state across SIGKILL and restart, other managers.
 tests_integration_check_crash_SOURCES = tests/integration/check_crash.c $(INTEGRATION_HARNESS)
 tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_crash_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_crash_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The D-Bus service on a private dbus-daemon per test.
 tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS)
 tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
-tests_integration_check_bus_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+tests_integration_check_bus_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # bigLittled --record: this machine's /proc/stat and a fake board's known load.
 integration_tests += tests/integration/check_record
 tests_integration_check_record_SOURCES = tests/integration/check_record.c $(INTEGRATION_HARNESS)
 tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/core/libblcore.a \
+tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/testbed/libbltestbed.a \
+	src/core/libblcore.a \
 	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # The quick-start demo: the daemon on the fake Exynos 5422 while a load plays.
@@ -94,7 +95,7 @@ integration_tests += tests/integration/check_topologies
 tests_integration_check_topologies_SOURCES = tests/integration/check_topologies.c $(INTEGRATION_HARNESS)
 tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_topologies_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_topologies_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # The cpuset backend: cgroup v2 written directly, or systemd's AllowedCPUs=
 # through a fake systemd on a private dbus-daemon.
@@ -107,7 +108,7 @@ tests_integration_check_cpuset_SOURCES = tests/integration/check_cpuset.c $(INTE
 tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"'
-tests_integration_check_cpuset_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_cpuset_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # Every topology with every backend that applies to it: detection, switching
 # up and down, refused writes, restore, and a crash with a restart.
@@ -115,5 +116,19 @@ integration_tests += tests/integration/check_matrix
 tests_integration_check_matrix_SOURCES = tests/integration/check_matrix.c $(INTEGRATION_HARNESS)
 tests_integration_check_matrix_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_matrix_LDADD = src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_matrix_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-writes.so
+
+# blsim live: the real daemon on a board model played in real time, and the
+# agreement of its switches and energy with blsim run's.
+integration_tests += tests/integration/check_live
+tests_integration_check_live_SOURCES = tests/integration/check_live.c $(INTEGRATION_HARNESS)
+tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(INIH_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
+	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
+tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
+	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
+	$(INIH_LIBS) $(LIBM)
+EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled

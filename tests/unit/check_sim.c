@@ -277,9 +277,10 @@ static const struct bad_board bad_boards[] = {
           { "b.ini:1: unknown section [boards] (expected [board] or [cluster.NAME])" } },
         { BOARD_SECTION "nmae = x\n" LITTLE_SECTION BIG_SECTION,
           { "b.ini:6: [board]: unknown key \"nmae\" (known: name, reference_capacity, switch_latency_us, "
-            "switch_energy_uj)" } },
+            "switch_energy_uj, ambient_c)" } },
         { BOARD_SECTION LITTLE_SECTION "cpu = 3\n" BIG_SECTION,
-          { "b.ini:13: [cluster.little]: unknown key \"cpu\" (known: cpus, order, off_mw, core, opp)" } },
+          { "b.ini:13: [cluster.little]: unknown key \"cpu\" (known: cpus, order, off_mw, core, opp, "
+            "thermal_r_c_per_w, thermal_c_j_per_c, trip_passive_c, trip_critical_c)" } },
         { "[board]\nname = test\nreference_capacity = 1024\nswitch_latency_us = 100\n"
           LITTLE_SECTION BIG_SECTION,
           { "b.ini:1: [board]: missing key \"switch_energy_uj\" (a number of µJ)" } },

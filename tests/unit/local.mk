@@ -29,6 +29,7 @@ unit_tests = \
 	tests/unit/check_sim \
 	tests/unit/check_simrun \
 	tests/unit/check_simmodes \
+	tests/unit/check_live \
 	tests/unit/check_rtapp \
 	tests/unit/check_baselines \
 	tests/unit/check_tune \
@@ -116,6 +117,9 @@ tests_unit_check_simrun_LDADD = $(SIM_LDADD)
 tests_unit_check_simmodes_SOURCES = tests/unit/check_simmodes.c
 tests_unit_check_simmodes_CFLAGS = $(UNIT_CFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
 tests_unit_check_simmodes_LDADD = $(SIM_LDADD)
+tests_unit_check_live_SOURCES = tests/unit/check_live.c
+tests_unit_check_live_CFLAGS = $(UNIT_CFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
+tests_unit_check_live_LDADD = $(SIM_LDADD)
 tests_unit_check_rtapp_SOURCES = tests/unit/check_rtapp.c
 tests_unit_check_rtapp_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"'
 tests_unit_check_rtapp_LDADD = $(SIM_LDADD)

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * blsim live with the real bigLittled on the exynos5422-like board model,
+ * playing tests/data/live/idle-heavy-idle.csv (1 s idle, 1 s of four lanes
+ * at 70 % of a big core, 1 s idle, the burst again, 1 s idle).
+ *
+ * The daemon must switch up at each burst and down after it, the board must
+ * report the switches the daemon logged, and SIGTERM must leave every CPU
+ * online. And the agreement the simulator's figures rest on: the live run's
+ * switch sequence and energy match blsim run's of the same configuration
+ * (sim_run_policy(), which blsim run prints) within timing jitter:
+ *   - the same switches, in the same order;
+ *   - each within AGREE_SLACK_US of the simulated one (two sample intervals
+ *     + 10 ms: the daemon's sampling phase against the workload, USER_HZ
+ *     quantisation of /proc/stat, the board's 5 ms tick);
+ *   - energy within AGREE_ENERGY_PCT %.
+ * The measured figures are printed (tests/bench/RESULTS.md records them).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/conf-files.h"
+#include "policy/builtin.h"
+#include "sim/presets.h"
+#include "sim/run.h"
+#include "sim/trace.h"
+#include "tests/integration/harness.h"
+
+#define BOARD BOARDS_DIR "/exynos5422-like.ini"
+#define WORKLOAD TEST_DATA_DIR "/live/idle-heavy-idle.csv"
+#define SAMPLE_INTERVAL_US (20 * BL_USEC_PER_MSEC)
+#define AGREE_SLACK_US (2 * SAMPLE_INTERVAL_US + 10 * BL_USEC_PER_MSEC)
+#define AGREE_ENERGY_PCT 3.0
+#define MAX_SWITCHES 32
+
+static const char config[] =
+        "[daemon]\n"
+        "sample_interval_ms = 20\n"
+        "log_level = info\n";
+
+struct switch_rec {
+        unsigned long long t;
+        char from[16], to[16];
+};
+
+struct live_out {
+        int status;
+        char *out, *err;
+};
+
+static char *slurp(const char *path)
+{
+        FILE *f = fopen(path, "r");
+        char *text;
+        long n;
+
+        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+        ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+        n = ftell(f);
+        ck_assert_int_ge(n, 0);
+        rewind(f);
+        text = calloc(1, (size_t)n + 1);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+        fclose(f);
+        return text;
+}
+
+/* The end of a long text, for failure messages (Check limits their size). */
+static const char *tail(const char *text)
+{
+        size_t n = strlen(text);
+
+        return n > 2000 ? text + n - 2000 : text;
+}
+
+/* Runs argv with stdout and stderr into files of the work directory. */
+static void run(char *const argv[], struct live_out *lo)
+{
+        char out[4096 + 16], err[4096 + 16];
+        pid_t pid;
+
+        snprintf(out, sizeof(out), "%s/out", harness_workdir());
+        snprintf(err, sizeof(err), "%s/err", harness_workdir());
+        fflush(NULL);
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+                /* A test that times out takes blsim, and so the daemon, with it. */
+                if (o < 0 || e < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
+                    dup2(e, STDERR_FILENO) < 0)
+                        _exit(127);
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        ck_assert_int_eq(waitpid(pid, &lo->status, 0), pid);
+        lo->out = slurp(out);
+        lo->err = slurp(err);
+}
+
+static void run_live_with(struct live_out *lo, const char *command, const char *config_text)
+{
+        const char *path = write_config("live.conf", config_text);
+        char *argv[] = {
+                (char *)BLSIM_PATH, (char *)"live", (char *)"--board", (char *)BOARD, (char *)"--workload",
+                (char *)WORKLOAD, (char *)"--config", (char *)path, (char *)"--json", (char *)"--",
+                (char *)command, (char *)"--foreground", (char *)"--config", (char *)path, NULL,
+        };
+
+        run(argv, lo);
+}
+
+static void run_live(struct live_out *lo, const char *command)
+{
+        run_live_with(lo, command, config);
+}
+
+static void free_out(struct live_out *lo)
+{
+        free(lo->out);
+        free(lo->err);
+}
+
+static void assert_success(const struct live_out *lo)
+{
+        ck_assert_msg(WIFEXITED(lo->status) && WEXITSTATUS(lo->status) == 0,
+                      "blsim live: status %#x; it said:\n%s", lo->status, tail(lo->err));
+}
+
+static double json_number(const char *json, const char *key)
+{
+        char pattern[64];
+        const char *p;
+        char *end;
+        double v;
+
+        snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
+        p = strstr(json, pattern);
+        ck_assert_msg(p != NULL, "no key %s in:\n%s", key, json);
+        v = strtod(p + strlen(pattern), &end);
+        ck_assert_msg(end != p + strlen(pattern), "key %s is not a number in:\n%s", key, json);
+        return v;
+}
+
+static void json_text(const char *json, const char *key, char *buf, size_t size)
+{
+        char pattern[64];
+        const char *p;
+        size_t n;
+
+        snprintf(pattern, sizeof(pattern), "\"%s\": \"", key);
+        p = strstr(json, pattern);
+        ck_assert_msg(p != NULL, "no string %s in:\n%s", key, json);
+        p += strlen(pattern);
+        n = strcspn(p, "\"");
+        ck_assert_uint_lt(n, size);
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+}
+
+static unsigned json_switches(const char *json, struct switch_rec *sw)
+{
+        const char *p = strstr(json, "\"switch_sequence\": [");
+        unsigned n = 0;
+
+        ck_assert_msg(p != NULL, "no switch_sequence in:\n%s", json);
+        p = strchr(p, '[') + 1;
+        while (*p == '{' || (*p == ',' && *++p == ' ' && *++p == '{')) {
+                int used = 0;
+
+                ck_assert_uint_lt(n, MAX_SWITCHES);
+                ck_assert_msg(sscanf(p, "{\"t_us\": %llu, \"from\": \"%15[^\"]\", \"to\": \"%15[^\"]\"}%n",
+                                     &sw[n].t, sw[n].from, sw[n].to, &used) == 3 && used > 0,
+                              "bad switch entry: %.80s", p);
+                p += used;
+                n++;
+        }
+        ck_assert_msg(*p == ']', "switch_sequence does not end: %.80s", p);
+        return n;
+}
+
+/* The daemon's own account: "switch FROM -> TO: ..." lines, in order. */
+static unsigned logged_switches(const char *log, struct switch_rec *sw)
+{
+        unsigned n = 0;
+
+        for (const char *p = log; (p = strstr(p, "switch ")); p++) {
+                if (p != log && p[-1] != '\n')
+                        continue;
+                ck_assert_uint_lt(n, MAX_SWITCHES);
+                if (sscanf(p, "switch %15s -> %15[^:]:", sw[n].from, sw[n].to) == 2)
+                        n++;
+        }
+        return n;
+}
+
+/* Up at each burst and down after it, as the daemon logged it. */
+static void assert_switched(const struct live_out *lo)
+{
+        struct switch_rec board[MAX_SWITCHES], logged[MAX_SWITCHES];
+        unsigned n = json_switches(lo->out, board);
+
+        ck_assert_msg(n == 4, "%u switches; the daemon said:\n%s", n, tail(lo->err));
+        ck_assert_double_eq(json_number(lo->out, "switches"), 4);
+        for (unsigned i = 0; i < n; i++) {
+                ck_assert_str_eq(board[i].from, i % 2 ? "big" : "little");
+                ck_assert_str_eq(board[i].to, i % 2 ? "little" : "big");
+        }
+        ck_assert(board[0].t > 1000000 && board[0].t < 1300000);
+        ck_assert(board[1].t > 2000000 && board[1].t < 2500000);
+        ck_assert(board[2].t > 3000000 && board[2].t < 3300000);
+        ck_assert(board[3].t > 4000000 && board[3].t < 4500000);
+        /* What the board saw is what the daemon says it did. */
+        ck_assert_uint_eq(logged_switches(lo->err, logged), n);
+        for (unsigned i = 0; i < n; i++) {
+                ck_assert_str_eq(logged[i].from, board[i].from);
+                ck_assert_str_eq(logged[i].to, board[i].to);
+        }
+        /* Each backend moves a whole cluster within a board tick or two. */
+        ck_assert_double_le(json_number(lo->out, "off_ladder_us"), 20000);
+}
+
+START_TEST(test_live_daemon)
+{
+        struct live_out lo;
+        char text[64];
+
+        run_live(&lo, DAEMON_PATH);
+        assert_success(&lo);
+        /* blsim run's keys, then the board's. */
+        json_text(lo.out, "policy", text, sizeof(text));
+        ck_assert_str_eq(text, "live");
+        json_text(lo.out, "board", text, sizeof(text));
+        ck_assert_str_eq(text, "exynos5422-like");
+        ck_assert_double_eq(json_number(lo.out, "steps"), 2500);
+        ck_assert_double_eq(json_number(lo.out, "step_us"), 2000);
+        ck_assert_double_gt(json_number(lo.out, "energy_uj"), 0);
+        (void)json_number(lo.out, "late_work_ratio");
+        (void)json_number(lo.out, "eta");
+        (void)json_number(lo.out, "oracle_energy_uj");
+        (void)json_number(lo.out, "always_little_energy_uj");
+        ck_assert_double_gt(json_number(lo.out, "always_big_energy_uj"), 0);
+        ck_assert_ptr_nonnull(strstr(lo.err, "backend hotplug"));
+        assert_switched(&lo);
+        /* SIGTERM put the board back as it booted. */
+        json_text(lo.out, "online_at_exit", text, sizeof(text));
+        ck_assert_str_eq(text, "0-7");
+        ck_assert_ptr_nonnull(strstr(lo.err, "restored: online 0-7"));
+        free_out(&lo);
+}
+END_TEST
+
+/* What blsim run computes for the same board, workload and configuration:
+ * its energy, and the switches as (time, from, to) from the decisions. */
+static void simulate(const char *path, double *energy_uj, struct switch_rec *sw, unsigned *nsw)
+{
+        struct sim_board *b = malloc(sizeof(*b));
+        struct sim_mode *m = malloc(sizeof(*m));
+        struct bl_config *cfg = malloc(sizeof(*cfg));
+        struct sim_timeline tl = { 0 };
+        struct bl_conf_files files;
+        struct sim_workload *w;
+        struct sim_trace trace;
+        struct sim_result r;
+        struct bl_diag diag;
+        unsigned level = 0;
+
+        ck_assert(b && m && cfg);
+        diag_init(&diag);
+        ck_assert_int_eq(board_load(b, BOARD, &diag), 0);
+        ck_assert_int_eq(trace_load(&trace, WORKLOAD, &diag), 0);
+        ck_assert_int_eq(workload_from_trace(&w, "live", &trace), 0);
+        ck_assert_int_eq(preset_config(preset_find("default"), cfg, &diag), 0);
+        ck_assert_int_eq(conf_files_load(cfg, policy_builtin, path, false, &files, &diag), 0);
+        ck_assert_int_eq(sim_mode_build(m, b, BL_MODE_CLUSTER, &diag), 0);
+        ck_assert_int_eq(sim_run_policy(b, m, w, cfg, &r, &tl), 0);
+        *energy_uj = r.energy_uj;
+        *nsw = 0;
+        /* A decision at t applies from the step starting at t (the steps tile the interval). */
+        for (size_t i = 0; i < tl.n; i++) {
+                if (tl.p[i].level == level)
+                        continue;
+                ck_assert_uint_lt(*nsw, MAX_SWITCHES);
+                sw[*nsw].t = tl.p[i].t;
+                snprintf(sw[*nsw].from, sizeof(sw[*nsw].from), "%s", m->class_name[level]);
+                snprintf(sw[*nsw].to, sizeof(sw[*nsw].to), "%s", m->class_name[tl.p[i].level]);
+                level = tl.p[i].level;
+                (*nsw)++;
+        }
+        ck_assert_uint_eq(*nsw, r.switches);
+        sim_timeline_free(&tl);
+        workload_free(w);
+        trace_free(&trace);
+        free(cfg);
+        free(m);
+        free(b);
+}
+
+START_TEST(test_live_agrees_with_run)
+{
+        struct switch_rec live[MAX_SWITCHES], sim[MAX_SWITCHES];
+        char *run_argv[] = {
+                (char *)BLSIM_PATH, (char *)"run", (char *)"--board", (char *)BOARD, (char *)"--workload",
+                (char *)WORKLOAD, (char *)"--config", NULL, (char *)"--json", NULL,
+        };
+        double live_uj, sim_uj, diff_pct, worst = 0;
+        struct live_out lo, ro;
+        unsigned nlive, nsim;
+
+        run_live(&lo, DAEMON_PATH);
+        assert_success(&lo);
+        nlive = json_switches(lo.out, live);
+        live_uj = json_number(lo.out, "energy_uj");
+        simulate(write_config("live.conf", config), &sim_uj, sim, &nsim);
+
+        /* blsim run prints exactly what simulate() computed. */
+        run_argv[7] = (char *)write_config("live.conf", config);
+        run(run_argv, &ro);
+        ck_assert_msg(WIFEXITED(ro.status) && WEXITSTATUS(ro.status) == 0, "blsim run: %s", ro.err);
+        ck_assert_double_eq_tol(json_number(ro.out, "energy_uj"), sim_uj, 0.001);
+        ck_assert_double_eq(json_number(ro.out, "switches"), nsim);
+
+        ck_assert_msg(nlive == nsim, "live %u switches, simulated %u; the daemon said:\n%s", nlive, nsim,
+                      tail(lo.err));
+        for (unsigned i = 0; i < nlive; i++) {
+                double dt = fabs((double)live[i].t - (double)sim[i].t);
+
+                ck_assert_str_eq(live[i].from, sim[i].from);
+                ck_assert_str_eq(live[i].to, sim[i].to);
+                ck_assert_msg(dt <= AGREE_SLACK_US, "switch %u (%s -> %s): live at %llu us, simulated at "
+                              "%llu us", i, live[i].from, live[i].to, live[i].t, sim[i].t);
+                if (dt > worst)
+                        worst = dt;
+        }
+        diff_pct = 100.0 * (live_uj - sim_uj) / sim_uj;
+        fprintf(stderr, "check_live: agreement: %u switches live and simulated; largest time difference "
+                "%.0f us (bound %llu); energy live %.3f uJ, simulated %.3f uJ (%+.3f %%, bound %.0f %%)\n",
+                nlive, worst, (unsigned long long)AGREE_SLACK_US, live_uj, sim_uj, diff_pct,
+                AGREE_ENERGY_PCT);
+        for (unsigned i = 0; i < nlive; i++)
+                fprintf(stderr, "check_live:   %s -> %s live %llu us, simulated %llu us\n", live[i].from,
+                        live[i].to, live[i].t, sim[i].t);
+        ck_assert_msg(fabs(diff_pct) <= AGREE_ENERGY_PCT, "energy live %.3f uJ, simulated %.3f uJ (%+.2f %%)",
+                      live_uj, sim_uj, diff_pct);
+        free_out(&ro);
+        free_out(&lo);
+}
+END_TEST
+
+/* The other backends' writes select the levels too: cgroup cpusets, and
+ * capping the unused cluster to its lowest OPP. */
+static const char *const other_backends[] = { "cpuset", "cpufreq" };
+
+START_TEST(test_live_backends)
+{
+        char text[256], want[64];
+        struct live_out lo;
+
+        snprintf(text, sizeof(text), "%sbackend = %s\n[cpuset]\nmanager = cgroupfs\n", config,
+                 other_backends[_i]);
+        run_live_with(&lo, DAEMON_PATH, text);
+        assert_success(&lo);
+        snprintf(want, sizeof(want), "backend %s", other_backends[_i]);
+        ck_assert_msg(strstr(lo.err, want) != NULL, "not %s; the daemon said:\n%s", want, tail(lo.err));
+        assert_switched(&lo);
+        ck_assert_ptr_nonnull(strstr(lo.err, "restored: "));
+        json_text(lo.out, "online_at_exit", text, sizeof(text));
+        ck_assert_str_eq(text, "0-7");
+        free_out(&lo);
+}
+END_TEST
+
+START_TEST(test_live_command_fails)
+{
+        struct live_out lo;
+
+        /* A command that exits before the workload ends: no report. */
+        run_live(&lo, "/bin/false");
+        ck_assert_msg(WIFEXITED(lo.status) && WEXITSTATUS(lo.status) == 70, "status %#x: %s", lo.status,
+                      lo.err);
+        ck_assert_msg(strstr(lo.err, "/bin/false exited with status 1 before the workload ended"), "%s",
+                      lo.err);
+        ck_assert_str_eq(lo.out, "");
+        free_out(&lo);
+}
+END_TEST
+
+START_TEST(test_live_usage)
+{
+        char *argv[] = { (char *)BLSIM_PATH, (char *)"live", (char *)"--board", (char *)BOARD,
+                         (char *)"--workload", (char *)WORKLOAD, NULL };
+        struct live_out lo;
+
+        run(argv, &lo);
+        ck_assert_msg(WIFEXITED(lo.status) && WEXITSTATUS(lo.status) == 64, "status %#x", lo.status);
+        ck_assert_ptr_nonnull(strstr(lo.err, "expected the command to run"));
+        free_out(&lo);
+}
+END_TEST
+
+static Suite *live_suite(void)
+{
+        Suite *s = suite_create("live");
+        TCase *tc = tcase_create("live");
+
+        tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
+        tcase_set_timeout(tc, 60);
+        tcase_add_test(tc, test_live_daemon);
+        tcase_add_test(tc, test_live_agrees_with_run);
+        tcase_add_loop_test(tc, test_live_backends, 0, sizeof(other_backends) / sizeof(other_backends[0]));
+        tcase_add_test(tc, test_live_command_fails);
+        tcase_add_test(tc, test_live_usage);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        return harness_main(live_suite(), "check-live");
+}
