@@ -999,6 +999,10 @@ static int verb_tune(int argc, char **argv)
         for (unsigned i = 0; st && i < t.nw; i++)
                 scenario_free(st->sc[i]);
         free(st);
+        free(cfg);
+        return status;
+}
+
 /* Set from blsim live's SIGINT/SIGTERM handler: a handler has nowhere else
  * to put it. */
 static volatile sig_atomic_t live_interrupted;

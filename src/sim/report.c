@@ -159,15 +159,15 @@ static void json_live(FILE *f, const char *indent, const struct sim_report *rep)
                 const struct sim_switch *s = &rep->switches[i];
 
                 fprintf(f, "%s{\"t_us\": %llu, \"from\": ", i ? ", " : "", (unsigned long long)s->t);
-                json_string(f, lv->level[s->from].name);
+                report_json_string(f, lv->level[s->from].name);
                 fputs(", \"to\": ", f);
-                json_string(f, lv->level[s->to].name);
+                report_json_string(f, lv->level[s->to].name);
                 fputc('}', f);
         }
         fputc(']', f);
         json_ulong(f, indent, "off_ladder_us", rep->off_ladder_us);
         json_key(f, indent, "online_at_exit");
-        json_string(f, rep->online_at_exit ? rep->online_at_exit : "");
+        report_json_string(f, rep->online_at_exit ? rep->online_at_exit : "");
 }
 
 static void json_references(FILE *f, const char *indent, const struct sim_report *rep)
