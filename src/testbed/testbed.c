@@ -818,7 +818,7 @@ static void group_cpus(const struct fakeboard *fb, const char *group, bl_cpuset 
         }
 }
 
-static void compute_usable(const struct fakeboard *fb, bl_cpuset *usable)
+static void compute_usable(const struct fakeboard *fb, bl_cpuset *allowed, bl_cpuset *usable)
 {
         static const char *const default_groups[] = { "system.slice", "user.slice" };
         const struct fakeboard_desc *d = fb->desc;
@@ -838,6 +838,7 @@ static void compute_usable(const struct fakeboard *fb, bl_cpuset *usable)
                 }
                 cpuset_and(usable, &any);
         }
+        *allowed = *usable;
         for (unsigned i = 0; i < fb->npolicies; i++) {
                 const struct fb_policy *p = &fb->policy[i];
 
@@ -876,7 +877,7 @@ static void fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpuset *was
                 .nzones = fb->desc->nzones,
                 .temp_mc = fb->temp_mc,
         };
-        compute_usable(fb, &st->usable);
+        compute_usable(fb, &st->allowed, &st->usable);
 }
 
 /* What the driver said happened while 'was_online' were the online CPUs. */

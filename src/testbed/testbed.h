@@ -153,11 +153,12 @@ struct fakeboard_state {
         /* The CPUs online during the time since the previous step (the
          * driver's busy times count for these only). */
         bl_cpuset was_online;
-        /* Where work can run: online CPUs, within the CPUs some group of
-         * desc->groups may use (when the board has a cgroup tree; a
-         * cpuset.cpus that is empty or unreadable means the parent's), minus
-         * the CPUs of policies capped to their lowest OPP (max_limit_khz at
-         * or below it). */
+        /* Where the tasks may run: online CPUs, within the CPUs some group
+         * of desc->groups may use (when the board has a cgroup tree; a
+         * cpuset.cpus that is empty or unreadable means the parent's). */
+        bl_cpuset allowed;
+        /* 'allowed' minus the CPUs of policies capped to their lowest OPP
+         * (max_limit_khz at or below it): where a level puts the work. */
         bl_cpuset usable;
         const unsigned *capacity;       /* per CPU, at its policy's top frequency */
         const unsigned *cpu_policy;     /* per CPU: index into policy */

@@ -386,6 +386,7 @@ static const struct fakeboard_desc boards[] = {
                 .zones = rk3399_zones,
                 .nzones = COUNT(rk3399_zones),
                 .psi = true,
+                .cgroup2 = true,
         },
         {
                 .name = "tri-cluster",
@@ -397,6 +398,7 @@ static const struct fakeboard_desc boards[] = {
                 .zones = tri_cluster_zones,
                 .nzones = COUNT(tri_cluster_zones),
                 .psi = true,
+                .cgroup2 = true,
         },
         {
                 .name = "intel-hybrid",

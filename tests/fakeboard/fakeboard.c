@@ -27,19 +27,20 @@ struct taskload {
         bool pattern_active, pattern_started;
         bl_usec_t phase_end;
 
-        unsigned order[FAKEBOARD_MAX_CPUS];     /* online CPUs, biggest first */
+        unsigned order[FAKEBOARD_MAX_CPUS];     /* the CPUs the tasks may use, biggest first */
         unsigned norder;
         double demand[FAKEBOARD_MAX_CPUS];      /* placed on each CPU for the time until the next step */
         double capacity_now[FAKEBOARD_MAX_CPUS];
 };
 
-static void order_online(struct taskload *t, const struct fakeboard_state *in)
+static void order_allowed(struct taskload *t, const struct fakeboard_state *in)
 {
         t->norder = 0;
         for (unsigned cpu = 0; cpu < in->ncpus; cpu++) {
                 unsigned pos;
 
-                if (!cpuset_isset(&in->online, cpu))
+                /* The tasks live in the groups: their cpusets confine them. */
+                if (!cpuset_isset(&in->allowed, cpu))
                         continue;
                 pos = t->norder;
                 while (pos > 0 && in->capacity[t->order[pos - 1]] < in->capacity[cpu]) {
@@ -191,7 +192,7 @@ static int taskload_step(void *userdata, const struct fakeboard_state *in, bl_us
         struct taskload *t = userdata;
 
         account(t, in, dt, out);
-        order_online(t, in);
+        order_allowed(t, in);
         advance_pattern(t, in->now);
         place_and_scale(t, in, out);
         return 0;

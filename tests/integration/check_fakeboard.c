@@ -360,6 +360,38 @@ START_TEST(test_placement_and_dvfs)
 }
 END_TEST
 
+/* The tasks live in system.slice and user.slice: their cpusets confine
+ * them, so a level the cpuset backend applies moves the work like hotplug
+ * does, with every CPU online. */
+START_TEST(test_placement_follows_the_cpusets)
+{
+        struct fakeboard *fb = board("exynos5422");
+        static const unsigned two[] = { 300, 300 };
+        bl_usec_t t = T0;
+
+        ck_assert_int_eq(fakeboard_set_load(fb, two, 2), 0);
+        steps(fb, &t, 10);
+        /* Unconfined: the big CPUs first. */
+        ck_assert_uint_eq(fakeboard_cur_freq(fb, 4), 800000);
+        ck_assert_uint_eq(fakeboard_cur_freq(fb, 0), 200000);
+
+        write_board(fb, "/sys/fs/cgroup/system.slice/cpuset.cpus", "0-3");
+        write_board(fb, "/sys/fs/cgroup/user.slice/cpuset.cpus", "0-3");
+        steps(fb, &t, 10);
+        /* 1.25 x 300 on a Cortex-A7: its top OPP; the idle big CPUs, online,
+         * drop to their lowest. */
+        ck_assert_uint_eq(fakeboard_cur_freq(fb, 0), 1400000);
+        ck_assert_uint_eq(fakeboard_cur_freq(fb, 4), 200000);
+
+        /* One group may still use cpu4: the tasks may too. */
+        write_board(fb, "/sys/fs/cgroup/user.slice/cpuset.cpus", "0-4");
+        steps(fb, &t, 10);
+        ck_assert_uint_eq(fakeboard_cur_freq(fb, 4), 800000);
+        ck_assert_uint_eq(fakeboard_cur_freq(fb, 0), 1400000);
+        fakeboard_free(fb);
+}
+END_TEST
+
 START_TEST(test_proc_stat_accounting)
 {
         struct fakeboard *fb = board("exynos5422");
@@ -569,6 +601,7 @@ static Suite *fakeboard_suite(void)
         tcase_add_test(tc, test_free_kills_process);
         tcase_add_test(tc, test_refused_writes);
         tcase_add_test(tc, test_placement_and_dvfs);
+        tcase_add_test(tc, test_placement_follows_the_cpusets);
         tcase_add_test(tc, test_proc_stat_accounting);
         tcase_add_test(tc, test_psi);
         tcase_add_test(tc, test_rewrites_in_place);

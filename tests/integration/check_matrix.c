@@ -119,6 +119,7 @@ static const struct board_facts rk3399 = {
         .offline_cpu = 3,
         .lowered_file = CPU "cpufreq/policy4/scaling_max_freq",
         .lowered_to = "1608000",
+        .user_slice_cpus = "0-4",
 };
 
 static const struct board_facts tri_cluster = {
@@ -314,6 +315,11 @@ static const struct matrix_row rows[] = {
           "online 0-7; system.slice 4-7, user.slice 4-7", NULL, CGROUP "user.slice/cpuset.cpus" },
         { &intel_hybrid, &cpuset_cgroupfs, "online 0-19; system.slice 12-19, user.slice 12-19",
           "online 0-19; system.slice 0-11, user.slice 0-11", NULL, CGROUP "user.slice/cpuset.cpus" },
+        { &rk3399, &cpuset_cgroupfs, "online 0-5; system.slice 0-3, user.slice 0-3",
+          "online 0-5; system.slice 4-5, user.slice 4-5", NULL, CGROUP "user.slice/cpuset.cpus" },
+        { &tri_cluster, &cpuset_cgroupfs, "online 0-7; system.slice 0-3, user.slice 0-3",
+          "online 0-7; system.slice 7, user.slice 7", "online 0-7; system.slice 4-6, user.slice 4-6",
+          CGROUP "user.slice/cpuset.cpus" },
 };
 
 #define NROWS ((int)(sizeof(rows) / sizeof(rows[0])))
