@@ -26,7 +26,8 @@
  *    capacity (the capacity read at the end of the interval) says little
  *    about how fast the bursts ran. The score then keeps what was known
  *    (a saturation of the level below, or a steady demand), decaying toward
- *    the measured peak with a half-life of half_life_ms (0 keeps it), and
+ *    the measured peak with a half-life of half_life_ms (0 keeps it: a light
+ *    load at a low frequency would then hold the level up for ever), and
  *    quiet samples keep it too until the quiet has lasted quiet_ms. So a
  *    frame-paced load that saturated LITTLE stays on big through the gaps
  *    between its frames, and comes down once it stops or turns steady and
@@ -113,7 +114,7 @@ static const struct bl_policy_param headroom_params[] = {
         [HEADROOM_HALF_LIFE_MS] = {
                 .key = "half_life_ms",
                 .unit = "ms, 0 = hold",
-                .def = 0,
+                .def = 2000,
                 .min = 0,
                 .max = 100000,
                 .integer = true,

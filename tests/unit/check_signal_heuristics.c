@@ -894,7 +894,7 @@ START_TEST(test_headroom_descriptor)
         ck_assert_double_eq(o->params[param_index(o, "boost_pct")].def, 125);
         ck_assert_double_eq(o->params[param_index(o, "quiet_busy_pct")].def, 10);
         ck_assert_double_eq(o->params[param_index(o, "steady_busy_pct")].def, 75);
-        ck_assert_double_eq(o->params[param_index(o, "half_life_ms")].def, 0);
+        ck_assert_double_eq(o->params[param_index(o, "half_life_ms")].def, 2000);
         ck_assert_double_eq(o->params[param_index(o, "quiet_ms")].def, 30);
         ck_assert_double_eq(o->params[param_index(o, "onset_pct")].def, 20);
         for (unsigned i = 0; i < o->nparams; i++) {
@@ -975,8 +975,11 @@ START_TEST(test_headroom_held_through_bursts)
 {
         struct run r;
         struct cluster_sample c;
+        double params[BL_POLICY_MAX_PARAMS];
 
-        run_start(&r, &heuristic_headroom, NULL);
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "half_life_ms", 0);
+        run_start(&r, &heuristic_headroom, params);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
                                 LITTLE_OVER, TOL);
         /* On big: bursts (busy 40% read at a low OPP) keep what saturated LITTLE. */
@@ -1008,8 +1011,9 @@ START_TEST(test_headroom_steady)
         /* Steady load on big (75% busy or more) is measured: 0.8 x 410 = 328 fits LITTLE. */
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410), 0.8 * 410, 1e-3);
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.75, 410), 0.75 * 410, 1e-3);
-        /* and is what bursts keep afterwards. */
-        ck_assert_double_eq_tol(feed_big(&r, &c, 0.3, 102), 0.75 * 410, 1e-3);
+        /* and is what bursts keep afterwards, decaying with the 2 s half-life. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.3, 102),
+                                0.3 * 102 + (0.75 * 410 - 0.3 * 102) * pow(0.5, 10.0 / 2000), 1e-3);
 }
 END_TEST
 
@@ -1032,6 +1036,13 @@ START_TEST(test_headroom_half_life)
         /* Quiet samples shorter than quiet_ms neither decay nor forget it. */
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.0, 102, BIG_TOP, 0.0), 20 * MS),
                                 100 + (LITTLE_OVER - 100) / 2 * pow(0.5, 0.5), 1e-6);
+
+        /* By default a light load at the lowest frequency (40% of 102) lets go in
+         * seconds: 2 s is the default half-life. */
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 102, BIG_TOP, 0.0), 2000 * MS),
+                                0.4 * 102 + (LITTLE_OVER - 0.4 * 102) / 2, 1e-3);
 }
 END_TEST
 
