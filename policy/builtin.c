@@ -8,6 +8,7 @@ const struct bl_heuristic_ops *const policy_builtin[] = {
         &heuristic_psi,
         &heuristic_trend,
         &heuristic_ipc,
+        &heuristic_headroom,
         &heuristic_always_big,
         &heuristic_always_little,
         &heuristic_ondemand,

@@ -8,6 +8,7 @@ extern const struct bl_heuristic_ops heuristic_pelt;
 extern const struct bl_heuristic_ops heuristic_psi;
 extern const struct bl_heuristic_ops heuristic_trend;
 extern const struct bl_heuristic_ops heuristic_ipc;
+extern const struct bl_heuristic_ops heuristic_headroom;
 /* Baselines: classic policies that decide like the governor or scheduler
  * they imitate and express the decision as a demand (blsim's presets make
  * the engine pass it through). */

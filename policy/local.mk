@@ -7,6 +7,7 @@ policy_libblpolicy_a_SOURCES = \
 	policy/psi.c \
 	policy/trend.c \
 	policy/ipc.c \
+	policy/headroom.c \
 	policy/governor.h policy/governor.c \
 	policy/always-big.c \
 	policy/always-little.c \

@@ -7,7 +7,7 @@
 #include "core/config.h"
 #include "core/ini-reader.h"
 
-#define DEFAULT_HEURISTIC "pelt"
+#define DEFAULT_HEURISTIC "headroom"
 #define POLICY_PREFIX "policy."
 
 struct choice {
@@ -242,7 +242,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         memset(c, 0, sizeof(*c));
         c->mode = BL_MODE_AUTO;
         c->backend = BL_BACKEND_AUTO;
-        c->sample_interval_ms = 20;
+        c->sample_interval_ms = 10;
         c->log_level = LOG_INFO;
         c->auto_mode = BL_MODE_CLUSTER;
 
@@ -254,11 +254,11 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         }
         c->combine = BL_COMBINE_MAX;
 
-        c->up_threshold = 80;
-        c->down_threshold = 60;
-        c->up_delay_ms = 20;
-        c->down_delay_ms = 100;
-        c->min_residency_ms = 40;
+        c->up_threshold = 100;
+        c->down_threshold = 90;
+        c->up_delay_ms = 0;
+        c->down_delay_ms = 50;
+        c->min_residency_ms = 0;
         c->max_switch_rate_hz = 10;
 
         c->zones_auto = true;

@@ -25,6 +25,8 @@ static const char base_config[] =
         "[daemon]\n"
         "sample_interval_ms = 20\n"
         "backend = hotplug\n"
+        "[policy]\n"
+        "heuristics = pelt\n"
         "[hysteresis]\n"
         "up_threshold = 80\n"
         "down_threshold = 60\n"

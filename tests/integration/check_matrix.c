@@ -41,6 +41,8 @@ static const char config_format[] =
         "[daemon]\n"
         "sample_interval_ms = 10\n"
         "backend = %s\n"
+        "[policy]\n"
+        "heuristics = pelt\n"
         "[hysteresis]\n"
         "up_threshold = 80\n"
         "down_threshold = 60\n"

@@ -310,7 +310,7 @@ END_TEST
 
 START_TEST(test_builtin_order)
 {
-        static const char *const names[] = { "util", "pelt", "psi", "trend", "ipc", "always-big",
+        static const char *const names[] = { "util", "pelt", "psi", "trend", "ipc", "headroom", "always-big",
                                              "always-little", "ondemand", "conservative", "interactive",
                                              "hmp", "exynos5410" };
         unsigned n = 0;

@@ -17,9 +17,13 @@
 
 /* A table of our own, so these tests do not depend on how the built-in
  * heuristics are tuned: an integer parameter with a unit and a fractional
- * one without. */
+ * one without, and a stand-in for the default heuristic. */
 static const struct bl_policy_param pelt_params[] = {
         { .key = "half_life_ms", .unit = "ms", .def = 32, .min = 1, .max = 10000, .integer = true },
+};
+
+static const struct bl_policy_param headroom_params[] = {
+        { .key = "quiet_ms", .unit = "ms", .def = 30, .min = 0, .max = 10000, .integer = true },
 };
 
 static const struct bl_policy_param fake_params[] = {
@@ -35,7 +39,13 @@ static const struct bl_heuristic_ops test_fake = {
         .abi = BL_POLICY_ABI, .name = "fake", .params = fake_params, .nparams = 2,
 };
 
-static const struct bl_heuristic_ops *const test_table[] = { &test_util, &test_pelt, &test_fake, NULL };
+static const struct bl_heuristic_ops test_headroom = {
+        .abi = BL_POLICY_ABI, .name = "headroom", .params = headroom_params, .nparams = 1,
+};
+
+static const struct bl_heuristic_ops *const test_table[] = {
+        &test_util, &test_pelt, &test_fake, &test_headroom, NULL,
+};
 
 static struct bl_config cfg;
 static struct bl_diag diag;
@@ -101,19 +111,19 @@ START_TEST(test_defaults)
 {
         ck_assert_int_eq(cfg.mode, BL_MODE_AUTO);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_AUTO);
-        ck_assert_uint_eq(cfg.sample_interval_ms, 20);
+        ck_assert_uint_eq(cfg.sample_interval_ms, 10);
         ck_assert_int_eq(cfg.log_level, LOG_INFO);
         ck_assert_uint_eq(cfg.nheuristics, 1);
-        ck_assert_str_eq(cfg.heuristics[0].name, "pelt");
-        ck_assert_ptr_eq(cfg.heuristics[0].ops, &test_pelt);
+        ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
+        ck_assert_ptr_eq(cfg.heuristics[0].ops, &test_headroom);
         ck_assert_double_eq(cfg.heuristics[0].weight, 1.0);
-        ck_assert_double_eq(cfg.heuristics[0].params[0], 32);
+        ck_assert_double_eq(cfg.heuristics[0].params[0], 30);
         ck_assert_int_eq(cfg.combine, BL_COMBINE_MAX);
-        ck_assert_uint_eq(cfg.up_threshold, 80);
-        ck_assert_uint_eq(cfg.down_threshold, 60);
-        ck_assert_uint_eq(cfg.up_delay_ms, 20);
-        ck_assert_uint_eq(cfg.down_delay_ms, 100);
-        ck_assert_uint_eq(cfg.min_residency_ms, 40);
+        ck_assert_uint_eq(cfg.up_threshold, 100);
+        ck_assert_uint_eq(cfg.down_threshold, 90);
+        ck_assert_uint_eq(cfg.up_delay_ms, 0);
+        ck_assert_uint_eq(cfg.down_delay_ms, 50);
+        ck_assert_uint_eq(cfg.min_residency_ms, 0);
         ck_assert_uint_eq(cfg.max_switch_rate_hz, 10);
         ck_assert(cfg.zones_auto);
         ck_assert_uint_eq(cfg.nzones, 0);
@@ -134,7 +144,7 @@ START_TEST(test_default_heuristic_missing)
         ck_assert_uint_eq(cfg.nheuristics, 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
         ck_assert_diag(0, "defaults: heuristics: expected at least one heuristic, "
-                          "the default \"pelt\" is not available");
+                          "the default \"headroom\" is not available");
 }
 END_TEST
 
@@ -429,7 +439,7 @@ START_TEST(test_syntax_errors)
         ck_assert_diag(4, "test.conf:9: expected \"key = value\" or \"[section]\", "
                           "got \"backend ; = dryrun\"");
         /* Keys below a broken section header belong to no known section. */
-        ck_assert_uint_eq(cfg.up_threshold, 80);
+        ck_assert_uint_eq(cfg.up_threshold, 100);
         ck_assert_int_eq(cfg.cap_temp_mc, 85000);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_AUTO);
         ck_assert_int_eq(cfg.log_level, LOG_DEBUG);
@@ -481,7 +491,7 @@ START_TEST(test_long_section_header)
         ck_assert_uint_eq(parse(text), 1);
         ck_assert_diag(0, "test.conf:2: line too long (212 characters, at most 198)");
         /* The key is not taken for one of [hysteresis]. */
-        ck_assert_uint_eq(cfg.up_threshold, 80);
+        ck_assert_uint_eq(cfg.up_threshold, 100);
 }
 END_TEST
 
@@ -520,7 +530,7 @@ START_TEST(test_many_errors)
         ck_assert_diag(3, "test.conf:7: up_threshold: expected a percentage 1-100, got \"101\"");
         ck_assert_diag(4, "test.conf:8: [hysteresis]: unknown key \"foo\"");
         ck_assert_diag(5, "test.conf:9: unknown heuristic \"nope\" in [policy.nope] "
-                          "(known: util, pelt, fake)");
+                          "(known: util, pelt, fake, headroom)");
         ck_assert_diag(6, "test.conf:12: cap_temp_c: expected auto or a temperature 20-150 "
                           "(degrees Celsius), got \"hot\"");
         ck_assert_int_eq(cfg.release_temp_mc, 70000);
@@ -596,8 +606,11 @@ START_TEST(test_errors_file)
         ck_assert_uint_eq(problems, i);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
         ck_assert_int_eq(cfg.combine, BL_COMBINE_WEIGHTED);
-        ck_assert_double_eq(cfg.heuristics[0].weight, 2);
-        ck_assert_double_eq(cfg.heuristics[0].params[0], 32);
+        /* "pelt, pelt" is refused, so the default heuristic stays, untouched by [policy.pelt]. */
+        ck_assert_uint_eq(cfg.nheuristics, 1);
+        ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
+        ck_assert_double_eq(cfg.heuristics[0].weight, 1);
+        ck_assert_double_eq(cfg.heuristics[0].params[0], 30);
 }
 END_TEST
 
@@ -621,10 +634,10 @@ END_TEST
 
 START_TEST(test_cross_thresholds_default)
 {
-        ck_assert_uint_eq(parse("[hysteresis]\nup_threshold = 55\n"), 0);
+        ck_assert_uint_eq(parse("[hysteresis]\nup_threshold = 85\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:2: up_threshold: must be above down_threshold (60, the default), "
-                          "got \"55\"");
+        ck_assert_diag(0, "test.conf:2: up_threshold: must be above down_threshold (90, the default), "
+                          "got \"85\"");
 }
 END_TEST
 
@@ -634,7 +647,7 @@ START_TEST(test_cross_both_defaults)
         cfg.up_threshold = 50;
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
         ck_assert_diag(0, "defaults: down_threshold: must be below up_threshold (50, the default), "
-                          "got \"60\"");
+                          "got \"90\"");
 }
 END_TEST
 
@@ -723,11 +736,12 @@ END_TEST
 START_TEST(test_policy_unknown_heuristic)
 {
         ck_assert_uint_eq(parse("[policy.nope]\nweight = 2\nwhatever = 1\n[policy.]\n"
-                                "[policy.pelt]\nweight = 2\n"), 2);
+                                "[policy.headroom]\nweight = 2\n"), 2);
         ck_assert_uint_eq(diag.n, 2);
         ck_assert_diag(0, "test.conf:1: unknown heuristic \"nope\" in [policy.nope] "
-                          "(known: util, pelt, fake)");
-        ck_assert_diag(1, "test.conf:4: unknown heuristic \"\" in [policy.] (known: util, pelt, fake)");
+                          "(known: util, pelt, fake, headroom)");
+        ck_assert_diag(1, "test.conf:4: unknown heuristic \"\" in [policy.] "
+                          "(known: util, pelt, fake, headroom)");
         ck_assert_double_eq(cfg.heuristics[0].weight, 2);
 }
 END_TEST
@@ -794,10 +808,11 @@ END_TEST
 
 START_TEST(test_heuristic_unknown_key)
 {
-        ck_assert_uint_eq(parse("[policy.util]\nhalf_life_ms = 32\n[policy.pelt]\nheuristics = util\n"), 2);
+        ck_assert_uint_eq(parse("[policy.util]\nhalf_life_ms = 32\n[policy.headroom]\nheuristics = util\n"),
+                          2);
         ck_assert_diag(0, "test.conf:2: [policy.util]: unknown key \"half_life_ms\"");
-        ck_assert_diag(1, "test.conf:4: [policy.pelt]: unknown key \"heuristics\"");
-        ck_assert_str_eq(cfg.heuristics[0].name, "pelt");
+        ck_assert_diag(1, "test.conf:4: [policy.headroom]: unknown key \"heuristics\"");
+        ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
 }
 END_TEST
 
@@ -853,10 +868,12 @@ static const struct bad_list bad_heuristics[] = {
         { "pelt, pelt", "heuristics: \"pelt\" is listed twice, got \"pelt, pelt\"" },
         { "util,fake, util", "heuristics: \"util\" is listed twice, got \"util,fake, util\"" },
         { "pelt, nope",
-          "heuristics: unknown heuristic \"nope\" (known: util, pelt, fake), got \"pelt, nope\"" },
-        { "Pelt", "heuristics: unknown heuristic \"Pelt\" (known: util, pelt, fake), got \"Pelt\"" },
+          "heuristics: unknown heuristic \"nope\" (known: util, pelt, fake, headroom), got \"pelt, nope\"" },
+        { "Pelt",
+          "heuristics: unknown heuristic \"Pelt\" (known: util, pelt, fake, headroom), got \"Pelt\"" },
         { "pelt util",
-          "heuristics: unknown heuristic \"pelt util\" (known: util, pelt, fake), got \"pelt util\"" },
+          "heuristics: unknown heuristic \"pelt util\" (known: util, pelt, fake, headroom), "
+          "got \"pelt util\"" },
         { "", "heuristics: expected a comma-separated list of heuristic names, got \"\"" },
         { "pelt,,util",
           "heuristics: expected a comma-separated list of heuristic names, got \"pelt,,util\"" },
@@ -1184,7 +1201,7 @@ START_TEST(test_dropin_errors_counted)
                  "hotplug, cpuset, cpufreq or dryrun, got \"nope\"", tmpdir);
         ck_assert_diag(1, expected);
         snprintf(expected, sizeof(expected), "%s/main.conf.d/x.conf:4: up_threshold: must be above "
-                 "down_threshold (60, the default), got \"10\"", tmpdir);
+                 "down_threshold (90, the default), got \"10\"", tmpdir);
         ck_assert_diag(2, expected);
 }
 END_TEST

@@ -31,14 +31,16 @@ static void exynos(void)
         ck_assert_int_eq(topology_build(&topo, cpus, 8), 0);
 }
 
-/* util and no delays: each decision follows the sample it is given. */
+/* util, the thresholds 80/60 and no delays: each decision follows the sample it
+ * is given, whatever the shipped hysteresis is. */
 static void configure(const char *extra)
 {
         char text[1024];
         struct bl_diag diag;
 
         snprintf(text, sizeof(text),
-                 "[policy]\nheuristics = util\n[hysteresis]\nup_delay_ms = 0\ndown_delay_ms = 0\n"
+                 "[policy]\nheuristics = util\n[hysteresis]\nup_threshold = 80\ndown_threshold = 60\n"
+                 "up_delay_ms = 0\ndown_delay_ms = 0\n"
                  "min_residency_ms = 0\nmax_switch_rate_hz = 0\n%s", extra);
         diag_init(&diag);
         config_init(&cfg, policy_builtin);

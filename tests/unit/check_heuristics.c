@@ -51,7 +51,7 @@ static double pelt_feed(struct pelt_run *r, double demand, bl_usec_t interval)
 START_TEST(test_builtin_table)
 {
         static const char *const names[] = {
-                "util", "pelt", "psi", "trend", "ipc", "always-big", "always-little", "ondemand",
+                "util", "pelt", "psi", "trend", "ipc", "headroom", "always-big", "always-little", "ondemand",
                 "conservative", "interactive", "hmp", "exynos5410",
         };
         size_t n = sizeof(names) / sizeof(names[0]);

@@ -847,12 +847,311 @@ START_TEST(test_ipc_extremes)
 }
 END_TEST
 
+/* headroom */
+
+#define LITTLE_TOP 377
+#define BIG_TOP 1024
+/* 125% of LITTLE's top: what a saturated LITTLE cluster scores by default. */
+#define LITTLE_OVER (1.25 * LITTLE_TOP)
+
+/* Four CPUs of one cluster, CPU 0 at 'busy' and 'capacity', the others idle;
+ * pressure 'pressure' (negative: the source has none). */
+struct cluster_sample {
+        struct bl_cpu_sample cpu[4];
+        struct bl_sample s;
+};
+
+static struct bl_sample *cluster(struct cluster_sample *c, double busy, uint16_t capacity, uint16_t top,
+                                 double pressure)
+{
+        c->cpu[0] = cpu_on(0, busy, capacity, top);
+        for (unsigned i = 1; i < 4; i++)
+                c->cpu[i] = cpu_on(i, 0.0, capacity, top);
+        c->s = sample_of(c->cpu, 4);
+        c->s.has_pressure = pressure >= 0.0;
+        c->s.pressure = pressure >= 0.0 ? pressure : 0.0;
+        return &c->s;
+}
+
+/* 10 ms on the big cluster (CPU 0 at 'busy' and 'capacity'), no pressure. */
+static double feed_big(struct run *r, struct cluster_sample *c, double busy, uint16_t capacity)
+{
+        return run_feed(r, cluster(c, busy, capacity, BIG_TOP, 0.0), 10 * MS);
+}
+
+START_TEST(test_headroom_descriptor)
+{
+        const struct bl_heuristic_ops *o = &heuristic_headroom;
+
+        ck_assert_uint_eq(o->abi, BL_POLICY_ABI);
+        ck_assert_str_eq(o->name, "headroom");
+        ck_assert_uint_eq(o->needs, 0);
+        ck_assert_uint_eq(o->nparams, 8);
+        ck_assert_ptr_nonnull(o->validate);
+        ck_assert_ptr_nonnull(o->reset);
+        ck_assert_double_eq(o->params[param_index(o, "min_pressure_pct")].def, 30);
+        ck_assert_double_eq(o->params[param_index(o, "saturated_busy_pct")].def, 100);
+        ck_assert_double_eq(o->params[param_index(o, "boost_pct")].def, 125);
+        ck_assert_double_eq(o->params[param_index(o, "quiet_busy_pct")].def, 10);
+        ck_assert_double_eq(o->params[param_index(o, "steady_busy_pct")].def, 75);
+        ck_assert_double_eq(o->params[param_index(o, "half_life_ms")].def, 2000);
+        ck_assert_double_eq(o->params[param_index(o, "quiet_ms")].def, 30);
+        ck_assert_double_eq(o->params[param_index(o, "onset_pct")].def, 20);
+        for (unsigned i = 0; i < o->nparams; i++) {
+                ck_assert_ptr_nonnull(o->params[i].unit);
+                ck_assert(o->params[i].min <= o->params[i].def && o->params[i].def <= o->params[i].max);
+        }
+}
+END_TEST
+
+START_TEST(test_headroom_first_sample)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        /* Saturated, but a sample of length 0 covers nothing. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 1.0), 0),
+                                LITTLE_TOP, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 200, LITTLE_TOP, 0.0), 10 * MS), 100, TOL);
+        /* Once something is known, a sample of length 0 scores it. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.9, 300, LITTLE_TOP, 0.0), 0), 100, TOL);
+}
+END_TEST
+
+START_TEST(test_headroom_pressure)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        /* Busy below the top, no pressure: the measured demand, however high. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                0.95 * LITTLE_TOP, 1e-3);
+        /* At the floor (30%) is not above it. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.30), 10 * MS),
+                                0.95 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.31), 10 * MS),
+                                LITTLE_OVER, TOL);
+
+        /* Pressure while the CPUs looked at are less than half busy is another CPU's. */
+        run_start(&r, &heuristic_headroom, NULL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, LITTLE_TOP, LITTLE_TOP, 0.9), 10 * MS),
+                                0.4 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, LITTLE_TOP, LITTLE_TOP, 0.9), 10 * MS),
+                                LITTLE_OVER, TOL);
+}
+END_TEST
+
+START_TEST(test_headroom_busy_at_top)
+{
+        struct run r;
+        struct cluster_sample c;
+        double params[BL_POLICY_MAX_PARAMS];
+
+        run_start(&r, &heuristic_headroom, NULL);
+        /* Fully busy below the top frequency: the kernel can still raise it. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, 300, LITTLE_TOP, 0.0), 10 * MS), 300, TOL);
+        /* Fully busy at the top, with or without pressure known. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                LITTLE_OVER, TOL);
+        run_start(&r, &heuristic_headroom, NULL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, -1), 10 * MS),
+                                LITTLE_OVER, TOL);
+        /* 99% busy is not saturated at the default, is at saturated_busy_pct = 95; a
+         * CPU that does not know its top counts as at it; boost_pct scales. */
+        run_start(&r, &heuristic_headroom, NULL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.99, LITTLE_TOP, LITTLE_TOP, -1), 10 * MS),
+                                0.99 * LITTLE_TOP, 1e-3);
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "saturated_busy_pct", 95);
+        set_param(&heuristic_headroom, params, "boost_pct", 200);
+        run_start(&r, &heuristic_headroom, params);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.99, 300, 0, -1), 10 * MS), 600, TOL);
+}
+END_TEST
+
+START_TEST(test_headroom_held_through_bursts)
+{
+        struct run r;
+        struct cluster_sample c;
+        double params[BL_POLICY_MAX_PARAMS];
+
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "half_life_ms", 0);
+        run_start(&r, &heuristic_headroom, params);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
+                                LITTLE_OVER, TOL);
+        /* On big: bursts (busy 40% read at a low OPP) keep what saturated LITTLE. */
+        for (unsigned i = 0; i < 20; i++)
+                ck_assert_double_eq_tol(feed_big(&r, &c, 0.4, 205), LITTLE_OVER, TOL);
+        /* Gaps between frames shorter than quiet_ms keep it too. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.05, 102), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.05, 102), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.4, 205), LITTLE_OVER, TOL);
+        /* A burst above what is kept raises it to the burst's measure. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.6, 922), 0.6 * 922, 1e-3);
+        /* Quiet for quiet_ms (30): forgotten. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.05, 102), 0.6 * 922, 1e-3);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.05, 102), 0.6 * 922, 1e-3);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.05, 102), 0.05 * 102, 1e-3);
+        /* Nothing kept: bursts are measured as they are. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.4, 205), 0.4 * 205, 1e-3);
+}
+END_TEST
+
+START_TEST(test_headroom_steady)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
+                                LITTLE_OVER, TOL);
+        /* Steady load on big (75% busy or more) is measured: 0.8 x 410 = 328 fits LITTLE. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410), 0.8 * 410, 1e-3);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.75, 410), 0.75 * 410, 1e-3);
+        /* and is what bursts keep afterwards, decaying with the 2 s half-life. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.3, 102),
+                                0.3 * 102 + (0.75 * 410 - 0.3 * 102) * pow(0.5, 10.0 / 2000), 1e-3);
+}
+END_TEST
+
+START_TEST(test_headroom_half_life)
+{
+        struct run r;
+        struct cluster_sample c;
+        double params[BL_POLICY_MAX_PARAMS];
+
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "half_life_ms", 100);
+        run_start(&r, &heuristic_headroom, params);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
+                                LITTLE_OVER, TOL);
+        /* One half-life of bursts measured at 100: halfway there, in time, not samples. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 200, BIG_TOP, 0.0), 100 * MS),
+                                100 + (LITTLE_OVER - 100) / 2, 1e-6);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 200, BIG_TOP, 0.0), 50 * MS),
+                                100 + (LITTLE_OVER - 100) / 2 * pow(0.5, 0.5), 1e-6);
+        /* Quiet samples shorter than quiet_ms neither decay nor forget it. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.0, 102, BIG_TOP, 0.0), 20 * MS),
+                                100 + (LITTLE_OVER - 100) / 2 * pow(0.5, 0.5), 1e-6);
+
+        /* By default a light load at the lowest frequency (40% of 102) lets go in
+         * seconds: 2 s is the default half-life. */
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 102, BIG_TOP, 0.0), 2000 * MS),
+                                0.4 * 102 + (LITTLE_OVER - 0.4 * 102) / 2, 1e-3);
+}
+END_TEST
+
+START_TEST(test_headroom_onset)
+{
+        struct run r;
+        struct cluster_sample c;
+        double params[BL_POLICY_MAX_PARAMS];
+
+        run_start(&r, &heuristic_headroom, NULL);
+        /* No onset before anything was quiet: a load present from the start is measured. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                0.3 * LITTLE_TOP, 1e-3);
+        /* 20 ms of quiet is not enough, */
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                0.3 * LITTLE_TOP, 1e-3);
+        /* 30 ms is: 0.3 x 377 = 113 > 20% of 377 = 75.4 starts as a saturation. */
+        for (unsigned i = 0; i < 3; i++)
+                run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                LITTLE_OVER, TOL);
+        /* A long quiet spell counts as long as quiet_ms; a start below onset_pct does not. */
+        for (unsigned i = 0; i < 1000; i++)
+                run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.19, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                0.19 * LITTLE_TOP, 1e-3);
+
+        /* onset_pct = 0: never. */
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "onset_pct", 0);
+        run_start(&r, &heuristic_headroom, params);
+        for (unsigned i = 0; i < 10; i++)
+                run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.9, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                0.9 * LITTLE_TOP, 1e-3);
+}
+END_TEST
+
+START_TEST(test_headroom_reset)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        r.ops->reset(r.state);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 205, BIG_TOP, 0.0), 0), 0.4 * 205, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 205, BIG_TOP, 0.0), 10 * MS), 0.4 * 205, 1e-3);
+}
+END_TEST
+
+START_TEST(test_headroom_validate)
+{
+        const struct bl_heuristic_ops *o = &heuristic_headroom;
+        double params[BL_POLICY_MAX_PARAMS];
+        char err[256] = "";
+        struct run r;
+
+        defaults(o, params);
+        ck_assert_int_eq(o->validate(params, err, sizeof(err)), 0);
+        set_param(o, params, "quiet_busy_pct", 80);
+        ck_assert_int_eq(o->validate(params, err, sizeof(err)), -EINVAL);
+        ck_assert_str_eq(err, "quiet_busy_pct (80) must not exceed steady_busy_pct (75): a CPU cannot be "
+                              "nearly idle and steadily busy at once.");
+        memset(&r, 0, sizeof(r));
+        ck_assert_int_eq(o->init(r.state, params), -EINVAL);
+        defaults(o, params);
+        set_param(o, params, "boost_pct", 100);
+        ck_assert_int_eq(o->init(r.state, params), -EINVAL);
+        set_param(o, params, "boost_pct", 101);
+        ck_assert_int_eq(o->init(r.state, params), 0);
+}
+END_TEST
+
+START_TEST(test_headroom_extremes)
+{
+        static const double busies[] = { 0.0, 0.1, 0.5, 0.99, 1.0, 1.5, NAN, INFINITY };
+        static const double pressures[] = { -1, 0.0, 0.31, 1.0, 5.0, NAN };
+        static const uint16_t capacities[] = { 0, 54, 377, 1024, 65535 };
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (size_t b = 0; b < N_ELEMS(busies); b++)
+                for (size_t p = 0; p < N_ELEMS(pressures); p++)
+                        for (size_t k = 0; k < N_ELEMS(capacities); k++) {
+                                double v = run_feed(&r, cluster(&c, busies[b], capacities[k], capacities[k],
+                                                                pressures[p]), 10 * MS);
+
+                                assert_sane(v);
+                                ck_assert(isfinite(v));
+                        }
+        /* An infinite demand from the sources scores, and leaves, what is known. */
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.5, 200, 1024, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, INFINITY, 200, 1024, 0.0), 10 * MS), 100, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 200, 1024, 0.0), 0), 100, TOL);
+}
+END_TEST
+
 static Suite *policy_new_suite(void)
 {
         Suite *s = suite_create("signal_heuristics");
         TCase *psi = tcase_create("psi");
         TCase *trend = tcase_create("trend");
         TCase *ipc = tcase_create("ipc");
+        TCase *headroom = tcase_create("headroom");
 
         tcase_add_test(psi, test_psi_descriptor);
         tcase_add_test(psi, test_psi_first_sample);
@@ -890,6 +1189,19 @@ static Suite *policy_new_suite(void)
         tcase_add_test(ipc, test_ipc_validate);
         tcase_add_test(ipc, test_ipc_extremes);
         suite_add_tcase(s, ipc);
+
+        tcase_add_test(headroom, test_headroom_descriptor);
+        tcase_add_test(headroom, test_headroom_first_sample);
+        tcase_add_test(headroom, test_headroom_pressure);
+        tcase_add_test(headroom, test_headroom_busy_at_top);
+        tcase_add_test(headroom, test_headroom_held_through_bursts);
+        tcase_add_test(headroom, test_headroom_steady);
+        tcase_add_test(headroom, test_headroom_half_life);
+        tcase_add_test(headroom, test_headroom_onset);
+        tcase_add_test(headroom, test_headroom_reset);
+        tcase_add_test(headroom, test_headroom_validate);
+        tcase_add_test(headroom, test_headroom_extremes);
+        suite_add_tcase(s, headroom);
         return s;
 }
 

@@ -1122,7 +1122,7 @@ START_TEST(cli_bad_trace_and_config)
         ck_assert_msg(strstr(o.err, want), "stderr does not name %s: %s", want, o.err);
         blsim_out_free(&o);
 
-        write_text(conf, "[hysteresis]\nup_threshold = 90\n");
+        write_text(conf, "[hysteresis]\nup_threshold = 95\n");
         o = blsim(bad_conf);
         ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
         snprintf(line, sizeof(line), "%-24s %s\n", "policy", "config");

@@ -118,11 +118,20 @@ static void fixture_add(struct fixture *fx, const char *name, bool held_out)
 
 /* Deliberately bad: up at 10% of LITTLE and down below 1%: the light load
  * goes to big at once and stays there. */
+/* pelt and the engine written out in full, so that what the tuner starts from
+ * does not move with the shipped defaults. */
 static const char bad_base[] =
+        "[daemon]\n"
+        "sample_interval_ms = 20\n"
+        "[policy]\n"
+        "heuristics = pelt\n"
         "[hysteresis]\n"
         "up_threshold = 10\n"
         "down_threshold = 1\n"
-        "min_residency_ms = 0\n";
+        "up_delay_ms = 20\n"
+        "down_delay_ms = 100\n"
+        "min_residency_ms = 0\n"
+        "max_switch_rate_hz = 10\n";
 
 static void base_from(struct bl_config *cfg, const char *text)
 {

@@ -7,6 +7,7 @@ at some rate for some time, the way threads of a real use case wake up. Each
 trace has its own seeded generator and uses only random.Random.random(), so
 the output is the same bytes on every Python 3:
     tests/workloads/generate.py [DIR]      (default: the script's directory)
+The held-out traces (HELD_OUT) go to DIR/holdout/.
 Work per step is rounded to whole reference-us and capped at one step. Capacities in the comments
 are the exynos5422-like board's: a LITTLE CPU at its top OPP executes 368
 reference-us per 1 ms step (377/1024), a big one 1000.
@@ -266,14 +267,148 @@ def audio_playback():
     return t
 
 
+# Held out (issue 8): written before the default policy was designed and not
+# run while it was tuned; tests/workloads/holdout/, reported on their own.
+
+def camera_preview():
+    # 30 fps preview (ISP post-processing and 3A, preview render), and every
+    # 1.5-3 s a still capture: a JPEG encode on two lanes at big speed.
+    t = Trace("camera-preview", 10, 4, 1212)
+    housekeeping(t, range(4), 50, 150, 10, 60)
+    ms = 0.0
+    while ms < t.steps:
+        t.burst(0, ms, t.uniform(2000, 3000), 500)
+        t.burst(1, ms + 6, t.uniform(1000, 1500), 400)
+        if t.chance(0.1):                       # autofocus / exposure update
+            t.run(2, ms + 2, t.uniform(3, 8), 700)
+        ms += 33.333
+    ms = t.uniform(1000, 2000)
+    while ms < t.steps - 400:
+        dur = t.uniform(120, 250)
+        t.run(2, ms, dur, t.uniform(950, 1024))
+        t.run(3, ms + 5, dur * 0.8, t.uniform(700, 900))
+        ms += t.uniform(1500, 3000)
+    return t
+
+
+def web_page_load():
+    # Three page loads (script parse and layout at big speed, network beside
+    # them), each followed by reading: idle with a few short 60 fps scrolls.
+    t = Trace("web-page-load", 14, 4, 1313)
+    housekeeping(t, range(4), 60, 180, 20, 80)
+    ms = t.uniform(200, 500)
+    for _ in range(3):
+        load = t.uniform(400, 1200)
+        end = ms + load
+        while ms < end:
+            dur = t.uniform(20, 120)
+            t.run(0, ms, dur, t.uniform(800, 1024))
+            if t.chance(0.5):
+                t.run(1, ms + dur, t.uniform(10, 40), 600)
+            t.run(2, ms, dur, t.uniform(150, 300))
+            ms += dur + t.uniform(2, 20)
+        read_end = ms + t.uniform(2000, 3500)
+        ms += t.uniform(300, 800)
+        while ms < read_end - 700 and ms < t.steps:
+            scroll_end = ms + t.uniform(300, 600)
+            while ms < scroll_end:
+                t.burst(0, ms, t.uniform(1500, 2500), 900)
+                t.burst(1, ms + 4, t.uniform(1000, 1800), 700)
+                ms += 16.667
+            ms += t.uniform(400, 1200)
+        ms = read_end
+    return t
+
+
+def ml_inference():
+    # On-device inference five times a second: four threads in parallel for
+    # 30-60 ms at 500-800 each, idle between, with a timer thread.
+    t = Trace("ml-inference", 10, 4, 1414)
+    housekeeping(t, range(4), 30, 90, 10, 40)
+    ms = t.uniform(50, 150)
+    while ms < t.steps:
+        dur = t.uniform(30, 60)
+        for lane in range(4):
+            t.run(lane, ms + t.uniform(0, 3), dur * t.uniform(0.85, 1.0), t.uniform(500, 800))
+        ms += 200 + t.uniform(-10, 10)
+    return t
+
+
+def typing():
+    # Keystrokes every 80-300 ms with pauses: per key the UI thread at big
+    # speed for 4-12 ms and the renderer; every fourth key a prediction.
+    t = Trace("typing", 12, 3, 1515)
+    housekeeping(t, range(3), 80, 250, 10, 50)
+    ms = t.uniform(200, 600)
+    key = 0
+    while ms < t.steps - 100:
+        t.run(0, ms, t.uniform(4, 12), 1000)
+        t.run(1, ms + 2, t.uniform(3, 5), 600)
+        if key % 4 == 3:
+            t.run(2, ms + 5, t.uniform(20, 40), 450)
+        key += 1
+        ms += t.uniform(80, 300)
+        if t.chance(0.08):                      # thinking
+            ms += t.uniform(1000, 2000)
+    return t
+
+
+def mixed_phases():
+    # A day in 20 s: idle, a voice call (20 ms codec frames, echo canceller
+    # on a 10 ms tick), three threads just under LITTLE's top, a 60 fps game
+    # level, idle again.
+    t = Trace("mixed-phases", 20, 4, 1616)
+    housekeeping(t, range(4), 40, 160, 20, 100)
+    ms = 2000.0
+    while ms < 7000:
+        t.burst(0, ms, t.uniform(300, 450), 300)
+        ms += 20
+    ms = 2000.0
+    while ms < 7000:
+        t.burst(1, ms, t.uniform(150, 250), 250)
+        ms += 10
+    for s in range(7000, 10000):
+        for lane in range(3):
+            t.work[s][lane] += t.uniform(300, 345)
+    ms = 10000.0
+    while ms < 14000:
+        t.run(0, ms, t.uniform(6, 8), 900)
+        t.run(1, ms + 2, t.uniform(4, 6), 650)
+        t.run(2, ms, 1, 300)
+        ms += 16.667
+    return t
+
+
+def single_thread_heavy():
+    # One thread a little beyond LITTLE's top (380-450 per ms) for 1.5-3 s
+    # at a time, resting at 100-150 between: too much for LITTLE, a low OPP
+    # of big, and every CPU but one idle.
+    t = Trace("single-thread-heavy", 12, 2, 1717)
+    housekeeping(t, (1,), 30, 100, 10, 40)
+    ms = 500.0
+    while ms < t.steps:
+        dur = t.uniform(1500, 3000)
+        t.run(0, ms, dur, t.uniform(380, 450))
+        ms += dur
+        rest = t.uniform(700, 1500)
+        t.run(0, ms, rest, t.uniform(100, 150))
+        ms += rest
+    return t
+
+
 TRACES = (idle_bursts, app_launch, scrolling, sustained_little, video, ramp, parallel_sustained,
           background_sync, game_loop, compile_burst, audio_playback)
+HELD_OUT = (camera_preview, web_page_load, ml_inference, typing, mixed_phases, single_thread_heavy)
 
 
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for make in TRACES:
         make().write(directory)
+    held_out = os.path.join(directory, "holdout")
+    os.makedirs(held_out, exist_ok=True)
+    for make in HELD_OUT:
+        make().write(held_out)
 
 
 if __name__ == "__main__":
