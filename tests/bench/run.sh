@@ -38,7 +38,8 @@ if [ -z "$daemon_ir" ] || [ -z "$daemon_ticks" ] || [ "$daemon_ticks" -eq 0 ]; t
 fi
 echo "daemon: $daemon_ticks ticks, $switches switches in ${seconds} s on the fake Exynos 5422;" \
      "$((daemon_ir / daemon_ticks)) instructions per tick"
-echo "daemon: $((daemon_ticks / seconds)) timer wakeups per second (sample_interval_ms = 20)"
+interval=$(sed -n 's/^sample_interval_ms *= *\([0-9]*\).*/\1/p' "$src/conf/bigLittle.conf")
+echo "daemon: $((daemon_ticks / seconds)) timer wakeups per second (sample_interval_ms = ${interval:-?})"
 
 # Wall-clock CPU time is noisy on a shared machine and includes the umockdev
 # preload's redirection, so it is only a cross-check of the count above.
