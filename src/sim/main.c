@@ -129,9 +129,57 @@ static bool parse_usec(const char *text, double scale, bl_usec_t *ret)
 }
 
 /* Returns -1 to go on, or the status to exit with. */
+/* Options every verb reads the same way (the verb's own enum starts after
+ * these). */
+enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_VERB_FIRST };
+
+/* One option of those every verb shares (--mode, --config, --step-us,
+ * --duration, --json). Returns -1 when it was one and is valid, 0 when it is
+ * not one of them, or EXIT_USAGE after saying what is wrong. */
+static int parse_shared_option(int c, const char *verb, struct options *o)
+{
+        switch (c) {
+        case 'm':
+                if (strcmp(optarg, "cluster") == 0)
+                        o->mode = BL_MODE_CLUSTER;
+                else if (strcmp(optarg, "pair") == 0)
+                        o->mode = BL_MODE_PAIR;
+                else if (strcmp(optarg, "mp") == 0)
+                        o->mode = BL_MODE_MP;
+                else {
+                        fprintf(stderr, "blsim %s: --mode: expected cluster, pair or mp, got \"%s\"\n", verb,
+                                optarg);
+                        return EXIT_USAGE;
+                }
+                return -1;
+        case 'c':
+                o->config = optarg;
+                return -1;
+        case OPT_STEP_US:
+                if (!parse_usec(optarg, 1.0, &o->step_us)) {
+                        fprintf(stderr, "blsim %s: --step-us: expected a positive number of us, got \"%s\"\n",
+                                verb, optarg);
+                        return EXIT_USAGE;
+                }
+                return -1;
+        case OPT_DURATION:
+                if (!parse_usec(optarg, 1e6, &o->duration_us)) {
+                        fprintf(stderr, "blsim %s: --duration: expected a positive number of seconds, got "
+                                        "\"%s\"\n", verb, optarg);
+                        return EXIT_USAGE;
+                }
+                return -1;
+        case 'j':
+                o->json = true;
+                return -1;
+        default:
+                return 0;
+        }
+}
+
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_PLOT, OPT_TESTBED };
+        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -149,34 +197,22 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
         const char *verb = argv[0];
         /* live stops at the command: its options are its own. */
         const bool live = strcmp(verb, "live") == 0;
-        int c;
+        int c, r;
 
         *o = (struct options){ 0 };
         optind = 1;
         while ((c = getopt_long(argc, argv, live ? "+b:w:m:c:p:jh" : "b:w:m:c:p:jh", longopts, NULL)) != -1) {
+                r = parse_shared_option(c, verb, o);
+                if (r > 0)
+                        return r;
+                if (r < 0)
+                        continue;
                 switch (c) {
-                case 'm':
-                        if (strcmp(optarg, "cluster") == 0)
-                                o->mode = BL_MODE_CLUSTER;
-                        else if (strcmp(optarg, "pair") == 0)
-                                o->mode = BL_MODE_PAIR;
-                        else if (strcmp(optarg, "mp") == 0)
-                                o->mode = BL_MODE_MP;
-                        else {
-                                fprintf(stderr,
-                                        "blsim %s: --mode: expected cluster, pair or mp, got \"%s\"\n",
-                                        verb, optarg);
-                                return EXIT_USAGE;
-                        }
-                        break;
                 case 'b':
                         o->board = optarg;
                         break;
                 case 'w':
                         o->workload = optarg;
-                        break;
-                case 'c':
-                        o->config = optarg;
                         break;
                 case 'p':
                         if (live) {
@@ -189,23 +225,6 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         o->policy = optarg;
-                        break;
-                case OPT_STEP_US:
-                        if (!parse_usec(optarg, 1.0, &o->step_us)) {
-                                fprintf(stderr, "blsim %s: --step-us: expected a positive number of us, got "
-                                                "\"%s\"\n", verb, optarg);
-                                return EXIT_USAGE;
-                        }
-                        break;
-                case OPT_DURATION:
-                        if (!parse_usec(optarg, 1e6, &o->duration_us)) {
-                                fprintf(stderr, "blsim %s: --duration: expected a positive number of "
-                                                "seconds, got \"%s\"\n", verb, optarg);
-                                return EXIT_USAGE;
-                        }
-                        break;
-                case 'j':
-                        o->json = true;
                         break;
                 case OPT_PLOT:
                         if (!compare) {
@@ -741,8 +760,7 @@ static int add_tune_workload(struct tune_cli *t, const char *path, bool held_out
 /* Returns -1 to go on, or the status to exit with. */
 static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
 {
-        enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_HOLDOUT, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET,
-               OPT_SEED };
+        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -762,13 +780,18 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
         };
         unsigned long long n;
         char *end;
-        int c, status = -1;
+        int c, r, status = -1;
 
         *t = (struct tune_cli){
                 .opt = { .max_late = TUNE_DEFAULT_MAX_LATE, .budget = TUNE_DEFAULT_BUDGET, .seed = 1 },
         };
         optind = 1;
         while (status < 0 && (c = getopt_long(argc, argv, "b:w:m:c:o:jh", longopts, NULL)) != -1) {
+                r = parse_shared_option(c, "tune", &t->o);
+                if (r != 0) {
+                        status = r;     /* -1: taken, go on; EXIT_USAGE ends the loop */
+                        continue;
+                }
                 switch (c) {
                 case 'b':
                         t->o.board = optarg;
@@ -778,22 +801,6 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                         break;
                 case OPT_HOLDOUT:
                         status = add_tune_workload(t, optarg, true);
-                        break;
-                case 'm':
-                        if (strcmp(optarg, "cluster") == 0)
-                                t->o.mode = BL_MODE_CLUSTER;
-                        else if (strcmp(optarg, "pair") == 0)
-                                t->o.mode = BL_MODE_PAIR;
-                        else if (strcmp(optarg, "mp") == 0)
-                                t->o.mode = BL_MODE_MP;
-                        else {
-                                fprintf(stderr, "blsim tune: --mode: expected cluster, pair or mp, got "
-                                                "\"%s\"\n", optarg);
-                                status = EXIT_USAGE;
-                        }
-                        break;
-                case 'c':
-                        t->o.config = optarg;
                         break;
                 case OPT_HEURISTICS:
                         t->heuristics = optarg;
@@ -826,23 +833,6 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                         break;
                 case 'o':
                         t->out = optarg;
-                        break;
-                case OPT_STEP_US:
-                        if (!parse_usec(optarg, 1.0, &t->o.step_us)) {
-                                fprintf(stderr, "blsim tune: --step-us: expected a positive number of us, "
-                                                "got \"%s\"\n", optarg);
-                                status = EXIT_USAGE;
-                        }
-                        break;
-                case OPT_DURATION:
-                        if (!parse_usec(optarg, 1e6, &t->o.duration_us)) {
-                                fprintf(stderr, "blsim tune: --duration: expected a positive number of "
-                                                "seconds, got \"%s\"\n", optarg);
-                                status = EXIT_USAGE;
-                        }
-                        break;
-                case 'j':
-                        t->o.json = true;
                         break;
                 case 'h':
                         usage(stdout);
