@@ -125,6 +125,7 @@ struct sim_live {
         struct sim_result r;
         bl_usec_t off_ladder_us;
         double temp_c[BL_MAX_CLUSTERS];
+        bool temp_held[BL_MAX_CLUSTERS];
 
         struct sim_switch *switches;
         size_t nswitches, switches_size;
@@ -187,6 +188,21 @@ bool sim_live_started(const struct sim_live *l)
         return l->started;
 }
 
+bl_usec_t sim_live_start_time(const struct sim_live *l)
+{
+        return l->started ? l->t0 : 0;
+}
+
+int sim_live_hold_temp(struct sim_live *l, unsigned k, double temp_c)
+{
+        if (k >= l->b->nclusters)
+                return -EINVAL;
+        l->temp_held[k] = !isnan(temp_c);
+        if (l->temp_held[k])
+                l->temp_c[k] = temp_c;
+        return 0;
+}
+
 bool sim_live_done(const struct sim_live *l)
 {
         return l->done;
@@ -235,6 +251,8 @@ static void heat(struct sim_live *l, const struct sim_level_step *st, double ste
                 const struct sim_cluster *c = &b->cluster[k];
                 double power_mw;
 
+                if (l->temp_held[k])
+                        continue;
                 if ((st->clusters >> k) & 1) {
                         const struct sim_opp *opp = &c->opp[st->opp[k]];
                         double busy = 0;
