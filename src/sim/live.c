@@ -129,6 +129,8 @@ struct sim_live {
 
         struct sim_switch *switches;
         size_t nswitches, switches_size;
+        struct sim_timeline *timeline;
+        bl_usec_t last_point;
 
         struct sim_level_step st;
         double *backlog, *new_work, *lane_capacity;
@@ -221,6 +223,11 @@ size_t sim_live_switches(const struct sim_live *l, const struct sim_switch **ret
         return l->nswitches;
 }
 
+void sim_live_record(struct sim_live *l, struct sim_timeline *tl)
+{
+        l->timeline = tl;
+}
+
 bl_usec_t sim_live_off_ladder_us(const struct sim_live *l)
 {
         return l->off_ladder_us;
@@ -303,6 +310,12 @@ static int run_step(struct sim_live *l, unsigned level, bool exact, struct fakeb
         if (st->switched && (r = log_switch(l, l->t, l->prev, level)) < 0)
                 return r;
         l->energy_nj += st->energy_nj;
+        if (l->timeline && (l->r.steps == 0 || level != l->prev || l->t - l->last_point >= LIVE_TIMELINE_US)) {
+                r = sim_timeline_add(l->timeline, l->t, NAN, l->m->class_of[level], l->energy_nj / 1000.0);
+                if (r < 0)
+                        return r;
+                l->last_point = l->t;
+        }
         l->late += st->backlog;
         l->r.time_in[l->m->class_of[level]] += w->step_us;
         l->r.switches += st->switched;

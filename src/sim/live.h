@@ -104,5 +104,12 @@ size_t sim_live_switches(const struct sim_live *l, const struct sim_switch **ret
  * from the temperature it was held at. -EINVAL: no such cluster. */
 int sim_live_hold_temp(struct sim_live *l, unsigned k, double temp_c);
 
+/* Records the run's timeline into 'tl' (which must outlive the run), as
+ * sim_run_policy() does for plots: a point (class, cumulative energy) at
+ * every level change and at least every LIVE_TIMELINE_US, with a NAN
+ * demand: the daemon's estimate is its own. */
+#define LIVE_TIMELINE_US (20 * BL_USEC_PER_MSEC)
+void sim_live_record(struct sim_live *l, struct sim_timeline *tl);
+
 /* Simulated time spent on steps whose CPUs were not exactly a level. */
 bl_usec_t sim_live_off_ladder_us(const struct sim_live *l);
