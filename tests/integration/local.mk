@@ -78,12 +78,13 @@ tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon
 	src/core/libblcore.a \
 	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
-# The quick-start demo: the daemon on the fake Exynos 5422 while a load plays.
-demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled
-	$(builddir)/tests/fakeboard/bl-fakeboard demo --board exynos5422 \
-		--daemon $(abs_top_builddir)/src/daemon/bigLittled \
-		--config $(abs_top_srcdir)/conf/bigLittle.conf
+# The quick-start demo: the daemon on blsim live's Exynos 5422 while 28 s of
+# load play, switchctl monitor on a private bus, the energy against the
+# references, and the timeline in demo/timeline.svg.
+demo: src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
+	$(SHELL) $(abs_top_srcdir)/tests/demo/run-demo.sh $(abs_top_srcdir) $(abs_top_builddir)
 .PHONY: demo
+EXTRA_DIST += tests/demo/run-demo.sh
 
 # The example plugin, built against the installed header and loaded.
 dist_check_SCRIPTS += tests/integration/check_plugin_example.sh
