@@ -310,7 +310,8 @@ static int run_step(struct sim_live *l, unsigned level, bool exact, struct fakeb
         if (st->switched && (r = log_switch(l, l->t, l->prev, level)) < 0)
                 return r;
         l->energy_nj += st->energy_nj;
-        if (l->timeline && (l->r.steps == 0 || level != l->prev || l->t - l->last_point >= LIVE_TIMELINE_US)) {
+        if (l->timeline &&
+            (l->r.steps == 0 || level != l->prev || l->t - l->last_point >= LIVE_TIMELINE_US)) {
                 r = sim_timeline_add(l->timeline, l->t, NAN, l->m->class_of[level], l->energy_nj / 1000.0);
                 if (r < 0)
                         return r;

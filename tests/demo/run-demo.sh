@@ -122,7 +122,9 @@ fi
 "$blsim" compare --board "$board" --workload "$trace" --config "$config" --json >"$out/compare.json"
 
 # blsim's JSON is one key per line: pick the figures.
-awk -v svg="$out/timeline.svg" -v logfile="$out/daemon.log" '
+# Paths as seen from the source tree when the build is in it (quickstart's build/).
+shown=${out#"$src"/}
+awk -v svg="$shown/timeline.svg" -v logfile="$shown/daemon.log" '
         function value(line) {
                 sub(/^[^:]*: */, "", line)
                 sub(/,$/, "", line)
