@@ -1,6 +1,8 @@
 #!/bin/sh
 # The README's quick start.
-#   ./quickstart.sh demo   build, then run the daemon on a fake Exynos 5422 while a load plays
+#   ./quickstart.sh demo   build, then run the daemon on blsim's live Exynos 5422 while 28 s of
+#                          load play, with switchctl monitor, the energy against the references
+#                          and the timeline plot (tests/demo/run-demo.sh)
 #   ./quickstart.sh test   build, then run the whole test suite: plain (-Werror), under
 #                          AddressSanitizer + UndefinedBehaviorSanitizer, and make distcheck
 # As root on Debian 12 it first installs the build dependencies with apt-get.

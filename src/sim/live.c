@@ -125,9 +125,12 @@ struct sim_live {
         struct sim_result r;
         bl_usec_t off_ladder_us;
         double temp_c[BL_MAX_CLUSTERS];
+        bool temp_held[BL_MAX_CLUSTERS];
 
         struct sim_switch *switches;
         size_t nswitches, switches_size;
+        struct sim_timeline *timeline;
+        bl_usec_t last_point;
 
         struct sim_level_step st;
         double *backlog, *new_work, *lane_capacity;
@@ -187,6 +190,21 @@ bool sim_live_started(const struct sim_live *l)
         return l->started;
 }
 
+bl_usec_t sim_live_start_time(const struct sim_live *l)
+{
+        return l->started ? l->t0 : 0;
+}
+
+int sim_live_hold_temp(struct sim_live *l, unsigned k, double temp_c)
+{
+        if (k >= l->b->nclusters)
+                return -EINVAL;
+        l->temp_held[k] = !isnan(temp_c);
+        if (l->temp_held[k])
+                l->temp_c[k] = temp_c;
+        return 0;
+}
+
 bool sim_live_done(const struct sim_live *l)
 {
         return l->done;
@@ -203,6 +221,11 @@ size_t sim_live_switches(const struct sim_live *l, const struct sim_switch **ret
 {
         *ret = l->switches;
         return l->nswitches;
+}
+
+void sim_live_record(struct sim_live *l, struct sim_timeline *tl)
+{
+        l->timeline = tl;
 }
 
 bl_usec_t sim_live_off_ladder_us(const struct sim_live *l)
@@ -235,6 +258,8 @@ static void heat(struct sim_live *l, const struct sim_level_step *st, double ste
                 const struct sim_cluster *c = &b->cluster[k];
                 double power_mw;
 
+                if (l->temp_held[k])
+                        continue;
                 if ((st->clusters >> k) & 1) {
                         const struct sim_opp *opp = &c->opp[st->opp[k]];
                         double busy = 0;
@@ -285,6 +310,13 @@ static int run_step(struct sim_live *l, unsigned level, bool exact, struct fakeb
         if (st->switched && (r = log_switch(l, l->t, l->prev, level)) < 0)
                 return r;
         l->energy_nj += st->energy_nj;
+        if (l->timeline &&
+            (l->r.steps == 0 || level != l->prev || l->t - l->last_point >= LIVE_TIMELINE_US)) {
+                r = sim_timeline_add(l->timeline, l->t, NAN, l->m->class_of[level], l->energy_nj / 1000.0);
+                if (r < 0)
+                        return r;
+                l->last_point = l->t;
+        }
         l->late += st->backlog;
         l->r.time_in[l->m->class_of[level]] += w->step_us;
         l->r.switches += st->switched;

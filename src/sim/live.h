@@ -86,6 +86,10 @@ extern const struct fakeboard_driver sim_live_driver;
  * run may start (see above). */
 void sim_live_arm(struct sim_live *l, bl_usec_t now);
 bool sim_live_started(const struct sim_live *l);
+/* The board time (fakeboard_now()) of the run's time 0, once it started;
+ * 0 before. A switch at t_us of sim_live_switches() was seen at about
+ * this + t_us. */
+bl_usec_t sim_live_start_time(const struct sim_live *l);
 /* The workload has ended (or failed: sim_live_result() says). */
 bool sim_live_done(const struct sim_live *l);
 
@@ -94,5 +98,18 @@ bool sim_live_done(const struct sim_live *l);
 int sim_live_result(const struct sim_live *l, struct sim_result *r);
 /* The level changes the board saw, in order; the pointer is valid until the run is freed. */
 size_t sim_live_switches(const struct sim_live *l, const struct sim_switch **ret);
+/* Heat from outside the model (a test's thermal ramp): the zone of
+ * cluster k reads temp_c from the board's next step on, whatever the
+ * cluster's power; NAN hands the zone back to the model, which goes on
+ * from the temperature it was held at. -EINVAL: no such cluster. */
+int sim_live_hold_temp(struct sim_live *l, unsigned k, double temp_c);
+
+/* Records the run's timeline into 'tl' (which must outlive the run), as
+ * sim_run_policy() does for plots: a point (class, cumulative energy) at
+ * every level change and at least every LIVE_TIMELINE_US, with a NAN
+ * demand: the daemon's estimate is its own. */
+#define LIVE_TIMELINE_US (20 * BL_USEC_PER_MSEC)
+void sim_live_record(struct sim_live *l, struct sim_timeline *tl);
+
 /* Simulated time spent on steps whose CPUs were not exactly a level. */
 bl_usec_t sim_live_off_ladder_us(const struct sim_live *l);

@@ -79,7 +79,7 @@ static void usage(FILE *f)
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
-                "                 [--duration S] [--testbed DIR] [--json] -- COMMAND [ARG]...\n"
+                "                 [--duration S] [--testbed DIR] [--plot FILE] [--json] -- COMMAND [ARG]...\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
@@ -91,7 +91,7 @@ static void usage(FILE *f)
                 "      --step-us N       step of an rt-app simulation in us (default %llu)\n"
                 "      --duration S      length of an rt-app workload that sets none, in s (default %llu)\n"
                 "  -j, --json            one JSON object instead of text\n"
-                "      --plot FILE       compare: draw the timelines with gnuplot (.svg or .png)\n"
+                "      --plot FILE       compare, live: draw the timelines with gnuplot (.svg or .png)\n"
                 "      --holdout W       tune: a workload reported on but never searched on\n"
                 "      --heuristics LIST tune: the heuristics to tune (default: the configuration's)\n"
                 "      --max-late R      tune: lateness allowed beyond always-big's (default %g)\n"
@@ -227,13 +227,14 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                         o->policy = optarg;
                         break;
                 case OPT_PLOT:
-                        if (!compare) {
-                                fprintf(stderr, "blsim run: --plot belongs to blsim compare\n");
+                        if (!compare && !live) {
+                                fprintf(stderr, "blsim %s: --plot belongs to blsim compare and blsim live\n",
+                                        verb);
                                 return EXIT_USAGE;
                         }
                         if (!report_plot_terminal(optarg)) {
-                                fprintf(stderr, "blsim compare: --plot %s: the file name must end in .svg or "
-                                                ".png\n", optarg);
+                                fprintf(stderr, "blsim %s: --plot %s: the file name must end in .svg or "
+                                                ".png\n", verb, optarg);
                                 return EXIT_USAGE;
                         }
                         o->plot = optarg;
@@ -1109,13 +1110,30 @@ static int live_play(struct fakeboard *fb, struct sim_live *run, const struct op
         return 0;
 }
 
+/* The live run's timeline beside blsim run's of the same configuration
+ * (policy[1], drawn only: the report is the live run's). */
+static int live_plot(struct scenario *sc, const struct bl_config *cfg, const struct options *o,
+                     struct sim_timeline *tl)
+{
+        struct sim_report *rep = &sc->report;
+        int status;
+
+        status = run_policy(sc, cfg, "simulated", &rep->policy[1], &tl[1]);
+        if (status == 0) {
+                rep->npolicies = 2;
+                status = plot(o, rep, tl);
+                rep->npolicies = 1;
+        }
+        return status;
+}
+
 static int live_report(struct scenario *sc, const struct sim_live *run, struct fakeboard *fb,
-                       const struct options *o)
+                       const struct bl_config *cfg, const struct options *o, struct sim_timeline *tl)
 {
         struct sim_report *rep = &sc->report;
         char online[256];
         bl_cpuset now;
-        int r;
+        int r, status;
 
         r = sim_live_result(run, &rep->policy[0]);
         if (r < 0)
@@ -1128,6 +1146,9 @@ static int live_report(struct scenario *sc, const struct sim_live *run, struct f
         rep->nswitches = sim_live_switches(run, &rep->switches);
         rep->off_ladder_us = sim_live_off_ladder_us(run);
         rep->online_at_exit = online;
+        /* After the live result: the simulated run resets the workload. */
+        if (o->plot && (status = live_plot(sc, cfg, o, tl)) != 0)
+                return status;
         if (o->json)
                 report_run_json(stdout, rep);
         else
@@ -1162,6 +1183,7 @@ static int verb_live(int argc, char **argv)
         struct live_desc *ld = NULL;
         struct sim_live *run = NULL;
         struct fakeboard *fb = NULL;
+        struct sim_timeline tl[2] = { 0 };
         const char *groups[BL_CPUSET_MAX_GROUPS];
         bool linked = false;
         struct options o;
@@ -1170,6 +1192,11 @@ static int verb_live(int argc, char **argv)
         status = parse_options(argc, argv, false, &o);
         if (status >= 0)
                 return status;
+        if (o.plot && !gnuplot_installed()) {
+                fprintf(stderr, "blsim: --plot needs gnuplot, which is not installed (package %s)\n",
+                        PLOT_PACKAGE);
+                return EXIT_UNAVAILABLE;
+        }
         status = load_policies(&preset, 1, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, cfg));
@@ -1183,6 +1210,8 @@ static int verb_live(int argc, char **argv)
                 r = live_desc_build(ld, &sc->board, groups, cfg->ncpuset_groups);
                 if (r == 0)
                         r = sim_live_new(&run, &sc->board, &sc->mode, sc->workload);
+                if (r == 0 && o.plot)
+                        sim_live_record(run, &tl[0]);
                 if (r == 0)
                         r = fakeboard_new_desc(&ld->desc, &sim_live_driver, run, &fb);
                 if (r < 0)
@@ -1198,11 +1227,13 @@ static int verb_live(int argc, char **argv)
                 status = live_play(fb, run, &o);
         }
         if (status == 0)
-                status = live_report(sc, run, fb, &o);
+                status = live_report(sc, run, fb, cfg, &o, tl);
         if (linked)
                 unlink(o.testbed);
         fakeboard_free(fb);
         sim_live_free(run);
+        sim_timeline_free(&tl[0]);
+        sim_timeline_free(&tl[1]);
         free(ld);
         scenario_free(sc);
         free(cfg);

@@ -182,7 +182,7 @@ static const struct bl_sample *observer_sample(struct observer *o, const struct 
         return s;
 }
 
-static int timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsigned level, double energy_uj)
+int sim_timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsigned level, double energy_uj)
 {
         if (tl->n == tl->size) {
                 size_t size = tl->size ? 2 * tl->size : 1024;
@@ -270,7 +270,7 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
                                 p->obs.active = lv->level[level].active;
                         }
                         if (tl) {
-                                err = timeline_add(tl, next_decision, controller_demand(&p->ctl),
+                                err = sim_timeline_add(tl, next_decision, controller_demand(&p->ctl),
                                                    m->class_of[level], energy_nj / 1000.0);
                                 if (err < 0)
                                         goto out;

@@ -86,6 +86,8 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
 int sim_run_fixed(const struct sim_board *b, struct sim_workload *w, unsigned cluster, struct sim_result *r,
                   struct sim_trace *record);
 
+/* Appends a point; -ENOMEM. */
+int sim_timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsigned level, double energy_uj);
 void sim_timeline_free(struct sim_timeline *tl);
 
 /* Fills in what every run reports at its end: energy in µJ from nJ, the

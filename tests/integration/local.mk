@@ -78,12 +78,13 @@ tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon
 	src/core/libblcore.a \
 	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
-# The quick-start demo: the daemon on the fake Exynos 5422 while a load plays.
-demo: tests/fakeboard/bl-fakeboard src/daemon/bigLittled
-	$(builddir)/tests/fakeboard/bl-fakeboard demo --board exynos5422 \
-		--daemon $(abs_top_builddir)/src/daemon/bigLittled \
-		--config $(abs_top_srcdir)/conf/bigLittle.conf
+# The quick-start demo: the daemon on blsim live's Exynos 5422 while 28 s of
+# load play, switchctl monitor on a private bus, the energy against the
+# references, and the timeline in demo/timeline.svg.
+demo: src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
+	$(SHELL) $(abs_top_srcdir)/tests/demo/run-demo.sh $(abs_top_srcdir) $(abs_top_builddir)
 .PHONY: demo
+EXTRA_DIST += tests/demo/run-demo.sh
 
 # The example plugin, built against the installed header and loaded.
 dist_check_SCRIPTS += tests/integration/check_plugin_example.sh
@@ -132,3 +133,19 @@ tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a
 	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
+
+# End to end: the real daemon on blsim live's exynos5422-like board with the
+# rt-app workloads, driven with the real switchctl over a private bus.
+integration_tests += tests/integration/check_e2e
+tests_integration_check_e2e_SOURCES = tests/integration/check_e2e.c $(INTEGRATION_HARNESS)
+tests_integration_check_e2e_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
+	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
+	-DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
+tests_integration_check_e2e_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
+	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
+	$(INIH_LIBS) $(LIBM)
+EXTRA_tests_integration_check_e2e_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled src/ctl/switchctl

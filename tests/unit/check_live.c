@@ -445,6 +445,36 @@ START_TEST(test_driver_start_timeout)
 }
 END_TEST
 
+START_TEST(test_driver_held_temp)
+{
+        struct drive d;
+        int modelled;
+
+        drive_open(&d);
+        drive_step(&d, 1000, 0, "0-7");
+        sim_live_arm(d.run, 1000);
+        ck_assert_uint_eq(sim_live_start_time(d.run), 0);
+        drive_step(&d, 2000, 1000, "0-3");
+        ck_assert_uint_eq(sim_live_start_time(d.run), 2000);
+        /* Big's zone held from outside: it reads the held figure, the model goes on for little. */
+        ck_assert_int_eq(sim_live_hold_temp(d.run, 1, 72.5), 0);
+        drive_step(&d, 5000, 3000, "0-3");
+        ck_assert_int_eq(d.out.temp_mc[1], 72500);
+        ck_assert_int_ge(d.out.temp_mc[0], 25000);
+        ck_assert_int_lt(d.out.temp_mc[0], 26000);
+        drive_step(&d, 7000, 2000, "0-3");
+        ck_assert_int_eq(d.out.temp_mc[1], 72500);
+        /* Handed back, it cools from there towards the gated cluster's steady state. */
+        ck_assert_int_eq(sim_live_hold_temp(d.run, 1, NAN), 0);
+        drive_step(&d, 9000, 2000, "0-3");
+        modelled = d.out.temp_mc[1];
+        ck_assert_int_lt(modelled, 72500);
+        ck_assert_int_gt(modelled, 72000);
+        ck_assert_int_eq(sim_live_hold_temp(d.run, 2, 50.0), -EINVAL);
+        drive_close(&d);
+}
+END_TEST
+
 static Suite *live_suite(void)
 {
         Suite *s = suite_create("live");
@@ -471,6 +501,7 @@ static Suite *live_suite(void)
         tcase_add_test(tc, test_desc);
         tcase_add_test(tc, test_driver_run);
         tcase_add_test(tc, test_driver_start_timeout);
+        tcase_add_test(tc, test_driver_held_temp);
         suite_add_tcase(s, tc);
         return s;
 }
