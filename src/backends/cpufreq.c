@@ -285,8 +285,8 @@ static void describe_other_limits(const struct bl_backend *b, char *detail, size
                 if (p->now_khz == 0 || p->now_khz >= p->want_khz)
                         continue;
                 if (held++ == 0)
-                        sysfs_append(detail, size, "; another limit holds policy%u at %u kHz (asked %u)", p->id,
-                               p->now_khz, p->want_khz);
+                        sysfs_append(detail, size, "; another limit holds policy%u at %u kHz (asked %u)",
+                                     p->id, p->now_khz, p->want_khz);
         }
         if (held > 1)
                 sysfs_append(detail, size, " and %u more polic%s", held - 1, held == 2 ? "y" : "ies");

@@ -396,8 +396,8 @@ static int switcher_restore(struct bl_backend *b, char *detail, size_t size)
         }
         snprintf(detail, size, "cpufreq limits as found:");
         for (unsigned i = 0; i < b->n; i++)
-                sysfs_append(detail, size, "%s cpu%u %u-%u", i ? "," : "", b->cpus[i].cpu, b->cpus[i].saved_min_khz,
-                       b->cpus[i].saved_max_khz);
+                sysfs_append(detail, size, "%s cpu%u %u-%u", i ? "," : "", b->cpus[i].cpu,
+                             b->cpus[i].saved_min_khz, b->cpus[i].saved_max_khz);
         sysfs_append(detail, size, " kHz");
         sysfs_describe_writes(&st, detail, size);
         return 0;

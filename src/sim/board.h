@@ -55,7 +55,8 @@ struct sim_board {
 /* Parses a board file's text; every problem goes to 'diag' as
  * "FILE:LINE: key: expected ..., got \"...\"". Returns the number of
  * problems (0 = a valid board). */
-unsigned board_parse(struct sim_board *b, const char *filename, const char *text, size_t len, struct bl_diag *diag);
+unsigned board_parse(struct sim_board *b, const char *filename, const char *text, size_t len,
+                     struct bl_diag *diag);
 
 /* Reads and parses a file. Returns problems (>= 0) or -errno (described in diag). */
 int board_load(struct sim_board *b, const char *path, struct bl_diag *diag);

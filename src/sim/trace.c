@@ -344,10 +344,11 @@ static void diagnose_row(struct trace_parser *p, const char *s, const char *e, u
                                 return;
                         }
                         if (t != expect_t) {
-                                const char *why = first ? "in the first row" : "(the previous row's + step_us)";
+                                const char *why = first ? "in the first row"
+                                                        : "(the previous row's + step_us)";
 
-                                report(p, "t_us: expected %llu %s, got \"%.*s\"", (unsigned long long)expect_t,
-                                       why, shown, ns);
+                                report(p, "t_us: expected %llu %s, got \"%.*s\"",
+                                       (unsigned long long)expect_t, why, shown, ns);
                                 return;
                         }
                 } else {

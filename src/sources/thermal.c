@@ -54,7 +54,8 @@ static int collect_zone(struct udev_device *dev, void *userdata)
         const char *type;
 
         /* cooling_deviceN share the subsystem */
-        if (!sysname || strncmp(sysname, "thermal_zone", 12) != 0 || strlen(syspath) >= sizeof(l->zones->syspath))
+        if (!sysname || strncmp(sysname, "thermal_zone", 12) != 0 ||
+            strlen(syspath) >= sizeof(l->zones->syspath))
                 return 0;
         if (l->n == l->cap) {
                 unsigned ncap = l->cap ? l->cap * 2 : 16;

@@ -108,8 +108,9 @@ static void add_cpu(unsigned cpu, const char *online)
         char desc[256];
         GError *error = NULL;
 
-        snprintf(desc, sizeof(desc), "P: /devices/system/cpu/cpu%u\nE: SUBSYSTEM=cpu\nA: cpu_capacity=%u\n%s%s%s\n",
-                 cpu, cpu < 4 ? 377 : 1024, online ? "A: online=" : "", online ? online : "", online ? "\n" : "");
+        snprintf(desc, sizeof(desc),
+                 "P: /devices/system/cpu/cpu%u\nE: SUBSYSTEM=cpu\nA: cpu_capacity=%u\n%s%s%s\n", cpu,
+                 cpu < 4 ? 377 : 1024, online ? "A: online=" : "", online ? online : "", online ? "\n" : "");
         ck_assert_msg(umockdev_testbed_add_from_string(testbed, desc, &error), "testbed: %s",
                       error ? error->message : "?");
 }

@@ -345,8 +345,9 @@ START_TEST(refused_write_mid_switch_rolls_back)
         /* Every limit is back, cpu1's raised maximum too. */
         assert_limits(0, "175000", "450000");
         assert_limits(1, "175000", "450000");
-        ck_assert_str_eq(write_watch_order(), "cpu0 max=1200000, cpu0 min=600000, cpu1 min=600000, cpu1 min=600000, "
-                                "cpu1 min=600000, cpu0 min=175000, cpu0 max=450000");
+        ck_assert_str_eq(write_watch_order(),
+                         "cpu0 max=1200000, cpu0 min=600000, cpu1 min=600000, cpu1 min=600000, "
+                         "cpu1 min=600000, cpu0 min=175000, cpu0 max=450000");
 
         /* Once the kernel takes it, the same switch goes through. */
         min1->fail_next = 0;

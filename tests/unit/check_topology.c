@@ -828,7 +828,8 @@ START_TEST(test_pick_mode)
         char why[160];
 
         exynos_topology(&t);
-        ck_assert_int_eq(ladder_pick_mode(BL_MODE_AUTO, BL_MODE_CLUSTER, &t, why, sizeof(why)), BL_MODE_CLUSTER);
+        ck_assert_int_eq(ladder_pick_mode(BL_MODE_AUTO, BL_MODE_CLUSTER, &t, why, sizeof(why)),
+                         BL_MODE_CLUSTER);
         ck_assert_str_eq(why, "mode = auto: no in-kernel switcher, so auto_mode = cluster");
         ck_assert_int_eq(ladder_pick_mode(BL_MODE_AUTO, BL_MODE_MP, &t, why, sizeof(why)), BL_MODE_MP);
         ck_assert_str_eq(why, "mode = auto: no in-kernel switcher, so auto_mode = mp");
