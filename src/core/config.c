@@ -245,7 +245,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->mode = BL_MODE_AUTO;
         c->backend = BL_BACKEND_AUTO;
         c->sample_interval_ms = 10;
-        c->fast_sample_interval_ms = 2;
+        c->fast_sample_interval_ms = 0;
         c->log_level = LOG_INFO;
         c->auto_mode = BL_MODE_CLUSTER;
 

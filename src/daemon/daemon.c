@@ -480,7 +480,7 @@ void daemon_owner_gone(struct bl_daemon *d, const char *owner)
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
         struct bl_daemon *d = userdata;
-        uint64_t now;
+        uint64_t now, next;
         int r;
 
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
@@ -496,7 +496,10 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
          * level below the top carries load). If we fell behind (a stopped
          * process, a slow write), skip the missed ticks rather than firing
          * them back to back. */
-        d->interval = controller_next_interval(&d->ctl, &d->sample.s);
+        next = controller_next_interval(&d->ctl, &d->sample.s);
+        if (next != d->interval)
+                log_debug("sampling every %.1f ms", (double)next / BL_USEC_PER_MSEC);
+        d->interval = next;
         d->next_tick = usec + d->interval;
         if (d->next_tick <= now)
                 d->next_tick = now + d->interval;

@@ -114,7 +114,7 @@ START_TEST(test_defaults)
         ck_assert_int_eq(cfg.mode, BL_MODE_AUTO);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_AUTO);
         ck_assert_uint_eq(cfg.sample_interval_ms, 10);
-        ck_assert_uint_eq(cfg.fast_sample_interval_ms, 2);
+        ck_assert_uint_eq(cfg.fast_sample_interval_ms, 0);
         ck_assert_int_eq(cfg.log_level, LOG_INFO);
         ck_assert_uint_eq(cfg.nheuristics, 1);
         ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
