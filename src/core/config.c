@@ -91,8 +91,6 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_BACKEND] = { "daemon", "backend", KIND_CHOICE, .choices = backend_choices },
         [BL_KEY_SAMPLE_INTERVAL_MS] = { "daemon", "sample_interval_ms", KIND_UINT, 5, 1000,
                                         "an integer 5-1000 (ms)", NULL },
-        [BL_KEY_FAST_SAMPLE_INTERVAL_MS] = { "daemon", "fast_sample_interval_ms", KIND_UINT, 0, 1000,
-                                             "an integer 0-1000 (ms, 0 = off)", NULL },
         [BL_KEY_LOG_LEVEL] = { "daemon", "log_level", KIND_CHOICE, .choices = log_level_choices },
         [BL_KEY_AUTO_MODE] = { "daemon", "auto_mode", KIND_CHOICE, .choices = auto_mode_choices },
         [BL_KEY_HEURISTICS] = { "policy", "heuristics", KIND_HEURISTICS },
@@ -245,7 +243,6 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->mode = BL_MODE_AUTO;
         c->backend = BL_BACKEND_AUTO;
         c->sample_interval_ms = 10;
-        c->fast_sample_interval_ms = 0;
         c->log_level = LOG_INFO;
         c->auto_mode = BL_MODE_CLUSTER;
 
@@ -615,9 +612,6 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
         case BL_KEY_SAMPLE_INTERVAL_MS:
                 c->sample_interval_ms = (unsigned)v;
                 break;
-        case BL_KEY_FAST_SAMPLE_INTERVAL_MS:
-                c->fast_sample_interval_ms = (unsigned)v;
-                break;
         case BL_KEY_LOG_LEVEL:
                 c->log_level = (int)v;
                 break;
@@ -679,12 +673,6 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
 static void key_format(const struct bl_config *c, enum bl_config_key k, char *buf, size_t size)
 {
         switch (k) {
-        case BL_KEY_SAMPLE_INTERVAL_MS:
-                snprintf(buf, size, "%u", c->sample_interval_ms);
-                break;
-        case BL_KEY_FAST_SAMPLE_INTERVAL_MS:
-                snprintf(buf, size, "%u", c->fast_sample_interval_ms);
-                break;
         case BL_KEY_UP_THRESHOLD:
                 snprintf(buf, size, "%u", c->up_threshold);
                 break;
@@ -993,9 +981,6 @@ unsigned config_validate(const struct bl_config *c, struct bl_diag *diag)
                 problems += check_heuristic(c, &c->heuristics[i], diag);
         problems += check_below(c, diag, BL_KEY_DOWN_THRESHOLD, c->down_threshold, BL_KEY_UP_THRESHOLD,
                                 c->up_threshold);
-        if (c->fast_sample_interval_ms > 0)
-                problems += check_below(c, diag, BL_KEY_FAST_SAMPLE_INTERVAL_MS, c->fast_sample_interval_ms,
-                                        BL_KEY_SAMPLE_INTERVAL_MS, c->sample_interval_ms);
         if (!c->release_temp_auto && !c->cap_temp_auto)
                 problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc, BL_KEY_CAP_TEMP_C,
                                         c->cap_temp_mc);

@@ -71,7 +71,6 @@ enum bl_config_key {
         BL_KEY_MODE,
         BL_KEY_BACKEND,
         BL_KEY_SAMPLE_INTERVAL_MS,
-        BL_KEY_FAST_SAMPLE_INTERVAL_MS,
         BL_KEY_LOG_LEVEL,
         BL_KEY_AUTO_MODE,
         BL_KEY_HEURISTICS,
@@ -109,7 +108,6 @@ struct bl_config {
         enum bl_mode mode;
         enum bl_backend_kind backend;
         unsigned sample_interval_ms;
-        unsigned fast_sample_interval_ms;       /* below the top level with load; 0 = off */
         int log_level;                  /* syslog priority: LOG_ERR .. LOG_DEBUG */
         enum bl_mode auto_mode;         /* what mode = auto picks without the in-kernel switcher */
 

@@ -55,14 +55,6 @@ static int scorers_new(struct bl_scorer **ret, unsigned n, const struct bl_confi
         return 0;
 }
 
-static void controller_set_intervals(struct bl_controller *c, const struct bl_config *cfg)
-{
-        c->interval = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
-        c->fast_interval = (bl_usec_t)cfg->fast_sample_interval_ms * BL_USEC_PER_MSEC;
-        if (c->fast_interval >= c->interval)
-                c->fast_interval = 0;
-}
-
 int controller_init(struct bl_controller *c, const struct bl_ladder *l, const struct bl_config *cfg,
                     unsigned have, bl_usec_t now)
 {
@@ -86,7 +78,6 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         if (r < 0)
                 goto fail;
 
-        controller_set_intervals(c, cfg);
         engine_params_from_config(&params, cfg);
         for (unsigned i = 0; i < c->nengines; i++) {
                 engine_init(&c->engine[i], l, &params, 0);
@@ -125,7 +116,6 @@ void controller_set_params(struct bl_controller *c, const struct bl_config *cfg)
 {
         struct bl_engine_params params;
 
-        controller_set_intervals(c, cfg);
         engine_params_from_config(&params, cfg);
         for (unsigned i = 0; i < c->nengines; i++)
                 engine_set_params(&c->engine[i], &params);
@@ -294,32 +284,4 @@ double controller_demand(const struct bl_controller *c)
                 if (c->demand[i] > best)
                         best = c->demand[i];
         return best;
-}
-
-/* Where a fast sample pays: load is present (at least what headroom calls
- * quiet) and may be the start of a burst that the level cannot carry. An idle
- * machine is left alone (a wakeup there costs an idle-state exit), and a CPU
- * busy nearly all the time is either saturated, which shows at any interval,
- * or steady, which does not change in a few ms. */
-#define FAST_MIN_BUSY 0.10f
-#define FAST_MAX_BUSY 0.90f
-
-static bool below_top(const struct bl_controller *c)
-{
-        for (unsigned i = 0; i < c->nengines; i++)
-                if (c->engine[i].level + 1 < c->ladder->nlevels)
-                        return true;
-        return false;
-}
-
-bl_usec_t controller_next_interval(const struct bl_controller *c, const struct bl_sample *s)
-{
-        float busiest = 0.0f;
-
-        if (c->fast_interval == 0 || c->hold_level >= 0 || !below_top(c))
-                return c->interval;
-        for (unsigned i = 0; i < s->ncpus; i++)
-                if (s->cpu[i].online && s->cpu[i].busy > busiest)
-                        busiest = s->cpu[i].busy;
-        return busiest >= FAST_MIN_BUSY && busiest < FAST_MAX_BUSY ? c->fast_interval : c->interval;
 }

@@ -27,8 +27,6 @@ struct bl_controller {
         double *demand;                 /* each scorer's last combined demand */
         double top[BL_MAX_LEVELS];      /* mp: the largest per-CPU demands, largest first */
         unsigned ntop;
-        bl_usec_t interval;             /* sample_interval_ms */
-        bl_usec_t fast_interval;        /* fast_sample_interval_ms; 0 = off */
         int hold_level;                 /* -1: no hold in force */
         char hold_who[BL_REASON_MAX / 2];
 };
@@ -64,12 +62,6 @@ void controller_cpus(const struct bl_controller *c, const struct bl_decision *d,
 
 /* Records that the decisions' changes are applied. */
 void controller_switched(struct bl_controller *c, const struct bl_decision *d, bl_usec_t now);
-
-/* The time from the decision on 's' (with the switches it made recorded)
- * to the next one: fast_sample_interval_ms while some engine is below its
- * top level and the busiest online CPU of 's' was busy at least 10% and
- * less than 90% of it, with no hold in force; else sample_interval_ms. */
-bl_usec_t controller_next_interval(const struct bl_controller *c, const struct bl_sample *s);
 
 /* One number for the whole state: the level in cluster and mp mode; in pair
  * mode the pairs on big as a bitmask (bit p = pair p), as blsim numbers

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bigLittled: one sd-event loop wiring the sources, the pure core and a
- * backend. A timer samples the machine every sample_interval_ms (fast_sample_interval_ms
- * while a level below the top carries load, core/controller.h), the engine
+ * backend. A timer samples the machine every sample_interval_ms, the engine
  * decides, the backend applies; SIGHUP reloads the configuration (a bad one
  * is refused and the running one stays), SIGTERM/SIGINT restore what the
  * backend changed and exit.
@@ -480,41 +479,28 @@ void daemon_owner_gone(struct bl_daemon *d, const char *owner)
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
         struct bl_daemon *d = userdata;
-        uint64_t now, next;
+        uint64_t now;
         int r;
 
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
         if (r < 0)
                 return r;
-        d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
-                                  (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
-        /* Decide on the tick's scheduled time, not the wakeup's jitter, so
-         * that delays count whole sample intervals as they do in blsim. */
-        if (!events_resumed(d, now))
-                decide(d, usec);
-        /* The controller says when the next decision is due (sooner while a
-         * level below the top carries load). If we fell behind (a stopped
-         * process, a slow write), skip the missed ticks rather than firing
-         * them back to back. */
-        next = controller_next_interval(&d->ctl, &d->sample.s);
-        if (next != d->interval)
-                log_debug("sampling every %.1f ms", (double)next / BL_USEC_PER_MSEC);
-        d->interval = next;
-        d->next_tick = usec + d->interval;
+        /* Fixed rate; if we fell behind (a stopped process, a slow write),
+         * skip the missed ticks rather than firing them back to back. */
+        d->next_tick += d->interval;
         if (d->next_tick <= now)
                 d->next_tick = now + d->interval;
-        return sd_event_source_set_time(s, d->next_tick);
-}
-
-/* The timer's accuracy: a quarter of the shortest interval, at most 1 ms.
- * 0 would mean sd-event's default of 250 ms, which smears a 20 ms tick; 1 ms
- * still lets the kernel coalesce wakeups a little. */
-static bl_usec_t tick_accuracy(const struct bl_config *cfg)
-{
-        unsigned fast = cfg->fast_sample_interval_ms;
-        bl_usec_t quarter = (bl_usec_t)(fast ? fast : cfg->sample_interval_ms) * BL_USEC_PER_MSEC / 4;
-
-        return quarter < BL_USEC_PER_MSEC ? quarter : BL_USEC_PER_MSEC;
+        r = sd_event_source_set_time(s, d->next_tick);
+        if (r < 0)
+                return r;
+        d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
+                                  (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
+        if (events_resumed(d, now))
+                return 0;
+        /* Decide on the tick's scheduled time, not the wakeup's jitter, so
+         * that delays count whole sample intervals as they do in blsim. */
+        decide(d, usec);
+        return 0;
 }
 
 /* A heuristic the sources cannot feed is said at start (and after a reload). */
@@ -595,8 +581,7 @@ int daemon_reload(struct bl_daemon *d)
                 daemon_log_limits(&limits, LOG_INFO);
         d->files = files;
         log_set_max_level(cfg.log_level);
-        d->interval = controller_next_interval(&d->ctl, &d->sample.s);
-        (void)sd_event_source_set_time_accuracy(d->timer, tick_accuracy(&cfg));
+        d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
                 d->next_tick = now + d->interval;
                 (void)sd_event_source_set_time(d->timer, d->next_tick);
@@ -876,10 +861,12 @@ static int setup(struct bl_daemon *d)
         /* The first sample only primes the counters. */
         (void)sampler_read(&d->sampler, now, &d->sample);
 
-        d->interval = controller_next_interval(&d->ctl, &d->sample.s);
+        d->interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
         d->next_tick = now + d->interval;
-        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick, tick_accuracy(&d->cfg),
-                              on_tick, d);
+        /* Accuracy 0 would mean sd-event's default of 250 ms, which smears a
+         * 20 ms tick; 1 ms still lets the kernel coalesce wakeups a little. */
+        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick, BL_USEC_PER_MSEC, on_tick,
+                              d);
         if (r < 0)
                 goto out;
         /* Keep it armed after each expiry (not ONESHOT); on_tick moves it on. */

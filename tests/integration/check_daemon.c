@@ -80,28 +80,6 @@ START_TEST(test_start_applies_little)
 }
 END_TEST
 
-/* The timer follows the controller: sample_interval_ms while LITTLE is idle,
- * fast_sample_interval_ms once a sample shows load on it (/proc/stat counts
- * 10 ms ticks, so only a 50 ms sample reads a fraction between 10 and 90%). */
-START_TEST(test_fast_sampling_follows_load)
-{
-        static const unsigned some_load[] = { 150 };
-        char config[sizeof(base_config) + 128];
-        unsigned started;
-
-        new_board("exynos5422");
-        snprintf(config, sizeof(config), "%s[daemon]\nsample_interval_ms = 50\nfast_sample_interval_ms = 5\n"
-                 "log_level = debug\n", base_config);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
-        started = (unsigned)fakeboard_find_line(fb, 0, "started: ");
-        expect_online_stays("0-3", 500);
-        ck_assert_uint_eq(count_lines(started, "sampling every 5.0 ms"), 0);
-        set_load(some_load, 1);
-        expect_line(started, "sampling every 5.0 ms", 5000);
-        expect_online_stays("0-3", 200);
-}
-END_TEST
-
 START_TEST(test_load_step_switches_up_then_down)
 {
         bl_usec_t load_on, load_off, up, down;
@@ -685,7 +663,6 @@ static Suite *daemon_suite(void)
         tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_start_applies_little);
-        tcase_add_test(tc, test_fast_sampling_follows_load);
         tcase_add_test(tc, test_load_step_switches_up_then_down);
         tcase_add_test(tc, test_mp_mode_adds_big_cpus);
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);

@@ -81,8 +81,6 @@ static long long key_value(const struct bl_config *c, const char *key)
                 return c->backend;
         if (strcmp(key, "sample_interval_ms") == 0)
                 return c->sample_interval_ms;
-        if (strcmp(key, "fast_sample_interval_ms") == 0)
-                return c->fast_sample_interval_ms;
         if (strcmp(key, "log_level") == 0)
                 return c->log_level;
         if (strcmp(key, "combine") == 0)
@@ -114,7 +112,6 @@ START_TEST(test_defaults)
         ck_assert_int_eq(cfg.mode, BL_MODE_AUTO);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_AUTO);
         ck_assert_uint_eq(cfg.sample_interval_ms, 10);
-        ck_assert_uint_eq(cfg.fast_sample_interval_ms, 0);
         ck_assert_int_eq(cfg.log_level, LOG_INFO);
         ck_assert_uint_eq(cfg.nheuristics, 1);
         ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
@@ -233,8 +230,6 @@ static const struct good_value good_values[] = {
         { "daemon", "sample_interval_ms", "1000", 1000 },
         { "daemon", "sample_interval_ms", "085", 85 },
         { "daemon", "sample_interval_ms", "+40", 40 },
-        { "daemon", "fast_sample_interval_ms", "0", 0 },
-        { "daemon", "fast_sample_interval_ms", "1", 1 },
         { "daemon", "log_level", "err", LOG_ERR },
         { "daemon", "log_level", "warning", LOG_WARNING },
         { "daemon", "log_level", "notice", LOG_NOTICE },
@@ -293,8 +288,6 @@ static const struct bad_value bad_values[] = {
         { "daemon", "backend", "sysfs", BACKENDS },
         { "daemon", "backend", "", BACKENDS },
         { "daemon", "sample_interval_ms", "4", "an integer 5-1000 (ms)" },
-        { "daemon", "fast_sample_interval_ms", "-1", "an integer 0-1000 (ms, 0 = off)" },
-        { "daemon", "fast_sample_interval_ms", "1001", "an integer 0-1000 (ms, 0 = off)" },
         { "daemon", "sample_interval_ms", "1001", "an integer 5-1000 (ms)" },
         { "daemon", "sample_interval_ms", "-20", "an integer 5-1000 (ms)" },
         { "daemon", "sample_interval_ms", "abc", "an integer 5-1000 (ms)" },
@@ -655,33 +648,6 @@ START_TEST(test_cross_both_defaults)
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
         ck_assert_diag(0, "defaults: down_threshold: must be below up_threshold (50, the default), "
                           "got \"90\"");
-}
-END_TEST
-
-/* The fast interval must be shorter than the slow one, unless it is off. */
-START_TEST(test_cross_intervals)
-{
-        ck_assert_uint_eq(parse("[daemon]\nsample_interval_ms = 5\nfast_sample_interval_ms = 5\n"), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:3: fast_sample_interval_ms: must be below sample_interval_ms (5, set at "
-                          "test.conf:2), got \"5\"");
-}
-END_TEST
-
-START_TEST(test_cross_intervals_default)
-{
-        ck_assert_uint_eq(parse("[daemon]\nfast_sample_interval_ms = 10\n"), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:2: fast_sample_interval_ms: must be below sample_interval_ms (10, the "
-                          "default), got \"10\"");
-}
-END_TEST
-
-START_TEST(test_cross_intervals_off)
-{
-        ck_assert_uint_eq(parse("[daemon]\nsample_interval_ms = 5\nfast_sample_interval_ms = 0\n"), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
-        ck_assert_uint_eq(cfg.fast_sample_interval_ms, 0);
 }
 END_TEST
 
@@ -1331,7 +1297,6 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.mode, def.mode);
         ck_assert_int_eq(cfg.backend, def.backend);
         ck_assert_uint_eq(cfg.sample_interval_ms, def.sample_interval_ms);
-        ck_assert_uint_eq(cfg.fast_sample_interval_ms, def.fast_sample_interval_ms);
         ck_assert_int_eq(cfg.log_level, def.log_level);
         ck_assert_int_eq(cfg.auto_mode, def.auto_mode);
         ck_assert_str_eq(cfg.plugin_dir, def.plugin_dir);
@@ -1414,9 +1379,6 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_cross_thresholds_reversed);
         tcase_add_test(tc, test_cross_thresholds_default);
         tcase_add_test(tc, test_cross_both_defaults);
-        tcase_add_test(tc, test_cross_intervals);
-        tcase_add_test(tc, test_cross_intervals_default);
-        tcase_add_test(tc, test_cross_intervals_off);
         tcase_add_test(tc, test_cross_across_files);
         tcase_add_test(tc, test_cross_temperatures);
         tcase_add_test(tc, test_cross_temperatures_auto);

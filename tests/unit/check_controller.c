@@ -374,68 +374,6 @@ START_TEST(test_init_refuses_an_empty_ladder)
 }
 END_TEST
 
-/* The next decision comes at fast_sample_interval_ms while a level below the
- * top carries load (busiest CPU busy 10-90%), else at sample_interval_ms. */
-START_TEST(test_next_interval_cluster)
-{
-        static const float idle[8] = { 0.05f, 0, 0, 0, 0, 0, 0, 0 };
-        static const float loaded[8] = { 0.10f, 0.02f, 0, 0, 0, 0, 0, 0 };
-        static const float busy[8] = { 0.5f, 0, 0, 0, 0, 0, 0, 0 };
-        static const float steady[8] = { 0.89f, 0.9f, 0, 0, 0, 0, 0, 0 };
-        static const float at_top[8] = { 0, 0, 0, 0, 0.5f, 0, 0, 0 };
-        struct bl_controller c;
-        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
-
-        exynos();
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
-        configure("[daemon]\nsample_interval_ms = 20\nfast_sample_interval_ms = 3\n");
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, idle)), 20 * MS);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, loaded)), 3 * MS);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, busy)), 3 * MS);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, steady)), 20 * MS);
-
-        /* At the top level nothing faster is needed. */
-        c.engine[0].level = 1;
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &big, at_top)), 20 * MS);
-        c.engine[0].level = 0;
-
-        /* A hold decides alone. */
-        controller_set_hold(&c, 0, "hold 1");
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, busy)), 20 * MS);
-        controller_set_hold(&c, -1, NULL);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, busy)), 3 * MS);
-
-        /* 0 turns it off, and a reload reads it again. */
-        configure("[daemon]\nsample_interval_ms = 20\nfast_sample_interval_ms = 0\n");
-        ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, busy)), 20 * MS);
-        controller_done(&c);
-}
-END_TEST
-
-/* In pair mode one pair on its LITTLE CPU is enough for the fast interval. */
-START_TEST(test_next_interval_pair)
-{
-        static const float busy[8] = { 0, 0, 0, 0, 0, 0.5f, 0.5f, 0.5f };
-        struct bl_controller c;
-        bl_cpuset little = set_of("0-3"), mixed = set_of("0,5-7");
-
-        exynos();
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_PAIR, NULL), 0);
-        configure("[daemon]\nfast_sample_interval_ms = 2\n");
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &little, busy)), 10 * MS);
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &mixed, busy)), 2 * MS);
-        for (unsigned p = 1; p < 4; p++)
-                c.engine[p].level = 1;
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &mixed, busy)), 2 * MS);
-        c.engine[0].level = 1;
-        ck_assert_uint_eq(controller_next_interval(&c, sample(TICK, &mixed, busy)), 10 * MS);
-        controller_done(&c);
-}
-END_TEST
-
 static Suite *controller_suite(void)
 {
         Suite *s = suite_create("controller");
@@ -452,8 +390,6 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);
-        tcase_add_test(tc, test_next_interval_cluster);
-        tcase_add_test(tc, test_next_interval_pair);
         suite_add_tcase(s, tc);
         return s;
 }

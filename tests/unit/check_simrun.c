@@ -93,7 +93,6 @@ static void probe_config(struct bl_config *cfg, unsigned interval_ms)
         cfg->heuristics[0].ops = &probe_ops;
         cfg->heuristics[0].weight = 1.0;
         cfg->sample_interval_ms = interval_ms;
-        cfg->fast_sample_interval_ms = 0;
         cfg->up_threshold = 80;
         cfg->down_threshold = 60;
         cfg->up_delay_ms = 0;
@@ -377,46 +376,6 @@ START_TEST(sample_busy_capacity_pressure)
 }
 END_TEST
 
-/* Adaptive sampling: decisions every sample_interval_ms while little is
- * idle, every fast_sample_interval_ms from the first sample that shows load
- * on it, and each sample covers exactly the time since the one before. */
-START_TEST(adaptive_decision_times)
-{
-        static const bl_usec_t when[] = { 10000, 20000, 30000, 32000, 34000, 44000 };
-        static const bl_usec_t interval[] = { 10000, 10000, 10000, 2000, 2000, 10000 };
-        static const float busy[] = { 0.0f, 0.0f, 0.5f, 0.5f, 0.0f, 0.0f };
-        float work[52] = { 0 };
-        struct sim_board b = board_tiny(1);
-        struct tiny_workload tw;
-        struct bl_config cfg;
-        struct sim_result r;
-
-        for (unsigned i = 20; i < 32; i++)
-                work[i] = 250;          /* 500 us on little's 512 */
-        probe_reset();
-        probe_config(&cfg, 10);
-        cfg.fast_sample_interval_ms = 2;
-        tiny_open(&tw, 1000, 1, 52, work);
-        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        ck_assert_uint_eq(probe_calls, 6);
-        ck_assert_uint_eq(r.samples, 6);
-        for (unsigned i = 0; i < 6; i++) {
-                ck_assert_uint_eq(probe_now[i], when[i]);
-                ck_assert_uint_eq(probe_seen[i].s.interval, interval[i]);
-                ck_assert_float_eq_tol(probe_seen[i].cpu[0].busy, busy[i], 1e-6f);
-        }
-
-        /* Off: every 10 ms, whatever the load. */
-        probe_reset();
-        cfg.fast_sample_interval_ms = 0;
-        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        ck_assert_uint_eq(r.samples, 5);
-        ck_assert_uint_eq(probe_now[3], 40000);
-        ck_assert_uint_eq(probe_seen[3].s.interval, 10000);
-        tiny_close(&tw);
-}
-END_TEST
-
 /* Lanes map onto CPUs modulo the cluster's size, and a cluster's CPUs have
  * their global numbers in the sample (big's are 2 and 3 here). */
 START_TEST(sample_cpus_of_the_active_cluster)
@@ -582,19 +541,16 @@ START_TEST(policy_run_is_deterministic)
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), w, &cfg, &r2, &tl2), 0);
         assert_same_result(&r1, &r2);
         ck_assert_uint_eq(tl1.n, tl2.n);
-        /* One point per decision; adaptive sampling decides at least at the slow rate. */
-        ck_assert_uint_eq(tl1.n, r1.samples);
-        ck_assert_uint_ge(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
+        ck_assert_uint_eq(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
+        ck_assert_uint_eq(r1.samples, tl1.n);
         for (size_t i = 0; i < tl1.n; i++) {
                 ck_assert_uint_eq(tl1.p[i].t, tl2.p[i].t);
                 ck_assert(tl1.p[i].demand == tl2.p[i].demand);
                 ck_assert_uint_eq(tl1.p[i].level, tl2.p[i].level);
                 ck_assert(tl1.p[i].energy_uj == tl2.p[i].energy_uj);
         }
-        /* The last decision falls within the last (slow) interval of the run. */
-        ck_assert_uint_le(tl1.p[tl1.n - 1].t, t.nsteps * t.step_us);
-        ck_assert_uint_gt(tl1.p[tl1.n - 1].t + cfg.sample_interval_ms * 1000, t.nsteps * t.step_us);
-        ck_assert(tl1.p[tl1.n - 1].energy_uj <= r1.energy_uj);
+        ck_assert_uint_eq(tl1.p[tl1.n - 1].t, t.nsteps * t.step_us);
+        ck_assert_double_eq_tol(tl1.p[tl1.n - 1].energy_uj, r1.energy_uj, 1e-6);
         sim_timeline_free(&tl1);
         sim_timeline_free(&tl2);
         workload_free(w);
@@ -1443,7 +1399,6 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, report_plot_script_inline);
         tcase_add_test(tc, time_per_level_sums_to_run);
         tcase_add_test(tc, policy_run_is_deterministic);
-        tcase_add_test(tc, adaptive_decision_times);
         suite_add_tcase(s, tc);
 
         /* The whole suite under the sanitizers takes a while. */
