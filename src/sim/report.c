@@ -30,6 +30,14 @@ static double run_length_us(const struct sim_report *rep, size_t steps)
         return (double)steps * (double)rep->step_us;
 }
 
+/* Decisions per second of simulated time: what the daemon's timer would cost. */
+static double samples_per_s(const struct sim_report *rep, const struct sim_result *r)
+{
+        const double length = run_length_us(rep, r->steps);
+
+        return length > 0.0 ? (double)r->samples * 1e6 / length : 0.0;
+}
+
 static double share_pct(bl_usec_t part, double whole)
 {
         return whole > 0.0 ? 100.0 * (double)part / whole : 0.0;
@@ -191,6 +199,7 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         json_double(f, in, "energy_uj", 3, p->energy_uj);
         json_double(f, in, "late_work_ratio", -1, p->late_work_ratio);
         json_ulong(f, in, "switches", p->switches);
+        json_double(f, in, "samples_per_s", 1, samples_per_s(rep, p));
         json_time_per_level(f, in, rep, p->time_in);
         json_eta(f, in, rep, p->energy_uj);
         if (rep->rtapp)
@@ -215,6 +224,7 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         fprintf(f, "%-*s %.3f\n", w, "energy_uj", p->energy_uj);
         fprintf(f, "%-*s %.6g\n", w, "late_work_ratio", p->late_work_ratio);
         fprintf(f, "%-*s %lu\n", w, "switches", p->switches);
+        fprintf(f, "%-*s %.1f\n", w, "samples_per_s", samples_per_s(rep, p));
         for (unsigned i = 0; i < rep->mode->nclasses; i++) {
                 char key[BL_NAME_MAX + 8];
 
@@ -264,13 +274,15 @@ struct row {
         unsigned long switches;
         const bl_usec_t *time_in;
         const struct sim_qos *qos;      /* NULL: not applicable (the oracle) */
+        double samples_per_s;           /* < 0: samples nothing (fixed runs, the oracle) */
 };
 
 static struct row row_of(const struct sim_result *r)
 {
         return (struct row){ .policy = r->policy, .steps = r->steps, .energy_uj = r->energy_uj,
                              .has_late = true, .late_work_ratio = r->late_work_ratio,
-                             .switches = r->switches, .time_in = r->time_in, .qos = &r->qos };
+                             .switches = r->switches, .time_in = r->time_in, .qos = &r->qos,
+                             .samples_per_s = -1.0 };
 }
 
 /* The oracle clears every step it can, so it leaves no late work unless
@@ -279,7 +291,7 @@ static struct row row_of_oracle(const struct sim_oracle *o, size_t steps)
 {
         return (struct row){ .policy = "oracle", .steps = steps, .energy_uj = o->energy_uj,
                              .has_late = o->infeasible_steps == 0, .late_work_ratio = 0.0,
-                             .switches = o->switches, .time_in = o->time_in };
+                             .switches = o->switches, .time_in = o->time_in, .samples_per_s = -1.0 };
 }
 
 static unsigned collect_rows(const struct sim_report *rep, struct row *rows)
@@ -290,8 +302,10 @@ static unsigned collect_rows(const struct sim_report *rep, struct row *rows)
         rows[n++].policy = "always-little";
         rows[n] = row_of(&rep->big);
         rows[n++].policy = "always-big";
-        for (unsigned i = 0; i < rep->npolicies; i++)
-                rows[n++] = row_of(&rep->policy[i]);
+        for (unsigned i = 0; i < rep->npolicies; i++) {
+                rows[n] = row_of(&rep->policy[i]);
+                rows[n++].samples_per_s = samples_per_s(rep, &rep->policy[i]);
+        }
         rows[n++] = row_of_oracle(rep->oracle, rep->steps);
         return n;
 }
@@ -391,6 +405,8 @@ void report_compare_json(FILE *f, const struct sim_report *rep)
                         fputs("null", f);
                 }
                 json_ulong(f, in2, "switches", r->switches);
+                if (r->samples_per_s >= 0.0)
+                        json_double(f, in2, "samples_per_s", 1, r->samples_per_s);
                 json_time_per_level(f, in2, rep, r->time_in);
                 if (rep->rtapp && r->qos)
                         json_qos(f, in2, r->qos);

@@ -276,6 +276,7 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
                                         goto out;
                         }
                         next_decision += interval;
+                        r->samples++;
                 }
 
                 /* In cluster and pair mode a lane's CPU follows from the level. */

@@ -19,6 +19,7 @@ struct sim_result {
         unsigned long switches;         /* steps whose level differs from the previous step's */
         unsigned long changes;          /* pairs or CPUs switched (sim_levels_changes()); = switches
                                          * in cluster mode */
+        unsigned long samples;          /* engine decisions (0 for fixed runs) */
         bl_usec_t time_in[SIM_MAX_LEVELS];      /* per class of struct sim_mode (per cluster in fixed runs) */
         struct sim_qos qos;
 };

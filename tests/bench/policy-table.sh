@@ -4,22 +4,25 @@
 # for rt-app files), as markdown. Visible workloads (tests/workloads/*.csv and
 # the rt-app files) and held-out ones (tests/workloads/holdout/*.csv, never
 # tuned on) in separate tables.
-#   tests/bench/policy-table.sh BUILDDIR [MODE]
-# MODE is cluster (the default), pair or mp. Recorded in tests/bench/RESULTS.md.
+#   [CONFIG=FILE] tests/bench/policy-table.sh BUILDDIR [MODE]
+# MODE is cluster (the default), pair or mp. With CONFIG, the "default" column
+# is the shipped configuration with FILE on top (blsim --config). The last
+# column is the default's mean samples per second on that workload, as blsim
+# counts its decisions. Recorded in tests/bench/RESULTS.md.
 set -eu
 build=$(cd "${1:?usage: $0 BUILDDIR [MODE]}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 mode=${2:-cluster}
+config=${CONFIG:-}
 blsim=$build/src/sim/blsim
 policies="default ondemand conservative interactive hmp exynos5410 always-big always-little oracle"
 
-# Samples per second of each policy: the shipped sample_interval_ms for
-# default, the intervals of src/sim/presets.c for the baselines (the oracle
-# knows the whole trace and samples nothing).
-interval=$(sed -n 's/^sample_interval_ms *= *\([0-9]*\).*/\1/p' "$src/conf/bigLittle.conf")
+# Samples per second of each policy: the default's is per workload (last
+# column), the baselines' follow from the intervals of src/sim/presets.c (the
+# oracle knows the whole trace and samples nothing).
 samples_per_s() {
         case $1 in
-        default) echo $((1000 / interval)) ;;
+        default) echo "per row" ;;
         hmp) echo 100 ;;
         oracle) echo - ;;
         *) echo 50 ;;
@@ -29,20 +32,21 @@ samples_per_s() {
 header() {
         printf '| workload |'
         for p in $policies; do printf ' %s |' "$p"; done
-        printf '\n|---|'
+        printf ' default samples/s |\n|---|'
         for p in $policies; do printf -- '---|'; done
-        printf '\n| samples/s |'
+        printf -- '---|\n| samples/s |'
         for p in $policies; do printf ' %s |' "$(samples_per_s "$p")"; done
-        printf '\n'
+        printf ' |\n'
 }
 
 # One row: "eta / late / switches" per policy; eta is n/a where the oracle
 # saves nothing over always-big.
 row() {
-        "$blsim" compare --board "$2" --mode "$mode" --workload "$1" --json |
+        "$blsim" compare --board "$2" --mode "$mode" --workload "$1" ${config:+--config "$config"} --json |
         awk -v name="${1#"$src"/tests/workloads/}" -v policies="$policies" '
         /"oracle_switches":/ { gsub(/,/, "", $2); sw["oracle"] = $2 }
-        /"policy":/ { gsub(/[",]/, "", $2); p = $2 }
+        /"policy":/ { gsub(/[",]/, "", $2); p = ($2 == "config") ? "default" : $2 }
+        /"samples_per_s":/ { gsub(/,/, "", $2); sps[p] = $2 }
         /"eta":/ { gsub(/,/, "", $2); eta[p] = ($2 == "null") ? "n/a" : sprintf("%.2f", $2) }
         /"late_work_ratio":/ { gsub(/,/, "", $2); late[p] = sprintf("%.3g", $2) }
         /"switches":/ { gsub(/,/, "", $2); if (p != "") sw[p] = $2 }
@@ -56,7 +60,7 @@ row() {
                         printf " %s / %s / %s%s |", eta[q], late[q], sw[q],
                                (q in miss && miss[q] != "" && miss[q] != "null") ? " / " miss[q] "m" : ""
                 }
-                printf "\n"
+                printf " %s |\n", sps["default"]
         }'
 }
 

@@ -542,6 +542,7 @@ START_TEST(policy_run_is_deterministic)
         assert_same_result(&r1, &r2);
         ck_assert_uint_eq(tl1.n, tl2.n);
         ck_assert_uint_eq(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
+        ck_assert_uint_eq(r1.samples, tl1.n);
         for (size_t i = 0; i < tl1.n; i++) {
                 ck_assert_uint_eq(tl1.p[i].t, tl2.p[i].t);
                 ck_assert(tl1.p[i].demand == tl2.p[i].demand);
@@ -776,7 +777,7 @@ static bool json_has_key(const struct json *j, const char *key)
 
 static const char *const run_keys[] = {
         "board", "workload", "policy", "steps", "step_us", "energy_uj", "late_work_ratio", "switches",
-        "time_per_level", "oracle_energy_uj", "oracle_switches", "oracle_infeasible_steps",
+        "samples_per_s", "time_per_level", "oracle_energy_uj", "oracle_switches", "oracle_infeasible_steps",
         "always_big_energy_uj", "always_little_energy_uj", "eta",
 };
 
