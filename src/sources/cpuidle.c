@@ -22,7 +22,7 @@ static void close_states(struct cpuidle_cpu *c)
         c->nstates = 0;
         c->have_total = false;
         c->have_idle = false;
-        c->long_idle = false;
+        c->pending = (struct cpuidle_pending){ 0 };
 }
 
 /* States are numbered from 0 without gaps; the first that does not open
@@ -122,7 +122,7 @@ static void read_cpu(const struct cpuidle_reader *r, unsigned cpu, struct cpuidl
                 c->have_idle = true;
         }
         if (!c->have_idle)
-                c->long_idle = false;
+                c->pending = (struct cpuidle_pending){ 0 };
         c->total_us = total;
         c->have_total = true;
 }
@@ -135,7 +135,7 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online)
                 if (!cpuset_isset(online, cpu)) {
                         c->have_total = false;
                         c->have_idle = false;
-                        c->long_idle = false;
+                        c->pending = (struct cpuidle_pending){ 0 };
                         continue;
                 }
                 /* Back from offline: its states may have been re-created,
@@ -153,22 +153,36 @@ bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)
 }
 
 float cpuidle_busy(uint64_t idle_us, uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
-                   bool *long_idle)
+                   struct cpuidle_pending *p)
 {
         uint64_t ticks = stat_busy + stat_idle;
+        bool ended = false;
         double busy;
 
         if (interval_us == 0)
                 return 0.0f;
-        if (idle_us > 0 || stat_busy > 0)
-                *long_idle = false;
-        else if (*long_idle)
+        if (p->idle && idle_us == 0 && stat_busy == 0) {
+                p->credited_us += interval_us;
                 return 0.0f;
-        busy = idle_us >= interval_us ? 0.0 : 1.0 - (double)idle_us / (double)interval_us;
-        if (busy * SURE_DEN >= SURE_NUM && ticks > 0 && stat_idle * SURE_DEN >= ticks * SURE_NUM) {
-                *long_idle = idle_us == 0;
+        }
+        if (p->idle && idle_us > 0) {
+                /* The period ended and its whole time came at once: the
+                 * intervals it filled were reported idle already. */
+                idle_us -= idle_us < p->credited_us ? idle_us : p->credited_us;
+                ended = true;
+        }
+        p->idle = false;
+        p->credited_us = 0;
+        /* No idle period ended, yet /proc/stat, which counts the current
+         * one, saw idle time: the CPU went idle in the interval and still
+         * is. How long ago only the ticks tell. */
+        if (!ended && idle_us == 0 && stat_idle > 0) {
+                p->idle = true;
                 return (float)((double)stat_busy / (double)ticks);
         }
+        busy = idle_us >= interval_us ? 0.0 : 1.0 - (double)idle_us / (double)interval_us;
+        if (busy * SURE_DEN >= SURE_NUM && ticks > 0 && stat_idle * SURE_DEN >= ticks * SURE_NUM)
+                return (float)((double)stat_busy / (double)ticks);
         return (float)busy;
 }
 
@@ -182,7 +196,7 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
         c = &r->cpu[cpu];
         if (c->nstates == 0 || !c->have_idle)
                 return false;
-        *ret = cpuidle_busy(c->idle_us, interval_us, stat_busy, stat_idle, &c->long_idle);
+        *ret = cpuidle_busy(c->idle_us, interval_us, stat_busy, stat_idle, &c->pending);
         return true;
 }
 
@@ -191,7 +205,7 @@ void cpuidle_restart(struct cpuidle_reader *r)
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 r->cpu[cpu].have_total = false;
                 r->cpu[cpu].have_idle = false;
-                r->cpu[cpu].long_idle = false;
+                r->cpu[cpu].pending = (struct cpuidle_pending){ 0 };
         }
 }
 

@@ -22,6 +22,12 @@
 /* The kernel has at most CPUIDLE_STATE_MAX (10) states per CPU. */
 #define CPUIDLE_MAX_STATES 16
 
+/* An idle period cpuidle has not counted yet (cpuidle_busy()). */
+struct cpuidle_pending {
+        bool idle;              /* the CPU is in one */
+        uint64_t credited_us;   /* of its time, what was reported idle already */
+};
+
 struct cpuidle_cpu {
         int fd[CPUIDLE_MAX_STATES];
         unsigned nstates;       /* 0: no cpuidle (none found, or lost) */
@@ -29,7 +35,7 @@ struct cpuidle_cpu {
         bool have_total;        /* total_us is a baseline for the next read */
         bool have_idle;         /* idle_us covers the last interval */
         uint64_t idle_us;       /* idle time between the last two reads */
-        bool long_idle;         /* in an idle period that has not ended (cpuidle_busy()) */
+        struct cpuidle_pending pending;
 };
 
 struct cpuidle_reader {
@@ -67,12 +73,19 @@ void cpuidle_close(struct cpuidle_reader *r);
 
 /*
  * Busy fraction 1 - idle_us / interval_us, clamped to [0, 1], checked
- * against /proc/stat's ticks for the same interval. Where cpuidle says
- * busy (>= 90 %) and /proc/stat says idle (>= 90 % of at least one tick),
- * the CPU sits in an idle period that has not ended: /proc/stat's share is
- * taken and *long_idle set. While *long_idle, an interval without cpuidle
- * time and without a busy tick continues the period (busy 0), even when
- * /proc/stat has no tick at all to tell; any idle time or busy tick ends it.
+ * against /proc/stat's ticks for the same interval, whose idle time
+ * includes the idle period in progress:
+ * - no cpuidle time but some /proc/stat idle: the CPU went idle in the
+ *   interval and still is (p->idle); /proc/stat's share is taken;
+ * - while p->idle, an interval without cpuidle time and without a busy
+ *   tick was idle throughout (busy 0), even when /proc/stat has no tick to
+ *   tell, and its length is credited; the cpuidle time that comes when the
+ *   period ends pays the credit back first, so that it is not counted
+ *   twice;
+ * - cpuidle says busy (>= 90 %) and /proc/stat idle (>= 90 % of at least
+ *   one tick): /proc/stat's share is taken.
+ * Left: an idle period that began after /proc/stat's last idle tick and
+ * has not ended looks busy until either source sees it.
  */
 float cpuidle_busy(uint64_t idle_us, uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
-                   bool *long_idle);
+                   struct cpuidle_pending *p);
