@@ -28,10 +28,11 @@ static void say_busy_sources(const struct bl_sampler *s, struct bl_diag *diag)
         if (cpuset_empty(&without))
                 diag_add(diag, "busy time: cpuidle residency (exact) on CPUs %s", exact);
         else if (cpuset_empty(&with))
-                diag_add(diag, "busy time: %s (USER_HZ ticks) on CPUs %s: no cpuidle states", PROC_STAT, ticks);
+                diag_add(diag, "busy time: %s (USER_HZ ticks) on CPUs %s: no cpuidle states",
+                         PROC_STAT, ticks);
         else
-                diag_add(diag, "busy time: cpuidle residency (exact) on CPUs %s; %s (USER_HZ ticks) on CPUs %s: "
-                         "no cpuidle states", exact, PROC_STAT, ticks);
+                diag_add(diag, "busy time: cpuidle residency (exact) on CPUs %s; "
+                         "%s (USER_HZ ticks) on CPUs %s: no cpuidle states", exact, PROC_STAT, ticks);
 }
 
 int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct bl_config *c,

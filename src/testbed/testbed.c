@@ -1024,6 +1024,20 @@ static int publish_stat(struct fakeboard *fb)
         return write_in_place(path, fb->stat_buf, len);
 }
 
+static int publish_idle_file(const struct fakeboard *fb, unsigned cpu, unsigned state, const char *name,
+                             unsigned long long value)
+{
+        char path[PATH_MAX], text[32];
+        int n = snprintf(text, sizeof(text), "%llu\n", value);
+        int r;
+
+        r = board_path(fb, path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/%s", cpu, state,
+                       name);
+        if (r < 0)
+                return r;
+        return write_in_place(path, text, (size_t)n);
+}
+
 /* Only the files that changed: idle CPUs change at every step. */
 static int publish_cpuidle(struct fakeboard *fb)
 {
@@ -1034,24 +1048,17 @@ static int publish_cpuidle(struct fakeboard *fb)
 
                 for (unsigned k = 0; k < IDLE_STATES; k++) {
                         unsigned long long us = (unsigned long long)c->state_us[k];
-                        char path[PATH_MAX], text[32];
-                        int n, r;
+                        int r;
 
                         if (us != c->shown_us[k]) {
-                                n = snprintf(text, sizeof(text), "%llu\n", us);
-                                if ((r = board_path(fb, path, sizeof(path),
-                                                    "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/time", cpu,
-                                                    k)) < 0 ||
-                                    (r = write_in_place(path, text, (size_t)n)) < 0)
+                                r = publish_idle_file(fb, cpu, k, "time", us);
+                                if (r < 0)
                                         return r;
                                 c->shown_us[k] = us;
                         }
                         if (c->usage[k] != c->shown_usage[k]) {
-                                n = snprintf(text, sizeof(text), "%llu\n", c->usage[k]);
-                                if ((r = board_path(fb, path, sizeof(path),
-                                                    "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/usage", cpu,
-                                                    k)) < 0 ||
-                                    (r = write_in_place(path, text, (size_t)n)) < 0)
+                                r = publish_idle_file(fb, cpu, k, "usage", c->usage[k]);
+                                if (r < 0)
                                         return r;
                                 c->shown_usage[k] = c->usage[k];
                         }

@@ -787,7 +787,8 @@ START_TEST(test_sampler_two_ticks)
 
         /* nothing to warn about; where busy time comes from */
         ck_assert_uint_eq(b->diag.n, 1);
-        ck_assert_str_eq(b->diag.msg[0], "busy time: /proc/stat (USER_HZ ticks) on CPUs 0-7: no cpuidle states");
+        ck_assert_str_eq(b->diag.msg[0],
+                         "busy time: /proc/stat (USER_HZ ticks) on CPUs 0-7: no cpuidle states");
 
         ck_assert_int_eq(sampler_read(&b->sampler, now, &b->sample), 0);
         ck_assert_uint_eq(s->now, now);
