@@ -7,6 +7,33 @@
 
 #define PROC_STAT "/proc/stat"
 #define PROC_PRESSURE_CPU "/proc/pressure/cpu"
+#define SYS_CPU_DIR "/sys/devices/system/cpu"
+
+/* Which CPUs measure busy time how, once at start: the two differ in
+ * resolution by four orders of magnitude. */
+static void say_busy_sources(const struct bl_sampler *s, struct bl_diag *diag)
+{
+        const bl_cpuset *present = &s->topo->present;
+        bl_cpuset with, without;
+        char exact[128], ticks[128];
+
+        cpuset_zero(&with);
+        for (unsigned cpu = 0; cpu < cpuset_span(present); cpu++)
+                if (cpuset_isset(present, cpu) && cpuidle_has(&s->idle, cpu))
+                        cpuset_set(&with, cpu);
+        without = *present;
+        cpuset_andnot(&without, &with);
+        cpuset_format(&with, exact, sizeof(exact));
+        cpuset_format(&without, ticks, sizeof(ticks));
+        if (cpuset_empty(&without))
+                diag_add(diag, "busy time: cpuidle residency (exact) on CPUs %s", exact);
+        else if (cpuset_empty(&with))
+                diag_add(diag, "busy time: %s (USER_HZ ticks) on CPUs %s: no cpuidle states",
+                         PROC_STAT, ticks);
+        else
+                diag_add(diag, "busy time: cpuidle residency (exact) on CPUs %s; "
+                         "%s (USER_HZ ticks) on CPUs %s: no cpuidle states", exact, PROC_STAT, ticks);
+}
 
 int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct bl_config *c,
                  struct bl_diag *diag)
@@ -23,6 +50,12 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
                 diag_add(diag, "%s: cannot open: %s", PROC_STAT, strerror(-r));
                 return r;
         }
+        r = cpuidle_open(&s->idle, SYS_CPU_DIR, &t->present);
+        if (r < 0) {
+                sampler_close(s);
+                return r;
+        }
+        say_busy_sources(s, diag);
 
         r = psi_open(&s->psi, PROC_PRESSURE_CPU);
         if (r == -ENOENT || r == -EOPNOTSUPP)
@@ -134,6 +167,28 @@ static void keep_snapshot(struct procstat *dst, const struct procstat *src)
         memcpy(dst->cpu, src->cpu, src->ncpus * sizeof(src->cpu[0]));
 }
 
+static uint64_t progress(uint64_t prev, uint64_t cur)
+{
+        return cur > prev ? cur - prev : 0;
+}
+
+/* Replaces /proc/stat's busy fraction of the CPUs online over the interval
+ * with cpuidle's where it covers the interval, which checks it against
+ * the same ticks. */
+static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
+{
+        unsigned span = s->cur.ncpus < s->prev.ncpus ? s->cur.ncpus : s->prev.ncpus;
+
+        for (unsigned cpu = 0; cpu < span; cpu++) {
+                const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
+
+                if (!cpuset_isset(&s->online, cpu))
+                        continue;
+                (void)cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
+                                       progress(a->idle, b->idle), &s->busy[cpu]);
+        }
+}
+
 static void read_pressure(struct bl_sampler *s, bl_usec_t interval, struct bl_sample *out)
 {
         uint64_t total;
@@ -173,6 +228,9 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         out->interval = s->have_prev && now > s->prev_now ? now - s->prev_now : 0;
 
         procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
+        cpuidle_read(&s->idle, &s->cur.cpus);
+        if (out->interval > 0)
+                busy_from_cpuidle(s, out->interval);
         /* A policy that fails to answer keeps its last frequency. */
         (void)cpufreq_read(&s->freq);
         cpufreq_scale(&s->freq, t, s->capacity);
@@ -208,11 +266,13 @@ void sampler_restart(struct bl_sampler *s)
 {
         s->have_prev = false;
         s->have_psi_prev = false;
+        cpuidle_restart(&s->idle);
 }
 
 void sampler_close(struct bl_sampler *s)
 {
         procstat_close(&s->stat);
+        cpuidle_close(&s->idle);
         psi_close(&s->psi);
         cpufreq_close(&s->freq);
         thermal_close(&s->thermal);

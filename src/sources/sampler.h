@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/sample.h"
 #include "sources/cpufreq.h"
+#include "sources/cpuidle.h"
 #include "sources/perf.h"
 #include "sources/procstat.h"
 #include "sources/psi.h"
@@ -14,6 +15,7 @@
 struct bl_sampler {
         const struct bl_topology *topo;
         struct procstat_reader stat;
+        struct cpuidle_reader idle;
         struct psi_reader psi;
         struct cpufreq_reader freq;
         struct thermal_reader thermal;
@@ -33,7 +35,9 @@ struct bl_sampler {
 };
 
 /* Opens every source. PSI, cpufreq and thermal are optional and reported
- * through 'diag' when absent; /proc/stat is required. */
+ * through 'diag' when absent; /proc/stat is required. A CPU's busy time
+ * comes from its cpuidle residency where it has cpuidle states, from
+ * /proc/stat otherwise: 'diag' says which CPUs use which. */
 int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct bl_config *c, struct bl_diag *diag);
 /* Reads all sources for the tick at 'now' (CLOCK_MONOTONIC µs). The first
  * call yields a sample with interval 0 and no busy time. */

@@ -19,8 +19,8 @@
  * A step reads what others wrote (online files, cpufreq limits, cgroup
  * cpusets), hands the driver the resulting state and publishes its answer.
  * The accounting follows the kernel's: busy and idle time accrue to the CPUs
- * that were online while the time passed, and /proc/stat shows them in
- * USER_HZ ticks.
+ * that were online while the time passed, /proc/stat shows them in
+ * USER_HZ ticks and cpuidle's state time files the idle time in µs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +50,9 @@
 #define USEC_PER_TICK (BL_USEC_PER_SEC / USER_HZ)
 #define LINE_MAX_LEN 4096
 #define STAT_BUF_SIZE (FAKEBOARD_MAX_CPUS * 128 + 512)
+/* cpuidle: state 0 takes the idle periods that end within a step, state 1
+ * the steps a CPU is idle throughout. */
+#define IDLE_STATES 2
 /* The rules of the refusing preload (tests/fakeboard/refuse-writes.c), in
  * the testbed's root (outside the /sys, /dev and /proc the preload
  * redirects). */
@@ -63,6 +66,10 @@ struct fb_cpu {
         unsigned capacity;              /* at the policy's top frequency */
         unsigned policy;
         double busy_us, idle_us;        /* accumulated while online */
+        double state_us[IDLE_STATES];   /* cpuidle time, as counted */
+        unsigned long long usage[IDLE_STATES];
+        double pending_us;              /* an idle period not yet counted (cpuidle_defers_idle) */
+        unsigned long long shown_us[IDLE_STATES], shown_usage[IDLE_STATES];   /* as published */
 };
 
 struct fb_policy {
@@ -306,6 +313,11 @@ static void format_cpu_words(const bl_cpuset *set, char *buf, size_t size)
 
 static int add_cpu_devices(struct fakeboard *fb)
 {
+        /* as the generic ARM cpuidle driver names them */
+        static const char *const idle_names[IDLE_STATES][2] = {
+                { "WFI", "ARM WFI" },
+                { "cpu-sleep", "CPU power down" },
+        };
         const struct fakeboard_desc *d = fb->desc;
         char *text = NULL;
         size_t len = 0;
@@ -358,6 +370,11 @@ static int add_cpu_devices(struct fakeboard *fb)
                 }
                 cpuset_format(&package, list, sizeof(list));
                 fprintf(f, "A: topology/package_cpus_list=%s\\n\n", list);
+                for (unsigned k = 0; !d->no_cpuidle && k < IDLE_STATES; k++)
+                        fprintf(f, "A: cpuidle/state%u/name=%s\\n\nA: cpuidle/state%u/desc=%s\\n\n"
+                                "A: cpuidle/state%u/time=0\\n\nA: cpuidle/state%u/usage=0\\n\n"
+                                "A: cpuidle/state%u/disable=0\\n\n", k, idle_names[k][0], k, idle_names[k][1],
+                                k, k, k);
                 if (c->switcher_offline)
                         fprintf(f, "\n");
                 else
@@ -880,6 +897,31 @@ static void fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpuset *was
         compute_usable(fb, &st->allowed, &st->usable);
 }
 
+/* The idle time of a step in cpuidle's states: a step with busy time ends
+ * the idle periods in it (and the one before it), a step idle throughout
+ * is one long period that a kernel counts only once it ends. */
+static void account_idle(const struct fakeboard *fb, struct fb_cpu *c, double idle_us, bool woke)
+{
+        if (!woke) {
+                if (fb->desc->cpuidle_defers_idle) {
+                        c->pending_us += idle_us;
+                } else if (idle_us > 0) {
+                        c->state_us[1] += idle_us;
+                        c->usage[1]++;
+                }
+                return;
+        }
+        if (c->pending_us > 0) {
+                c->state_us[1] += c->pending_us;
+                c->usage[1]++;
+                c->pending_us = 0;
+        }
+        if (idle_us > 0) {
+                c->state_us[0] += idle_us;
+                c->usage[0]++;
+        }
+}
+
 /* What the driver said happened while 'was_online' were the online CPUs. */
 static void account(struct fakeboard *fb, const bl_cpuset *was_online, const struct fakeboard_output *out)
 {
@@ -897,7 +939,12 @@ static void account(struct fakeboard *fb, const bl_cpuset *was_online, const str
                         busy = 0;
                 fb->cpu[cpu].busy_us += busy;
                 fb->cpu[cpu].idle_us += busy < covered ? covered - busy : 0;
+                account_idle(fb, &fb->cpu[cpu], busy < covered ? covered - busy : 0, busy > 0);
         }
+        /* Taking a CPU down ends its idle period. */
+        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
+                if (!cpuset_isset(was_online, cpu))
+                        account_idle(fb, &fb->cpu[cpu], 0, true);
         stalled = out->stall_us / covered;
         stalled = stalled < 0 ? 0 : stalled > 1 ? 1 : stalled;
         fb->psi_total_us += out->stall_us > 0 ? out->stall_us : 0;
@@ -975,6 +1022,49 @@ static int publish_stat(struct fakeboard *fb)
         if (r < 0)
                 return r;
         return write_in_place(path, fb->stat_buf, len);
+}
+
+static int publish_idle_file(const struct fakeboard *fb, unsigned cpu, unsigned state, const char *name,
+                             unsigned long long value)
+{
+        char path[PATH_MAX], text[32];
+        int n = snprintf(text, sizeof(text), "%llu\n", value);
+        int r;
+
+        r = board_path(fb, path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/%s", cpu, state,
+                       name);
+        if (r < 0)
+                return r;
+        return write_in_place(path, text, (size_t)n);
+}
+
+/* Only the files that changed: idle CPUs change at every step. */
+static int publish_cpuidle(struct fakeboard *fb)
+{
+        if (fb->desc->no_cpuidle)
+                return 0;
+        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
+                struct fb_cpu *c = &fb->cpu[cpu];
+
+                for (unsigned k = 0; k < IDLE_STATES; k++) {
+                        unsigned long long us = (unsigned long long)c->state_us[k];
+                        int r;
+
+                        if (us != c->shown_us[k]) {
+                                r = publish_idle_file(fb, cpu, k, "time", us);
+                                if (r < 0)
+                                        return r;
+                                c->shown_us[k] = us;
+                        }
+                        if (c->usage[k] != c->shown_usage[k]) {
+                                r = publish_idle_file(fb, cpu, k, "usage", c->usage[k]);
+                                if (r < 0)
+                                        return r;
+                                c->shown_usage[k] = c->usage[k];
+                        }
+                }
+        }
+        return 0;
 }
 
 static int publish_psi(struct fakeboard *fb)
@@ -1714,7 +1804,8 @@ int fakeboard_step(struct fakeboard *fb, bl_usec_t now)
         if (r < 0)
                 return r;
         account(fb, &was_online, out);
-        if ((r = apply_output(fb, out)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
+        if ((r = apply_output(fb, out)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_cpuidle(fb)) < 0 ||
+            (r = publish_psi(fb)) < 0)
                 return r;
         fb->last_step = now;
         fb->stepped = true;

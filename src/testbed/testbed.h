@@ -11,10 +11,10 @@
  * What runs on the CPUs is not the kernel's business: a load driver (struct
  * fakeboard_driver) is asked at every step what the CPUs did since the
  * previous one, given the kernel state the writes selected, and the board
- * publishes its answer (/proc/stat, /proc/pressure/cpu, scaling_cur_freq,
- * thermal zone temperatures). The integration tests' task model
- * (tests/fakeboard/) and blsim live's simulated board (src/sim/live.c) are
- * the two drivers.
+ * publishes its answer (/proc/stat, cpuN/cpuidle/stateK/{time,usage},
+ * /proc/pressure/cpu, scaling_cur_freq, thermal zone temperatures). The
+ * integration tests' task model (tests/fakeboard/) and blsim live's
+ * simulated board (src/sim/live.c) are the two drivers.
  *
  * The process that owns the board is not under the umockdev preload: it
  * writes the testbed through its real paths. Only processes started with
@@ -95,6 +95,14 @@ struct fakeboard_desc {
         const struct fakeboard_zone_desc *zones;
         unsigned nzones;
         bool psi;                       /* /proc/pressure/cpu exists (else it is hidden) */
+        /* Every CPU has cpuidle states 0 (idle periods that end within a
+         * step) and 1 (whole steps idle) whose time files count its idle
+         * µs, unless no_cpuidle. With cpuidle_defers_idle, as on real
+         * kernels, an idle period's time is added only when it ends (a
+         * step with busy time, or the CPU going offline): a CPU idle for a
+         * long while shows no idle time until it wakes. */
+        bool no_cpuidle;
+        bool cpuidle_defers_idle;
         bool bl_switcher;               /* /sys/kernel/bL_switcher/active reads 1 */
         /* A cgroup v2 hierarchy at /sys/fs/cgroup with the cpuset controller
          * enabled at the root, and groups that set no CPUs of their own:

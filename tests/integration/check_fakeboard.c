@@ -448,6 +448,84 @@ START_TEST(test_proc_stat_accounting)
 }
 END_TEST
 
+/* The sum of a CPU's cpuidle state times, µs. */
+static unsigned long long idle_time(const struct fakeboard *fb, unsigned cpu)
+{
+        unsigned long long total = 0;
+
+        for (unsigned k = 0; k < 2; k++) {
+                char path[128], buf[64];
+
+                snprintf(path, sizeof(path), CPU "cpu%u/cpuidle/state%u/time", cpu, k);
+                ck_assert_int_gt(read_board(fb, path, buf, sizeof(buf)), 0);
+                total += strtoull(buf, NULL, 10);
+        }
+        return total;
+}
+
+START_TEST(test_cpuidle_accounting)
+{
+        struct fakeboard *fb = board("exynos5422");
+        static const unsigned two[] = { 600, 600 };
+        unsigned long long idle0, idle4;
+        bl_usec_t t = T0;
+
+        assert_file(fb, CPU "cpu0/cpuidle/state0/name", "WFI\n");
+        assert_file(fb, CPU "cpu7/cpuidle/state1/desc", "CPU power down\n");
+        assert_file(fb, CPU "cpu7/cpuidle/state1/time", "0\n");
+        ck_assert_int_eq(fakeboard_step(fb, t), 0);
+        ck_assert_int_eq(fakeboard_set_load(fb, two, 2), 0);
+        ck_assert_int_eq(fakeboard_step(fb, t), 0);
+        idle0 = idle_time(fb, 0);
+        idle4 = idle_time(fb, 4);
+        steps(fb, &t, 1000);
+        /* as /proc/stat (test_proc_stat_accounting), to the µs: busy 78.125 % */
+        ck_assert_uint_eq(idle_time(fb, 4) - idle4, 218750);
+        ck_assert_uint_eq(idle_time(fb, 0) - idle0, 1000000);
+        fakeboard_free(fb);
+}
+END_TEST
+
+/* Keeps cpu0 busy for the share of each step that 'userdata' points to. */
+static int share_step(void *userdata, const struct fakeboard_state *in, bl_usec_t dt,
+                      struct fakeboard_output *out)
+{
+        (void)in;
+        out->busy_us[0] = *(const double *)userdata * (double)dt;
+        return 0;
+}
+
+START_TEST(test_cpuidle_defers_idle)
+{
+        static const struct fakeboard_driver driver = { .step = share_step };
+        struct fakeboard_desc desc = *fakeboard_desc_find("exynos5422");
+        static double share;
+        unsigned long long f[10], idle_ticks;
+        struct fakeboard *fb;
+        bl_usec_t t = T0;
+
+        desc.cpuidle_defers_idle = true;
+        share = 0.5;
+        ck_assert_int_eq(fakeboard_new_desc(&desc, &driver, &share, &fb), 0);
+        ck_assert_int_eq(fakeboard_step(fb, t), 0);
+        steps(fb, &t, 100);
+        ck_assert_uint_eq(idle_time(fb, 0), 50000);
+        /* idle throughout: /proc/stat counts it, cpuidle not until it ends */
+        share = 0;
+        ck_assert(stat_line(fb, "cpu0", f));
+        idle_ticks = f[3];
+        steps(fb, &t, 100);
+        ck_assert_uint_eq(idle_time(fb, 0), 50000);
+        ck_assert(stat_line(fb, "cpu0", f));
+        ck_assert_uint_eq(f[3] - idle_ticks, 10);
+        /* a step with work ends it: all of it at once, and that step's */
+        share = 0.5;
+        steps(fb, &t, STEP / 1000);
+        ck_assert_uint_eq(idle_time(fb, 0), 50000 + 100000 + STEP / 2);
+        fakeboard_free(fb);
+}
+END_TEST
+
 START_TEST(test_psi)
 {
         struct fakeboard *fb = board("exynos5422");
@@ -603,6 +681,8 @@ static Suite *fakeboard_suite(void)
         tcase_add_test(tc, test_placement_and_dvfs);
         tcase_add_test(tc, test_placement_follows_the_cpusets);
         tcase_add_test(tc, test_proc_stat_accounting);
+        tcase_add_test(tc, test_cpuidle_accounting);
+        tcase_add_test(tc, test_cpuidle_defers_idle);
         tcase_add_test(tc, test_psi);
         tcase_add_test(tc, test_rewrites_in_place);
         tcase_add_test(tc, test_pattern);

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "sources/cpufreq.h"
+#include "sources/cpuidle.h"
 #include "sources/sampler.h"
 #include "sources/thermal.h"
 #include "sources/topology-udev.h"
@@ -714,7 +716,29 @@ static void online_cpus(const struct bl_sample *s, bl_cpuset *online)
                         cpuset_set(online, s->cpu[i].cpu);
 }
 
-static struct board *exynos_sampler(bool psi)
+/* cpuN/cpuidle/stateK/time of the CPUs in 'cpus', states 0 and 1 (the
+ * sum is what counts: state 1 holds 'total_us' less 1000). */
+static void write_idle(const char *cpus, const uint64_t *total_us)
+{
+        bl_cpuset set;
+
+        ck_assert_int_eq(cpuset_parse(&set, cpus), 0);
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                char rel[128];
+
+                if (!cpuset_isset(&set, cpu))
+                        continue;
+                snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cpuidle/state0/time", cpu);
+                bed_write(rel, "1000\n");
+                snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cpuidle/state1/time", cpu);
+                bed_write(rel, "%llu\n", (unsigned long long)(total_us[cpu] - 1000));
+        }
+}
+
+static const uint64_t idle_start[8] = { 50000, 50000, 50000, 50000, 50000, 50000, 50000, 50000 };
+
+/* 'idle_cpus': the CPUs with cpuidle (idle_start), NULL for none. */
+static struct board *exynos_sampler_idle(bool psi, const char *idle_cpus)
 {
         static const unsigned busy[8] = { 100, 200, 300, 400, 500, 600, 700, 800 };
         static const unsigned idle[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
@@ -723,6 +747,8 @@ static struct board *exynos_sampler(bool psi)
         ck_assert_ptr_nonnull(b);
         add_exynos5422(700000, 2000000);
         write_stat(busy, idle, 8, NULL);
+        if (idle_cpus)
+                write_idle(idle_cpus, idle_start);
         if (psi)
                 write_psi(1000);
         else
@@ -737,6 +763,11 @@ static struct board *exynos_sampler(bool psi)
         ck_assert_int_eq(topology_discover(&b->topo, &b->diag), 0);
         ck_assert_int_eq(sampler_open(&b->sampler, &b->topo, &b->config, &b->diag), 0);
         return b;
+}
+
+static struct board *exynos_sampler(bool psi)
+{
+        return exynos_sampler_idle(psi, NULL);
 }
 
 static void free_board(struct board *b)
@@ -754,7 +785,10 @@ START_TEST(test_sampler_two_ticks)
         const bl_usec_t now = 5000000;
         bl_cpuset seen;
 
-        ck_assert_uint_eq(b->diag.n, 0);
+        /* nothing to warn about; where busy time comes from */
+        ck_assert_uint_eq(b->diag.n, 1);
+        ck_assert_str_eq(b->diag.msg[0],
+                         "busy time: /proc/stat (USER_HZ ticks) on CPUs 0-7: no cpuidle states");
 
         ck_assert_int_eq(sampler_read(&b->sampler, now, &b->sample), 0);
         ck_assert_uint_eq(s->now, now);
@@ -971,6 +1005,208 @@ START_TEST(test_sampler_without_proc_stat)
 }
 END_TEST
 
+/* Busy time from cpuidle residency. */
+
+START_TEST(test_cpuidle_busy_rules)
+{
+        struct cpuidle_pending p = { 0 };
+
+        /* exact fractions, clamped */
+        ck_assert_float_eq_tol(cpuidle_busy(2500, 10000, 1, 0, &p), 0.75f, 1e-6f);
+        ck_assert_float_eq_tol(cpuidle_busy(9990, 10000, 0, 1, &p), 0.001f, 1e-6f);
+        ck_assert_float_eq(cpuidle_busy(0, 10000, 1, 0, &p), 1.0f);
+        ck_assert_float_eq(cpuidle_busy(0, 10000, 0, 0, &p), 1.0f);
+        ck_assert_float_eq(cpuidle_busy(15000, 10000, 0, 1, &p), 0.0f);
+        ck_assert_float_eq(cpuidle_busy(5, 0, 0, 1, &p), 0.0f);
+        ck_assert(!p.idle);
+        /* cpuidle 95 % busy, /proc/stat all idle: /proc/stat wins */
+        ck_assert_float_eq(cpuidle_busy(500, 10000, 0, 1, &p), 0.0f);
+        ck_assert(!p.idle);
+        /* ... but not when /proc/stat is less sure than 90 % */
+        ck_assert_float_eq_tol(cpuidle_busy(500, 10000, 1, 8, &p), 0.95f, 1e-6f);
+        ck_assert_float_eq_tol(cpuidle_busy(500, 10000, 1, 9, &p), 0.1f, 1e-6f);
+
+        /* no idle period ended, /proc/stat saw idle: the CPU is in one */
+        ck_assert_float_eq_tol(cpuidle_busy(0, 10000, 1, 1, &p), 0.5f, 1e-6f);
+        ck_assert(p.idle);
+        ck_assert_uint_eq(p.credited_us, 0);
+        /* idle throughout, with or without a tick to tell */
+        ck_assert_float_eq(cpuidle_busy(0, 10000, 0, 0, &p), 0.0f);
+        ck_assert_float_eq(cpuidle_busy(0, 10000, 0, 1, &p), 0.0f);
+        ck_assert(p.idle);
+        ck_assert_uint_eq(p.credited_us, 20000);
+        /* it ends: 26 ms come at once, 20 of them reported already */
+        ck_assert_float_eq_tol(cpuidle_busy(26000, 10000, 1, 0, &p), 0.4f, 1e-6f);
+        ck_assert(!p.idle);
+        ck_assert_uint_eq(p.credited_us, 0);
+
+        /* a busy tick without cpuidle time ends the period too */
+        ck_assert_float_eq(cpuidle_busy(0, 10000, 0, 1, &p), 0.0f);
+        ck_assert(p.idle);
+        ck_assert_float_eq(cpuidle_busy(0, 10000, 1, 0, &p), 1.0f);
+        ck_assert(!p.idle);
+}
+END_TEST
+
+START_TEST(test_cpuidle_sampler_exact)
+{
+        static const unsigned busy[8] = { 101, 200, 301, 400, 500, 601, 700, 801 };
+        static const unsigned idle[8] = { 1000, 1001, 1000, 1001, 1001, 1000, 1001, 1000 };
+        /* per CPU idle over 10 ms: 2.5, 10, 0, 7.5, 5, 1, 9.99, 3.333 ms */
+        static const uint64_t later[8] = { 52500, 60000, 50000, 57500, 55000, 51000, 59990, 53333 };
+        static const float expect[8] = { 0.75f, 0.0f, 1.0f, 0.25f, 0.5f, 0.9f, 0.001f, 0.6667f };
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+
+        ck_assert_uint_eq(b->diag.n, 1);
+        ck_assert_str_eq(b->diag.msg[0], "busy time: cpuidle residency (exact) on CPUs 0-7");
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                ck_assert(cpuidle_has(&b->sampler.idle, cpu));
+        ck_assert_uint_eq(b->sampler.idle.cpu[0].nstates, 2);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                ck_assert_float_eq(s->cpu[cpu].busy, 0.0f);
+        /* one USER_HZ tick each: /proc/stat alone would say 0 % or 100 % */
+        write_stat(busy, idle, 8, NULL);
+        write_idle("0-7", later);
+        ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                ck_assert_msg(fabsf(s->cpu[cpu].busy - expect[cpu]) < 1e-4f, "cpu%u: busy %f, expected %f",
+                              cpu, (double)s->cpu[cpu].busy, (double)expect[cpu]);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_cpuidle_sampler_fallback)
+{
+        static const unsigned busy[8] = { 101, 201, 301, 401, 501, 601, 701, 801 };
+        static const unsigned idle[8] = { 1001, 1001, 1001, 1001, 1001, 1001, 1001, 1001 };
+        static const uint64_t later[8] = { 55000, 55000, 55000, 55000, 55000, 55000, 55000, 55000 };
+        struct board *b = exynos_sampler_idle(true, "0-3");
+        const struct bl_sample *s = &b->sample.s;
+
+        ck_assert_uint_eq(b->diag.n, 1);
+        ck_assert_str_eq(b->diag.msg[0], "busy time: cpuidle residency (exact) on CPUs 0-3; /proc/stat "
+                         "(USER_HZ ticks) on CPUs 4-7: no cpuidle states");
+        ck_assert(cpuidle_has(&b->sampler.idle, 3));
+        ck_assert(!cpuidle_has(&b->sampler.idle, 4));
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        write_stat(busy, idle, 8, NULL);
+        write_idle("0-3", later);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        /* 5 ms idle of 20 ms against /proc/stat's one busy and one idle tick */
+        ck_assert_float_eq_tol(s->cpu[0].busy, 0.75f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[3].busy, 0.75f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[4].busy, 0.5f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[7].busy, 0.5f, 1e-6f);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_cpuidle_sampler_backwards)
+{
+        static const uint64_t back[8] = { 40000, 55000, 50000, 50000, 50000, 50000, 50000, 50000 };
+        static const uint64_t on[8] = { 47500, 57500, 50000, 50000, 50000, 50000, 50000, 50000 };
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        /* cpu0's sum goes back: /proc/stat's (one busy tick) for it this time */
+        write_stat((const unsigned[8]){ 101, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1000, 1001, 1000, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
+        write_idle("0-7", back);
+        ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
+        ck_assert_float_eq(s->cpu[0].busy, 1.0f);
+        ck_assert_float_eq_tol(s->cpu[1].busy, 0.5f, 1e-6f);
+        /* from the new value on, exact again; never negative */
+        write_stat((const unsigned[8]){ 101, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1001, 1002, 1000, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
+        write_idle("0-7", on);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        ck_assert_float_eq_tol(s->cpu[0].busy, 0.25f, 1e-6f);
+        ck_assert_float_eq_tol(s->cpu[1].busy, 0.75f, 1e-6f);
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                ck_assert(s->cpu[cpu].busy >= 0.0f && s->cpu[cpu].busy <= 1.0f);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_cpuidle_sampler_long_idle)
+{
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+        uint64_t t[8];
+
+        memcpy(t, idle_start, sizeof(t));
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        /* cpu2 goes idle and stays: cpuidle shows nothing, /proc/stat an idle tick */
+        write_stat((const unsigned[8]){ 100, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1000, 1000, 1001, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
+        ck_assert_float_eq(s->cpu[2].busy, 0.0f);
+        ck_assert_float_eq(s->cpu[3].busy, 1.0f);       /* nothing said otherwise */
+        /* no tick this time: still the same idle period */
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        ck_assert_float_eq(s->cpu[2].busy, 0.0f);
+        /* it ends: 25 ms at once, 10 of them credited (the interval idle
+         * throughout), 15 left for a 10 ms interval: idle */
+        t[2] += 25000;
+        write_idle("0-7", t);
+        write_stat((const unsigned[8]){ 100, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1000, 1000, 1002, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 31000, &b->sample), 0);
+        ck_assert_float_eq(s->cpu[2].busy, 0.0f);
+        ck_assert(!b->sampler.idle.cpu[2].pending.idle);
+        /* the credit is spent: 4 ms idle of 10 read 60 % */
+        t[2] += 4000;
+        write_idle("0-7", t);
+        write_stat((const unsigned[8]){ 100, 200, 301, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1000, 1000, 1002, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, &b->sample), 0);
+        ck_assert_float_eq_tol(s->cpu[2].busy, 0.6f, 1e-6f);
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_cpuidle_sampler_hotplug)
+{
+        char rel[128], path[1024];
+        uint64_t t[8];
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+        bl_cpuset online = cpus_of("0-5,7");
+
+        memcpy(t, idle_start, sizeof(t));
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        /* cpu6 goes offline; its states go away and come back with the CPU,
+         * counting from 0 (new files: the old descriptors read the old ones) */
+        write_stat((const unsigned[8]){ 100, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1001, 1001, 1001, 1001, 1001, 1001, 1001, 1001 }, 8, &online);
+        ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
+        ck_assert(!s->cpu[6].online);
+        for (unsigned k = 0; k < 2; k++) {
+                snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu6/cpuidle/state%u/time", k);
+                bed_path(path, sizeof(path), rel);
+                ck_assert_int_eq(unlink(path), 0);
+        }
+        t[6] = 3000;
+        write_idle("6", t);
+        write_stat((const unsigned[8]){ 100, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1002, 1002, 1002, 1002, 1002, 1002, 1001, 1002 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        ck_assert(!s->cpu[6].online);           /* /proc/stat's rule: back for one more sample */
+        t[6] += 7500;
+        write_idle("6", t);
+        write_stat((const unsigned[8]){ 100, 200, 300, 400, 500, 600, 700, 800 },
+                   (const unsigned[8]){ 1003, 1003, 1003, 1003, 1003, 1003, 1002, 1003 }, 8, NULL);
+        ck_assert_int_eq(sampler_read(&b->sampler, 31000, &b->sample), 0);
+        ck_assert(s->cpu[6].online);
+        ck_assert(cpuidle_has(&b->sampler.idle, 6));
+        ck_assert_float_eq_tol(s->cpu[6].busy, 0.25f, 1e-6f);
+        free_board(b);
+}
+END_TEST
+
 static Suite *sources_suite(void)
 {
         Suite *s = suite_create("sources");
@@ -1015,6 +1251,16 @@ static Suite *sources_suite(void)
         tcase_add_test(tc, test_sampler_bad_stat_read_keeps_previous);
         tcase_add_test(tc, test_sampler_thermal_config);
         tcase_add_test(tc, test_sampler_without_proc_stat);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("cpuidle");
+        tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
+        tcase_add_test(tc, test_cpuidle_busy_rules);
+        tcase_add_test(tc, test_cpuidle_sampler_exact);
+        tcase_add_test(tc, test_cpuidle_sampler_fallback);
+        tcase_add_test(tc, test_cpuidle_sampler_backwards);
+        tcase_add_test(tc, test_cpuidle_sampler_long_idle);
+        tcase_add_test(tc, test_cpuidle_sampler_hotplug);
         suite_add_tcase(s, tc);
         return s;
 }
