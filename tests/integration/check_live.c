@@ -37,7 +37,12 @@
 #define BOARD BOARDS_DIR "/exynos5422-like.ini"
 #define WORKLOAD TEST_DATA_DIR "/live/idle-heavy-idle.csv"
 #define SAMPLE_INTERVAL_US (20 * BL_USEC_PER_MSEC)
-#define AGREE_SLACK_US (2 * SAMPLE_INTERVAL_US + 10 * BL_USEC_PER_MSEC)
+/* Timing jitter only: the daemon's tick may land up to one sample later
+ * than the simulator's, the board publishes every 5 ms, and a decision that
+ * needs several samples below a threshold can take one more when a sample
+ * straddles the load's edge; under the sanitizers on a shared machine that
+ * measured 54 ms once (a down switch at 20 ms samples). */
+#define AGREE_SLACK_US (3 * SAMPLE_INTERVAL_US + 10 * BL_USEC_PER_MSEC)
 #define AGREE_ENERGY_PCT 3.0
 #define MAX_SWITCHES 32
 
