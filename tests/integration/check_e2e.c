@@ -410,7 +410,8 @@ START_TEST(test_e2e_switches_agree)
         size_t n, nh, nstatus;
 
         /* Down after 20 ms below the threshold: browser-short's frames
-         * take it up and down many times. */
+         * take it up and down, two to twenty times depending on where the
+         * samples fall (fewer since busy time is exact, from cpuidle). */
         snprintf(config, sizeof(config), "%s[hysteresis]\ndown_delay_ms = 20\n", base_config);
         start_live(BROWSER, config);
         run_to_end();
@@ -419,7 +420,8 @@ START_TEST(test_e2e_switches_agree)
         history = ctl_json("history");
 
         n = board_switches(&sw);
-        ck_assert_msg(n >= 4, "the board saw %zu switches; the daemon said:%s", n, log_text());
+        /* At least one each way, so the order of levels is checked. */
+        ck_assert_msg(n >= 2, "the board saw %zu switches; the daemon said:%s", n, log_text());
         ck_assert_int_eq(sim_live_result(run, &result), 0);
         t0 = sim_live_start_time(run);
         end = t0 + result.steps * workload->step_us;
