@@ -127,32 +127,6 @@ static void teardown(void)
         free(board);
 }
 
-static char *slurp(const char *path)
-{
-        FILE *f = fopen(path, "r");
-        char *text;
-        long n;
-
-        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-        ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-        n = ftell(f);
-        ck_assert_int_ge(n, 0);
-        rewind(f);
-        text = calloc(1, (size_t)n + 1);
-        ck_assert_ptr_nonnull(text);
-        ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-        fclose(f);
-        return text;
-}
-
-/* The end of a long text, for failure messages (Check limits their size). */
-static const char *tail(const char *text)
-{
-        size_t n = strlen(text);
-
-        return n > 1500 ? text + n - 1500 : text;
-}
-
 /* switchctl */
 
 struct ctl {
@@ -230,8 +204,8 @@ static struct rtapp_json *ctl_json(const char *verb)
 
         ctl_start(&c, verb, "--json", NULL);
         status = ctl_wait(&c, CTL_BOUND_MS);
-        out = slurp(c.out);
-        err = slurp(c.err);
+        out = read_whole_file(c.out);
+        err = read_whole_file(c.err);
         ck_assert_msg(status == 0, "switchctl %s --json: status %d: %s", verb, status, err);
         diag_init(&diag);
         ck_assert_msg(rtapp_json_parse(&root, verb, out, strlen(out), &diag) == 0, "switchctl %s --json: %s",
@@ -326,7 +300,7 @@ static void expect_on_bus(void)
                         return;
                 ck_assert_msg(fakeboard_now() < until && fakeboard_running(fb),
                               "the daemon is not on the bus; switchctl said: %s; the daemon said:%s",
-                              slurp(c.err), log_text());
+                              read_whole_file(c.err), log_text());
                 ck_assert_int_eq(fakeboard_run_for(fb, 50), 0);
         }
 }
@@ -494,7 +468,7 @@ START_TEST(test_e2e_hold)
         expect_online_stays(BIG, 1000);
         /* It ends by itself: switchctl hold exits 0 when its time is up. */
         ck_assert_int_eq(ctl_wait(&hold, 2000 + CTL_BOUND_MS), 0);
-        id = slurp(hold.out);
+        id = read_whole_file(hold.out);
         ck_assert_msg(atoi(id) > 0, "switchctl hold printed \"%s\"", id);
         free(id);
         (void)expect_online(LITTLE, SWITCH_BOUND_MS);
@@ -634,10 +608,10 @@ START_TEST(test_e2e_blsim_live_report)
                 _exit(127);
         }
         ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-        text = slurp(out);
-        log = slurp(err);
+        text = read_whole_file(out);
+        log = read_whole_file(err);
         ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "blsim live: status %#x:\n%s", status,
-                      tail(log));
+                      text_tail(log, 1500));
         diag_init(&diag);
         ck_assert_int_eq(rtapp_json_parse(&report, "report", text, strlen(text), &diag), 0);
         ck_assert_str_eq(text_of(report, "policy"), "live");

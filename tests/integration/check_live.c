@@ -61,32 +61,6 @@ struct live_out {
         char *out, *err;
 };
 
-static char *slurp(const char *path)
-{
-        FILE *f = fopen(path, "r");
-        char *text;
-        long n;
-
-        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-        ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-        n = ftell(f);
-        ck_assert_int_ge(n, 0);
-        rewind(f);
-        text = calloc(1, (size_t)n + 1);
-        ck_assert_ptr_nonnull(text);
-        ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
-        fclose(f);
-        return text;
-}
-
-/* The end of a long text, for failure messages (Check limits their size). */
-static const char *tail(const char *text)
-{
-        size_t n = strlen(text);
-
-        return n > 2000 ? text + n - 2000 : text;
-}
-
 /* Runs argv with stdout and stderr into files of the work directory. */
 static void run(char *const argv[], struct live_out *lo)
 {
@@ -110,8 +84,8 @@ static void run(char *const argv[], struct live_out *lo)
                 _exit(127);
         }
         ck_assert_int_eq(waitpid(pid, &lo->status, 0), pid);
-        lo->out = slurp(out);
-        lo->err = slurp(err);
+        lo->out = read_whole_file(out);
+        lo->err = read_whole_file(err);
 }
 
 static void run_live_with(struct live_out *lo, const char *command, const char *config_text)
@@ -140,7 +114,7 @@ static void free_out(struct live_out *lo)
 static void assert_success(const struct live_out *lo)
 {
         ck_assert_msg(WIFEXITED(lo->status) && WEXITSTATUS(lo->status) == 0,
-                      "blsim live: status %#x; it said:\n%s", lo->status, tail(lo->err));
+                      "blsim live: status %#x; it said:\n%s", lo->status, text_tail(lo->err, 2000));
 }
 
 static double json_number(const char *json, const char *key)
@@ -216,7 +190,7 @@ static void assert_switched(const struct live_out *lo)
         struct switch_rec board[MAX_SWITCHES], logged[MAX_SWITCHES];
         unsigned n = json_switches(lo->out, board);
 
-        ck_assert_msg(n == 4, "%u switches; the daemon said:\n%s", n, tail(lo->err));
+        ck_assert_msg(n == 4, "%u switches; the daemon said:\n%s", n, text_tail(lo->err, 2000));
         ck_assert_double_eq(json_number(lo->out, "switches"), 4);
         for (unsigned i = 0; i < n; i++) {
                 ck_assert_str_eq(board[i].from, i % 2 ? "big" : "little");
@@ -337,7 +311,7 @@ START_TEST(test_live_agrees_with_run)
         ck_assert_double_eq(json_number(ro.out, "switches"), nsim);
 
         ck_assert_msg(nlive == nsim, "live %u switches, simulated %u; the daemon said:\n%s", nlive, nsim,
-                      tail(lo.err));
+                      text_tail(lo.err, 2000));
         for (unsigned i = 0; i < nlive; i++) {
                 double dt = fabs((double)live[i].t - (double)sim[i].t);
 
@@ -377,7 +351,8 @@ START_TEST(test_live_backends)
         run_live_with(&lo, DAEMON_PATH, text);
         assert_success(&lo);
         snprintf(want, sizeof(want), "backend %s", other_backends[_i]);
-        ck_assert_msg(strstr(lo.err, want) != NULL, "not %s; the daemon said:\n%s", want, tail(lo.err));
+        ck_assert_msg(strstr(lo.err, want) != NULL, "not %s; the daemon said:\n%s", want,
+                      text_tail(lo.err, 2000));
         assert_switched(&lo);
         ck_assert_ptr_nonnull(strstr(lo.err, "restored: "));
         json_text(lo.out, "online_at_exit", text, sizeof(text));

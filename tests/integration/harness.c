@@ -113,6 +113,31 @@ const char *read_work_file(const char *name)
         return buf;
 }
 
+char *read_whole_file(const char *path)
+{
+        FILE *f = fopen(path, "r");
+        char *text;
+        long n;
+
+        ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+        ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+        n = ftell(f);
+        ck_assert_int_ge(n, 0);
+        rewind(f);
+        text = calloc(1, (size_t)n + 1);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_uint_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+        fclose(f);
+        return text;
+}
+
+const char *text_tail(const char *text, size_t max)
+{
+        size_t n = strlen(text);
+
+        return n > max ? text + n - max : text;
+}
+
 const char *harness_workdir(void)
 {
         return workdir;

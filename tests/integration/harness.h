@@ -56,6 +56,12 @@ const char *work_file(const char *name);
 /* The text of the work directory's file 'name' (its first 8 KiB); "" when
  * there is none. A static buffer, valid until the next call. */
 const char *read_work_file(const char *name);
+/* The whole text of the file at 'path' (malloc'ed, for the caller to
+ * free); fails the test when it cannot be read. */
+char *read_whole_file(const char *path);
+/* The last 'max' bytes of 'text' (all of it if shorter), for failure
+ * messages: Check limits their size. */
+const char *text_tail(const char *text, size_t max);
 /* Spawns the daemon on the board: --foreground --config CONFIG and the
  * extra arguments, a NULL-terminated list. */
 void spawn_daemon(const char *config, ...) __attribute__((sentinel));
