@@ -3,8 +3,11 @@
  * rather than "how busy were the CPUs".
  *
  * 1. Saturation. CPU pressure (work that waited for a CPU) above
- *    min_pressure_pct of the interval while the busiest CPU was at least half
- *    busy, or a CPU busy for saturated_busy_pct of the interval at its top
+ *    min_pressure_pct of the interval while the CPUs of the sample were busy
+ *    at least half the interval between them (work waits only where CPUs are
+ *    busy, and the waiting may move between CPUs within one interval: a frame's
+ *    UI thread, then its render thread), or a CPU busy for
+ *    saturated_busy_pct of the interval at its top
  *    frequency, says that the CPUs of the sample are too small, and by how
  *    much nobody can tell: busy x capacity is capped by the capacity. The
  *    score is then boost_pct of their top capacity (at least the measured
@@ -33,9 +36,19 @@
  *    between its frames, and comes down once it stops or turns steady and
  *    small enough.
  *
- * Steady samples, and quiet ones once the quiet lasts, score the measured
- * peak and it becomes what is known. A sample of length 0 (the first), or
- * whose peak is not finite, scores what is known, or its peak. */
+ * 4. Settling. A steady sample above what is known raises it at once; one
+ *    below it is believed only once a load (busiest CPU at least half busy)
+ *    has been present without a break for HEADROOM_SETTLE_US. Bursty work
+ *    such as a sync of network and database chunks, 10-40 ms each with short
+ *    gaps, reads steady and small in a chunk and saturates LITTLE in the
+ *    next (its parsing); believing each chunk took the machine down between
+ *    bursts, and every burst that started on LITTLE was late. A load that is
+ *    steady for longer (a ramp, a long phase of constant work between
+ *    bursts) still comes down on its measure, 0.1 s later at most.
+ *
+ * Steady samples that settled, and quiet ones once the quiet lasts, score
+ * the measured peak and it becomes what is known. A sample of length 0 (the
+ * first), or whose peak is not finite, scores what is known, or its peak. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,8 +66,12 @@ enum {
         HEADROOM_ONSET_PCT,
 };
 
-/* Below half busy, pressure is charged to other CPUs than these. */
-#define HEADROOM_PRESSURE_MIN_BUSY 0.5
+/* CPUs busy half an interval between them carry load: pressure is charged
+ * to them only then, and a load is present while the busiest one is. */
+#define HEADROOM_LOADED_BUSY 0.5
+/* How long a load must have been present without a break before a steady
+ * measure below what is known is believed (see 4. above). */
+#define HEADROOM_SETTLE_US (100 * 1000)
 
 struct headroom_state {
         double min_pressure;            /* share of the interval */
@@ -65,6 +82,7 @@ struct headroom_state {
         double half_life_us;            /* 0: hold */
         bl_usec_t quiet_for;            /* needed */
         bl_usec_t quiet;                /* so far */
+        bl_usec_t loaded;               /* so far, up to HEADROOM_SETTLE_US */
         double onset;                   /* share of the top capacity, 0 = none */
         double known;
         bool initialised;
@@ -184,12 +202,18 @@ static bool cpu_saturated(const struct bl_cpu_sample *c, double saturated_busy)
         return c->busy >= saturated_busy && (c->max_capacity == 0 || c->capacity >= c->max_capacity);
 }
 
+/* Durations are counted up to what matters: whether they were reached. */
+static bl_usec_t count_up_to(bl_usec_t so_far, bl_usec_t more, bl_usec_t enough)
+{
+        return so_far + more < enough ? so_far + more : enough;
+}
+
 static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
         struct headroom_state *h = state;
         const double peak = bl_sample_peak_demand(s);
         const bool pressure_known = s->has_pressure && isfinite(s->pressure);
-        double busiest = 0.0;
+        double busiest = 0.0, busy_sum = 0.0;
         bool saturated = false;
 
         (void)now;
@@ -203,25 +227,25 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                         continue;
                 if (c->busy > busiest)
                         busiest = c->busy;
+                busy_sum += c->busy;
                 if (cpu_saturated(c, h->saturated_busy))
                         saturated = true;
         }
-        if (pressure_known && s->pressure > h->min_pressure && busiest >= HEADROOM_PRESSURE_MIN_BUSY)
+        if (pressure_known && s->pressure > h->min_pressure && busy_sum >= HEADROOM_LOADED_BUSY)
                 saturated = true;
 
         if (h->onset > 0 && h->quiet >= h->quiet_for && peak > h->onset * bl_sample_top_capacity(s))
                 saturated = true;
-        /* Counted up to quiet_ms only: all that matters is whether it was reached. */
-        if (busiest < h->quiet_busy && !saturated)
-                h->quiet = h->quiet + s->interval < h->quiet_for ? h->quiet + s->interval : h->quiet_for;
-        else
-                h->quiet = 0;
+        h->quiet = busiest < h->quiet_busy && !saturated ? count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
+        h->loaded = busiest >= HEADROOM_LOADED_BUSY && !saturated ?
+                    count_up_to(h->loaded, s->interval, HEADROOM_SETTLE_US) : 0;
 
         if (saturated) {
                 double over = h->boost * bl_sample_top_capacity(s);
 
                 h->known = over > peak ? over : peak;
-        } else if (!h->initialised || busiest >= h->steady_busy || h->known <= peak ||
+        } else if (!h->initialised || (busiest >= h->steady_busy && h->loaded >= HEADROOM_SETTLE_US) ||
+                   h->known <= peak ||
                    h->quiet >= h->quiet_for) {
                 h->known = peak;
         } else if (h->quiet == 0) {
@@ -239,6 +263,7 @@ static void headroom_reset(void *state)
 
         h->known = 0.0;
         h->quiet = 0;
+        h->loaded = 0;
         h->initialised = false;
 }
 

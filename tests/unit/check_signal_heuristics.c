@@ -940,6 +940,15 @@ START_TEST(test_headroom_pressure)
                                 0.4 * LITTLE_TOP, 1e-3);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, LITTLE_TOP, LITTLE_TOP, 0.9), 10 * MS),
                                 LITTLE_OVER, TOL);
+        /* Half busy between them is enough: the waiting moved from CPU to CPU. */
+        run_start(&r, &heuristic_headroom, NULL);
+        cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.6);
+        c.cpu[1].busy = 0.2f;
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+        run_start(&r, &heuristic_headroom, NULL);
+        cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.6);
+        c.cpu[1].busy = 0.1f;
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), 0.3 * LITTLE_TOP, 1e-3);
 }
 END_TEST
 
@@ -1008,12 +1017,52 @@ START_TEST(test_headroom_steady)
         run_start(&r, &heuristic_headroom, NULL);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
                                 LITTLE_OVER, TOL);
-        /* Steady load on big (75% busy or more) is measured: 0.8 x 410 = 328 fits LITTLE. */
+        /* Steady load on big (75% busy or more) below what is known is believed once
+         * a load has been there for 100 ms without a break; until then it is kept,
+         * decaying like bursts. */
+        for (unsigned i = 1; i < 10; i++)
+                ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410),
+                                        0.8 * 410 + (LITTLE_OVER - 0.8 * 410) * pow(0.5, i * 10.0 / 2000), 1e-3);
+        /* Then it is measured: 0.8 x 410 = 328 fits LITTLE. */
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410), 0.8 * 410, 1e-3);
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.75, 410), 0.75 * 410, 1e-3);
         /* and is what bursts keep afterwards, decaying with the 2 s half-life. */
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.3, 102),
                                 0.3 * 102 + (0.75 * 410 - 0.3 * 102) * pow(0.5, 10.0 / 2000), 1e-3);
+}
+END_TEST
+
+START_TEST(test_headroom_settling)
+{
+        struct run r;
+        struct cluster_sample c;
+        double params[BL_POLICY_MAX_PARAMS];
+        double kept;
+
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "half_life_ms", 0);
+        run_start(&r, &heuristic_headroom, params);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        /* Chunks of 90 ms, steady and small, with a gap (20% busy) between them:
+         * the load is never there for 100 ms on end, so what saturated is kept. */
+        for (unsigned chunk = 0; chunk < 5; chunk++) {
+                for (unsigned i = 0; i < 9; i++)
+                        ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 307), LITTLE_OVER, TOL);
+                ck_assert_double_eq_tol(feed_big(&r, &c, 0.2, 102), LITTLE_OVER, TOL);
+        }
+        /* A steady sample above what is known raises it at once. */
+        ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 922), 0.8 * 922, 1e-3);
+        /* That sample, and half busy ones, count as present (half busy is not steady:
+         * kept), and a steady measure after 100 ms of it is believed, in time, not
+         * samples: 10 + 50 + 30 ms is not enough, 10 more are. */
+        kept = 0.8 * 922;
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 410, BIG_TOP, 0.0), 50 * MS), kept, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.8, 307, BIG_TOP, 0.0), 30 * MS), kept, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.8, 307, BIG_TOP, 0.0), 10 * MS), 0.8 * 307, 1e-3);
+        /* A saturation restarts the count. */
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.8, 307, BIG_TOP, 0.0), 90 * MS), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.8, 307, BIG_TOP, 0.0), 10 * MS), 0.8 * 307, 1e-3);
 }
 END_TEST
 
@@ -1196,6 +1245,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_busy_at_top);
         tcase_add_test(headroom, test_headroom_held_through_bursts);
         tcase_add_test(headroom, test_headroom_steady);
+        tcase_add_test(headroom, test_headroom_settling);
         tcase_add_test(headroom, test_headroom_half_life);
         tcase_add_test(headroom, test_headroom_onset);
         tcase_add_test(headroom, test_headroom_reset);
