@@ -259,7 +259,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->up_delay_ms = 0;
         c->down_delay_ms = 50;
         c->min_residency_ms = 0;
-        c->max_switch_rate_hz = 10;
+        c->max_switch_rate_hz = 20;
 
         c->zones_auto = true;
         c->nzones = 0;

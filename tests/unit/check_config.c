@@ -124,7 +124,7 @@ START_TEST(test_defaults)
         ck_assert_uint_eq(cfg.up_delay_ms, 0);
         ck_assert_uint_eq(cfg.down_delay_ms, 50);
         ck_assert_uint_eq(cfg.min_residency_ms, 0);
-        ck_assert_uint_eq(cfg.max_switch_rate_hz, 10);
+        ck_assert_uint_eq(cfg.max_switch_rate_hz, 20);
         ck_assert(cfg.zones_auto);
         ck_assert_uint_eq(cfg.nzones, 0);
         ck_assert_int_eq(cfg.cap_temp_mc, 85000);

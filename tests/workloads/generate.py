@@ -396,8 +396,22 @@ def single_thread_heavy():
     return t
 
 
+def sensor_hub():
+    # A fitness tracker's fusion batch: the sensor hub wakes the main CPU every
+    # 150 ms; each batch is more than LITTLE runs in its time, idle between.
+    t = Trace("sensor-hub", 10, 3, 1212)
+    housekeeping(t, range(3), 50, 200, 20, 100)
+    ms = t.uniform(100, 300)
+    while ms < t.steps - 100:
+        dur = t.uniform(20, 40)
+        t.run(0, ms, dur, t.uniform(600, 900))
+        t.run(1, ms + 1, dur / 2, t.uniform(300, 500))
+        ms += 150 + t.uniform(-8, 8)
+    return t
+
+
 TRACES = (idle_bursts, app_launch, scrolling, sustained_little, video, ramp, parallel_sustained,
-          background_sync, game_loop, compile_burst, audio_playback)
+          background_sync, game_loop, compile_burst, audio_playback, sensor_hub)
 HELD_OUT = (camera_preview, web_page_load, ml_inference, typing, mixed_phases, single_thread_heavy)
 
 
