@@ -4,14 +4,14 @@
  *
  * 1. Saturation. CPU pressure (work that waited for a CPU) above
  *    min_pressure_pct of the interval while the CPUs of the sample were busy
- *    at least half the interval between them (work waits only where CPUs are
- *    busy, and the waiting may move between CPUs within one interval: a frame's
- *    UI thread, then its render thread), or a CPU busy for
- *    saturated_busy_pct of the interval at its top
- *    frequency, says that the CPUs of the sample are too small, and by how
- *    much nobody can tell: busy x capacity is capped by the capacity. The
- *    score is then boost_pct of their top capacity (at least the measured
- *    peak), above the top of the level, so the engine goes up. (Pressure is
+ *    at least half the interval between them (work waits only where CPUs
+ *    are busy, and the waiting may move between CPUs within one interval: a
+ *    frame's UI thread, then its render thread), or a CPU busy for
+ *    saturated_busy_pct of the interval at its top frequency, says that the
+ *    CPUs of the sample are too small, and by how much nobody can tell:
+ *    busy x capacity is capped by the capacity. The score is then boost_pct
+ *    of their top capacity (at least the measured peak), above the top of
+ *    the level, so the engine goes up. (Pressure is
  *    one figure for the whole machine: an instance that looks at an idle CPU
  *    in pair or mp mode is not the one that needs help.) Below saturation,
  *    busy x capacity of the busiest CPU never exceeds the level's capacity:
@@ -236,7 +236,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
 
         if (h->onset > 0 && h->quiet >= h->quiet_for && peak > h->onset * bl_sample_top_capacity(s))
                 saturated = true;
-        h->quiet = busiest < h->quiet_busy && !saturated ? count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
+        h->quiet = busiest < h->quiet_busy && !saturated ?
+                   count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
         h->loaded = busiest >= HEADROOM_LOADED_BUSY && !saturated ?
                     count_up_to(h->loaded, s->interval, HEADROOM_SETTLE_US) : 0;
 
@@ -245,8 +246,7 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
 
                 h->known = over > peak ? over : peak;
         } else if (!h->initialised || (busiest >= h->steady_busy && h->loaded >= HEADROOM_SETTLE_US) ||
-                   h->known <= peak ||
-                   h->quiet >= h->quiet_for) {
+                   h->known <= peak || h->quiet >= h->quiet_for) {
                 h->known = peak;
         } else if (h->quiet == 0) {
                 double keep = h->half_life_us > 0 ? exp2(-(double)s->interval / h->half_life_us) : 1.0;

@@ -1020,9 +1020,11 @@ START_TEST(test_headroom_steady)
         /* Steady load on big (75% busy or more) below what is known is believed once
          * a load has been there for 100 ms without a break; until then it is kept,
          * decaying like bursts. */
-        for (unsigned i = 1; i < 10; i++)
-                ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410),
-                                        0.8 * 410 + (LITTLE_OVER - 0.8 * 410) * pow(0.5, i * 10.0 / 2000), 1e-3);
+        for (unsigned i = 1; i < 10; i++) {
+                double decayed = 0.8 * 410 + (LITTLE_OVER - 0.8 * 410) * pow(0.5, i * 10.0 / 2000);
+
+                ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410), decayed, 1e-3);
+        }
         /* Then it is measured: 0.8 x 410 = 328 fits LITTLE. */
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410), 0.8 * 410, 1e-3);
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.75, 410), 0.75 * 410, 1e-3);
