@@ -147,25 +147,11 @@ static void drain_notify(struct soak *s, bl_usec_t now)
         }
 }
 
-/* Rss and Private_Dirty of the daemon, in KiB. */
 static void sample_memory(struct soak *s, bl_usec_t now)
 {
-        char path[64], line[256];
         struct memory_sample m = { .time = now };
-        FILE *f;
 
-        if (s->nsamples == MAX_SAMPLES)
-                return;
-        snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)fakeboard_pid(fb));
-        f = fopen(path, "r");
-        if (!f)
-                return;
-        while (fgets(line, sizeof(line), f)) {
-                sscanf(line, "Rss: %lu kB", &m.rss_kib);
-                sscanf(line, "Private_Dirty: %lu kB", &m.dirty_kib);
-        }
-        fclose(f);
-        if (m.rss_kib > 0)
+        if (s->nsamples < MAX_SAMPLES && harness_memory(fakeboard_pid(fb), &m.rss_kib, &m.dirty_kib) == 0)
                 s->samples[s->nsamples++] = m;
 }
 
