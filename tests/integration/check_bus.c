@@ -12,13 +12,16 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
@@ -2146,6 +2149,202 @@ START_TEST(test_total_hold_limit)
 }
 END_TEST
 
+/* A client that speaks the D-Bus wire protocol itself, to send what
+ * sd-bus refuses to build: strings that are not valid UTF-8 or hold a NUL. */
+
+#define RAW_MAX 4096
+
+struct raw_message {
+        unsigned char buf[RAW_MAX];
+        size_t len;
+};
+
+static void raw_pad(struct raw_message *m, size_t align)
+{
+        while (m->len % align)
+                m->buf[m->len++] = 0;
+}
+
+static void raw_u32(struct raw_message *m, uint32_t v)
+{
+        raw_pad(m, 4);
+        ck_assert_uint_le(m->len + 4, RAW_MAX);
+        memcpy(m->buf + m->len, &v, 4);
+        m->len += 4;
+}
+
+static void raw_u64(struct raw_message *m, uint64_t v)
+{
+        raw_pad(m, 8);
+        ck_assert_uint_le(m->len + 8, RAW_MAX);
+        memcpy(m->buf + m->len, &v, 8);
+        m->len += 8;
+}
+
+/* 'len' bytes as a string, whatever they are. */
+static void raw_string(struct raw_message *m, const char *s, size_t len)
+{
+        raw_u32(m, (uint32_t)len);
+        ck_assert_uint_le(m->len + len + 1, RAW_MAX);
+        memcpy(m->buf + m->len, s, len);
+        m->len += len;
+        m->buf[m->len++] = 0;
+}
+
+static void raw_signature(struct raw_message *m, const char *sig)
+{
+        size_t len = strlen(sig);
+
+        m->buf[m->len++] = (unsigned char)len;
+        memcpy(m->buf + m->len, sig, len + 1);
+        m->len += len + 1;
+}
+
+static void raw_field(struct raw_message *m, uint8_t code, char type, const char *value)
+{
+        char sig[2] = { type, '\0' };
+
+        raw_pad(m, 8);
+        m->buf[m->len++] = code;
+        raw_signature(m, sig);
+        if (type == 'g')
+                raw_signature(m, value);
+        else
+                raw_string(m, value, strlen(value));
+}
+
+/* A method call; 'body' (marshalled from offset 0) goes after the header. */
+static void raw_call(struct raw_message *m, uint32_t serial, const char *dest, const char *path, const char *iface,
+                     const char *member, const char *sig, const struct raw_message *body)
+{
+        size_t fields_len_at, fields_start;
+        uint32_t fields_len;
+
+        m->len = 0;
+        m->buf[m->len++] = 'l';
+        m->buf[m->len++] = 1;           /* method call */
+        m->buf[m->len++] = 0;
+        m->buf[m->len++] = 1;           /* protocol version */
+        raw_u32(m, (uint32_t)(body ? body->len : 0));
+        raw_u32(m, serial);
+        fields_len_at = m->len;
+        raw_u32(m, 0);
+        raw_pad(m, 8);
+        fields_start = m->len;
+        raw_field(m, 1, 'o', path);
+        raw_field(m, 2, 's', iface);
+        raw_field(m, 3, 's', member);
+        raw_field(m, 6, 's', dest);
+        if (sig)
+                raw_field(m, 8, 'g', sig);
+        fields_len = (uint32_t)(m->len - fields_start);
+        memcpy(m->buf + fields_len_at, &fields_len, 4);
+        raw_pad(m, 8);
+        if (body) {
+                ck_assert_uint_le(m->len + body->len, RAW_MAX);
+                memcpy(m->buf + m->len, body->buf, body->len);
+                m->len += body->len;
+        }
+}
+
+static void raw_send(int fd, const void *data, size_t len)
+{
+        ck_assert_int_eq(send(fd, data, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+/* Bytes the bus sent within timeout_ms (0 at end of stream, -1 when none came). */
+static ssize_t raw_receive(int fd, void *buf, size_t size, int timeout_ms)
+{
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        ssize_t n;
+
+        if (poll(&p, 1, timeout_ms) <= 0)
+                return -1;
+        n = recv(fd, buf, size, 0);
+        return n < 0 && errno == ECONNRESET ? 0 : n;
+}
+
+/* Connects as root (EXTERNAL), says Hello and reads its answer. */
+static int raw_connect(const char *address)
+{
+        static const char auth[] = "\0AUTH EXTERNAL 30\r\n";
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        struct raw_message hello;
+        char reply[512];
+        ssize_t n;
+        int fd;
+
+        /* "unix:path=PATH,guid=..." */
+        ck_assert(strncmp(address, "unix:path=", 10) == 0);
+        snprintf(sa.sun_path, sizeof(sa.sun_path), "%.*s", (int)strcspn(address + 10, ","), address + 10);
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+        raw_send(fd, auth, sizeof(auth) - 1);
+        n = raw_receive(fd, reply, sizeof(reply) - 1, 2000);
+        ck_assert_msg(n >= 2 && strncmp(reply, "OK", 2) == 0, "the bus refused EXTERNAL");
+        raw_send(fd, "BEGIN\r\n", 7);
+        raw_call(&hello, 1, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello",
+                 NULL, NULL);
+        raw_send(fd, hello.buf, hello.len);
+        ck_assert_int_gt(raw_receive(fd, reply, sizeof(reply), 2000), 0);
+        return fd;
+}
+
+/* Sends Hold(level, 60 s, reason) with the bytes as given; returns 1 when
+ * an answer came, 0 when the bus hung up. */
+static int raw_hold(const char *address, const char *level, size_t level_len, const char *reason,
+                    size_t reason_len)
+{
+        struct raw_message body = { .len = 0 }, call;
+        char reply[4096];
+        int fd = raw_connect(address);
+        ssize_t n;
+
+        raw_string(&body, level, level_len);
+        raw_u64(&body, 60 * SEC);
+        raw_string(&body, reason, reason_len);
+        raw_call(&call, 2, BUS_NAME, BUS_PATH, BUS_IFACE, "Hold", "sts", &body);
+        raw_send(fd, call.buf, call.len);
+        /* Signals (NameAcquired) may come first; the answer or the hang-up follows. */
+        while ((n = raw_receive(fd, reply, sizeof(reply), 2000)) > 0)
+                if (n >= 2 && reply[1] != 4)
+                        break;
+        close(fd);
+        ck_assert_msg(n >= 0, "neither an answer nor a hang-up");
+        return n > 0;
+}
+
+/* The bus itself refuses strings that are not UTF-8 or hold a NUL: it
+ * hangs up on the sender, and the daemon never sees the call. The same
+ * call with a valid string, sent the same way, reaches it. */
+START_TEST(test_bus_rejects_malformed_strings)
+{
+        static const char bad_utf8[] = "big\xff", overlong[] = "\xc0\xafig", nul[] = "big\0ger";
+        const char *address;
+        unsigned lines;
+
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        address = harness_start_bus(NULL);
+        start_daemon(write_config("bigLittle.conf", base_config));
+        lines = fakeboard_n_lines(fb);
+
+        ck_assert_int_eq(raw_hold(address, bad_utf8, sizeof(bad_utf8) - 1, "", 0), 0);
+        ck_assert_int_eq(raw_hold(address, overlong, sizeof(overlong) - 1, "", 0), 0);
+        ck_assert_int_eq(raw_hold(address, nul, sizeof(nul) - 1, "", 0), 0);
+        ck_assert_int_eq(raw_hold(address, "big", 3, bad_utf8, sizeof(bad_utf8) - 1), 0);
+        ck_assert_int_eq(raw_hold(address, "big", 3, nul, sizeof(nul) - 1), 0);
+        fakeboard_run_for(fb, 100);
+        ck_assert_uint_eq(count_holds(), 0);
+        ck_assert_uint_eq(fakeboard_n_lines(fb), lines);
+        ck_assert(fakeboard_running(fb));
+
+        ck_assert_int_eq(raw_hold(address, "big", 3, "raw", 3), 1);
+        expect_line(lines, "hold 1: big", 1000);
+}
+END_TEST
+
 static Suite *bus_suite(void)
 {
         Suite *s = suite_create("bus");
@@ -2184,6 +2383,7 @@ static Suite *bus_suite(void)
         tcase_add_test(hostile, test_hold_flood_one_connection);
         tcase_add_test(hostile, test_hold_flood_many_connections);
         tcase_add_test(hostile, test_total_hold_limit);
+        tcase_add_test(hostile, test_bus_rejects_malformed_strings);
         suite_add_tcase(s, hostile);
         return s;
 }
