@@ -2056,7 +2056,8 @@ START_TEST(test_hold_flood_one_connection)
         ck_assert_uint_eq(f.too_many, f.sent - 8);
         ck_assert_uint_eq(count_holds(), 8);
         ck_assert_uint_lt(latency, STATUS_BOUND_US);
-        ck_assert_uint_le(after, before + FLOOD_MEMORY_KIB);
+        if (harness_memory_comparable())
+                ck_assert_uint_le(after, before + FLOOD_MEMORY_KIB);
         expect_still_switching();
 }
 END_TEST
@@ -2095,7 +2096,8 @@ START_TEST(test_hold_flood_many_connections)
         second = daemon_dirty_kib();
         printf("# 2 x %u connections of one uid, a hold each: 8 placed each time; private dirty after the "
                "first %lu KiB, after the second %lu KiB\n", FLOOD_CONNECTIONS, first, second);
-        ck_assert_uint_le(second, first + FLOOD_MEMORY_KIB);
+        if (harness_memory_comparable())
+                ck_assert_uint_le(second, first + FLOOD_MEMORY_KIB);
         expect_still_switching();
 }
 END_TEST

@@ -501,3 +501,12 @@ int harness_memory(pid_t pid, unsigned long *rss_kib, unsigned long *dirty_kib)
         fclose(f);
         return found == 3 ? 0 : -ENODATA;
 }
+
+bool harness_memory_comparable(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+        return false;
+#else
+        return true;
+#endif
+}
