@@ -13,12 +13,14 @@
  * decides, and on the same path the more restrictive one. The unit is
  * parsed, not restated here: a path a change to it makes read-only fails.
  *
+ * The daemon runs as the unit runs it: root without any capability
+ * (setpriv empties the bounding set, as CapabilityBoundingSet= does).
  * The D-Bus calls of manager = systemd (SetUnitProperties on the groups'
- * units, as the fake systemd logs them) are judged too: over AF_UNIX
- * systemd cannot see a caller's capabilities and grants its manage-units
- * methods to a caller with its own uid 0 (systemd issues #21586 and
- * #34296); a unit that stops running the daemon as root (User=,
- * DynamicUser=) loses that.
+ * units) go to the fake systemd, which allows them only when libsystemd's
+ * own check, the one systemd makes before asking polkit, says yes: over
+ * AF_UNIX it cannot see a caller's capabilities and grants a caller with
+ * its own uid 0 (systemd issues #21586 and #34296). The unit is checked to
+ * keep running the daemon as root (no User=, DynamicUser=).
  */
 #include <errno.h>
 #include <limits.h>
@@ -311,6 +313,36 @@ static pid_t start_fake_systemd(void)
         return pid;
 }
 
+/* The daemon as the unit runs it: root with an empty capability bounding
+ * set (CapabilityBoundingSet=), so no capability at all, and NoNewPrivileges=. */
+static void spawn_without_capabilities(const char *config)
+{
+        char *argv[] = { (char *)"setpriv", (char *)"--bounding-set=-all", (char *)"--inh-caps=-all",
+                         (char *)"--no-new-privs", (char *)DAEMON_PATH, (char *)"--foreground",
+                         (char *)"--config", (char *)config, NULL };
+        int r = fakeboard_spawn(fb, argv, false);
+
+        ck_assert_msg(r == 0, "cannot start the daemon under setpriv (util-linux): %s", strerror(-r));
+}
+
+/* CapEff of the daemon, as /proc/PID/status gives it. */
+static const char *effective_capabilities(void)
+{
+        static char value[32];
+        char path[64], line[128];
+        FILE *f;
+
+        value[0] = '\0';
+        snprintf(path, sizeof(path), "/proc/%d/status", (int)fakeboard_pid(fb));
+        f = fopen(path, "re");
+        ck_assert_ptr_nonnull(f);
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "CapEff: %31s", value) == 1)
+                        break;
+        fclose(f);
+        return value;
+}
+
 /* Runs the row's backend: start, a switch up, one down, SIGTERM. Leaves
  * the files the daemon wrote in the work directory's writes.log, and the
  * runtime directory's entries (as the unit names them) in 'runtime'. */
@@ -331,8 +363,9 @@ static void run_backend(const struct sandbox_row *row, char runtime[][PATH_MAX],
         ck_assert_int_eq(setenv("FAKEBOARD_WRITE_LOG", work_file("writes.log"), 1), 0);
         set_load(idle_load, 1);
         snprintf(config, sizeof(config), config_format, row->backend, extra);
-        spawn_daemon(write_config("bigLittle.conf", config), NULL);
+        spawn_without_capabilities(write_config("bigLittle.conf", config));
         line = expect_line(0, "started: ", START_BOUND_MS);
+        ck_assert_str_eq(effective_capabilities(), "0000000000000000");
         set_load(heavy_load, row->nheavy);
         line = expect_line(line, "-> big: ", SWITCH_BOUND_MS);
         set_load(idle_load, 1);
@@ -449,9 +482,11 @@ START_TEST(test_systemd_manager_calls_allowed)
         n = written_files(files);
         for (unsigned i = 0; i < n; i++)
                 ck_assert_msg(!path_under(files[i], "/sys/fs/cgroup"), "manager = systemd wrote %s", files[i]);
+        /* The fake systemd decides as systemd does before polkit, with libsystemd's own check. */
         calls = read_work_file("systemd.log");
-        ck_assert_msg(strstr(calls, "set system.slice ") && strstr(calls, "set user.slice "),
-                      "no SetUnitProperties on both slices:\n%s", calls);
+        ck_assert_msg(strstr(calls, "set system.slice ") && strstr(calls, "set user.slice ") &&
+                      !strstr(calls, "denied"), "SetUnitProperties on both slices, without capabilities:\n%s",
+                      calls);
         unit_load(&unit, NULL);
         ck_assert_msg(unit_runs_as_root(&unit),
                       "bigLittle.service runs the daemon as \"%s\"%s: systemd would refuse its SetUnitProperties "
