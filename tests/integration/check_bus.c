@@ -1765,20 +1765,6 @@ static char *repeated(const char *unit, size_t times)
         return s;
 }
 
-/* Calls a method with any signature; the error stays in 'error'. */
-static int call_any(const char *iface, const char *member, sd_bus_error *error, const char *types, ...)
-{
-        sd_bus_message *reply = NULL;
-        va_list ap;
-        int r;
-
-        va_start(ap, types);
-        r = sd_bus_call_methodv(bus, BUS_NAME, BUS_PATH, iface, member, error, &reply, types, ap);
-        va_end(ap);
-        sd_bus_message_unref(reply);
-        return r;
-}
-
 /* The refusal of a huge argument names its size and does not echo it. */
 static void expect_short_error(int r, sd_bus_error *error, const char *name, const char *contains)
 {
@@ -1810,7 +1796,7 @@ START_TEST(test_hostile_strings)
         start_idle(NULL);
         r = hold_with_flags(bus, huge, 60 * SEC, "", 0, &id, &error);
         expect_short_error(r, &error, ERR("UnknownLevel"), "(1048576 bytes)");
-        r = call_any(BUS_IFACE, "Hold", &error, "sts", huge, 60 * SEC, "");
+        r = call_u(bus, "Hold", &error, NULL, "sts", huge, 60 * SEC, "");
         expect_short_error(r, &error, ERR("UnknownLevel"), "the levels are: little, big");
         /* Cut to fit, a name of two-byte characters stays valid UTF-8 (the
          * bus would refuse to carry the answer otherwise). */
@@ -1820,14 +1806,20 @@ START_TEST(test_hostile_strings)
         expect_short_error(r, &error, ERR("UnknownLevel"), "\xc3\xa9x...\" (3000 bytes)");
         r = hold_with_flags(bus, "big", 60 * SEC, huge, 0, &id, &error);
         expect_short_error(r, &error, ERR("InvalidReason"), "1048576 bytes");
-        r = call_any(BUS_IFACE, "Hold", &error, "sts", "big", 60 * SEC, accents);
+        r = call_u(bus, "Hold", &error, NULL, "sts", "big", 60 * SEC, accents);
         expect_short_error(r, &error, ERR("InvalidReason"), "600000 bytes");
         r = hold_with_flags(bus, "big\x7f", 60 * SEC, "", 0, &id, &error);
         expect_error(r, &error, ERR("UnknownLevel"), NULL);
         r = hold_with_flags(bus, "big", 60 * SEC, "C1 \xc2\x85 control", 0, &id, &error);
         expect_error(r, &error, ERR("InvalidReason"), "control characters");
-        r = call_any("org.freedesktop.DBus.Properties", "Get", &error, "ss", BUS_IFACE, huge);
-        expect_error(r, &error, SD_BUS_ERROR_UNKNOWN_PROPERTY, NULL);
+        {
+                sd_bus_message *reply = NULL;
+
+                r = sd_bus_call_method(bus, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Properties", "Get", &error,
+                                       &reply, "ss", BUS_IFACE, huge);
+                expect_error(r, &error, SD_BUS_ERROR_UNKNOWN_PROPERTY, NULL);
+                sd_bus_message_unref(reply);
+        }
         free(huge);
         free(accents);
         free(mixed);
@@ -1880,14 +1872,15 @@ START_TEST(test_wrong_signatures)
                 sd_bus_message_unref(m);
                 sd_bus_message_unref(reply);
         }
-        r = call_any(BUS_IFACE, "NoSuchMethod", &error, "");
+        r = call_u(bus, "NoSuchMethod", &error, NULL, "");
         expect_error(r, &error, SD_BUS_ERROR_UNKNOWN_METHOD, NULL);
-        r = call_any("org.bigLittle.NoSuchInterface", "Hold", &error, "sts", "big", 60 * SEC, "");
+        r = sd_bus_call_method(bus, BUS_NAME, BUS_PATH, "org.bigLittle.NoSuchInterface", "Hold", &error, NULL, "sts",
+                               "big", 60 * SEC, "");
         ck_assert(r < 0 && (sd_bus_error_has_name(&error, SD_BUS_ERROR_UNKNOWN_METHOD) ||
                             sd_bus_error_has_name(&error, SD_BUS_ERROR_UNKNOWN_INTERFACE)));
         sd_bus_error_free(&error);
         /* Every property is read-only. */
-        r = call_any("org.freedesktop.DBus.Properties", "Set", &error, "ssv", BUS_IFACE, "Level", "s", "big");
+        r = sd_bus_set_property(bus, BUS_NAME, BUS_PATH, BUS_IFACE, "Level", &error, "s", "big");
         expect_error(r, &error, SD_BUS_ERROR_PROPERTY_READ_ONLY, NULL);
         assert_untouched();
 }
