@@ -248,8 +248,9 @@ static bool soak_step(struct fakeboard *board, void *userdata)
                 s->next_sample += (s->end - s->start) / 200 + 1;
         }
         if (s->pings > 0 && now - s->last_ping > s->watchdog_usec)
-                snprintf(s->failure, sizeof(s->failure), "no WATCHDOG=1 for %" PRIu64 " ms (WATCHDOG_USEC %" PRIu64
-                         " ms)", (uint64_t)(now - s->last_ping) / 1000, (uint64_t)s->watchdog_usec / 1000);
+                snprintf(s->failure, sizeof(s->failure),
+                         "no WATCHDOG=1 for %" PRIu64 " ms (WATCHDOG_USEC %" PRIu64 " ms)",
+                         (uint64_t)(now - s->last_ping) / 1000, (uint64_t)s->watchdog_usec / 1000);
         return now >= s->end || s->failure[0] || !fakeboard_running(board);
 }
 
@@ -280,8 +281,8 @@ static void check_memory(const struct soak *s)
         ck_assert_uint_ge(s->nsamples, 20);
         ck_assert_msg(second.rss_kib <= first.rss_kib + SLACK_KIB, "Rss grew from %lu to %lu KiB",
                       first.rss_kib, second.rss_kib);
-        ck_assert_msg(second.dirty_kib <= first.dirty_kib + SLACK_KIB, "Private_Dirty grew from %lu to %lu KiB",
-                      first.dirty_kib, second.dirty_kib);
+        ck_assert_msg(second.dirty_kib <= first.dirty_kib + SLACK_KIB,
+                      "Private_Dirty grew from %lu to %lu KiB", first.dirty_kib, second.dirty_kib);
 }
 
 static void spawn_under_valgrind(const char *valgrind)
@@ -390,7 +391,8 @@ int main(void)
         Suite *s;
         TCase *tc;
 
-        if (seconds == 0 || env_unsigned("SOAK_WATCHDOG_USEC", 1) == 0 || env_unsigned("SOAK_ACTION_MS", 1) == 0) {
+        if (seconds == 0 || env_unsigned("SOAK_WATCHDOG_USEC", 1) == 0 ||
+            env_unsigned("SOAK_ACTION_MS", 1) == 0) {
                 fprintf(stderr, "soak: SOAK_SECONDS, SOAK_WATCHDOG_USEC and SOAK_ACTION_MS must be positive "
                         "numbers\n");
                 return EXIT_FAILURE;

@@ -163,7 +163,8 @@ static void log_write(const char *path, size_t path_len)
 
         if (!log_path || !*log_path)
                 return;
-        log_fd = (int)syscall(SYS_openat, AT_FDCWD, log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        log_fd = (int)syscall(SYS_openat, AT_FDCWD, log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                              0600);
         if (log_fd < 0)
                 return;
         /* O_APPEND and one write per line: lines of threads do not mix. */

@@ -746,7 +746,8 @@ static void run_as(uid_t uid, nobody_fn fn, void *userdata)
                 }
                 r = sd_bus_open_system(&b);
                 if (r < 0) {
-                        dprintf(pipefd[1], "uid %u cannot connect to the bus: %s\n", (unsigned)uid, strerror(-r));
+                        dprintf(pipefd[1], "uid %u cannot connect to the bus: %s\n", (unsigned)uid,
+                                strerror(-r));
                         _exit(2);
                 }
                 out = open_memstream(&text, &size);
@@ -1299,7 +1300,8 @@ static void nobody_is_refused(sd_bus *b, FILE *out, void *userdata)
         r = hold_with_flags(b, "big", 60 * SEC, "mine", 0, &id, &error);
         child_expect_error(out, "HoldWithFlags", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
         r = hold_with_flags(b, "big", 60 * SEC, "mine", 1, &id, &error);
-        child_expect_error(out, "HoldWithFlags(persist)", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
+        child_expect_error(out, "HoldWithFlags(persist)", r, &error, SD_BUS_ERROR_ACCESS_DENIED,
+                           DENIED_MESSAGE);
         r = call_u(b, "Hold", &error, &id, "sts", "big", 60 * SEC, "mine");
         child_expect_error(out, "Hold", r, &error, SD_BUS_ERROR_ACCESS_DENIED, DENIED_MESSAGE);
         r = sd_bus_set_property(b, BUS_NAME, BUS_PATH, BUS_IFACE, "Level", &error, "s", "big");
@@ -1815,8 +1817,8 @@ START_TEST(test_hostile_strings)
         {
                 sd_bus_message *reply = NULL;
 
-                r = sd_bus_call_method(bus, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Properties", "Get", &error,
-                                       &reply, "ss", BUS_IFACE, huge);
+                r = sd_bus_call_method(bus, BUS_NAME, BUS_PATH, "org.freedesktop.DBus.Properties", "Get",
+                                       &error, &reply, "ss", BUS_IFACE, huge);
                 expect_error(r, &error, SD_BUS_ERROR_UNKNOWN_PROPERTY, NULL);
                 sd_bus_message_unref(reply);
         }
@@ -1874,8 +1876,8 @@ START_TEST(test_wrong_signatures)
         }
         r = call_u(bus, "NoSuchMethod", &error, NULL, "");
         expect_error(r, &error, SD_BUS_ERROR_UNKNOWN_METHOD, NULL);
-        r = sd_bus_call_method(bus, BUS_NAME, BUS_PATH, "org.bigLittle.NoSuchInterface", "Hold", &error, NULL, "sts",
-                               "big", 60 * SEC, "");
+        r = sd_bus_call_method(bus, BUS_NAME, BUS_PATH, "org.bigLittle.NoSuchInterface", "Hold", &error, NULL,
+                               "sts", "big", 60 * SEC, "");
         ck_assert(r < 0 && (sd_bus_error_has_name(&error, SD_BUS_ERROR_UNKNOWN_METHOD) ||
                             sd_bus_error_has_name(&error, SD_BUS_ERROR_UNKNOWN_INTERFACE)));
         sd_bus_error_free(&error);
@@ -1948,8 +1950,8 @@ static int on_flood_reply(sd_bus_message *m, void *userdata, sd_bus_error *unuse
 
 static void flood_send(sd_bus *b, struct flood *f)
 {
-        int r = sd_bus_call_method_async(b, NULL, BUS_NAME, BUS_PATH, BUS_IFACE, "HoldWithFlags", on_flood_reply,
-                                         f, "stst", "little", 60 * SEC, "flood", (uint64_t)0);
+        int r = sd_bus_call_method_async(b, NULL, BUS_NAME, BUS_PATH, BUS_IFACE, "HoldWithFlags",
+                                         on_flood_reply, f, "stst", "little", 60 * SEC, "flood", (uint64_t)0);
 
         ck_assert_int_ge(r, 0);
         f->sent++;
@@ -1989,8 +1991,8 @@ static uint64_t status_latency(void)
 
         ck_assert_int_ge(sd_bus_open_system(&other), 0);
         start = mono_now();
-        ck_assert_int_ge(sd_bus_get_property_string(other, BUS_NAME, BUS_PATH, BUS_IFACE, "Level", NULL, &level),
-                         0);
+        ck_assert_int_ge(
+                sd_bus_get_property_string(other, BUS_NAME, BUS_PATH, BUS_IFACE, "Level", NULL, &level), 0);
         start = mono_now() - start;
         free(level);
         sd_bus_flush_close_unref(other);
@@ -2209,8 +2211,8 @@ static void raw_field(struct raw_message *m, uint8_t code, char type, const char
 }
 
 /* A method call; 'body' (marshalled from offset 0) goes after the header. */
-static void raw_call(struct raw_message *m, uint32_t serial, const char *dest, const char *path, const char *iface,
-                     const char *member, const char *sig, const struct raw_message *body)
+static void raw_call(struct raw_message *m, uint32_t serial, const char *dest, const char *path,
+                     const char *iface, const char *member, const char *sig, const struct raw_message *body)
 {
         size_t fields_len_at, fields_start;
         uint32_t fields_len;

@@ -81,7 +81,8 @@ static bool is_yes(const char *value)
 
 /* Space-separated paths; "-" (a missing path is fine) and "+" (relative
  * to RootDirectory=, which the unit does not use) prefixes dropped. */
-static void add_paths(struct unit_model *u, const char *value, enum access access, const char *key, const char *base)
+static void add_paths(struct unit_model *u, const char *value, enum access access, const char *key,
+                      const char *base)
 {
         char copy[1024], *save = NULL;
 
@@ -231,8 +232,9 @@ static void assert_writable(const struct unit_model *u, const char *what, const 
         const struct mount_rule *by;
         enum access access = unit_access(u, path, &by);
 
-        ck_assert_msg(access == ACCESS_WRITE, "%s: the daemon writes %s, which bigLittle.service makes %s (%s=%s)",
-                      what, path, access_names[access], by ? by->origin : "?", by ? by->path : "?");
+        ck_assert_msg(access == ACCESS_WRITE,
+                      "%s: the daemon writes %s, which bigLittle.service makes %s (%s=%s)", what, path,
+                      access_names[access], by ? by->origin : "?", by ? by->path : "?");
 }
 
 /* systemd's manage-units methods (SetUnitProperties) for the daemon's
@@ -451,15 +453,15 @@ START_TEST(test_backend_writes_allowed)
         printf("\n");
         for (unsigned i = 0; i < n; i++) {
                 ck_assert_msg(files[i][0] == '/' && strncmp(files[i], "/tmp/", 5) != 0,
-                              "%s: the daemon wrote %s, outside the board and its runtime directory", row->name,
-                              files[i]);
+                              "%s: the daemon wrote %s, outside the board and its runtime directory",
+                              row->name, files[i]);
                 assert_writable(&unit, row->name, files[i]);
         }
         for (unsigned i = 0; i < nruntime; i++)
                 assert_writable(&unit, row->name, runtime[i]);
         if (row->must_write)
-                ck_assert_msg(listed(files, n, row->must_write), "%s: %s was not written (the log has %u files)",
-                              row->name, row->must_write, n);
+                ck_assert_msg(listed(files, n, row->must_write),
+                              "%s: %s was not written (the log has %u files)", row->name, row->must_write, n);
 }
 END_TEST
 
@@ -477,7 +479,8 @@ START_TEST(test_systemd_manager_calls_allowed)
         run_backend(row, runtime, &nruntime);
         n = written_files(files);
         for (unsigned i = 0; i < n; i++)
-                ck_assert_msg(!path_under(files[i], "/sys/fs/cgroup"), "manager = systemd wrote %s", files[i]);
+                ck_assert_msg(!path_under(files[i], "/sys/fs/cgroup"), "manager = systemd wrote %s",
+                              files[i]);
         /* The fake systemd decides as systemd does before polkit, with libsystemd's own check. */
         calls = read_work_file("systemd.log");
         ck_assert_msg(strstr(calls, "set system.slice ") && strstr(calls, "set user.slice ") &&
@@ -485,8 +488,8 @@ START_TEST(test_systemd_manager_calls_allowed)
                       calls);
         unit_load(&unit, NULL);
         ck_assert_msg(unit_runs_as_root(&unit),
-                      "bigLittle.service runs the daemon as \"%s\"%s: systemd would refuse its SetUnitProperties "
-                      "(manage-units) on system.slice and user.slice", unit.user,
+                      "bigLittle.service runs the daemon as \"%s\"%s: systemd would refuse its "
+                      "SetUnitProperties (manage-units) on system.slice and user.slice", unit.user,
                       unit.dynamic_user ? " (DynamicUser=yes)" : "");
 }
 END_TEST
