@@ -678,10 +678,25 @@ static bool reason_valid(const char *reason)
         return true;
 }
 
+/* Names longer than this are cut in the refusal: a caller's megabyte is
+ * not sent back (nor kept in the reply queue). */
+#define ECHO_MAX 64
+
 static int unknown_level(struct bl_bus *b, const char *name, sd_bus_error *error)
 {
-        char levels[1024];
+        size_t name_len = strlen(name), shown = name_len;
+        char levels[1024], size[32] = "";
+        const char *cut = "";
         size_t len = 0;
+
+        if (name_len > ECHO_MAX) {
+                shown = ECHO_MAX;
+                /* Not inside a UTF-8 sequence (the bus carries valid UTF-8 only). */
+                while (shown > 0 && ((unsigned char)name[shown] & 0xc0) == 0x80)
+                        shown--;
+                cut = "...";
+                snprintf(size, sizeof(size), " (%zu bytes)", name_len);
+        }
 
         levels[0] = '\0';
         for (unsigned i = 0; i < b->d->ladder.nlevels && len < sizeof(levels); i++) {
@@ -692,8 +707,9 @@ static int unknown_level(struct bl_bus *b, const char *name, sd_bus_error *error
                         break;
                 len += (size_t)n;
         }
-        return sd_bus_error_setf(error, BUS_ERROR("UnknownLevel"), "unknown level \"%s\"; the levels are: %s",
-                                 name, levels);
+        return sd_bus_error_setf(error, BUS_ERROR("UnknownLevel"),
+                                 "unknown level \"%.*s%s\"%s; the levels are: %s", (int)shown, name, cut,
+                                 size, levels);
 }
 
 static int hold(sd_bus_message *m, struct bl_bus *b, const char *level, uint64_t duration, const char *reason,

@@ -13,6 +13,10 @@
  * in the file. The file is read again on every write, under an flock, so a
  * test can arm a rule while the process runs.
  *
+ * With $FAKEBOARD_WRITE_LOG set, it also appends the real path of every
+ * file written to (not pipes or sockets) to that file, one per line: what
+ * the process needs to be allowed to write (tests/integration/check_sandbox.c).
+ *
  * Only raw system calls here: the process's write() is this one, its open()
  * and readlink() umockdev's, and this may run in a signal handler.
  */
@@ -130,27 +134,61 @@ static int take_refusal(char *rules, size_t *len, const char *path, size_t path_
         return 0;
 }
 
-/* The errno a write to 'fd' must fail with, or 0 to let it through. */
-static int refusal_for(int fd)
+/* The real path of the file open as 'fd' (its length), or 0 for pipes and
+ * sockets. 'path' has room for PATH_BUF bytes. */
+#define PATH_BUF 4096
+static size_t fd_path(int fd, char *path)
 {
-        const char *rules_path = getenv("FAKEBOARD_REFUSE");
-        char link[64] = "/proc/self/fd/", path[4096], rules[RULES_MAX];
+        char link[64] = "/proc/self/fd/";
+        int digits = 0;
         long n;
-        size_t len, path_len;
-        int rules_fd, err = 0, digits = 0;
 
-        if (!rules_path || !*rules_path || fd < 0)
+        if (fd < 0)
                 return 0;
         for (int v = fd; v > 0 || digits == 0; v /= 10)
                 digits++;
         for (int i = digits - 1, v = fd; i >= 0; i--, v /= 10)
                 link[14 + i] = (char)('0' + v % 10);
-        n = syscall(SYS_readlinkat, AT_FDCWD, link, path, sizeof(path) - 1);
+        n = syscall(SYS_readlinkat, AT_FDCWD, link, path, PATH_BUF - 1);
         if (n <= 0 || path[0] != '/')
-                return 0;               /* pipes, sockets: never refused */
-        path_len = (size_t)n;
-        path[path_len] = '\0';
+                return 0;
+        path[n] = '\0';
+        return (size_t)n;
+}
 
+static void log_write(const char *path, size_t path_len)
+{
+        const char *log_path = getenv("FAKEBOARD_WRITE_LOG");
+        int log_fd;
+
+        if (!log_path || !*log_path)
+                return;
+        log_fd = (int)syscall(SYS_openat, AT_FDCWD, log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                              0600);
+        if (log_fd < 0)
+                return;
+        /* O_APPEND and one write per line: lines of threads do not mix. */
+        {
+                char line[PATH_BUF + 1];
+
+                memcpy(line, path, path_len);
+                line[path_len] = '\n';
+                syscall(SYS_write, log_fd, line, path_len + 1);
+        }
+        syscall(SYS_close, log_fd);
+}
+
+/* The errno a write to the file at 'path' must fail with, or 0 to let it through. */
+static int refusal_for(const char *path, size_t path_len)
+{
+        const char *rules_path = getenv("FAKEBOARD_REFUSE");
+        char rules[RULES_MAX];
+        long n;
+        size_t len;
+        int rules_fd, err = 0;
+
+        if (!rules_path || !*rules_path)
+                return 0;
         rules_fd = (int)syscall(SYS_openat, AT_FDCWD, rules_path, O_RDWR | O_CLOEXEC | O_NOCTTY);
         if (rules_fd < 0)
                 return 0;
@@ -172,10 +210,14 @@ __attribute__((visibility("default"))) ssize_t write(int fd, const void *buf, si
 {
         static write_fn next;
         int saved = errno, err;
+        char path[PATH_BUF];
+        size_t path_len = fd_path(fd, path);
 
         if (!next)
                 next = (write_fn)dlsym(RTLD_NEXT, "write");
-        err = refusal_for(fd);
+        err = path_len ? refusal_for(path, path_len) : 0;
+        if (path_len)
+                log_write(path, path_len);
         if (err) {
                 errno = err;
                 return -1;

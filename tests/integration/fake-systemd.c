@@ -10,8 +10,12 @@
  *
  *   fake-systemd TESTBED LOG [--set UNIT=HEX]... [--refuse UNIT:N]
  *
+ * SetUnitProperties is allowed as systemd allows it before asking polkit
+ * (there is no polkit here): when libsystemd's sd_bus_query_sender_privilege()
+ * with CAP_SYS_ADMIN says yes for the caller; otherwise it is denied.
+ *
  * TESTBED is the real path of the testbed's root. LOG gets one line per
- * event: "set UNIT HEX", "refused UNIT", "foreign write UNIT" (the file
+ * event: "set UNIT HEX", "refused UNIT", "denied UNIT", "foreign write UNIT" (the file
  * changed since this fake last wrote it: checked before each write and on
  * SIGTERM, after which it logs "stopped" and exits). --refuse makes the Nth
  * SetUnitProperties of UNIT fail, once. "ready" says it owns its name.
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
 #include <systemd/sd-bus.h>
 #include <unistd.h>
@@ -164,6 +169,14 @@ static int on_set_unit_properties(sd_bus_message *m, void *userdata, sd_bus_erro
         r = sd_bus_message_read(m, "sb", &name, &runtime);
         if (r < 0)
                 return r;
+        r = sd_bus_query_sender_privilege(m, CAP_SYS_ADMIN);
+        if (r < 0)
+                return r;
+        if (r == 0) {
+                fprintf(log_file, "denied %s\n", name);
+                fflush(log_file);
+                return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, "Access denied");
+        }
         u = unit_find(name);
         if (!u)
                 return sd_bus_error_setf(error, "org.freedesktop.systemd1.NoSuchUnit", "Unit %s not loaded.",

@@ -481,3 +481,32 @@ const char *harness_start_bus(const char *policy)
         ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
         return address;
 }
+
+int harness_memory(pid_t pid, unsigned long *rss_kib, unsigned long *dirty_kib)
+{
+        char path[64], line[256];
+        unsigned found = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+        f = fopen(path, "re");
+        if (!f)
+                return -errno;
+        while (fgets(line, sizeof(line), f)) {
+                if (sscanf(line, "Rss: %lu kB", rss_kib) == 1)
+                        found |= 1;
+                if (sscanf(line, "Private_Dirty: %lu kB", dirty_kib) == 1)
+                        found |= 2;
+        }
+        fclose(f);
+        return found == 3 ? 0 : -ENODATA;
+}
+
+bool harness_memory_comparable(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+        return false;
+#else
+        return true;
+#endif
+}

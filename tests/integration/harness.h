@@ -102,6 +102,13 @@ void assert_file(const char *path, const char *want);
 /* Runs the board until the file's first line is 'want'. */
 void expect_file(const char *path, const char *want, unsigned timeout_ms);
 
+/* Rss and Private_Dirty of process 'pid' in KiB (/proc/PID/smaps_rollup);
+ * -errno when it cannot be read. */
+int harness_memory(pid_t pid, unsigned long *rss_kib, unsigned long *dirty_kib);
+/* Whether the daemon's memory figures can be compared: not in a build with
+ * AddressSanitizer (the daemon's too), whose quarantine keeps freed memory. */
+bool harness_memory_comparable(void);
+
 /* Starts a dbus-daemon listening in the work directory (socket "bus", its
  * messages in "bus.log"), for every user to connect to, with the <policy>
  * elements of 'policy' (NULL: everyone may do everything), and points

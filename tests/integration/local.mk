@@ -149,3 +149,14 @@ tests_integration_check_e2e_LDADD = src/sim/libblsim.a src/common/libblcommon.a 
 	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_e2e_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
+
+# bigLittle.service's sandbox against the files each backend writes and the
+# systemd calls of the cpuset backend.
+integration_tests += tests/integration/check_sandbox
+tests_integration_check_sandbox_SOURCES = tests/integration/check_sandbox.c $(INTEGRATION_HARNESS)
+tests_integration_check_sandbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"' \
+	-DTOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_integration_check_sandbox_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_sandbox_DEPENDENCIES = tests/fakeboard/refuse-writes.so tests/integration/fake-systemd
