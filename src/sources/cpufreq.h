@@ -10,6 +10,7 @@ struct cpufreq_policy_reader {
         bl_cpuset cpus;         /* related_cpus */
         unsigned max_khz;       /* cpuinfo_max_freq */
         unsigned cur_khz;       /* last value read; max_khz until one is */
+        int error;              /* the last read's -errno, 0 when it read well */
 };
 
 struct cpufreq_reader {

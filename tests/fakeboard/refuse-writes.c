@@ -13,6 +13,10 @@
  * in the file. The file is read again on every write, under an flock, so a
  * test can arm a rule while the process runs.
  *
+ * With $FAKEBOARD_WRITE_DELAY_US set, every write to a file under a /sys/
+ * (the testbed's, as resolved) first sleeps that long: a slow kernel, which
+ * widens the time a switch takes for tests that aim at its middle.
+ *
  * Only raw system calls here: the process's write() is this one, its open()
  * and readlink() umockdev's, and this may run in a signal handler.
  */
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RULES_MAX 4096
@@ -130,26 +135,54 @@ static int take_refusal(char *rules, size_t *len, const char *path, size_t path_
         return 0;
 }
 
-/* The errno a write to 'fd' must fail with, or 0 to let it through. */
-static int refusal_for(int fd)
+/* The real path of the file open at 'fd' (its length), or 0 for pipes,
+ * sockets and anything unreadable. */
+static size_t fd_path(int fd, char *path, size_t size)
 {
-        const char *rules_path = getenv("FAKEBOARD_REFUSE");
-        char link[64] = "/proc/self/fd/", path[4096], rules[RULES_MAX];
+        char link[64] = "/proc/self/fd/";
+        int digits = 0;
         long n;
-        size_t len, path_len;
-        int rules_fd, err = 0, digits = 0;
 
-        if (!rules_path || !*rules_path || fd < 0)
+        if (fd < 0)
                 return 0;
         for (int v = fd; v > 0 || digits == 0; v /= 10)
                 digits++;
         for (int i = digits - 1, v = fd; i >= 0; i--, v /= 10)
                 link[14 + i] = (char)('0' + v % 10);
-        n = syscall(SYS_readlinkat, AT_FDCWD, link, path, sizeof(path) - 1);
+        n = syscall(SYS_readlinkat, AT_FDCWD, link, path, size - 1);
         if (n <= 0 || path[0] != '/')
-                return 0;               /* pipes, sockets: never refused */
-        path_len = (size_t)n;
-        path[path_len] = '\0';
+                return 0;
+        path[n] = '\0';
+        return (size_t)n;
+}
+
+static void delay_sysfs_write(const char *path)
+{
+        const char *text = getenv("FAKEBOARD_WRITE_DELAY_US");
+        unsigned long us = 0;
+        struct timespec ts;
+
+        if (!text || !strstr(path, "/sys/"))
+                return;
+        for (; *text >= '0' && *text <= '9' && us < 10000000; text++)
+                us = us * 10 + (unsigned long)(*text - '0');
+        ts.tv_sec = (time_t)(us / 1000000);
+        ts.tv_nsec = (long)(us % 1000000) * 1000;
+        if (us > 0)
+                syscall(SYS_nanosleep, &ts, NULL);
+}
+
+/* The errno a write to the file at 'path' must fail with, or 0 to let it through. */
+static int refusal_for(const char *path, size_t path_len)
+{
+        const char *rules_path = getenv("FAKEBOARD_REFUSE");
+        char rules[RULES_MAX];
+        long n;
+        size_t len;
+        int rules_fd, err = 0;
+
+        if (!rules_path || !*rules_path || path_len == 0)
+                return 0;
 
         rules_fd = (int)syscall(SYS_openat, AT_FDCWD, rules_path, O_RDWR | O_CLOEXEC | O_NOCTTY);
         if (rules_fd < 0)
@@ -172,10 +205,15 @@ __attribute__((visibility("default"))) ssize_t write(int fd, const void *buf, si
 {
         static write_fn next;
         int saved = errno, err;
+        char path[4096];
+        size_t path_len;
 
         if (!next)
                 next = (write_fn)dlsym(RTLD_NEXT, "write");
-        err = refusal_for(fd);
+        path_len = fd_path(fd, path, sizeof(path));
+        if (path_len > 0)
+                delay_sysfs_write(path);
+        err = refusal_for(path, path_len);
         if (err) {
                 errno = err;
                 return -1;

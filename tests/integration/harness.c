@@ -25,6 +25,7 @@ static char runtime_dir[PATH_MAX + 8];
 /* The helper processes to stop at teardown, oldest first. */
 static pid_t children[MAX_CHILDREN];
 static unsigned nchildren;
+static pid_t bus_pid;
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -45,6 +46,7 @@ void harness_setup(void)
 
         fb = NULL;
         nchildren = 0;
+        bus_pid = 0;
         snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
         ck_assert_ptr_nonnull(mkdtemp(workdir));
         snprintf(runtime_dir, sizeof(runtime_dir), "%s/run", workdir);
@@ -465,6 +467,7 @@ const char *harness_start_bus(const char *policy)
                         strerror(errno));
                 _exit(127);
         }
+        bus_pid = pid;
         close(pipefd[1]);
         close(log);
         while (len < sizeof(address) - 1 &&
@@ -480,4 +483,11 @@ const char *harness_start_bus(const char *policy)
         address[strcspn(address, "\n")] = '\0';
         ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
         return address;
+}
+
+void harness_stop_bus(void)
+{
+        ck_assert_msg(bus_pid > 0, "no bus was started");
+        harness_stop_child(bus_pid);
+        bus_pid = 0;
 }

@@ -108,6 +108,10 @@ void expect_file(const char *path, const char *want, unsigned timeout_ms);
  * DBUS_SYSTEM_BUS_ADDRESS (ours, the daemon's, the children's) at it.
  * Returns the address (a static buffer). */
 const char *harness_start_bus(const char *policy);
+/* Stops the dbus-daemon of harness_start_bus(): the bus goes away under
+ * everyone connected. harness_start_bus() starts a new one on the same
+ * socket. */
+void harness_stop_bus(void);
 /* fork() for a helper process: the child (0 returned) gets SIGKILL when
  * the test's process dies and the default SIGTERM action; the parent's
  * teardown stops it with SIGTERM, or harness_stop_child() earlier. */
