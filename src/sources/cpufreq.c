@@ -157,6 +157,7 @@ int cpufreq_read(struct cpufreq_reader *r)
                         k = -ERANGE;
                 p->error = k;
                 if (k < 0) {
+                        p->cur_khz = p->max_khz;
                         if (ret == 0)
                                 ret = k;
                         continue;

@@ -268,7 +268,7 @@ static void note_source_problems(struct bl_sampler *s)
                         continue;
                 cpuset_format(&p->cpus, cpus, sizeof(cpus));
                 set_problem(s, SAMPLER_PROBLEM_FREQ, "cpufreq policy of CPUs %s: scaling_cur_freq: %s; their "
-                            "capacity is taken at the last frequency read", cpus, parse_error(p->error));
+                            "capacity is taken at the top frequency until it reads again", cpus, parse_error(p->error));
                 break;
         }
         s->problem[SAMPLER_PROBLEM_THERMAL][0] = '\0';
@@ -316,7 +316,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         cpuidle_read(&s->idle, &s->cur.cpus);
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval);
-        /* A policy that fails to answer keeps its last frequency. */
+        /* A policy that fails to answer is said by note_source_problems(). */
         (void)cpufreq_read(&s->freq);
         cpufreq_scale(&s->freq, t, s->capacity);
         /* CPUs the topology does not know are not ours to report. */

@@ -149,3 +149,22 @@ tests_integration_check_e2e_LDADD = src/sim/libblsim.a src/common/libblcommon.a 
 	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_e2e_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
+
+# Faults of the kernel and the machine around the daemon: failing writes,
+# CPUs vanishing mid-switch, thermal zones going, bad /proc and sysfs files,
+# clock jumps (through the clock-shift preload) and the bus going away.
+integration_tests += tests/integration/check_faults
+# A shared object built as a program, like refuse-writes.so, without the
+# sanitizers: it is loaded into processes ahead of their runtime.
+noinst_PROGRAMS += tests/integration/clock-shift.so
+tests_integration_clock_shift_so_SOURCES = tests/integration/clock-shift.c
+tests_integration_clock_shift_so_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fPIC -fvisibility=hidden
+tests_integration_clock_shift_so_LDFLAGS = -shared
+tests_integration_check_faults_SOURCES = tests/integration/check_faults.c $(INTEGRATION_HARNESS)
+tests_integration_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DCLOCK_SHIFT_SO='"$(abs_top_builddir)/tests/integration/clock-shift.so"'
+tests_integration_check_faults_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+EXTRA_tests_integration_check_faults_DEPENDENCIES = tests/fakeboard/refuse-writes.so \
+	tests/integration/clock-shift.so src/daemon/bigLittled
