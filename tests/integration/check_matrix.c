@@ -500,29 +500,6 @@ static void stop_cleanly(void)
         assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 
-/* The saved state's settings, one per line, without comments and the pid;
- * "" when there is no saved state. */
-static const char *saved_settings(void)
-{
-        static char buf[1024];
-        char path[PATH_MAX + 16], line[512];
-        size_t len = 0;
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/saved-state", harness_runtime_dir());
-        buf[0] = '\0';
-        f = fopen(path, "r");
-        if (!f) {
-                ck_assert_int_eq(errno, ENOENT);
-                return buf;
-        }
-        while (fgets(line, sizeof(line), f))
-                if (line[0] != '#' && strncmp(line, "pid=", 4) != 0 && len < sizeof(buf))
-                        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", line);
-        fclose(f);
-        return buf;
-}
-
 /* --- the tests --- */
 
 /* The start line names the topology as recognised, the backend and why it
@@ -709,7 +686,7 @@ START_TEST(test_crash_and_restart)
         unusual_start(row->board);
         snapshot(before, sizeof(before));
         line = start(row);
-        snprintf(saved, sizeof(saved), "%s", saved_settings());
+        snprintf(saved, sizeof(saved), "%s", harness_saved_settings());
         ck_assert_msg(row->backend->saves == (saved[0] != '\0'), "%s: saved state \"%s\"", row_name(row),
                       saved);
         set_heavy(row);
@@ -718,7 +695,7 @@ START_TEST(test_crash_and_restart)
         status = stop_daemon(SIGKILL);
         ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
         assert_snapshot(row, killed, "after SIGKILL");
-        ck_assert_str_eq(saved_settings(), saved);
+        ck_assert_str_eq(harness_saved_settings(), saved);
         if (row->backend->writes)
                 ck_assert_msg(first_difference(before, killed), "%s: the switch up changed nothing",
                               row_name(row));
@@ -731,10 +708,10 @@ START_TEST(test_crash_and_restart)
                 ck_assert_int_eq(fakeboard_find_line(fb, 0, "found the state"), -ENOENT);
         }
         /* Afresh: what it saved is what the machine had before the first start. */
-        ck_assert_str_eq(saved_settings(), saved);
+        ck_assert_str_eq(harness_saved_settings(), saved);
         stop_cleanly();
         assert_snapshot(row, before, "after the restarted daemon's SIGTERM");
-        ck_assert_str_eq(saved_settings(), "");
+        ck_assert_str_eq(harness_saved_settings(), "");
 }
 END_TEST
 

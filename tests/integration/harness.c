@@ -491,3 +491,24 @@ void harness_stop_bus(void)
         harness_stop_child(bus_pid);
         bus_pid = 0;
 }
+
+const char *harness_saved_settings(void)
+{
+        static char buf[1024];
+        char path[sizeof(runtime_dir) + 16], line[512];
+        size_t len = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/saved-state", runtime_dir);
+        buf[0] = '\0';
+        f = fopen(path, "r");
+        if (!f) {
+                ck_assert_int_eq(errno, ENOENT);
+                return buf;
+        }
+        while (fgets(line, sizeof(line), f))
+                if (line[0] != '#' && strncmp(line, "pid=", 4) != 0 && len < sizeof(buf))
+                        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", line);
+        fclose(f);
+        return buf;
+}

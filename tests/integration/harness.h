@@ -46,6 +46,10 @@ int harness_main(Suite *suite, const char *name);
 const char *harness_workdir(void);
 /* The daemon's RUNTIME_DIRECTORY: where its saved state goes. */
 const char *harness_runtime_dir(void);
+/* The settings of the daemon's saved state (in harness_runtime_dir()),
+ * one per line, without comments and the pid; "" when there is none. A
+ * static buffer, valid until the next call. */
+const char *harness_saved_settings(void);
 
 void new_board(const char *name);
 /* Writes 'text' to the work directory's file 'name'; returns its path

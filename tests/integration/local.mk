@@ -168,3 +168,14 @@ tests_integration_check_faults_LDADD = src/testbed/libbltestbed.a src/core/libbl
 	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 EXTRA_tests_integration_check_faults_DEPENDENCIES = tests/fakeboard/refuse-writes.so \
 	tests/integration/clock-shift.so src/daemon/bigLittled
+
+# The kill test: SIGKILL at random moments of switches, restart, a whole
+# level and the original state kept; `check_kill ITERATIONS SEED` for long
+# runs (tests/bench/RESULTS.md), 20 iterations in make check.
+integration_tests += tests/integration/check_kill
+tests_integration_check_kill_SOURCES = tests/integration/check_kill.c $(INTEGRATION_HARNESS)
+tests_integration_check_kill_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_kill_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_kill_DEPENDENCIES = tests/fakeboard/refuse-writes.so src/daemon/bigLittled
