@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Suspend detection (core/clock-jump.h) in virtual time: the daemon's only
- * test of suspend, since a test cannot make the machine sleep. */
+/* Suspend and wall-clock step detection (core/clock-jump.h) in virtual
+ * time; tests/integration/check_faults plays both on the real daemon with
+ * a preload that moves its clocks. */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/clock-jump.h"
@@ -134,6 +136,65 @@ START_TEST(test_backwards_reprimes)
 }
 END_TEST
 
+/* The wall clock of a machine that has been up a while: 2026-12-03. */
+#define WALL0 (UINT64_C(1796256000) * SEC)
+
+START_TEST(test_wall_first_reading_primes)
+{
+        struct bl_wall_watch w;
+
+        wall_watch_init(&w);
+        ck_assert(!w.primed);
+        ck_assert_int_eq(wall_watch_update(&w, MONO0, WALL0, BL_CLOCK_JUMP_MIN_USEC), 0);
+        ck_assert(w.primed);
+        ck_assert_int_eq(w.offset, (int64_t)(WALL0 - MONO0));
+}
+END_TEST
+
+/* Set back a day, then forward again: each step reported once, signed. */
+START_TEST(test_wall_steps_are_reported_once)
+{
+        struct bl_wall_watch w;
+        bl_usec_t mono = MONO0;
+        uint64_t wall = WALL0;
+
+        wall_watch_init(&w);
+        wall_watch_update(&w, mono, wall, BL_CLOCK_JUMP_MIN_USEC);
+        mono += TICK;
+        wall += TICK;
+        ck_assert_int_eq(wall_watch_update(&w, mono, wall, BL_CLOCK_JUMP_MIN_USEC), 0);
+        mono += TICK;
+        wall += TICK - 86400 * SEC;
+        ck_assert_int_eq(wall_watch_update(&w, mono, wall, BL_CLOCK_JUMP_MIN_USEC), -(int64_t)(86400 * SEC));
+        mono += TICK;
+        wall += TICK;
+        ck_assert_int_eq(wall_watch_update(&w, mono, wall, BL_CLOCK_JUMP_MIN_USEC), 0);
+        mono += TICK;
+        wall += TICK + 86400 * SEC + 250 * MSEC;
+        ck_assert_int_eq(wall_watch_update(&w, mono, wall, BL_CLOCK_JUMP_MIN_USEC),
+                         (int64_t)(86400 * SEC + 250 * MSEC));
+}
+END_TEST
+
+/* NTP's slewing (at most 500 ppm) and steps up to the threshold pass. */
+START_TEST(test_wall_slew_is_no_step)
+{
+        struct bl_wall_watch w;
+        bl_usec_t mono = MONO0;
+        uint64_t wall = WALL0;
+
+        wall_watch_init(&w);
+        wall_watch_update(&w, mono, wall, SEC);
+        for (unsigned i = 0; i < 1000; i++) {
+                mono += TICK;
+                wall += TICK + TICK / 2000;
+                ck_assert_int_eq(wall_watch_update(&w, mono, wall, SEC), 0);
+        }
+        ck_assert_int_eq(wall_watch_update(&w, mono + TICK, wall + TICK + SEC, SEC), 0);
+        ck_assert_int_eq(wall_watch_update(&w, mono + 2 * TICK, wall + 2 * TICK, SEC), 0);
+}
+END_TEST
+
 static Suite *events_suite(void)
 {
         Suite *s = suite_create("events");
@@ -146,6 +207,11 @@ static Suite *events_suite(void)
         tcase_add_test(tc, test_threshold_is_exclusive);
         tcase_add_test(tc, test_small_gaps_do_not_accumulate);
         tcase_add_test(tc, test_backwards_reprimes);
+        suite_add_tcase(s, tc);
+        tc = tcase_create("wall-clock");
+        tcase_add_test(tc, test_wall_first_reading_primes);
+        tcase_add_test(tc, test_wall_steps_are_reported_once);
+        tcase_add_test(tc, test_wall_slew_is_no_step);
         suite_add_tcase(s, tc);
         return s;
 }
