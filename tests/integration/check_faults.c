@@ -39,19 +39,7 @@
 /* The daemon tries to reconnect after 1, 2, 4, ... s. */
 #define RECONNECT_BOUND_MS 10000
 
-static const char config[] =
-        "[daemon]\n"
-        "sample_interval_ms = 10\n"
-        "backend = hotplug\n"
-        "[policy]\n"
-        "heuristics = pelt\n"
-        "[hysteresis]\n"
-        "up_threshold = 80\n"
-        "down_threshold = 60\n"
-        "up_delay_ms = 40\n"
-        "down_delay_ms = 60\n"
-        "min_residency_ms = 20\n"
-        "max_switch_rate_hz = 20\n";
+static const struct fast_timing timing = { 40, 60, 20, 20 };
 
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600, 600, 600, 600, 600, 600, 600 };
@@ -73,31 +61,35 @@ static unsigned start_little(void)
 
         new_board("exynos5422");
         set_idle();
-        spawn_daemon(write_config("bigLittle.conf", config), NULL);
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
         started = expect_line(0, "started: ", START_BOUND_MS);
         expect_online(LITTLE, SWITCH_BOUND_MS);
         return started;
 }
 
-/* Loads the board and waits for a whole switch up after line 'from'. */
-static unsigned switch_up(unsigned from)
+/* Loads the board (or lets it idle) and waits for a whole switch up (or
+ * down) after line 'from'. */
+static unsigned switch_to(bool up, unsigned from)
 {
         unsigned line;
 
-        set_heavy();
-        line = expect_line(from, "switch little -> big: ", SWITCH_BOUND_MS);
-        expect_online(BIG, SWITCH_BOUND_MS);
+        if (up)
+                set_heavy();
+        else
+                set_idle();
+        line = expect_line(from, up ? "switch little -> big: " : "switch big -> little: ", SWITCH_BOUND_MS);
+        expect_online(up ? BIG : LITTLE, SWITCH_BOUND_MS);
         return line;
+}
+
+static unsigned switch_up(unsigned from)
+{
+        return switch_to(true, from);
 }
 
 static unsigned switch_down(unsigned from)
 {
-        unsigned line;
-
-        set_idle();
-        line = expect_line(from, "switch big -> little: ", SWITCH_BOUND_MS);
-        expect_online(LITTLE, SWITCH_BOUND_MS);
-        return line;
+        return switch_to(false, from);
 }
 
 static void stop_cleanly(void)
@@ -337,7 +329,7 @@ START_TEST(test_capacity_garbage_at_start)
 
         new_board("exynos5422");
         write_board_file(CPU "cpu5/cpu_capacity", "-5\n");
-        spawn_daemon(write_config("bigLittle.conf", config), NULL);
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
         assert_exit_status(wait_exit(), EXIT_FAILURE);
         expect_line(0, "/cpu5/cpu_capacity: expected an integer 0-65535, got \"-5\"", 100);
         expect_line(0, "cannot discover the CPU topology: Invalid argument", 100);

@@ -171,6 +171,30 @@ const char *write_config(const char *name, const char *text)
         return path;
 }
 
+const char *write_fast_config(const char *backend, const struct fast_timing *t, const char *extra)
+{
+        char text[4096];
+
+        ck_assert_int_lt(snprintf(text, sizeof(text),
+                                  "[daemon]\n"
+                                  "sample_interval_ms = 10\n"
+                                  "backend = %s\n"
+                                  "[policy]\n"
+                                  "heuristics = pelt\n"
+                                  "[hysteresis]\n"
+                                  "up_threshold = 80\n"
+                                  "down_threshold = 60\n"
+                                  "up_delay_ms = %u\n"
+                                  "down_delay_ms = %u\n"
+                                  "min_residency_ms = %u\n"
+                                  "max_switch_rate_hz = %u\n"
+                                  "%s",
+                                  backend, t->up_delay_ms, t->down_delay_ms, t->min_residency_ms,
+                                  t->max_switch_rate_hz, extra),
+                         (int)sizeof(text));
+        return write_config("bigLittle.conf", text);
+}
+
 void spawn_daemon(const char *config, ...)
 {
         char *argv[MAX_ARGS] = { (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config",

@@ -55,6 +55,15 @@ void new_board(const char *name);
 /* Writes 'text' to the work directory's file 'name'; returns its path
  * (a static buffer, valid until the next call). */
 const char *write_config(const char *name, const char *text);
+/* The timing of a configuration that switches within tens of ms. */
+struct fast_timing {
+        unsigned up_delay_ms, down_delay_ms, min_residency_ms, max_switch_rate_hz;
+};
+/* Writes the work directory's bigLittle.conf for fast switching: samples
+ * every 10 ms, backend 'backend', the pelt heuristic, thresholds 80/60,
+ * 't', and the sections 'extra' (may be ""); returns its path (as
+ * write_config()). */
+const char *write_fast_config(const char *backend, const struct fast_timing *t, const char *extra);
 /* The path of the work directory's file 'name' (a static buffer). */
 const char *work_file(const char *name);
 /* The text of the work directory's file 'name' (its first 8 KiB); "" when
