@@ -1147,8 +1147,8 @@ static int on_reconnect(sd_event_source *s, uint64_t usec, void *userdata)
                 if (r >= 0)
                         r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
                 if (r < 0)
-                        log_error("bus: cannot try to reconnect again: %s; the daemon goes on without the bus",
-                                  strerror(-r));
+                        log_error("bus: cannot try to reconnect again: %s; the daemon goes on without the "
+                                  "bus", strerror(-r));
                 return 0;
         }
         log_notice("bus: connected again after %u failed tries; %s is back", b->reconnect_tries, BUS_NAME);
@@ -1171,8 +1171,8 @@ static void bus_lost(struct bl_bus *b)
         for (unsigned i = 0; i < n; i++)
                 snprintf(names[i], sizeof(names[i]), "%s", b->owners[i]->name);
         bus_disconnect(b);
-        log_warning("bus: the connection to the D-Bus system bus was lost; switching goes on, status, holds and "
-                    "reload over the bus are unavailable until it is back (trying to reconnect)");
+        log_warning("bus: the connection to the D-Bus system bus was lost; switching goes on, status, holds "
+                    "and reload over the bus are unavailable until it is back (trying to reconnect)");
         for (unsigned i = 0; i < n; i++)
                 daemon_owner_gone(b->d, names[i]);
         b->reconnect_wait = RECONNECT_FIRST_USEC;

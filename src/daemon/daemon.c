@@ -394,8 +394,8 @@ static void log_sample_problems(struct bl_daemon *d)
                 d->missing_lines = 0;
         } else if (++d->missing_lines == 2) {
                 cpuset_format(&missing, list, sizeof(list));
-                log_warning("/proc/stat has no line for CPUs %s, which the daemon left online: their load goes "
-                            "unseen", list);
+                log_warning("/proc/stat has no line for CPUs %s, which the daemon left online: their load "
+                            "goes unseen", list);
         }
 }
 

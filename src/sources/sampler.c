@@ -268,7 +268,8 @@ static void note_source_problems(struct bl_sampler *s)
                         continue;
                 cpuset_format(&p->cpus, cpus, sizeof(cpus));
                 set_problem(s, SAMPLER_PROBLEM_FREQ, "cpufreq policy of CPUs %s: scaling_cur_freq: %s; their "
-                            "capacity is taken at the top frequency until it reads again", cpus, parse_error(p->error));
+                            "capacity is taken at the top frequency until it reads again", cpus,
+                            parse_error(p->error));
                 break;
         }
         s->problem[SAMPLER_PROBLEM_THERMAL][0] = '\0';
@@ -293,14 +294,14 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
          * covers the gap. */
         r = procstat_read(&s->stat, &s->cur);
         if (r < 0) {
-                set_problem(s, SAMPLER_PROBLEM_STAT, "%s: %s", PROC_STAT,
-                            r == -EINVAL ? "not in the kernel's format (empty, cut or garbage)" : strerror(-r));
+                set_problem(s, SAMPLER_PROBLEM_STAT, "%s: %s", PROC_STAT, r == -EINVAL ?
+                            "not in the kernel's format (empty, cut or garbage)" : strerror(-r));
                 return r;
         }
         back = s->have_prev ? counters_went_back(&s->prev, &s->cur) : -1;
         if (back >= 0) {
-                set_problem(s, SAMPLER_PROBLEM_STAT, "%s: the counters of cpu%d went backwards; starting a new "
-                            "interval", PROC_STAT, back);
+                set_problem(s, SAMPLER_PROBLEM_STAT, "%s: the counters of cpu%d went backwards; starting a "
+                            "new interval", PROC_STAT, back);
                 /* Measured from these counters on. */
                 keep_snapshot(&s->prev, &s->cur);
                 s->prev_now = now;

@@ -175,8 +175,9 @@ START_TEST(test_cpu_vanishes_mid_switch)
         else
                 set_idle();
         failed = expect_line(line, " failed: ", SWITCH_BOUND_MS);
-        snprintf(want, sizeof(want), "cpu%u: writing online=%d failed after 1 try: %s; earlier writes undone; "
-                 "staying at %s", v->cpu, v->going_up, strerror(ENODEV), v->going_up ? "little" : "big");
+        snprintf(want, sizeof(want), "cpu%u: writing online=%d failed after 1 try: %s; earlier writes "
+                 "undone; staying at %s", v->cpu, v->going_up, strerror(ENODEV),
+                 v->going_up ? "little" : "big");
         expect_line_has(failed, want);
         /* Tried again every second, undone every time. */
         expect_online_stays(from, 2200);
@@ -184,7 +185,8 @@ START_TEST(test_cpu_vanishes_mid_switch)
         ck_assert(fakeboard_running(fb));
 
         ck_assert_int_eq(fakeboard_refuse_writes(fb, path, ENODEV, 0), 0);
-        expect_line(failed, v->going_up ? "switch little -> big: " : "switch big -> little: ", RETRY_BOUND_MS);
+        expect_line(failed, v->going_up ? "switch little -> big: " : "switch big -> little: ",
+                    RETRY_BOUND_MS);
         expect_online(to, SWITCH_BOUND_MS);
         stop_cleanly();
 }
@@ -349,9 +351,10 @@ START_TEST(test_capacity_garbage_running)
         line = start_little();
         write_board_file(CPU "cpu5/cpu_capacity", "-5\n");
         ck_assert_int_gt(fakeboard_uevent(fb, CPU "cpu5", "add"), 0);
-        line = expect_line(line, "/cpu5/cpu_capacity: expected an integer 0-65535, got \"-5\"", LINE_BOUND_MS);
-        line = expect_line(line, "cannot discover the CPU topology again: Invalid argument; keeping the one known",
+        line = expect_line(line, "/cpu5/cpu_capacity: expected an integer 0-65535, got \"-5\"",
                            LINE_BOUND_MS);
+        line = expect_line(line, "cannot discover the CPU topology again: Invalid argument; keeping the one "
+                           "known", LINE_BOUND_MS);
         expect_online(LITTLE, SWITCH_BOUND_MS);
         switch_down(switch_up(line));
         stop_cleanly();
@@ -386,8 +389,9 @@ START_TEST(test_wall_clock_jumps)
         line = start_shifted();
         ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
         shift_clocks(-86400, 0);
-        line = expect_line(line, "the wall clock was set back by 86400 s: history times before this are in the "
-                           "old time; switching is timed by the monotonic clock and goes on", LINE_BOUND_MS);
+        line = expect_line(line, "the wall clock was set back by 86400 s: history times before this are in "
+                           "the old time; switching is timed by the monotonic clock and goes on",
+                           LINE_BOUND_MS);
         line = switch_up(line);
         shift_clocks(0, 0);
         line = expect_line(line, "the wall clock was set forward by 86400 s", LINE_BOUND_MS);
@@ -435,8 +439,8 @@ static unsigned long long cpu_ticks(pid_t pid)
         /* After the command's closing parenthesis: state is field 3, utime 14. */
         p = strrchr(text, ')');
         ck_assert_ptr_nonnull(p);
-        ck_assert_int_eq(sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime),
-                         2);
+        ck_assert_int_eq(sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+                                &stime), 2);
         return utime + stime;
 }
 

@@ -169,7 +169,9 @@ static int64_t clocks_tick(struct two_clocks *c, int64_t step, bl_usec_t min_ste
 /* Set back a day, then forward again: each step reported once, signed. */
 START_TEST(test_wall_steps_are_reported_once)
 {
-        static const int64_t steps[] = { 0, -(int64_t)(86400 * SEC), 0, (int64_t)(86400 * SEC + 250 * MSEC), 0 };
+        static const int64_t steps[] = {
+                0, -(int64_t)(86400 * SEC), 0, (int64_t)(86400 * SEC + 250 * MSEC), 0,
+        };
         struct two_clocks c;
 
         clocks_start(&c, BL_CLOCK_JUMP_MIN_USEC);
