@@ -472,26 +472,42 @@ static void assert_bus_level(const char *want)
 }
 
 /* The bus is the control plane, not the job: when it goes away the daemon
- * says so once, goes on switching without spinning, and is back on the
- * bus when a bus is there again. */
+ * says so once, ends the holds of clients that went with it, goes on
+ * switching without spinning, and is back on the bus when a bus is there
+ * again. */
 START_TEST(test_bus_goes_away)
 {
+        sd_bus *client = NULL;
+        sd_bus_error error = SD_BUS_ERROR_NULL;
         unsigned long long before;
         unsigned line, lost;
         long ticks_per_s = sysconf(_SC_CLK_TCK);
         char address[PATH_MAX + 16];
+        int r;
 
         snprintf(address, sizeof(address), "unix:path=%s", work_file("bus"));
-
         harness_start_bus(NULL);
         /* The system bus's address, without the guid of this bus daemon
          * (sd-bus refuses a bus whose guid differs from the address's). */
         ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
         line = start_little();
         assert_bus_level("little");
+        /* A hold of a client that stays connected until the bus goes. */
+        ck_assert_int_ge(sd_bus_open_system(&client), 0);
+        r = sd_bus_call_method(client, "org.bigLittle.Switch1", "/org/bigLittle/Switch1",
+                               "org.bigLittle.Switch1", "Hold", &error, NULL, "sts", "big",
+                               (uint64_t)60 * BL_USEC_PER_SEC, "fault test");
+        ck_assert_msg(r >= 0, "Hold: %s", error.message ? error.message : strerror(-r));
+        expect_online(BIG, SWITCH_BOUND_MS);
+
         harness_stop_bus();
         lost = expect_line(line, "bus: the connection to the D-Bus system bus was lost; switching goes on",
                            LINE_BOUND_MS);
+        /* The bus daemon may tell of the client's leaving before it goes. */
+        expect_line_has(expect_line(line, "1 holds of :1.", LINE_BOUND_MS), "ended: it left the bus");
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        sd_bus_error_free(&error);
+        sd_bus_flush_close_unref(client);
         before = cpu_ticks(fakeboard_pid(fb));
         line = switch_up(lost);
         ck_assert_int_eq(fakeboard_run_for(fb, 1000), 0);
