@@ -331,10 +331,24 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
         if (r < 0) {
                 controller_state_name(&d->ctl, state, sizeof(state));
-                log_error("switch %s failed: %s; staying at %s", changes, detail, state);
+                /* A kernel that keeps refusing (a CPU gone for good) is said
+                 * once, not every second. */
+                if (strcmp(detail, d->failed_detail) == 0) {
+                        d->failed_repeats++;
+                        log_debug("switch %s failed again: %s; staying at %s", changes, detail, state);
+                } else {
+                        log_error("switch %s failed: %s; staying at %s", changes, detail, state);
+                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
+                        d->failed_repeats = 0;
+                }
                 d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
                 return r;
         }
+        if (d->failed_repeats > 0)
+                log_notice("switch %s went through after failing %u more times the same way", changes,
+                           d->failed_repeats);
+        d->failed_detail[0] = '\0';
+        d->failed_repeats = 0;
         daemon_note_online(d);
         account(d, now);
         controller_state_name(&d->ctl, from, sizeof(from));

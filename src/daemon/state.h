@@ -63,6 +63,10 @@ struct bl_daemon {
         unsigned ticks;
         unsigned long switches;         /* per engine that switched (a pair counts one) */
         unsigned read_failures;
+        /* The last refused switch's description, and how many times in a
+         * row it failed the same way since it was logged. */
+        char failed_detail[256];
+        unsigned failed_repeats;
         /* The sampler's problems as last logged, and how many ticks in a
          * row /proc/stat lacked a line for a CPU the daemon left online. */
         char problem_said[SAMPLER_PROBLEMS][SAMPLER_PROBLEM_MAX];
