@@ -1069,15 +1069,16 @@ static int publish_cpuidle(struct fakeboard *fb)
                         unsigned long long us = (unsigned long long)c->state_us[k];
                         int r;
 
+                        /* ENOENT: a test unplugged the CPU for good. */
                         if (us != c->shown_us[k]) {
                                 r = publish_idle_file(fb, cpu, k, "time", us);
-                                if (r < 0)
+                                if (r < 0 && r != -ENOENT)
                                         return r;
                                 c->shown_us[k] = us;
                         }
                         if (c->usage[k] != c->shown_usage[k]) {
                                 r = publish_idle_file(fb, cpu, k, "usage", c->usage[k]);
-                                if (r < 0)
+                                if (r < 0 && r != -ENOENT)
                                         return r;
                                 c->shown_usage[k] = c->usage[k];
                         }

@@ -98,6 +98,15 @@ static void stop_cleanly(void)
         ck_assert_msg(online_equals("0-7"), "online %s after SIGTERM, not 0-7", online_text());
 }
 
+static void move_board_dir(const char *from, const char *to)
+{
+        char a[PATH_MAX], b[PATH_MAX];
+
+        ck_assert_int_eq(fakeboard_path(fb, from, a, sizeof(a)), 0);
+        ck_assert_int_eq(fakeboard_path(fb, to, b, sizeof(b)), 0);
+        ck_assert_msg(rename(a, b) == 0, "rename %s: %s", from, strerror(errno));
+}
+
 /* --- writes the kernel refuses, with the errors it really gives --- */
 
 struct write_fault {
@@ -194,16 +203,70 @@ START_TEST(test_cpu_vanishes_mid_switch)
 }
 END_TEST
 
-/* --- a thermal zone that goes away and comes back --- */
-
-static void move_board_dir(const char *from, const char *to)
+/* The CPUs whose online file reads 1, or that have none but are there
+ * (the kernel cannot take them down); one whose directory is gone is not. */
+static const char *online_files_text(void)
 {
-        char a[PATH_MAX], b[PATH_MAX];
+        static char buf[256];
+        char path[64], full[PATH_MAX], value[8];
+        bl_cpuset online;
 
-        ck_assert_int_eq(fakeboard_path(fb, from, a, sizeof(a)), 0);
-        ck_assert_int_eq(fakeboard_path(fb, to, b, sizeof(b)), 0);
-        ck_assert_msg(rename(a, b) == 0, "rename %s: %s", from, strerror(errno));
+        cpuset_zero(&online);
+        for (unsigned cpu = 0; cpu < fakeboard_desc(fb)->ncpus; cpu++) {
+                snprintf(path, sizeof(path), CPU "cpu%u", cpu);
+                ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
+                if (access(full, F_OK) < 0)
+                        continue;
+                snprintf(path, sizeof(path), CPU "cpu%u/online", cpu);
+                ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
+                if (access(full, F_OK) == 0)
+                        read_board_file(path, value, sizeof(value));
+                else
+                        snprintf(value, sizeof(value), "1");
+                if (strcmp(value, "1") == 0)
+                        cpuset_set(&online, cpu);
+        }
+        cpuset_format(&online, buf, sizeof(buf));
+        return buf;
 }
+
+static void assert_online_files(const char *want)
+{
+        ck_assert_msg(strcmp(online_files_text(), want) == 0, "online %s, not %s; the daemon said:%s",
+                      online_files_text(), want, log_text());
+}
+
+/* A CPU unplugged for good in the middle of a switch up: its online file
+ * refuses (ENODEV), then the device goes (cpuN removed, a "remove"
+ * event). The switch is undone, the daemon discovers the topology without
+ * it, switches on the CPUs left, and leaves without writing to the CPU
+ * gone. */
+START_TEST(test_cpu_removed_mid_switch)
+{
+        unsigned line;
+
+        line = start_little();
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, CPU "cpu6/online", ENODEV, 1000), 0);
+        set_heavy();
+        line = expect_line(line, "switch little -> big failed: cpu6: writing online=1 failed after 1 try: "
+                           "No such device; earlier writes undone; staying at little", SWITCH_BOUND_MS);
+        assert_online_files(LITTLE);
+        move_board_dir(CPU "cpu6", "/cpu6-removed");
+        ck_assert_int_gt(fakeboard_uevent(fb, CPU "cpu6", "remove"), 0);
+        line = expect_line(line, "cpu6 remove: someone else changed the CPUs", LINE_BOUND_MS);
+        line = expect_line(line, "new ladder: mode cluster", LINE_BOUND_MS);
+        expect_line_has(line, "levels little (cpus 0-3, capacity 377), big (cpus 4-5,7, capacity 1024)");
+        line = expect_line(line, "switch little -> big: ", RETRY_BOUND_MS);
+        expect_line_has(line, "[online 0,4-5,7]");
+        assert_online_files("0,4-5,7");
+        ck_assert_uint_eq(count_lines(0, " failed"), 1);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        expect_line_has(expect_line(line, "restored: ", 10), "restored: online 0-5,7");
+        assert_online_files("0-5,7");
+}
+END_TEST
+
+/* --- a thermal zone that goes away and comes back --- */
 
 START_TEST(test_thermal_zone_vanishes)
 {
@@ -541,6 +604,7 @@ static Suite *faults_suite(void)
         } tests[] = {
                 { "write-fails", test_write_fails, sizeof(write_faults) / sizeof(write_faults[0]) },
                 { "cpu-vanishes", test_cpu_vanishes_mid_switch, sizeof(vanishings) / sizeof(vanishings[0]) },
+                { "cpu-removed", test_cpu_removed_mid_switch, 1 },
                 { "thermal-zone-vanishes", test_thermal_zone_vanishes, 1 },
                 { "bad-file", test_bad_file, sizeof(bad_files) / sizeof(bad_files[0]) },
                 { "capacity-garbage-at-start", test_capacity_garbage_at_start, 1 },
