@@ -16,13 +16,11 @@
  * the clocks jump through the clock-shift preload.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <systemd/sd-bus.h>
 #include <unistd.h>
 
@@ -203,37 +201,10 @@ START_TEST(test_cpu_vanishes_mid_switch)
 }
 END_TEST
 
-/* The CPUs whose online file reads 1, or that have none but are there
- * (the kernel cannot take them down); one whose directory is gone is not. */
-static const char *online_files_text(void)
-{
-        static char buf[256];
-        char path[64], full[PATH_MAX], value[8];
-        bl_cpuset online;
-
-        cpuset_zero(&online);
-        for (unsigned cpu = 0; cpu < fakeboard_desc(fb)->ncpus; cpu++) {
-                snprintf(path, sizeof(path), CPU "cpu%u", cpu);
-                ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-                if (access(full, F_OK) < 0)
-                        continue;
-                snprintf(path, sizeof(path), CPU "cpu%u/online", cpu);
-                ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-                if (access(full, F_OK) == 0)
-                        read_board_file(path, value, sizeof(value));
-                else
-                        snprintf(value, sizeof(value), "1");
-                if (strcmp(value, "1") == 0)
-                        cpuset_set(&online, cpu);
-        }
-        cpuset_format(&online, buf, sizeof(buf));
-        return buf;
-}
-
 static void assert_online_files(const char *want)
 {
-        ck_assert_msg(strcmp(online_files_text(), want) == 0, "online %s, not %s; the daemon said:%s",
-                      online_files_text(), want, log_text());
+        ck_assert_msg(strcmp(online_files(), want) == 0, "online %s, not %s; the daemon said:%s",
+                      online_files(), want, log_text());
 }
 
 /* A CPU unplugged for good in the middle of a switch up: its online file

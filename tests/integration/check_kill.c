@@ -29,7 +29,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "tests/integration/harness.h"
 

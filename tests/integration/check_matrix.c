@@ -154,14 +154,6 @@ static unsigned ncpus(void)
         return fakeboard_desc(fb)->ncpus;
 }
 
-static bool board_file_exists(const char *path)
-{
-        char full[PATH_MAX];
-
-        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-        return access(full, F_OK) == 0;
-}
-
 static bool policy_exists(unsigned id)
 {
         char path[96];
@@ -179,25 +171,9 @@ static unsigned policy_khz(unsigned id, const char *file)
         return (unsigned)strtoul(value, NULL, 10);
 }
 
-/* The online files as the kernel has them now (the board's own view lags
- * by up to a step). */
 static void hotplug_state(char *buf, size_t size)
 {
-        char path[64], value[8], list[256];
-        bl_cpuset online;
-
-        cpuset_zero(&online);
-        for (unsigned cpu = 0; cpu < ncpus(); cpu++) {
-                snprintf(path, sizeof(path), CPU "cpu%u/online", cpu);
-                if (board_file_exists(path))
-                        read_board_file(path, value, sizeof(value));
-                else
-                        snprintf(value, sizeof(value), "1");
-                if (strcmp(value, "1") == 0)
-                        cpuset_set(&online, cpu);
-        }
-        cpuset_format(&online, list, sizeof(list));
-        snprintf(buf, size, "online %s", list);
+        snprintf(buf, size, "online %s", online_files());
 }
 
 /* "capped 0-3": the CPUs of the policies held at their lowest frequency;

@@ -278,6 +278,37 @@ bool online_equals(const char *list)
         return cpuset_equal(&want, &now);
 }
 
+bool board_file_exists(const char *path)
+{
+        char full[PATH_MAX];
+
+        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
+        return access(full, F_OK) == 0;
+}
+
+const char *online_files(void)
+{
+        static char buf[256];
+        char path[64], value[8];
+        bl_cpuset online;
+
+        cpuset_zero(&online);
+        for (unsigned cpu = 0; cpu < fakeboard_desc(fb)->ncpus; cpu++) {
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+                if (!board_file_exists(path))
+                        continue;
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+                if (board_file_exists(path))
+                        read_board_file(path, value, sizeof(value));
+                else
+                        snprintf(value, sizeof(value), "1");
+                if (strcmp(value, "1") == 0)
+                        cpuset_set(&online, cpu);
+        }
+        cpuset_format(&online, buf, sizeof(buf));
+        return buf;
+}
+
 static bool online_matches(struct fakeboard *board, void *userdata)
 {
         (void)board;

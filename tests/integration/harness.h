@@ -93,6 +93,11 @@ void set_load(const unsigned *demand, unsigned n);
 bool online_equals(const char *list);
 /* The board's online set as a list (a static buffer). */
 const char *online_text(void);
+/* The online CPUs as the kernel's files have them now (the board's own
+ * view lags by up to a step): cpuN/online reads 1, or there is none in a
+ * cpuN that is there (the kernel cannot take it down); a CPU whose cpuN
+ * is gone (unplugged for good) is not online. A static buffer. */
+const char *online_files(void);
 /* Runs the board until its online set is 'list'; returns when the board
  * saw it so (its last change, or now if it was so from the start). */
 bl_usec_t expect_online(const char *list, unsigned timeout_ms);
@@ -111,6 +116,8 @@ void assert_exit_status(int status, int want);
  * without its newline; "" when empty. */
 void read_board_file(const char *path, char *buf, size_t size);
 void write_board_file(const char *path, const char *text);
+/* Whether the board has the file (or directory) at 'path'. */
+bool board_file_exists(const char *path);
 void assert_file(const char *path, const char *want);
 /* Runs the board until the file's first line is 'want'. */
 void expect_file(const char *path, const char *want, unsigned timeout_ms);
