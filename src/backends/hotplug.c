@@ -95,18 +95,22 @@ static void describe(const bl_cpuset *online, unsigned retries, char *detail, si
 
 static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *detail, size_t size)
 {
-        bl_cpuset current;
+        bl_cpuset current, here, target = *want, can_offline = b->can_offline;
         unsigned retries;
         int n, r;
 
         /* Read the kernel's state rather than trusting ours: someone else may
-         * have changed it since. */
-        r = cpu_online_read_set(&b->present, &current);
+         * have changed it since. A CPU unplugged for good has no files left
+         * to write, whatever a level or the state found at start says. */
+        cpu_present_set(&b->present, &here);
+        cpuset_and(&target, &here);
+        cpuset_and(&can_offline, &here);
+        r = cpu_online_read_set(&here, &current);
         if (r < 0) {
                 snprintf(detail, size, "reading online CPUs failed: %s", strerror(-r));
                 return r;
         }
-        n = hotplug_plan(&current, want, &b->can_offline, b->steps, BL_MAX_CPUS);
+        n = hotplug_plan(&current, &target, &can_offline, b->steps, BL_MAX_CPUS);
         if (n < 0) {
                 snprintf(detail, size, "no CPU would stay online");
                 return n;
@@ -114,7 +118,7 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *
         r = run_plan(b, n, &retries, detail, size);
         if (r < 0)
                 return r;
-        r = cpu_online_read_set(&b->present, &current);
+        r = cpu_online_read_set(&here, &current);
         if (r < 0)
                 return r;
         describe(&current, retries, detail, size);

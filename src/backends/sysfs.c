@@ -117,6 +117,24 @@ void cpu_online_path(unsigned cpu, char *buf, size_t size)
         snprintf(buf, size, "/sys/devices/system/cpu/cpu%u/online", cpu);
 }
 
+static bool cpu_exists(unsigned cpu)
+{
+        char path[64];
+
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+        return access(path, F_OK) == 0;
+}
+
+void cpu_present_set(const bl_cpuset *cpus, bl_cpuset *present)
+{
+        unsigned span = cpuset_span(cpus);
+
+        cpuset_zero(present);
+        for (unsigned cpu = 0; cpu < span; cpu++)
+                if (cpuset_isset(cpus, cpu) && cpu_exists(cpu))
+                        cpuset_set(present, cpu);
+}
+
 int cpu_online_read(unsigned cpu, bool *online)
 {
         char path[64], value[16];
@@ -125,7 +143,7 @@ int cpu_online_read(unsigned cpu, bool *online)
         cpu_online_path(cpu, path, sizeof(path));
         r = read_line(path, value, sizeof(value));
         if (r == -ENOENT) {
-                *online = true;
+                *online = cpu_exists(cpu);
                 return 0;
         }
         if (r < 0)

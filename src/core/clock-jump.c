@@ -21,3 +21,20 @@ bl_usec_t clock_watch_update(struct bl_clock_watch *w, bl_usec_t mono, bl_usec_t
         w->boot = boot;
         return slept;
 }
+
+void wall_watch_init(struct bl_wall_watch *w)
+{
+        *w = (struct bl_wall_watch){ .primed = false };
+}
+
+int64_t wall_watch_update(struct bl_wall_watch *w, bl_usec_t mono, uint64_t wall, bl_usec_t min_step)
+{
+        int64_t offset = (int64_t)(wall - mono), step = offset - w->offset;
+        bool primed = w->primed;
+
+        w->primed = true;
+        w->offset = offset;
+        if (!primed || (step <= (int64_t)min_step && step >= -(int64_t)min_step))
+                return 0;
+        return step;
+}

@@ -25,3 +25,20 @@ void clock_watch_init(struct bl_clock_watch *w);
  * clock that went backwards (not possible for these two, but the caller
  * may pass anything) re-primes and returns 0. */
 bl_usec_t clock_watch_update(struct bl_clock_watch *w, bl_usec_t mono, bl_usec_t boot, bl_usec_t min_sleep);
+
+/* The wall clock (CLOCK_REALTIME) is set by people and NTP; the daemon
+ * uses it only to label the history. A step shows as wall minus monotonic
+ * changing between two readings; NTP's slewing changes it too slowly to
+ * exceed a second between ticks. */
+struct bl_wall_watch {
+        bool primed;
+        int64_t offset;                 /* wall - monotonic, µs, at the previous reading */
+};
+
+void wall_watch_init(struct bl_wall_watch *w);
+
+/* Takes a reading of both clocks (µs) and returns by how much the wall
+ * clock was stepped since the previous one (negative: set back) when the
+ * step exceeds 'min_step' either way, else 0. The first reading only
+ * primes. */
+int64_t wall_watch_update(struct bl_wall_watch *w, bl_usec_t mono, uint64_t wall, bl_usec_t min_step);

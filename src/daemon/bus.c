@@ -30,6 +30,12 @@
 #define POLKIT_ACTION "org.bigLittle.Switch1.manage"
 #define POLKIT_INTERFACE "org.freedesktop.PolicyKit1.Authority"
 
+/* After the bus went away, connecting is tried again after 1 s, then at
+ * twice the previous wait, up to this: a bus restart is back within a
+ * second or two, and a bus that stays away costs a wakeup a minute. */
+#define RECONNECT_FIRST_USEC BL_USEC_PER_SEC
+#define RECONNECT_MAX_USEC (60 * BL_USEC_PER_SEC)
+
 /* HoldWithFlags() flags. */
 #define HOLD_FLAG_PERSIST (UINT64_C(1) << 0)
 #define HOLD_FLAGS_KNOWN HOLD_FLAG_PERSIST
@@ -79,9 +85,13 @@ struct request {
 
 struct bl_bus {
         struct bl_daemon *d;
-        sd_bus *bus;
+        sd_bus *bus;                    /* NULL while the bus is away */
         sd_bus_slot *object;
+        sd_bus_slot *filter;            /* watches for the connection's end */
         sd_event_source *post;
+        sd_event_source *reconnect;     /* armed while the bus is away */
+        bl_usec_t reconnect_wait;
+        unsigned reconnect_tries;
         struct request *pending;
         unsigned nowners;
         struct bus_owner *owners[BL_MAX_HOLDS];
@@ -1056,8 +1066,11 @@ static const sd_bus_vtable switch_vtable[] = {
 
 static void emit_changed(struct bl_bus *b, const char *property)
 {
-        int r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, property, NULL);
+        int r;
 
+        if (!b->bus)
+                return;
+        r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, property, NULL);
         if (r < 0)
                 log_debug("bus: cannot announce %s: %s", property, strerror(-r));
 }
@@ -1093,6 +1106,126 @@ static int on_post(sd_event_source *s, void *userdata)
         return 0;
 }
 
+/* Drops the connection and what hangs on it: callers waiting for polkit
+ * get no answer (the bus tells them we left) and the names watched for
+ * their holds are no longer watched. */
+static void bus_disconnect(struct bl_bus *b)
+{
+        while (b->pending) {
+                struct request *q = b->pending;
+
+                b->pending = q->next;
+                request_free(q);
+        }
+        while (b->nowners > 0)
+                owner_remove(b, b->nowners - 1);
+        b->filter = sd_bus_slot_unref(b->filter);
+        b->object = sd_bus_slot_unref(b->object);
+        if (b->bus)
+                sd_bus_flush_close_unref(b->bus);
+        b->bus = NULL;
+}
+
+static int on_bus_message(sd_bus_message *m, void *userdata, sd_bus_error *error);
+
+/* Connects, publishes the object and takes the name, attached to the loop. */
+static int bus_connect(struct bl_bus *b)
+{
+        int r;
+
+        r = sd_bus_open_system_with_description(&b->bus, "bigLittled");
+        if (r >= 0)
+                r = sd_bus_add_filter(b->bus, &b->filter, on_bus_message, b);
+        if (r >= 0)
+                r = sd_bus_add_object_vtable(b->bus, &b->object, BUS_PATH, BUS_INTERFACE, switch_vtable, b);
+        /* Synchronously: a second daemon, or a policy that does not let us
+         * own the name, is said at once. */
+        if (r >= 0)
+                r = sd_bus_request_name(b->bus, BUS_NAME, 0);
+        if (r >= 0)
+                r = sd_bus_attach_event(b->bus, b->d->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r < 0)
+                bus_disconnect(b);
+        return r;
+}
+
+static int on_reconnect(sd_event_source *s, uint64_t usec, void *userdata)
+{
+        struct bl_bus *b = userdata;
+        int r = bus_connect(b);
+
+        if (r < 0) {
+                b->reconnect_tries++;
+                log_debug("bus: reconnecting failed: %s", strerror(-r));
+                b->reconnect_wait = b->reconnect_wait * 2 > RECONNECT_MAX_USEC ? RECONNECT_MAX_USEC :
+                                    b->reconnect_wait * 2;
+                r = sd_event_source_set_time(s, usec + b->reconnect_wait);
+                if (r >= 0)
+                        r = sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+                if (r < 0)
+                        log_error("bus: cannot try to reconnect again: %s; the daemon goes on without the "
+                                  "bus", strerror(-r));
+                return 0;
+        }
+        log_notice("bus: connected again after %u failed tries; %s is back", b->reconnect_tries, BUS_NAME);
+        b->reconnect = sd_event_source_disable_unref(b->reconnect);
+        /* Listeners that came with the new bus learn the state from scratch. */
+        emit_changed(b, "Level");
+        emit_changed(b, "Holds");
+        return 0;
+}
+
+/* The bus went away (the connection's Disconnected): switching is the job
+ * and goes on; the bus is only its control plane. Holds tied to a client's
+ * connection end, as its connection ended too; persistent holds stay. */
+static void bus_lost(struct bl_bus *b)
+{
+        char names[BL_MAX_HOLDS][BL_HOLD_OWNER_MAX];
+        unsigned n = b->nowners;
+        int r;
+
+        for (unsigned i = 0; i < n; i++)
+                snprintf(names[i], sizeof(names[i]), "%s", b->owners[i]->name);
+        bus_disconnect(b);
+        log_warning("bus: the connection to the D-Bus system bus was lost; switching goes on, status, holds "
+                    "and reload over the bus are unavailable until it is back (trying to reconnect)");
+        for (unsigned i = 0; i < n; i++)
+                daemon_owner_gone(b->d, names[i]);
+        b->reconnect_wait = RECONNECT_FIRST_USEC;
+        b->reconnect_tries = 0;
+        r = sd_event_add_time_relative(b->d->event, &b->reconnect, CLOCK_MONOTONIC, b->reconnect_wait,
+                                       BL_USEC_PER_MSEC * 100, on_reconnect, b);
+        if (r < 0)
+                log_error("bus: cannot arrange to reconnect: %s; the daemon goes on without the bus",
+                          strerror(-r));
+}
+
+static int on_lost(sd_event_source *s, void *userdata)
+{
+        struct bl_bus *b = userdata;
+
+        sd_event_source_disable_unref(s);
+        bus_lost(b);
+        return 0;
+}
+
+/* sd-bus says the connection ended with a local Disconnected signal. The
+ * connection cannot be dropped from inside its own dispatch: that happens
+ * from the loop, at once. */
+static int on_bus_message(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        int r;
+
+        (void)error;
+        if (!sd_bus_message_is_signal(m, "org.freedesktop.DBus.Local", "Disconnected"))
+                return 0;
+        r = sd_event_add_defer(b->d->event, NULL, on_lost, b);
+        if (r < 0)
+                log_error("bus: the connection to the bus was lost and cannot be dropped: %s", strerror(-r));
+        return 0;
+}
+
 int bus_open(struct bl_bus **ret, struct bl_daemon *d)
 {
         struct bl_bus *b;
@@ -1106,15 +1239,7 @@ int bus_open(struct bl_bus **ret, struct bl_daemon *d)
         daemon_target_name(d, b->target, sizeof(b->target));
         b->thermal = daemon_thermal_state(d);
 
-        r = sd_bus_open_system_with_description(&b->bus, "bigLittled");
-        if (r >= 0)
-                r = sd_bus_add_object_vtable(b->bus, &b->object, BUS_PATH, BUS_INTERFACE, switch_vtable, b);
-        /* Synchronously: a second daemon, or a policy that does not let us
-         * own the name, is said at start. */
-        if (r >= 0)
-                r = sd_bus_request_name(b->bus, BUS_NAME, 0);
-        if (r >= 0)
-                r = sd_bus_attach_event(b->bus, d->event, SD_EVENT_PRIORITY_NORMAL);
+        r = bus_connect(b);
         if (r >= 0)
                 r = sd_event_add_post(d->event, &b->post, on_post, b);
         if (r < 0) {
@@ -1129,7 +1254,7 @@ void bus_switched(struct bl_bus *b, const char *from, const char *to, const char
 {
         int r;
 
-        if (!b)
+        if (!b || !b->bus)
                 return;
         r = sd_bus_emit_signal(b->bus, BUS_PATH, BUS_INTERFACE, "Switched", "sss", from, to, reason);
         if (r < 0)
@@ -1176,19 +1301,8 @@ void bus_close(struct bl_bus *b)
 {
         if (!b)
                 return;
-        /* Callers still waiting for polkit get no answer; the bus tells them
-         * we left. */
-        while (b->pending) {
-                struct request *q = b->pending;
-
-                b->pending = q->next;
-                request_free(q);
-        }
-        while (b->nowners > 0)
-                owner_remove(b, b->nowners - 1);
+        bus_disconnect(b);
+        sd_event_source_disable_unref(b->reconnect);
         sd_event_source_unref(b->post);
-        sd_bus_slot_unref(b->object);
-        if (b->bus)
-                sd_bus_flush_close_unref(b->bus);
         free(b);
 }

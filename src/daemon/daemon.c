@@ -331,10 +331,24 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
         if (r < 0) {
                 controller_state_name(&d->ctl, state, sizeof(state));
-                log_error("switch %s failed: %s; staying at %s", changes, detail, state);
+                /* A kernel that keeps refusing (a CPU gone for good) is said
+                 * once, not every second. */
+                if (strcmp(detail, d->failed_detail) == 0) {
+                        d->failed_repeats++;
+                        log_debug("switch %s failed again: %s; staying at %s", changes, detail, state);
+                } else {
+                        log_error("switch %s failed: %s; staying at %s", changes, detail, state);
+                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
+                        d->failed_repeats = 0;
+                }
                 d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
                 return r;
         }
+        if (d->failed_repeats > 0)
+                log_notice("switch %s went through after failing %u more times the same way", changes,
+                           d->failed_repeats);
+        d->failed_detail[0] = '\0';
+        d->failed_repeats = 0;
         daemon_note_online(d);
         account(d, now);
         controller_state_name(&d->ctl, from, sizeof(from));
@@ -362,6 +376,43 @@ static int apply(struct bl_daemon *d, bl_usec_t now)
         return 0;
 }
 
+/* A source that reads badly, or well again, is worth a line; one that
+ * stays bad is not worth one a tick. */
+static void log_sample_problems(struct bl_daemon *d)
+{
+        static const char *const what[SAMPLER_PROBLEMS] = {
+                [SAMPLER_PROBLEM_STAT] = "/proc/stat",
+                [SAMPLER_PROBLEM_PSI] = "/proc/pressure/cpu",
+                [SAMPLER_PROBLEM_FREQ] = "cpufreq scaling_cur_freq",
+                [SAMPLER_PROBLEM_THERMAL] = "the thermal zones",
+        };
+        bl_cpuset missing = d->known_online;
+        char list[256];
+
+        for (unsigned k = SAMPLER_PROBLEM_STAT + 1; k < SAMPLER_PROBLEMS; k++) {
+                const char *now = d->sampler.problem[k];
+
+                if (strcmp(now, d->problem_said[k]) == 0)
+                        continue;
+                if (now[0])
+                        log_warning("%s", now);
+                else
+                        log_info("%s read%s well again", what[k], k == SAMPLER_PROBLEM_THERMAL ? "" : "s");
+                snprintf(d->problem_said[k], sizeof(d->problem_said[k]), "%s", now);
+        }
+        /* A CPU just brought online may lack its line for a moment. */
+        cpuset_andnot(&missing, &d->sampler.cur.cpus);
+        if (cpuset_empty(&missing)) {
+                if (d->missing_lines >= 2)
+                        log_info("/proc/stat has a line for every CPU the daemon left online again");
+                d->missing_lines = 0;
+        } else if (++d->missing_lines == 2) {
+                cpuset_format(&missing, list, sizeof(list));
+                log_warning("/proc/stat has no line for CPUs %s, which the daemon left online: their load "
+                            "goes unseen", list);
+        }
+}
+
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
         const char *thermal_before = daemon_thermal_state(d);
@@ -376,13 +427,15 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 /* One line when it starts failing, one when it recovers. */
                 if (d->read_failures++ == 0)
                         log_warning("reading load failed: %s; skipping ticks until it recovers",
-                                    strerror(-r));
+                                    d->sampler.problem[SAMPLER_PROBLEM_STAT][0] ?
+                                    d->sampler.problem[SAMPLER_PROBLEM_STAT] : strerror(-r));
                 return;
         }
         if (d->read_failures) {
                 log_info("reading load recovered after %u skipped ticks", d->read_failures);
                 d->read_failures = 0;
         }
+        log_sample_problems(d);
 
         sync_holds(d, now);
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
@@ -497,6 +550,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
                                   (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
         if (events_resumed(d, now))
                 return 0;
+        events_wall_clock(d, now);
         /* Decide on the tick's scheduled time, not the wakeup's jitter, so
          * that delays count whole sample intervals as they do in blsim. */
         decide(d, usec);

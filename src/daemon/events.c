@@ -358,9 +358,29 @@ bool events_resumed(struct bl_daemon *d, bl_usec_t now)
         log_notice("resumed after %llu s asleep: dropping this sample, checking the level",
                    (unsigned long long)((slept + BL_USEC_PER_SEC / 2) / BL_USEC_PER_SEC));
         sampler_restart(&d->sampler);
+        /* The wall clock ran on through the sleep: no step of its own. */
+        wall_watch_init(&d->wall);
         (void)sampler_read(&d->sampler, now, &d->sample);
         if (!d->paused)
                 reapply(d, "resumed");
         return true;
 }
 
+
+/* The history's wall-clock times are labels; a step of the clock is said,
+ * so that a person reading them knows where they stop being comparable. */
+void events_wall_clock(struct bl_daemon *d, bl_usec_t now)
+{
+        uint64_t wall;
+        int64_t step;
+
+        if (sd_event_now(d->event, CLOCK_REALTIME, &wall) < 0)
+                return;
+        step = wall_watch_update(&d->wall, now, wall, BL_CLOCK_JUMP_MIN_USEC);
+        if (step == 0)
+                return;
+        log_notice("the wall clock was set %s by %lld s: history times before this are in the old time; "
+                   "switching is timed by the monotonic clock and goes on",
+                   step < 0 ? "back" : "forward",
+                   (long long)((step < 0 ? -step : step) + BL_USEC_PER_SEC / 2) / (long long)BL_USEC_PER_SEC);
+}

@@ -12,3 +12,6 @@ void events_on_uevent(const char *subsystem, const char *action, const char *sys
 /* Whether the machine slept since the last tick; if it did, the sample is
  * dropped, the sampler starts afresh and the level is applied again. */
 bool events_resumed(struct bl_daemon *d, bl_usec_t now);
+
+/* Says when the wall clock was stepped since the last tick. */
+void events_wall_clock(struct bl_daemon *d, bl_usec_t now);

@@ -63,6 +63,14 @@ struct bl_daemon {
         unsigned ticks;
         unsigned long switches;         /* per engine that switched (a pair counts one) */
         unsigned read_failures;
+        /* The last refused switch's description, and how many times in a
+         * row it failed the same way since it was logged. */
+        char failed_detail[256];
+        unsigned failed_repeats;
+        /* The sampler's problems as last logged, and how many ticks in a
+         * row /proc/stat lacked a line for a CPU the daemon left online. */
+        char problem_said[SAMPLER_PROBLEMS][SAMPLER_PROBLEM_MAX];
+        unsigned missing_lines;
         double demand;
         char last_reason[BL_REASON_MAX];
         /* Time each engine spent at each level (pair mode: summed over pairs). */
@@ -78,6 +86,7 @@ struct bl_daemon {
         bl_cpuset left_out;             /* CPUs others took offline: out of every level until back */
         bool paused;                    /* fewer than two kinds of core left: nothing to switch */
         struct bl_clock_watch clock;
+        struct bl_wall_watch wall;      /* steps of the wall clock the history is labelled with */
 };
 
 /* Actions for the bus; each takes effect at once (a decision is made on

@@ -70,6 +70,7 @@ static int open_policy(const char *dir, struct cpufreq_policy_reader *p)
         if (p->fd < 0)
                 return -errno;
         p->cur_khz = p->max_khz;
+        p->error = 0;
         return 0;
 }
 
@@ -154,7 +155,9 @@ int cpufreq_read(struct cpufreq_reader *r)
                         k = parse_int(buf, &v);
                 if (k == 0 && (v <= 0 || v > UINT32_MAX))
                         k = -ERANGE;
+                p->error = k;
                 if (k < 0) {
+                        p->cur_khz = p->max_khz;
                         if (ret == 0)
                                 ret = k;
                         continue;

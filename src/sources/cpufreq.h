@@ -10,6 +10,7 @@ struct cpufreq_policy_reader {
         bl_cpuset cpus;         /* related_cpus */
         unsigned max_khz;       /* cpuinfo_max_freq */
         unsigned cur_khz;       /* last value read; max_khz until one is */
+        int error;              /* the last read's -errno, 0 when it read well */
 };
 
 struct cpufreq_reader {
@@ -21,7 +22,10 @@ struct cpufreq_reader {
  * without cpufreq gives n == 0 and returns 0. */
 int cpufreq_open(struct cpufreq_reader *r);
 /* Re-reads every policy. A policy whose CPUs are all offline answers EBUSY
- * on real kernels; it keeps its last value. Returns 0 or a negative errno. */
+ * on real kernels; it keeps its last value. One that fails otherwise (or
+ * reads as no frequency) is taken at its top frequency, with 'error' set:
+ * a frequency stuck at a low value would hide its load, and overrating it
+ * errs toward the fast level. Returns 0 or the first negative errno. */
 int cpufreq_read(struct cpufreq_reader *r);
 /* Fills capacity[cpu] = top capacity x cur / max for the CPUs of each
  * policy, and the top capacity for CPUs without cpufreq. */

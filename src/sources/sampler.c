@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,11 @@
 #define PROC_STAT "/proc/stat"
 #define PROC_PRESSURE_CPU "/proc/pressure/cpu"
 #define SYS_CPU_DIR "/sys/devices/system/cpu"
+
+/* The kernel's idle and iowait counters may step back a little (iowait
+ * is estimated); a CPU's counters falling by more than a second of ticks
+ * (USER_HZ is 100 on every Linux ABI) are not the kernel's. */
+#define BACKWARDS_TOLERANCE_TICKS 100
 
 /* Which CPUs measure busy time how, once at start: the two differ in
  * resolution by four orders of magnitude. */
@@ -189,13 +196,33 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
         }
 }
 
+static void __attribute__((format(printf, 3, 4)))
+set_problem(struct bl_sampler *s, enum sampler_problem kind, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(s->problem[kind], sizeof(s->problem[kind]), fmt, ap);
+        va_end(ap);
+}
+
+static const char *parse_error(int r)
+{
+        return r == -EINVAL || r == -ERANGE ? "not in the kernel's format" : strerror(-r);
+}
+
 static void read_pressure(struct bl_sampler *s, bl_usec_t interval, struct bl_sample *out)
 {
         uint64_t total;
+        int r;
 
+        s->problem[SAMPLER_PROBLEM_PSI][0] = '\0';
         if (s->psi.fd < 0)
                 return;
-        if (psi_read(&s->psi, &total) < 0) {
+        r = psi_read(&s->psi, &total);
+        if (r < 0) {
+                set_problem(s, SAMPLER_PROBLEM_PSI, "%s: %s; samples carry no CPU pressure until it reads "
+                            "again", PROC_PRESSURE_CPU, parse_error(r));
                 /* the next good read starts a new interval */
                 s->have_psi_prev = false;
                 return;
@@ -211,17 +238,76 @@ static void read_pressure(struct bl_sampler *s, bl_usec_t interval, struct bl_sa
         s->have_psi_prev = true;
 }
 
+/* A CPU whose counters fell (beyond the kernel's own wobble): the cpu
+ * line is someone else's, or the counters were reset. Returns it, or -1. */
+static int counters_went_back(const struct procstat *prev, const struct procstat *cur)
+{
+        unsigned span = cur->ncpus < prev->ncpus ? cur->ncpus : prev->ncpus;
+
+        for (unsigned cpu = 0; cpu < span; cpu++) {
+                const struct procstat_cpu *a = &prev->cpu[cpu], *b = &cur->cpu[cpu];
+
+                if (!cpuset_isset(&prev->cpus, cpu) || !cpuset_isset(&cur->cpus, cpu))
+                        continue;
+                if (b->busy + BACKWARDS_TOLERANCE_TICKS < a->busy ||
+                    b->idle + BACKWARDS_TOLERANCE_TICKS < a->idle)
+                        return (int)cpu;
+        }
+        return -1;
+}
+
+/* The policies and zones that did not read, for the log. */
+static void note_source_problems(struct bl_sampler *s)
+{
+        s->problem[SAMPLER_PROBLEM_FREQ][0] = '\0';
+        for (unsigned i = 0; i < s->freq.n; i++) {
+                const struct cpufreq_policy_reader *p = &s->freq.policy[i];
+                char cpus[128];
+
+                if (p->error == 0)
+                        continue;
+                cpuset_format(&p->cpus, cpus, sizeof(cpus));
+                set_problem(s, SAMPLER_PROBLEM_FREQ, "cpufreq policy of CPUs %s: scaling_cur_freq: %s; their "
+                            "capacity is taken at the top frequency until it reads again", cpus,
+                            parse_error(p->error));
+                break;
+        }
+        s->problem[SAMPLER_PROBLEM_THERMAL][0] = '\0';
+        for (unsigned i = 0; i < s->thermal.n; i++) {
+                const struct thermal_zone *z = &s->thermal.zone[i];
+
+                if (z->error == 0)
+                        continue;
+                set_problem(s, SAMPLER_PROBLEM_THERMAL, "%s (%s): temp: %s; the zone is left out until it "
+                            "reads again", z->sysname, z->type, parse_error(z->error));
+                break;
+        }
+}
+
 int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 {
         const struct bl_topology *t = s->topo;
         struct bl_sample *out = &buf->s;
-        int r, mc;
+        int r, mc, back;
 
         /* On failure the previous snapshot stays, so the next good read
          * covers the gap. */
         r = procstat_read(&s->stat, &s->cur);
-        if (r < 0)
+        if (r < 0) {
+                set_problem(s, SAMPLER_PROBLEM_STAT, "%s: %s", PROC_STAT, r == -EINVAL ?
+                            "not in the kernel's format (empty, cut or garbage)" : strerror(-r));
                 return r;
+        }
+        back = s->have_prev ? counters_went_back(&s->prev, &s->cur) : -1;
+        if (back >= 0) {
+                set_problem(s, SAMPLER_PROBLEM_STAT, "%s: the counters of cpu%d went backwards; starting a "
+                            "new interval", PROC_STAT, back);
+                /* Measured from these counters on. */
+                keep_snapshot(&s->prev, &s->cur);
+                s->prev_now = now;
+                return -ERANGE;
+        }
+        s->problem[SAMPLER_PROBLEM_STAT][0] = '\0';
 
         sample_buf_init(buf, t->ncpus);
         out->now = now;
@@ -231,7 +317,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         cpuidle_read(&s->idle, &s->cur.cpus);
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval);
-        /* A policy that fails to answer keeps its last frequency. */
+        /* A policy that fails to answer is said by note_source_problems(). */
         (void)cpufreq_read(&s->freq);
         cpufreq_scale(&s->freq, t, s->capacity);
         /* CPUs the topology does not know are not ours to report. */
@@ -255,6 +341,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
                 out->has_temp = true;
                 out->temp_mc = mc;
         }
+        note_source_problems(s);
 
         keep_snapshot(&s->prev, &s->cur);
         s->have_prev = true;

@@ -12,6 +12,18 @@
 #include "sources/psi.h"
 #include "sources/thermal.h"
 
+/* What may read badly while the daemon runs: a kernel gone wrong, or
+ * files that are not what they claim. */
+enum sampler_problem {
+        SAMPLER_PROBLEM_STAT,           /* /proc/stat: the tick is skipped */
+        SAMPLER_PROBLEM_PSI,            /* the sample carries no pressure */
+        SAMPLER_PROBLEM_FREQ,           /* a policy's last frequency stands */
+        SAMPLER_PROBLEM_THERMAL,        /* a zone is left out */
+        SAMPLER_PROBLEMS,
+};
+
+#define SAMPLER_PROBLEM_MAX 200
+
 struct bl_sampler {
         const struct bl_topology *topo;
         struct procstat_reader stat;
@@ -32,6 +44,10 @@ struct bl_sampler {
         struct perf_source *perf;
         struct perf_counts *counts;     /* per CPU number, topo->ncpus of them */
         bool perf_tried;                /* refused once: not asked again */
+        /* For the log, per kind: what reads badly at the last read, for a
+         * person ("" when it reads well). The text stays the same while
+         * the problem does, so that a change is worth a line. */
+        char problem[SAMPLER_PROBLEMS][SAMPLER_PROBLEM_MAX];
 };
 
 /* Opens every source. PSI, cpufreq and thermal are optional and reported
@@ -40,7 +56,10 @@ struct bl_sampler {
  * /proc/stat otherwise: 'diag' says which CPUs use which. */
 int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct bl_config *c, struct bl_diag *diag);
 /* Reads all sources for the tick at 'now' (CLOCK_MONOTONIC µs). The first
- * call yields a sample with interval 0 and no busy time. */
+ * call yields a sample with interval 0 and no busy time. Fails when
+ * /proc/stat cannot be read or parsed, or its counters went backwards
+ * (they start a new interval); s->problem says what reads badly, also of
+ * the optional sources when it succeeds. */
 int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *out);
 void sampler_close(struct bl_sampler *s);
 

@@ -265,6 +265,7 @@ int thermal_read(struct thermal_reader *r, int *max_mc)
                         k = parse_int(buf, &v);
                 if (k == 0 && (v < INT32_MIN || v > INT32_MAX))
                         k = -ERANGE;
+                z->error = k;
                 if (k < 0) {
                         ret = k;
                         continue;

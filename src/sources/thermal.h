@@ -14,6 +14,7 @@ struct thermal_zone {
         char type[BL_NAME_MAX];
         char sysname[BL_NAME_MAX];      /* thermal_zoneN */
         int last_mc;
+        int error;                      /* the last read's -errno, 0 when it read well */
         /* The zone's trip points as read when it was opened. */
         unsigned ntrips;
         struct bl_trip trip[BL_TRIPS_MAX];

@@ -58,6 +58,7 @@
  * redirects). */
 #define REFUSE_RULES "refuse-writes"
 #define REFUSE_RULES_MAX 4096
+#define MAX_OVERRIDES 8
 
 extern char **environ;
 
@@ -91,6 +92,12 @@ struct fb_line {
 struct fb_change {
         bl_usec_t time;
         bl_cpuset online;
+};
+
+/* A file the board publishes with a test's text instead of its own. */
+struct fb_override {
+        char path[PATH_MAX];            /* real path */
+        char *text;
 };
 
 struct fakeboard {
@@ -135,6 +142,9 @@ struct fakeboard {
         void *userdata;
 
         unsigned long long uevent_seqnum;
+
+        struct fb_override overrides[MAX_OVERRIDES];
+        unsigned noverrides;
 
         char stat_buf[STAT_BUF_SIZE];
 };
@@ -202,6 +212,15 @@ static int write_in_place(const char *path, const char *text, size_t len)
         return r;
 }
 
+/* What the board writes to a file it publishes: a test's override wins. */
+static int publish_text(const struct fakeboard *fb, const char *full, const char *text, size_t len)
+{
+        for (unsigned i = 0; i < fb->noverrides; i++)
+                if (strcmp(fb->overrides[i].path, full) == 0)
+                        return write_in_place(full, fb->overrides[i].text, strlen(fb->overrides[i].text));
+        return write_in_place(full, text, len);
+}
+
 static int board_vprintf(const struct fakeboard *fb, const char *path, const char *fmt, va_list ap)
 {
         char full[PATH_MAX], text[2048];
@@ -213,7 +232,7 @@ static int board_vprintf(const struct fakeboard *fb, const char *path, const cha
         n = vsnprintf(text, sizeof(text), fmt, ap);
         if (n < 0 || (size_t)n >= sizeof(text))
                 return -E2BIG;
-        return write_in_place(full, text, (size_t)n);
+        return publish_text(fb, full, text, (size_t)n);
 }
 
 static int __attribute__((format(printf, 3, 4)))
@@ -1021,7 +1040,7 @@ static int publish_stat(struct fakeboard *fb)
         r = board_path(fb, path, sizeof(path), "/proc/stat");
         if (r < 0)
                 return r;
-        return write_in_place(path, fb->stat_buf, len);
+        return publish_text(fb, path, fb->stat_buf, len);
 }
 
 static int publish_idle_file(const struct fakeboard *fb, unsigned cpu, unsigned state, const char *name,
@@ -1035,7 +1054,7 @@ static int publish_idle_file(const struct fakeboard *fb, unsigned cpu, unsigned 
                        name);
         if (r < 0)
                 return r;
-        return write_in_place(path, text, (size_t)n);
+        return publish_text(fb, path, text, (size_t)n);
 }
 
 /* Only the files that changed: idle CPUs change at every step. */
@@ -1050,15 +1069,16 @@ static int publish_cpuidle(struct fakeboard *fb)
                         unsigned long long us = (unsigned long long)c->state_us[k];
                         int r;
 
+                        /* ENOENT: a test unplugged the CPU for good. */
                         if (us != c->shown_us[k]) {
                                 r = publish_idle_file(fb, cpu, k, "time", us);
-                                if (r < 0)
+                                if (r < 0 && r != -ENOENT)
                                         return r;
                                 c->shown_us[k] = us;
                         }
                         if (c->usage[k] != c->shown_usage[k]) {
                                 r = publish_idle_file(fb, cpu, k, "usage", c->usage[k]);
-                                if (r < 0)
+                                if (r < 0 && r != -ENOENT)
                                         return r;
                                 c->shown_usage[k] = c->usage[k];
                         }
@@ -1474,6 +1494,8 @@ void fakeboard_free(struct fakeboard *fb)
         forget_lines(fb);
         free(fb->lines);
         free(fb->changes);
+        for (unsigned i = 0; i < fb->noverrides; i++)
+                free(fb->overrides[i].text);
         if (fb->driver.free)
                 fb->driver.free(fb->driver_data);
         if (fb->testbed)
@@ -1608,8 +1630,20 @@ int fakeboard_uevent(struct fakeboard *fb, const char *sysfs_path, const char *a
         if (r < 0)
                 return r;
         n = readlink(link, target, sizeof(target) - 1);
-        if (n < 0)
+        if (n < 0 && errno == ENOENT && strcmp(action, "remove") == 0) {
+                /* Gone already: the subsystem of the devices here (cpu,
+                 * thermal) is the name of their parent directory. */
+                const char *end = strrchr(sysfs_path, '/'), *start = end;
+
+                while (start > sysfs_path && start[-1] != '/')
+                        start--;
+                n = end - start;
+                if (n <= 0 || (size_t)n >= sizeof(target))
+                        return -EINVAL;
+                memcpy(target, start, (size_t)n);
+        } else if (n < 0) {
                 return -errno;
+        }
         target[n] = '\0';
         subsystem = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
         len = snprintf(props, sizeof(props), "ACTION=%s%cDEVPATH=%s%cSUBSYSTEM=%s%cSEQNUM=%llu", action, 0,
@@ -1654,6 +1688,39 @@ int fakeboard_uevent(struct fakeboard *fb, const char *sysfs_path, const char *a
         }
         globfree(&sockets);
         return r < 0 ? r : sent;
+}
+
+int fakeboard_override_file(struct fakeboard *fb, const char *path, const char *text)
+{
+        char full[PATH_MAX];
+        unsigned i = 0;
+        int r = board_path(fb, full, sizeof(full), "%s", path);
+
+        if (r < 0)
+                return r;
+        while (i < fb->noverrides && strcmp(fb->overrides[i].path, full) != 0)
+                i++;
+        if (!text) {
+                if (i < fb->noverrides) {
+                        free(fb->overrides[i].text);
+                        fb->overrides[i] = fb->overrides[--fb->noverrides];
+                }
+                return 0;
+        }
+        if (i == fb->noverrides) {
+                if (i == MAX_OVERRIDES)
+                        return -ENOSPC;
+                snprintf(fb->overrides[i].path, sizeof(fb->overrides[i].path), "%s", full);
+                fb->overrides[i].text = NULL;
+                fb->noverrides++;
+        }
+        free(fb->overrides[i].text);
+        fb->overrides[i].text = strdup(text);
+        if (!fb->overrides[i].text) {
+                fb->overrides[i] = fb->overrides[--fb->noverrides];
+                return -ENOMEM;
+        }
+        return write_in_place(full, text, strlen(text));
 }
 
 int fakeboard_set_temp(struct fakeboard *fb, unsigned zone, int millicelsius)

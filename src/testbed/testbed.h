@@ -243,9 +243,16 @@ int fakeboard_set_cpu_online(struct fakeboard *fb, unsigned cpu, bool online);
 /* Sends the udev event 'action' ("online", "offline", "change", ...) of the
  * device at sysfs_path ("/sys/devices/system/cpu/cpu6") to every udev
  * monitor of the processes under the preload, as udev would after its
- * rules ran. The board's files are not touched: change them first. Returns
- * the number of monitors reached. */
+ * rules ran. The board's files are not touched: change them first (a
+ * "remove" may name a device already gone). Returns the number of monitors
+ * reached. */
 int fakeboard_uevent(struct fakeboard *fb, const char *sysfs_path, const char *action);
+/* Makes the board publish 'text' as the file at 'path' (as the daemon sees
+ * it: "/proc/stat", ".../scaling_cur_freq") instead of its own content,
+ * from now on: a kernel gone wrong, for the fault tests. NULL ends it; the
+ * board's own content comes back with its next write of the file.
+ * -ENOSPC: too many files overridden at once. */
+int fakeboard_override_file(struct fakeboard *fb, const char *path, const char *text);
 /* Sets thermal zone N's temperature (millidegrees Celsius); -ENOENT for no such zone. */
 int fakeboard_set_temp(struct fakeboard *fb, unsigned zone, int millicelsius);
 

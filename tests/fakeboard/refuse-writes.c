@@ -17,6 +17,10 @@
  * file written to (not pipes or sockets) to that file, one per line: what
  * the process needs to be allowed to write (tests/integration/check_sandbox.c).
  *
+ * With $FAKEBOARD_WRITE_DELAY_US set, every write to a file under a /sys/
+ * (the testbed's, as resolved) first sleeps that long: a slow kernel, which
+ * widens the time a switch takes for tests that aim at its middle.
+ *
  * Only raw system calls here: the process's write() is this one, its open()
  * and readlink() umockdev's, and this may run in a signal handler.
  */
@@ -31,6 +35,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RULES_MAX 4096
@@ -134,10 +139,11 @@ static int take_refusal(char *rules, size_t *len, const char *path, size_t path_
         return 0;
 }
 
-/* The real path of the file open as 'fd' (its length), or 0 for pipes and
- * sockets. 'path' has room for PATH_BUF bytes. */
 #define PATH_BUF 4096
-static size_t fd_path(int fd, char *path)
+
+/* The real path of the file open at 'fd' (its length), or 0 for pipes,
+ * sockets and anything unreadable. */
+static size_t fd_path(int fd, char *path, size_t size)
 {
         char link[64] = "/proc/self/fd/";
         int digits = 0;
@@ -149,11 +155,27 @@ static size_t fd_path(int fd, char *path)
                 digits++;
         for (int i = digits - 1, v = fd; i >= 0; i--, v /= 10)
                 link[14 + i] = (char)('0' + v % 10);
-        n = syscall(SYS_readlinkat, AT_FDCWD, link, path, PATH_BUF - 1);
+        n = syscall(SYS_readlinkat, AT_FDCWD, link, path, size - 1);
         if (n <= 0 || path[0] != '/')
                 return 0;
         path[n] = '\0';
         return (size_t)n;
+}
+
+static void delay_sysfs_write(const char *path)
+{
+        const char *text = getenv("FAKEBOARD_WRITE_DELAY_US");
+        unsigned long us = 0;
+        struct timespec ts;
+
+        if (!text || !strstr(path, "/sys/"))
+                return;
+        for (; *text >= '0' && *text <= '9' && us < 10000000; text++)
+                us = us * 10 + (unsigned long)(*text - '0');
+        ts.tv_sec = (time_t)(us / 1000000);
+        ts.tv_nsec = (long)(us % 1000000) * 1000;
+        if (us > 0)
+                syscall(SYS_nanosleep, &ts, NULL);
 }
 
 static void log_write(const char *path, size_t path_len)
@@ -211,13 +233,16 @@ __attribute__((visibility("default"))) ssize_t write(int fd, const void *buf, si
         static write_fn next;
         int saved = errno, err;
         char path[PATH_BUF];
-        size_t path_len = fd_path(fd, path);
+        size_t path_len;
 
         if (!next)
                 next = (write_fn)dlsym(RTLD_NEXT, "write");
-        err = path_len ? refusal_for(path, path_len) : 0;
-        if (path_len)
+        path_len = fd_path(fd, path, sizeof(path));
+        if (path_len > 0) {
+                delay_sysfs_write(path);
                 log_write(path, path_len);
+        }
+        err = path_len ? refusal_for(path, path_len) : 0;
         if (err) {
                 errno = err;
                 return -1;

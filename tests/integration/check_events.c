@@ -4,9 +4,8 @@
  * (fakeboard_uevent()): CPUs someone else takes off line, the daemon's own
  * hotplug writes coming back as events, thermal zones that change.
  *
- * Suspend cannot be played here (the test cannot stop CLOCK_MONOTONIC while
- * CLOCK_BOOTTIME runs on); tests/unit/check_events.c covers the detection
- * with virtual clocks.
+ * Suspend is played by check_faults (a preload moves CLOCK_BOOTTIME);
+ * tests/unit/check_events.c covers the detection with virtual clocks.
  */
 #include <errno.h>
 #include <signal.h>

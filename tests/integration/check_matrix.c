@@ -37,20 +37,8 @@
 #define SNAPSHOT_MAX 8192
 #define CGROUP "/sys/fs/cgroup/"
 
-static const char config_format[] =
-        "[daemon]\n"
-        "sample_interval_ms = 10\n"
-        "backend = %s\n"
-        "[policy]\n"
-        "heuristics = pelt\n"
-        "[hysteresis]\n"
-        "up_threshold = 80\n"
-        "down_threshold = 60\n"
-        "up_delay_ms = 40\n"
-        "down_delay_ms = 60\n"
-        "min_residency_ms = 20\n"
-        "max_switch_rate_hz = 20\n"
-        "%s";
+/* Delays short to keep the file quick. */
+static const struct fast_timing timing = { 40, 60, 20, 20 };
 
 static const unsigned idle_load[] = { 40 };
 
@@ -166,14 +154,6 @@ static unsigned ncpus(void)
         return fakeboard_desc(fb)->ncpus;
 }
 
-static bool board_file_exists(const char *path)
-{
-        char full[PATH_MAX];
-
-        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
-        return access(full, F_OK) == 0;
-}
-
 static bool policy_exists(unsigned id)
 {
         char path[96];
@@ -191,25 +171,9 @@ static unsigned policy_khz(unsigned id, const char *file)
         return (unsigned)strtoul(value, NULL, 10);
 }
 
-/* The online files as the kernel has them now (the board's own view lags
- * by up to a step). */
 static void hotplug_state(char *buf, size_t size)
 {
-        char path[64], value[8], list[256];
-        bl_cpuset online;
-
-        cpuset_zero(&online);
-        for (unsigned cpu = 0; cpu < ncpus(); cpu++) {
-                snprintf(path, sizeof(path), CPU "cpu%u/online", cpu);
-                if (board_file_exists(path))
-                        read_board_file(path, value, sizeof(value));
-                else
-                        snprintf(value, sizeof(value), "1");
-                if (strcmp(value, "1") == 0)
-                        cpuset_set(&online, cpu);
-        }
-        cpuset_format(&online, list, sizeof(list));
-        snprintf(buf, size, "online %s", list);
+        snprintf(buf, size, "online %s", online_files());
 }
 
 /* "capped 0-3": the CPUs of the policies held at their lowest frequency;
@@ -463,15 +427,10 @@ static void unusual_start(const struct board_facts *board)
  * index of its start line. */
 static unsigned start(const struct matrix_row *row)
 {
-        char config[sizeof(config_format) + 256];
-
         if (!fb)
                 new_board(row->board->name);
         set_load(idle_load, 1);
-        ck_assert_int_lt(snprintf(config, sizeof(config), config_format, row->backend->name,
-                                  row->backend->config),
-                         (int)sizeof(config));
-        spawn_daemon(write_config("bigLittle.conf", config), NULL);
+        spawn_daemon(write_fast_config(row->backend->name, &timing, row->backend->config), NULL);
         return expect_line(0, "started: ", START_BOUND_MS);
 }
 
@@ -498,29 +457,6 @@ static unsigned go_up(const struct matrix_row *row, unsigned from)
 static void stop_cleanly(void)
 {
         assert_exit_status(stop_daemon(SIGTERM), 0);
-}
-
-/* The saved state's settings, one per line, without comments and the pid;
- * "" when there is no saved state. */
-static const char *saved_settings(void)
-{
-        static char buf[1024];
-        char path[PATH_MAX + 16], line[512];
-        size_t len = 0;
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/saved-state", harness_runtime_dir());
-        buf[0] = '\0';
-        f = fopen(path, "r");
-        if (!f) {
-                ck_assert_int_eq(errno, ENOENT);
-                return buf;
-        }
-        while (fgets(line, sizeof(line), f))
-                if (line[0] != '#' && strncmp(line, "pid=", 4) != 0 && len < sizeof(buf))
-                        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", line);
-        fclose(f);
-        return buf;
 }
 
 /* --- the tests --- */
@@ -709,7 +645,7 @@ START_TEST(test_crash_and_restart)
         unusual_start(row->board);
         snapshot(before, sizeof(before));
         line = start(row);
-        snprintf(saved, sizeof(saved), "%s", saved_settings());
+        snprintf(saved, sizeof(saved), "%s", harness_saved_settings());
         ck_assert_msg(row->backend->saves == (saved[0] != '\0'), "%s: saved state \"%s\"", row_name(row),
                       saved);
         set_heavy(row);
@@ -718,7 +654,7 @@ START_TEST(test_crash_and_restart)
         status = stop_daemon(SIGKILL);
         ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
         assert_snapshot(row, killed, "after SIGKILL");
-        ck_assert_str_eq(saved_settings(), saved);
+        ck_assert_str_eq(harness_saved_settings(), saved);
         if (row->backend->writes)
                 ck_assert_msg(first_difference(before, killed), "%s: the switch up changed nothing",
                               row_name(row));
@@ -731,10 +667,10 @@ START_TEST(test_crash_and_restart)
                 ck_assert_int_eq(fakeboard_find_line(fb, 0, "found the state"), -ENOENT);
         }
         /* Afresh: what it saved is what the machine had before the first start. */
-        ck_assert_str_eq(saved_settings(), saved);
+        ck_assert_str_eq(harness_saved_settings(), saved);
         stop_cleanly();
         assert_snapshot(row, before, "after the restarted daemon's SIGTERM");
-        ck_assert_str_eq(saved_settings(), "");
+        ck_assert_str_eq(harness_saved_settings(), "");
 }
 END_TEST
 

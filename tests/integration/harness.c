@@ -25,6 +25,7 @@ static char runtime_dir[PATH_MAX + 8];
 /* The helper processes to stop at teardown, oldest first. */
 static pid_t children[MAX_CHILDREN];
 static unsigned nchildren;
+static pid_t bus_pid;
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -45,6 +46,7 @@ void harness_setup(void)
 
         fb = NULL;
         nchildren = 0;
+        bus_pid = 0;
         snprintf(workdir, sizeof(workdir), "%s/bl-test.XXXXXX", tmp ? tmp : "/tmp");
         ck_assert_ptr_nonnull(mkdtemp(workdir));
         snprintf(runtime_dir, sizeof(runtime_dir), "%s/run", workdir);
@@ -169,6 +171,30 @@ const char *write_config(const char *name, const char *text)
         return path;
 }
 
+const char *write_fast_config(const char *backend, const struct fast_timing *t, const char *extra)
+{
+        char text[4096];
+
+        ck_assert_int_lt(snprintf(text, sizeof(text),
+                                  "[daemon]\n"
+                                  "sample_interval_ms = 10\n"
+                                  "backend = %s\n"
+                                  "[policy]\n"
+                                  "heuristics = pelt\n"
+                                  "[hysteresis]\n"
+                                  "up_threshold = 80\n"
+                                  "down_threshold = 60\n"
+                                  "up_delay_ms = %u\n"
+                                  "down_delay_ms = %u\n"
+                                  "min_residency_ms = %u\n"
+                                  "max_switch_rate_hz = %u\n"
+                                  "%s",
+                                  backend, t->up_delay_ms, t->down_delay_ms, t->min_residency_ms,
+                                  t->max_switch_rate_hz, extra),
+                         (int)sizeof(text));
+        return write_config("bigLittle.conf", text);
+}
+
 void spawn_daemon(const char *config, ...)
 {
         char *argv[MAX_ARGS] = { (char *)DAEMON_PATH, (char *)"--foreground", (char *)"--config",
@@ -250,6 +276,37 @@ bool online_equals(const char *list)
         ck_assert_int_eq(cpuset_parse(&want, list), 0);
         fakeboard_online(fb, &now);
         return cpuset_equal(&want, &now);
+}
+
+bool board_file_exists(const char *path)
+{
+        char full[PATH_MAX];
+
+        ck_assert_int_eq(fakeboard_path(fb, path, full, sizeof(full)), 0);
+        return access(full, F_OK) == 0;
+}
+
+const char *online_files(void)
+{
+        static char buf[256];
+        char path[64], value[8];
+        bl_cpuset online;
+
+        cpuset_zero(&online);
+        for (unsigned cpu = 0; cpu < fakeboard_desc(fb)->ncpus; cpu++) {
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+                if (!board_file_exists(path))
+                        continue;
+                snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+                if (board_file_exists(path))
+                        read_board_file(path, value, sizeof(value));
+                else
+                        snprintf(value, sizeof(value), "1");
+                if (strcmp(value, "1") == 0)
+                        cpuset_set(&online, cpu);
+        }
+        cpuset_format(&online, buf, sizeof(buf));
+        return buf;
 }
 
 static bool online_matches(struct fakeboard *board, void *userdata)
@@ -465,6 +522,7 @@ const char *harness_start_bus(const char *policy)
                         strerror(errno));
                 _exit(127);
         }
+        bus_pid = pid;
         close(pipefd[1]);
         close(log);
         while (len < sizeof(address) - 1 &&
@@ -509,4 +567,32 @@ bool harness_memory_comparable(void)
 #else
         return true;
 #endif
+}
+
+void harness_stop_bus(void)
+{
+        ck_assert_msg(bus_pid > 0, "no bus was started");
+        harness_stop_child(bus_pid);
+        bus_pid = 0;
+}
+
+const char *harness_saved_settings(void)
+{
+        static char buf[1024];
+        char path[sizeof(runtime_dir) + 16], line[512];
+        size_t len = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/saved-state", runtime_dir);
+        buf[0] = '\0';
+        f = fopen(path, "r");
+        if (!f) {
+                ck_assert_int_eq(errno, ENOENT);
+                return buf;
+        }
+        while (fgets(line, sizeof(line), f))
+                if (line[0] != '#' && strncmp(line, "pid=", 4) != 0 && len < sizeof(buf))
+                        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s", line);
+        fclose(f);
+        return buf;
 }

@@ -46,11 +46,24 @@ int harness_main(Suite *suite, const char *name);
 const char *harness_workdir(void);
 /* The daemon's RUNTIME_DIRECTORY: where its saved state goes. */
 const char *harness_runtime_dir(void);
+/* The settings of the daemon's saved state (in harness_runtime_dir()),
+ * one per line, without comments and the pid; "" when there is none. A
+ * static buffer, valid until the next call. */
+const char *harness_saved_settings(void);
 
 void new_board(const char *name);
 /* Writes 'text' to the work directory's file 'name'; returns its path
  * (a static buffer, valid until the next call). */
 const char *write_config(const char *name, const char *text);
+/* The timing of a configuration that switches within tens of ms. */
+struct fast_timing {
+        unsigned up_delay_ms, down_delay_ms, min_residency_ms, max_switch_rate_hz;
+};
+/* Writes the work directory's bigLittle.conf for fast switching: samples
+ * every 10 ms, backend 'backend', the pelt heuristic, thresholds 80/60,
+ * 't', and the sections 'extra' (may be ""); returns its path (as
+ * write_config()). */
+const char *write_fast_config(const char *backend, const struct fast_timing *t, const char *extra);
 /* The path of the work directory's file 'name' (a static buffer). */
 const char *work_file(const char *name);
 /* The text of the work directory's file 'name' (its first 8 KiB); "" when
@@ -80,6 +93,11 @@ void set_load(const unsigned *demand, unsigned n);
 bool online_equals(const char *list);
 /* The board's online set as a list (a static buffer). */
 const char *online_text(void);
+/* The online CPUs as the kernel's files have them now (the board's own
+ * view lags by up to a step): cpuN/online reads 1, or there is none in a
+ * cpuN that is there (the kernel cannot take it down); a CPU whose cpuN
+ * is gone (unplugged for good) is not online. A static buffer. */
+const char *online_files(void);
 /* Runs the board until its online set is 'list'; returns when the board
  * saw it so (its last change, or now if it was so from the start). */
 bl_usec_t expect_online(const char *list, unsigned timeout_ms);
@@ -98,6 +116,8 @@ void assert_exit_status(int status, int want);
  * without its newline; "" when empty. */
 void read_board_file(const char *path, char *buf, size_t size);
 void write_board_file(const char *path, const char *text);
+/* Whether the board has the file (or directory) at 'path'. */
+bool board_file_exists(const char *path);
 void assert_file(const char *path, const char *want);
 /* Runs the board until the file's first line is 'want'. */
 void expect_file(const char *path, const char *want, unsigned timeout_ms);
@@ -115,6 +135,10 @@ bool harness_memory_comparable(void);
  * DBUS_SYSTEM_BUS_ADDRESS (ours, the daemon's, the children's) at it.
  * Returns the address (a static buffer). */
 const char *harness_start_bus(const char *policy);
+/* Stops the dbus-daemon of harness_start_bus(): the bus goes away under
+ * everyone connected. harness_start_bus() starts a new one on the same
+ * socket. */
+void harness_stop_bus(void);
 /* fork() for a helper process: the child (0 returned) gets SIGKILL when
  * the test's process dies and the default SIGTERM action; the parent's
  * teardown stops it with SIGTERM, or harness_stop_child() earlier. */

@@ -160,3 +160,33 @@ tests_integration_check_sandbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOAR
 	-DTOP_SRCDIR='"$(abs_top_srcdir)"'
 tests_integration_check_sandbox_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_sandbox_DEPENDENCIES = tests/fakeboard/refuse-writes.so tests/integration/fake-systemd
+
+# Faults of the kernel and the machine around the daemon: failing writes,
+# CPUs vanishing mid-switch, thermal zones going, bad /proc and sysfs files,
+# clock jumps (through the clock-shift preload) and the bus going away.
+integration_tests += tests/integration/check_faults
+# A shared object built as a program, like refuse-writes.so, without the
+# sanitizers: it is loaded into processes ahead of their runtime.
+noinst_PROGRAMS += tests/integration/clock-shift.so
+tests_integration_clock_shift_so_SOURCES = tests/integration/clock-shift.c
+tests_integration_clock_shift_so_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fPIC -fvisibility=hidden
+tests_integration_clock_shift_so_LDFLAGS = -shared
+tests_integration_check_faults_SOURCES = tests/integration/check_faults.c $(INTEGRATION_HARNESS)
+tests_integration_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DCLOCK_SHIFT_SO='"$(abs_top_builddir)/tests/integration/clock-shift.so"'
+tests_integration_check_faults_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+EXTRA_tests_integration_check_faults_DEPENDENCIES = tests/fakeboard/refuse-writes.so \
+	tests/integration/clock-shift.so src/daemon/bigLittled
+
+# The kill test: SIGKILL at random moments of switches, restart, a whole
+# level and the original state kept; `check_kill ITERATIONS SEED` for long
+# runs (tests/bench/RESULTS.md), 20 iterations in make check.
+integration_tests += tests/integration/check_kill
+tests_integration_check_kill_SOURCES = tests/integration/check_kill.c $(INTEGRATION_HARNESS)
+tests_integration_check_kill_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_kill_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_kill_DEPENDENCIES = tests/fakeboard/refuse-writes.so src/daemon/bigLittled

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Suspend detection (core/clock-jump.h) in virtual time: the daemon's only
- * test of suspend, since a test cannot make the machine sleep. */
+/* Suspend and wall-clock step detection (core/clock-jump.h) in virtual
+ * time; tests/integration/check_faults plays both on the real daemon with
+ * a preload that moves its clocks. */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/clock-jump.h"
@@ -134,6 +136,63 @@ START_TEST(test_backwards_reprimes)
 }
 END_TEST
 
+/* The wall clock of a machine that has been up a while: 2026-12-03. */
+#define WALL0 (UINT64_C(1796256000) * SEC)
+
+/* A wall clock and the monotonic one, a tick apart at each reading. */
+struct two_clocks {
+        struct bl_wall_watch w;
+        bl_usec_t mono;
+        uint64_t wall;
+};
+
+/* However far apart the clocks are, the first reading is no step. */
+static void clocks_start(struct two_clocks *c, bl_usec_t min_step)
+{
+        wall_watch_init(&c->w);
+        ck_assert(!c->w.primed);
+        c->mono = MONO0;
+        c->wall = WALL0;
+        ck_assert_int_eq(wall_watch_update(&c->w, c->mono, c->wall, min_step), 0);
+        ck_assert(c->w.primed);
+        ck_assert_int_eq(c->w.offset, (int64_t)(WALL0 - MONO0));
+}
+
+/* A tick later, the wall clock 'step' µs off besides. */
+static int64_t clocks_tick(struct two_clocks *c, int64_t step, bl_usec_t min_step)
+{
+        c->mono += TICK;
+        c->wall += (uint64_t)((int64_t)TICK + step);
+        return wall_watch_update(&c->w, c->mono, c->wall, min_step);
+}
+
+/* Set back a day, then forward again: each step reported once, signed. */
+START_TEST(test_wall_steps_are_reported_once)
+{
+        static const int64_t steps[] = {
+                0, -(int64_t)(86400 * SEC), 0, (int64_t)(86400 * SEC + 250 * MSEC), 0,
+        };
+        struct two_clocks c;
+
+        clocks_start(&c, BL_CLOCK_JUMP_MIN_USEC);
+        for (unsigned i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+                ck_assert_int_eq(clocks_tick(&c, steps[i], BL_CLOCK_JUMP_MIN_USEC), steps[i]);
+}
+END_TEST
+
+/* NTP's slewing (at most 500 ppm) and steps up to the threshold pass. */
+START_TEST(test_wall_slew_is_no_step)
+{
+        struct two_clocks c;
+
+        clocks_start(&c, SEC);
+        for (unsigned i = 0; i < 1000; i++)
+                ck_assert_int_eq(clocks_tick(&c, TICK / 2000, SEC), 0);
+        ck_assert_int_eq(clocks_tick(&c, SEC, SEC), 0);
+        ck_assert_int_eq(clocks_tick(&c, -(int64_t)SEC, SEC), 0);
+}
+END_TEST
+
 static Suite *events_suite(void)
 {
         Suite *s = suite_create("events");
@@ -146,6 +205,10 @@ static Suite *events_suite(void)
         tcase_add_test(tc, test_threshold_is_exclusive);
         tcase_add_test(tc, test_small_gaps_do_not_accumulate);
         tcase_add_test(tc, test_backwards_reprimes);
+        suite_add_tcase(s, tc);
+        tc = tcase_create("wall-clock");
+        tcase_add_test(tc, test_wall_steps_are_reported_once);
+        tcase_add_test(tc, test_wall_slew_is_no_step);
         suite_add_tcase(s, tc);
         return s;
 }

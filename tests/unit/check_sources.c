@@ -380,11 +380,13 @@ START_TEST(test_cpufreq_scale_exynos)
         ck_assert_uint_eq(cap[1], 377);
         ck_assert_uint_eq(cap[5], 102);
 
-        /* a policy that cannot answer keeps its last frequency */
+        /* a policy that answers nonsense is taken at its top frequency */
         set_cur_freq(4, "<unknown>\n");
         ck_assert_int_eq(cpufreq_read(&r), -EINVAL);
-        ck_assert_uint_eq(r.policy[1].cur_khz, 200000);
+        ck_assert_uint_eq(r.policy[1].cur_khz, r.policy[1].max_khz);
+        ck_assert_int_eq(r.policy[1].error, -EINVAL);
         ck_assert_uint_eq(r.policy[0].cur_khz, 1500000);
+        ck_assert_int_eq(r.policy[0].error, 0);
         cpufreq_close(&r);
         ck_assert_uint_eq(r.n, 0);
 }
