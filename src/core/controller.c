@@ -55,6 +55,17 @@ static int scorers_new(struct bl_scorer **ret, unsigned n, const struct bl_confi
         return 0;
 }
 
+/* A new configuration starts again at the full rate. */
+static void controller_set_intervals(struct bl_controller *c, const struct bl_config *cfg)
+{
+        c->interval = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+        c->idle_interval = (bl_usec_t)cfg->idle_sample_interval_ms * BL_USEC_PER_MSEC;
+        if (c->idle_interval <= c->interval)
+                c->idle_interval = 0;
+        c->next_interval = c->interval;
+        c->idle = false;
+}
+
 int controller_init(struct bl_controller *c, const struct bl_ladder *l, const struct bl_config *cfg,
                     unsigned have, bl_usec_t now)
 {
@@ -78,6 +89,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         if (r < 0)
                 goto fail;
 
+        controller_set_intervals(c, cfg);
         engine_params_from_config(&params, cfg);
         for (unsigned i = 0; i < c->nengines; i++) {
                 engine_init(&c->engine[i], l, &params, 0);
@@ -116,6 +128,7 @@ void controller_set_params(struct bl_controller *c, const struct bl_config *cfg)
 {
         struct bl_engine_params params;
 
+        controller_set_intervals(c, cfg);
         engine_params_from_config(&params, cfg);
         for (unsigned i = 0; i < c->nengines; i++)
                 engine_set_params(&c->engine[i], &params);
@@ -284,4 +297,46 @@ double controller_demand(const struct bl_controller *c)
                 if (c->demand[i] > best)
                         best = c->demand[i];
         return best;
+}
+
+/* Idle: the busiest online CPU busy less than this share of the interval,
+ * what timers and housekeeping (this daemon's own included) cost a machine
+ * that does nothing. Anything more is load that may grow. */
+#define IDLE_MAX_BUSY 0.05f
+/* How long the machine must stay idle at the full rate before sampling backs
+ * off: the pauses of interactive and frame-paced loads are shorter, so they
+ * keep the full rate and their next burst is seen in one interval. */
+#define IDLE_SETTLE_USEC BL_USEC_PER_SEC
+
+/* Nothing for a faster sample to catch: every engine at the lowest level
+ * with no move pending, no hold, no thermal limit, and no CPU busy. */
+static bool machine_idle(const struct bl_controller *c, const struct bl_sample *s)
+{
+        if (c->idle_interval == 0 || c->hold_level >= 0)
+                return false;
+        for (unsigned i = 0; i < c->nengines; i++) {
+                const struct bl_engine *e = &c->engine[i];
+
+                if (e->level != 0 || e->pending_dir != 0 || e->capped || e->critical)
+                        return false;
+        }
+        for (unsigned i = 0; i < s->ncpus; i++)
+                if (s->cpu[i].online && s->cpu[i].busy >= IDLE_MAX_BUSY)
+                        return false;
+        return true;
+}
+
+bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s)
+{
+        if (!machine_idle(c, s)) {
+                c->idle = false;
+                c->next_interval = c->interval;
+        } else if (!c->idle) {
+                c->idle = true;
+                c->idle_since = s->now;
+        } else if (s->now - c->idle_since >= IDLE_SETTLE_USEC) {
+                c->next_interval = c->next_interval * 2 < c->idle_interval ? c->next_interval * 2
+                                                                           : c->idle_interval;
+        }
+        return c->next_interval;
 }
