@@ -55,6 +55,13 @@ static int scorers_new(struct bl_scorer **ret, unsigned n, const struct bl_confi
         return 0;
 }
 
+static void window_restart(struct bl_controller *c)
+{
+        for (unsigned cpu = 0; cpu < c->nwindow; cpu++)
+                c->window_busy[cpu] = 0.0;
+        c->window_len = 0;
+}
+
 /* A new configuration starts again at the full rate. */
 static void controller_set_intervals(struct bl_controller *c, const struct bl_config *cfg)
 {
@@ -63,13 +70,14 @@ static void controller_set_intervals(struct bl_controller *c, const struct bl_co
         if (c->idle_interval <= c->interval)
                 c->idle_interval = 0;
         c->next_interval = c->interval;
-        c->idle = false;
+        window_restart(c);
 }
 
 int controller_init(struct bl_controller *c, const struct bl_ladder *l, const struct bl_config *cfg,
                     unsigned have, bl_usec_t now)
 {
         struct bl_engine_params params;
+        bl_cpuset all;
         int r;
 
         *c = (struct bl_controller){ .ladder = l, .hold_level = -1 };
@@ -80,7 +88,10 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         c->engine = calloc(c->nengines, sizeof(*c->engine));
         c->demand = calloc(c->nscorers, sizeof(*c->demand));
         c->scope = calloc(c->nscorers, sizeof(*c->scope));
-        if (!c->engine || !c->demand || !c->scope) {
+        ladder_all_cpus(l, &all);
+        c->nwindow = cpuset_span(&all);
+        c->window_busy = calloc(c->nwindow ? c->nwindow : 1, sizeof(*c->window_busy));
+        if (!c->engine || !c->demand || !c->scope || !c->window_busy) {
                 r = -ENOMEM;
                 goto fail;
         }
@@ -107,6 +118,7 @@ void controller_done(struct bl_controller *c)
         free(c->engine);
         free(c->demand);
         free(c->scope);
+        free(c->window_busy);
         *c = (struct bl_controller){ 0 };
 }
 
@@ -299,18 +311,22 @@ double controller_demand(const struct bl_controller *c)
         return best;
 }
 
-/* Idle: the busiest online CPU busy less than this share of the interval,
- * what timers and housekeeping (this daemon's own included) cost a machine
- * that does nothing. Anything more is load that may grow. */
-#define IDLE_MAX_BUSY 0.05f
-/* How long the machine must stay idle at the full rate before sampling backs
- * off: the pauses of interactive and frame-paced loads are shorter, so they
- * keep the full rate and their next burst is seen in one interval. */
-#define IDLE_SETTLE_USEC BL_USEC_PER_SEC
+/* Idle: every CPU busy less than this share of the time, what timers and
+ * housekeeping (this daemon's own included) cost a machine that does
+ * nothing. Anything more is load that may grow. */
+#define IDLE_MAX_BUSY 0.05
+/* Busy time counts in ticks (10 ms at HZ=100) where cpuidle does not count
+ * it exactly, so one short sample may read a stray tick as 50% busy: the
+ * machine must be idle over this long at the full rate before sampling backs
+ * off, and a longer sample is loaded only beyond one tick more than
+ * IDLE_MAX_BUSY. The pauses of interactive and frame-paced loads are
+ * shorter than the window, so they keep the full rate. */
+#define IDLE_WINDOW_USEC BL_USEC_PER_SEC
+#define IDLE_TICK_USEC (10 * BL_USEC_PER_MSEC)
 
-/* Nothing for a faster sample to catch: every engine at the lowest level
- * with no move pending, no hold, no thermal limit, and no CPU busy. */
-static bool machine_idle(const struct bl_controller *c, const struct bl_sample *s)
+/* Nothing for a faster sample to catch whatever the load: every engine at
+ * the lowest level with no move pending, no hold and no thermal limit. */
+static bool engines_quiet(const struct bl_controller *c)
 {
         if (c->idle_interval == 0 || c->hold_level >= 0)
                 return false;
@@ -320,23 +336,60 @@ static bool machine_idle(const struct bl_controller *c, const struct bl_sample *
                 if (e->level != 0 || e->pending_dir != 0 || e->capped || e->critical)
                         return false;
         }
-        for (unsigned i = 0; i < s->ncpus; i++)
-                if (s->cpu[i].online && s->cpu[i].busy >= IDLE_MAX_BUSY)
+        return true;
+}
+
+/* Adds the sample's busy time to the window's; the most any CPU was busy in
+ * the sample, in us. */
+static double window_add(struct bl_controller *c, const struct bl_sample *s)
+{
+        double most = 0.0;
+
+        for (unsigned i = 0; i < s->ncpus; i++) {
+                double busy;
+
+                if (!s->cpu[i].online || s->cpu[i].cpu >= c->nwindow)
+                        continue;
+                busy = (double)s->cpu[i].busy * (double)s->interval;
+                c->window_busy[s->cpu[i].cpu] += busy;
+                most = busy > most ? busy : most;
+        }
+        c->window_len += s->interval;
+        return most;
+}
+
+static bool window_idle(const struct bl_controller *c)
+{
+        for (unsigned cpu = 0; cpu < c->nwindow; cpu++)
+                if (c->window_busy[cpu] >= IDLE_MAX_BUSY * (double)c->window_len)
                         return false;
         return true;
 }
 
 bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s)
 {
-        if (!machine_idle(c, s)) {
-                c->idle = false;
+        double most;
+
+        if (!engines_quiet(c)) {
+                window_restart(c);
                 c->next_interval = c->interval;
-        } else if (!c->idle) {
-                c->idle = true;
-                c->idle_since = s->now;
-        } else if (s->now - c->idle_since >= IDLE_SETTLE_USEC) {
-                c->next_interval = c->next_interval * 2 < c->idle_interval ? c->next_interval * 2
-                                                                           : c->idle_interval;
+                return c->next_interval;
+        }
+        most = window_add(c, s);
+        if (c->next_interval > c->interval) {
+                /* Backed off: this sample alone says whether load came. */
+                window_restart(c);
+                if (most >= IDLE_MAX_BUSY * (double)s->interval + (double)IDLE_TICK_USEC)
+                        c->next_interval = c->interval;
+                else if (c->next_interval < c->idle_interval / 2)
+                        c->next_interval *= 2;
+                else
+                        c->next_interval = c->idle_interval;
+        } else if (c->window_len >= IDLE_WINDOW_USEC) {
+                if (window_idle(c))
+                        c->next_interval = c->interval * 2 < c->idle_interval ? c->interval * 2
+                                                                              : c->idle_interval;
+                window_restart(c);
         }
         return c->next_interval;
 }

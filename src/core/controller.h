@@ -30,8 +30,9 @@ struct bl_controller {
         bl_usec_t interval;             /* sample_interval_ms */
         bl_usec_t idle_interval;        /* idle_sample_interval_ms; 0 = off */
         bl_usec_t next_interval;        /* the last one controller_next_interval() gave */
-        bool idle;                      /* every sample since idle_since was idle */
-        bl_usec_t idle_since;
+        unsigned nwindow;               /* the ladder's highest CPU + 1 */
+        double *window_busy;            /* each CPU's busy time (us) in the idle window */
+        bl_usec_t window_len;
         int hold_level;                 /* -1: no hold in force */
         char hold_who[BL_REASON_MAX / 2];
 };
@@ -69,13 +70,15 @@ void controller_cpus(const struct bl_controller *c, const struct bl_decision *d,
 void controller_switched(struct bl_controller *c, const struct bl_decision *d, bl_usec_t now);
 
 /* The time from the decision on 's' (with the switches it made recorded)
- * to the next one, called once per decision. Idle back-off: sample_interval_ms
- * until the machine has been idle for 1 s (every online CPU of each sample
- * busy under 5%, every engine at level 0 with no move pending and no thermal
- * limit, no hold), then twice the previous interval at each idle sample, up
- * to idle_sample_interval_ms; sample_interval_ms again from the first sample
- * that is not idle. Always sample_interval_ms when idle_sample_interval_ms is
- * 0. A new configuration starts again at the full rate. */
+ * to the next one, called once per decision. Idle back-off: while every
+ * engine is at level 0 with no move pending and no thermal limit, and no
+ * hold is in force, the busy time of each CPU is summed over a window of
+ * 1 s at sample_interval_ms; if every CPU was busy under 5% of it, the
+ * interval doubles at each sample up to idle_sample_interval_ms, until a
+ * sample finds a CPU busy 5% of it plus 10 ms (a stray /proc/stat tick) or
+ * an engine no longer quiet: then sample_interval_ms again, and a new
+ * window. Always sample_interval_ms when idle_sample_interval_ms is 0. A new
+ * configuration starts again at the full rate. */
 bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s);
 
 /* One number for the whole state: the level in cluster and mp mode; in pair

@@ -374,15 +374,31 @@ START_TEST(test_init_refuses_an_empty_ladder)
 }
 END_TEST
 
-/* As the daemon runs it: a decision on the sample ending at 'now', applied,
- * then the time to the next one. */
-static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, const bl_cpuset *online, const float *busy)
+/* As the daemon runs it: a decision on the sample of the 'interval' ending
+ * at 'now', applied, then the time to the next one. */
+static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, bl_usec_t interval, const bl_cpuset *online,
+                      const float *busy)
 {
         struct bl_decision d[4];
 
-        controller_decide(c, sample(now, online, busy), now, d);
+        sample(now, online, busy);
+        buf.s.interval = interval;
+        controller_decide(c, &buf.s, now, d);
         controller_switched(c, d, now);
         return controller_next_interval(c, &buf.s);
+}
+
+/* Idle samples of 'online' at 'busy' until 'until'; the time of the last. */
+static bl_usec_t run_idle(struct bl_controller *c, bl_usec_t t, bl_usec_t until, const bl_cpuset *online,
+                          const float *busy)
+{
+        bl_usec_t next = c->next_interval;
+
+        while (t + next <= until) {
+                t += next;
+                next = tick(c, t, next, online, busy);
+        }
+        return t;
 }
 
 /* The longest interval asked for over 3 s of samples of 'online' at 'busy',
@@ -392,56 +408,84 @@ static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpuset *onli
         bl_usec_t longest = 0, next = 10 * MS;
 
         for (bl_usec_t t = next; t < 3000 * MS; t += next) {
-                next = controller_next_interval(c, sample(t, online, busy));
+                sample(t, online, busy);
+                buf.s.interval = next;
+                next = controller_next_interval(c, &buf.s);
                 longest = next > longest ? next : longest;
         }
         return longest;
 }
 
-/* Idle for 1 s at the full rate, then the interval doubles at each idle
- * sample up to idle_sample_interval_ms, and the first sample with a CPU 5%
- * busy brings the full rate back, without a switch. */
+/* Idle for 1 s at the full rate (one sample reading 50% busy, a stray tick,
+ * does not matter), then the interval doubles at each idle sample up
+ * to idle_sample_interval_ms, and the first sample with a CPU busy 5% of it
+ * plus 10 ms brings the full rate back, without a switch. */
 START_TEST(test_idle_backs_off_and_returns)
 {
         static const float idle[8] = { 0.049f, 0.02f, 0, 0, 0, 0, 0, 0 };
-        static const float some[8] = { 0, 0, 0.05f, 0, 0, 0, 0, 0 };
+        static const float stray[8] = { 0, 0, 0, 0.5f, 0, 0, 0, 0 };
+        static const float below[8] = { 0, 0, 0.14f, 0, 0, 0, 0, 0 };
+        static const float some[8] = { 0, 0, 0.16f, 0, 0, 0, 0, 0 };
         static const bl_usec_t backing_off[] = { 20 * MS, 40 * MS, 80 * MS, 100 * MS, 100 * MS, 100 * MS };
         struct bl_controller c;
         bl_cpuset little = set_of("0-3");
-        bl_usec_t t;
+        bl_usec_t t, next = 10 * MS;
 
         exynos();
         ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
         configure("[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
 
-        /* The first idle sample at 10 ms starts the idle stretch. */
-        for (t = 10 * MS; t < 1010 * MS; t += 10 * MS)
-                ck_assert_uint_eq(tick(&c, t, &little, idle), 10 * MS);
+        ck_assert_uint_eq(tick(&c, 10 * MS, 10 * MS, &little, stray), 10 * MS);
+        for (t = 20 * MS; t < 1000 * MS; t += 10 * MS)
+                ck_assert_uint_eq(tick(&c, t, 10 * MS, &little, idle), 10 * MS);
         for (unsigned i = 0; i < sizeof(backing_off) / sizeof(backing_off[0]); i++) {
-                ck_assert_uint_eq(tick(&c, t, &little, idle), backing_off[i]);
-                t += backing_off[i];
+                ck_assert_uint_eq(tick(&c, t, next, &little, idle), backing_off[i]);
+                next = backing_off[i];
+                t += next;
         }
-        ck_assert_uint_eq(tick(&c, t, &little, some), 10 * MS);
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, below), 100 * MS);
+        t += 100 * MS;
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, some), 10 * MS);
         assert_state(&c, 0, "little");
+        /* A new window of 1 s before backing off again. */
         t += 10 * MS;
-        ck_assert_uint_eq(tick(&c, t, &little, idle), 10 * MS);
+        ck_assert_uint_eq(tick(&c, t, 10 * MS, &little, idle), 10 * MS);
+        t = run_idle(&c, t, t + 980 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 10 * MS);
+        t = run_idle(&c, t, t + 10 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 20 * MS);
 
-        /* A switch up is load too, and so is the time on big before the
-         * switch down. */
-        for (t += 10 * MS; t < 5000 * MS; t += 100 * MS)
-                tick(&c, t, &little, idle);
+        /* A switch up is load too. */
+        t = run_idle(&c, t, 5000 * MS, &little, idle);
         ck_assert_uint_eq(c.next_interval, 100 * MS);
-        ck_assert_uint_eq(tick(&c, t, &little, (const float[8]){ 0.9f }), 10 * MS);
+        t += 100 * MS;
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, (const float[8]){ 0.9f }), 10 * MS);
         assert_state(&c, 1, "big");
 
         /* A reload starts again at the full rate. */
         c.engine[0].level = 0;
-        for (t += 10 * MS; t < 8000 * MS; t += 100 * MS)
-                tick(&c, t, &little, idle);
+        t = run_idle(&c, t, 8000 * MS, &little, idle);
         ck_assert_uint_eq(c.next_interval, 100 * MS);
         ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
-        ck_assert_uint_eq(tick(&c, t, &little, idle), 10 * MS);
+        ck_assert_uint_eq(c.next_interval, 10 * MS);
+        ck_assert_uint_eq(tick(&c, t + 100 * MS, 100 * MS, &little, idle), 10 * MS);
+        controller_done(&c);
+}
+END_TEST
+
+/* A CPU busy 5% of the window keeps the full rate. */
+START_TEST(test_idle_window_busy)
+{
+        static const float busy5[8] = { 0, 0, 0, 0.05f, 0, 0, 0, 0 };
+        struct bl_controller c;
+        bl_cpuset little = set_of("0-3");
+
+        exynos();
+        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
+        configure("[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(longest_interval(&c, &little, busy5), 10 * MS);
         controller_done(&c);
 }
 END_TEST
@@ -524,6 +568,7 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);
         tcase_add_test(tc, test_idle_backs_off_and_returns);
+        tcase_add_test(tc, test_idle_window_busy);
         tcase_add_test(tc, test_idle_never_backs_off_when_watched);
         tcase_add_test(tc, test_idle_pair_mode);
         suite_add_tcase(s, tc);

@@ -378,15 +378,16 @@ START_TEST(sample_busy_capacity_pressure)
 END_TEST
 
 /* Idle back-off: decisions every sample_interval_ms until little has been
- * idle for 1 s, then at doubling intervals up to idle_sample_interval_ms,
- * and at the full rate again from the first decision that sees load; each
+ * idle for a window of 1 s, then at doubling intervals up to
+ * idle_sample_interval_ms, and at the full rate again from the first
+ * decision that sees load; each
  * sample covers exactly the time since the one before. */
 START_TEST(idle_backoff_decision_times)
 {
-        static const bl_usec_t when[] = { 1010000, 1030000, 1070000, 1110000, 1270000, 1310000, 1320000 };
+        static const bl_usec_t when[] = { 1000000, 1020000, 1060000, 1100000, 1300000, 1340000, 1350000 };
         static const bl_usec_t interval[] = { 10000, 20000, 40000, 40000, 40000, 40000, 10000 };
-        static const float busy[] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.125f, 0.5f };
-        static const unsigned call[] = { 100, 101, 102, 103, 107, 108, 109 };
+        static const float busy[] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.5f, 0.5f };
+        static const unsigned call[] = { 99, 100, 101, 102, 107, 108, 109 };
         float work[150] = { 0 };
         struct sim_board b = board_tiny(1);
         struct tiny_workload tw;
@@ -400,15 +401,16 @@ START_TEST(idle_backoff_decision_times)
         cfg.idle_sample_interval_ms = 40;
         tiny_open(&tw, 10000, 1, 150, work);
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        /* 101 at 10 ms, 8 backing off (1030-1310 ms), 19 at 10 ms (1320-1500 ms) */
-        ck_assert_uint_eq(probe_calls, 128);
-        ck_assert_uint_eq(r.samples, 128);
+        /* 100 at 10 ms (a window of 1 s), 9 backing off (1020-1340 ms), the
+         * last of them the first to see the load, 16 at 10 ms (1350-1500 ms) */
+        ck_assert_uint_eq(probe_calls, 125);
+        ck_assert_uint_eq(r.samples, 125);
         for (unsigned i = 0; i < sizeof(call) / sizeof(call[0]); i++) {
                 ck_assert_uint_eq(probe_now[call[i]], when[i]);
                 ck_assert_uint_eq(probe_seen[call[i]].s.interval, interval[i]);
                 ck_assert_float_eq_tol(probe_seen[call[i]].cpu[0].busy, busy[i], 1e-6f);
         }
-        ck_assert_uint_eq(probe_now[127], 1500000);
+        ck_assert_uint_eq(probe_now[124], 1500000);
 
         /* Off: every 10 ms, whatever the load. */
         probe_reset();
@@ -421,7 +423,7 @@ START_TEST(idle_backoff_decision_times)
 }
 END_TEST
 
-/* On 10 s of nothing the default 1 s idle interval takes 114 decisions
+/* On 10 s of nothing the default 1 s idle interval takes 113 decisions
  * where the full rate takes 1000: the first second at 10 ms, then 20, 40
  * ... 640 ms, then one a second. */
 START_TEST(idle_trace_samples_less)
@@ -437,9 +439,9 @@ START_TEST(idle_trace_samples_less)
         cfg.idle_sample_interval_ms = 1000;
         tiny_open(&tw, 100000, 1, 100, work);
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        ck_assert_uint_eq(r.samples, 114);
-        ck_assert_uint_eq(probe_now[113], 9270000);
-        ck_assert_uint_eq(probe_seen[113].s.interval, 1000000);
+        ck_assert_uint_eq(r.samples, 113);
+        ck_assert_uint_eq(probe_now[112], 9260000);
+        ck_assert_uint_eq(probe_seen[112].s.interval, 1000000);
         cfg.idle_sample_interval_ms = 0;
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(r.samples, 1000);
