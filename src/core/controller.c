@@ -57,6 +57,9 @@ static int scorers_new(struct bl_scorer **ret, unsigned n, const struct bl_confi
 
 static void window_restart(struct bl_controller *c)
 {
+        /* Called on every tick while load runs: nothing to clear twice. */
+        if (c->window_len == 0)
+                return;
         for (unsigned cpu = 0; cpu < c->nwindow; cpu++)
                 c->window_busy[cpu] = 0.0;
         c->window_len = 0;
