@@ -7,11 +7,13 @@
 #    Exynos 5422 (8 CPUs) and the generated many-64 and many-256 boards in
 #    steady state, counted only inside its tick handler (sampling
 #    /proc/stat, PSI, cpuidle, cpufreq and thermal, scoring, deciding). The
-#    dryrun backend keeps every CPU online and switches nothing: a switch
-#    costs per CPU switched, and valgrind's slowdown grows with the board, so
-#    the few switches the testbed's timing noise causes would weigh more per
-#    tick on bigger boards. Idle back-off is off so that every tick is one
-#    of the full rate;
+#    dryrun backend keeps every CPU online, so every CPU is sampled, and
+#    applies nothing; the switches the testbed's timing noise still asks
+#    for (the board publishes every 5 ms) cost per CPU in apply(), and
+#    valgrind's slowdown grows with the board, so they would weigh more per
+#    tick on bigger boards: apply()'s inclusive cost is reported apart and
+#    left out of the steady-state figure. Idle back-off is off so that every
+#    tick is one of the full rate;
 # 3. floor: bench_floor on the same boards, reading and parsing /proc/stat
 #    and /proc/pressure/cpu once per tick and nothing else, and the ratio.
 #   [BOARDS="exynos5422 many-64"] [KEEP_PROFILES=DIR] tests/bench/run.sh BUILDDIR
@@ -66,10 +68,14 @@ for board in ${BOARDS:-exynos5422 many-64 many-256}; do
                 "$build/tests/bench/bench_floor" "$floor_ticks" >"$out/floor.out" 2>"$out/floor.err"
         floor_ir=$(collected "$out/floor.err")
         cpus=$(sed -n 's/^\([0-9]*\) CPUs.*/\1/p' "$out/floor.out")
-        echo "$board ($cpus CPUs): daemon $daemon_ticks ticks, $switches switches in ${seconds} s;" \
-             "$((daemon_ir / daemon_ticks)) instructions per tick; floor $((floor_ir / floor_ticks));" \
-             "ratio $(awk -v d="$((daemon_ir / daemon_ticks))" -v f="$((floor_ir / floor_ticks))" \
-                      'BEGIN { printf "%.1f", d / f }')"
+        apply_ir=$(callgrind_annotate --auto=no --inclusive=yes "$out/daemon-$board.cg" |
+                   sed -n 's/^ *\([0-9,]*\) .*daemon\.c:apply[ .].*/\1/p' | tr -d , | head -n 1)
+        steady=$(((daemon_ir - ${apply_ir:-0}) / daemon_ticks))
+        echo "$board ($cpus CPUs): $daemon_ticks ticks in ${seconds} s; steady state $steady instructions" \
+             "per tick; floor $((floor_ir / floor_ticks)); ratio $(awk -v d="$steady" \
+             -v f="$((floor_ir / floor_ticks))" 'BEGIN { printf "%.1f", d / f }');" \
+             "all ticks $((daemon_ir / daemon_ticks)) with $switches (dryrun) switches costing" \
+             "$((${apply_ir:-0} / (switches > 0 ? switches : 1))) each"
         if [ -n "${KEEP_PROFILES:-}" ]; then
                 cp "$out/daemon-$board.cg" "$KEEP_PROFILES/"
         fi

@@ -108,8 +108,8 @@ START_TEST(test_idle_backoff_follows_load)
         /* 3 s at 400-500 ms (the timer may fire a quarter interval late). */
         expect_online_stays("0-3", 3000);
         idle_ticks = count_lines(backed_off, "tick: ");
-        ck_assert_msg(idle_ticks >= 5 && idle_ticks <= 9, "%u ticks in 3 s idle; the daemon said:%s", idle_ticks,
-                      text_tail(log_text(), 4000));
+        ck_assert_msg(idle_ticks >= 5 && idle_ticks <= 9, "%u ticks in 3 s idle; the daemon said:%s",
+                      idle_ticks, text_tail(log_text(), 4000));
 
         load_on = monotonic_ms();
         set_load(heavy_load, 2);

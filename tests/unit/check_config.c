@@ -664,8 +664,8 @@ START_TEST(test_cross_intervals)
 {
         ck_assert_uint_eq(parse("[daemon]\nsample_interval_ms = 50\nidle_sample_interval_ms = 49\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:3: idle_sample_interval_ms: must be at least sample_interval_ms (50, set "
-                          "at test.conf:2), got \"49\"");
+        ck_assert_diag(0, "test.conf:3: idle_sample_interval_ms: must be at least sample_interval_ms "
+                          "(50, set at test.conf:2), got \"49\"");
 }
 END_TEST
 
@@ -676,8 +676,8 @@ START_TEST(test_cross_intervals_default)
         setup();
         ck_assert_uint_eq(parse("[daemon]\nidle_sample_interval_ms = 9\n"), 0);
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:2: idle_sample_interval_ms: must be at least sample_interval_ms (10, the "
-                          "default), got \"9\"");
+        ck_assert_diag(0, "test.conf:2: idle_sample_interval_ms: must be at least sample_interval_ms "
+                          "(10, the default), got \"9\"");
 }
 END_TEST
 
