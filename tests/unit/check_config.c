@@ -660,24 +660,30 @@ END_TEST
 
 /* The idle interval must be at least the full rate's, unless it is off;
  * the key set last is the one blamed. */
+static const struct {
+        const char *text;
+        unsigned problems;
+        const char *diag;
+} interval_cases[] = {
+        { "[daemon]\nsample_interval_ms = 50\nidle_sample_interval_ms = 49\n", 1,
+          "test.conf:3: idle_sample_interval_ms: must be at least sample_interval_ms (50, set at "
+          "test.conf:2), got \"49\"" },
+        { "[daemon]\nidle_sample_interval_ms = 9\n", 1,
+          "test.conf:2: idle_sample_interval_ms: must be at least sample_interval_ms (10, the default), "
+          "got \"9\"" },
+        { "[daemon]\nidle_sample_interval_ms = 30\nsample_interval_ms = 40\n", 1,
+          "test.conf:3: sample_interval_ms: must be at most idle_sample_interval_ms (30, set at "
+          "test.conf:2), got \"40\"" },
+        { "[daemon]\nsample_interval_ms = 1000\n", 0, NULL },
+        { "[daemon]\nsample_interval_ms = 20\nidle_sample_interval_ms = 20\n", 0, NULL },
+};
+
 START_TEST(test_cross_intervals)
 {
-        ck_assert_uint_eq(parse("[daemon]\nsample_interval_ms = 50\nidle_sample_interval_ms = 49\n"), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:3: idle_sample_interval_ms: must be at least sample_interval_ms "
-                          "(50, set at test.conf:2), got \"49\"");
-}
-END_TEST
-
-START_TEST(test_cross_intervals_default)
-{
-        ck_assert_uint_eq(parse("[daemon]\nsample_interval_ms = 1000\n"), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
-        setup();
-        ck_assert_uint_eq(parse("[daemon]\nidle_sample_interval_ms = 9\n"), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
-        ck_assert_diag(0, "test.conf:2: idle_sample_interval_ms: must be at least sample_interval_ms "
-                          "(10, the default), got \"9\"");
+        ck_assert_uint_eq(parse(interval_cases[_i].text), 0);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), interval_cases[_i].problems);
+        if (interval_cases[_i].diag)
+                ck_assert_diag(0, interval_cases[_i].diag);
 }
 END_TEST
 
@@ -1418,8 +1424,7 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_cross_thresholds_reversed);
         tcase_add_test(tc, test_cross_thresholds_default);
         tcase_add_test(tc, test_cross_both_defaults);
-        tcase_add_test(tc, test_cross_intervals);
-        tcase_add_test(tc, test_cross_intervals_default);
+        tcase_add_loop_test(tc, test_cross_intervals, 0, sizeof(interval_cases) / sizeof(interval_cases[0]));
         tcase_add_test(tc, test_cross_intervals_off);
         tcase_add_test(tc, test_cross_across_files);
         tcase_add_test(tc, test_cross_temperatures);

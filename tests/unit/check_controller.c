@@ -374,6 +374,15 @@ START_TEST(test_init_refuses_an_empty_ladder)
 }
 END_TEST
 
+/* A controller on the Exynos topology in 'mode' with 'extra' configured. */
+static void idle_setup(struct bl_controller *c, enum bl_mode mode, const char *extra)
+{
+        exynos();
+        ck_assert_int_eq(ladder_build(&ladder, &topo, mode, NULL), 0);
+        configure(extra);
+        ck_assert_int_eq(controller_init(c, &ladder, &cfg, 0, 0), 0);
+}
+
 /* As the daemon runs it: a decision on the sample of the 'interval' ending
  * at 'now', applied, then the time to the next one. */
 static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, bl_usec_t interval, const bl_cpuset *online,
@@ -431,10 +440,7 @@ START_TEST(test_idle_backs_off_and_returns)
         bl_cpuset little = set_of("0-3");
         bl_usec_t t, next = 10 * MS;
 
-        exynos();
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
-        configure("[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        idle_setup(&c, BL_MODE_CLUSTER, "[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
 
         ck_assert_uint_eq(tick(&c, 10 * MS, 10 * MS, &little, stray), 10 * MS);
         for (t = 20 * MS; t < 1000 * MS; t += 10 * MS)
@@ -474,35 +480,19 @@ START_TEST(test_idle_backs_off_and_returns)
 }
 END_TEST
 
-/* A CPU busy 5% of the window keeps the full rate. */
-START_TEST(test_idle_window_busy)
-{
-        static const float busy5[8] = { 0, 0, 0, 0.05f, 0, 0, 0, 0 };
-        struct bl_controller c;
-        bl_cpuset little = set_of("0-3");
-
-        exynos();
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
-        configure("[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        ck_assert_uint_eq(longest_interval(&c, &little, busy5), 10 * MS);
-        controller_done(&c);
-}
-END_TEST
-
-/* Nothing backs off while a hold is in force, a level above the lowest
- * runs, a move waits for its delay, or a thermal limit holds; nor when it is
- * off (0). */
+/* Nothing backs off while a CPU is busy 5% of the window, a hold is in
+ * force, a level above the lowest runs, a move waits for its delay, or a
+ * thermal limit holds; nor when it is off (0). The defaults: every 10 ms,
+ * idle every 1000 ms. */
 START_TEST(test_idle_never_backs_off_when_watched)
 {
         static const float idle[8] = { 0 };
+        static const float busy5[8] = { 0, 0, 0, 0.05f, 0, 0, 0, 0 };
         struct bl_controller c;
         bl_cpuset little = set_of("0-3"), big = set_of("4-7");
 
-        exynos();
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_CLUSTER, NULL), 0);
-        configure("[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 1000\n");
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        idle_setup(&c, BL_MODE_CLUSTER, "");
+        ck_assert_uint_eq(longest_interval(&c, &little, busy5), 10 * MS);
         ck_assert_uint_eq(longest_interval(&c, &little, idle), 1000 * MS);
 
         controller_set_hold(&c, 0, "hold 0");
@@ -539,10 +529,7 @@ START_TEST(test_idle_pair_mode)
         struct bl_controller c;
         bl_cpuset little = set_of("0-3"), mixed = set_of("0,1,3,6");
 
-        exynos();
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_PAIR, NULL), 0);
-        configure("[daemon]\nidle_sample_interval_ms = 500\n");
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        idle_setup(&c, BL_MODE_PAIR, "[daemon]\nidle_sample_interval_ms = 500\n");
         c.engine[2].level = 1;
         ck_assert_uint_eq(longest_interval(&c, &mixed, idle), 10 * MS);
         c.engine[2].level = 0;
@@ -568,7 +555,6 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);
         tcase_add_test(tc, test_idle_backs_off_and_returns);
-        tcase_add_test(tc, test_idle_window_busy);
         tcase_add_test(tc, test_idle_never_backs_off_when_watched);
         tcase_add_test(tc, test_idle_pair_mode);
         suite_add_tcase(s, tc);
