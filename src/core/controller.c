@@ -342,23 +342,26 @@ static bool engines_quiet(const struct bl_controller *c)
         return true;
 }
 
-/* Adds the sample's busy time to the window's; the most any CPU was busy in
- * the sample, in us. */
-static double window_add(struct bl_controller *c, const struct bl_sample *s)
+/* Adds the sample's busy time to the window's. */
+static void window_add(struct bl_controller *c, const struct bl_sample *s)
 {
-        double most = 0.0;
-
-        for (unsigned i = 0; i < s->ncpus; i++) {
-                double busy;
-
-                if (!s->cpu[i].online || s->cpu[i].cpu >= c->nwindow)
-                        continue;
-                busy = (double)s->cpu[i].busy * (double)s->interval;
-                c->window_busy[s->cpu[i].cpu] += busy;
-                most = busy > most ? busy : most;
-        }
+        for (unsigned i = 0; i < s->ncpus; i++)
+                if (s->cpu[i].online && s->cpu[i].cpu < c->nwindow)
+                        c->window_busy[s->cpu[i].cpu] += (double)s->cpu[i].busy * (double)s->interval;
         c->window_len += s->interval;
-        return most;
+}
+
+/* Backed off, and a CPU was busy beyond IDLE_MAX_BUSY and one stray tick. */
+static bool wakes_from_idle(const struct bl_controller *c, const struct bl_sample *s)
+{
+        const double loaded = IDLE_MAX_BUSY * (double)s->interval + (double)IDLE_TICK_USEC;
+
+        if (c->next_interval <= c->interval || !engines_quiet(c))
+                return false;
+        for (unsigned i = 0; i < s->ncpus; i++)
+                if (s->cpu[i].online && (double)s->cpu[i].busy * (double)s->interval >= loaded)
+                        return true;
+        return false;
 }
 
 static bool window_idle(const struct bl_controller *c)
@@ -371,28 +374,21 @@ static bool window_idle(const struct bl_controller *c)
 
 bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s)
 {
-        double most;
-
-        if (!engines_quiet(c)) {
+        if (!engines_quiet(c) || wakes_from_idle(c, s)) {
                 window_restart(c);
                 c->next_interval = c->interval;
-                return c->next_interval;
-        }
-        most = window_add(c, s);
-        if (c->next_interval > c->interval) {
-                /* Backed off: this sample alone says whether load came. */
-                window_restart(c);
-                if (most >= IDLE_MAX_BUSY * (double)s->interval + (double)IDLE_TICK_USEC)
-                        c->next_interval = c->interval;
-                else if (c->next_interval < c->idle_interval / 2)
-                        c->next_interval *= 2;
-                else
-                        c->next_interval = c->idle_interval;
-        } else if (c->window_len >= IDLE_WINDOW_USEC) {
-                if (window_idle(c))
-                        c->next_interval = c->interval * 2 < c->idle_interval ? c->interval * 2
-                                                                              : c->idle_interval;
-                window_restart(c);
+        } else if (c->next_interval > c->interval) {
+                /* Backed off and still idle. */
+                c->next_interval = c->next_interval < c->idle_interval / 2 ? c->next_interval * 2
+                                                                           : c->idle_interval;
+        } else {
+                window_add(c, s);
+                if (c->window_len >= IDLE_WINDOW_USEC) {
+                        if (window_idle(c))
+                                c->next_interval = c->interval * 2 < c->idle_interval ? c->interval * 2
+                                                                                      : c->idle_interval;
+                        window_restart(c);
+                }
         }
         return c->next_interval;
 }
