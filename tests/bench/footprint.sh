@@ -10,7 +10,7 @@
 # expiry is one; a switch adds a few) counted from 3 s after start to the
 # end, so that start-up and the first idle second are left out; Private_Dirty
 # is read from /proc/PID/smaps_rollup at the end, with the largest
-# contributors by mapping from /proc/PID/smaps for the loaded run.
+# contributors by mapping from /proc/PID/smaps for the idle and loaded runs.
 #   [BOARD=exynos5422] [SECONDS_RUN=15] tests/bench/footprint.sh BUILDDIR
 # Targets (issue 9): <= 1 wakeup/s idle, Private_Dirty <= 1024 kB.
 # Recorded in tests/bench/RESULTS.md.
@@ -51,13 +51,11 @@ run() {
         v1=$(status_field "$pid" voluntary_ctxt_switches status)
         dirty=$(status_field "$pid" Private_Dirty smaps_rollup)
         rss=$(status_field "$pid" VmRSS status)
-        if [ "$name" = loaded ]; then
-                awk '
+        awk '
                 /^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6) ? $6 : "[anonymous]"; sub(".*/", "", name) }
                 /^Private_Dirty:/ { dirty[name] += $2 }
                 END { for (n in dirty) if (dirty[n] > 0) printf "  %6d kB  %s\n", dirty[n], n }
-                ' "/proc/$pid/smaps" | sort -rn >"$out/mappings"
-        fi
+                ' "/proc/$pid/smaps" | sort -rn >"$out/$name.mappings"
         kill -TERM "$pid"
         wait "$board_pid" || true
         ticks=$(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$out/$name.log")
@@ -70,5 +68,7 @@ run() {
 run idle "$src/conf/bigLittle.conf"
 run idle-fixed "$out/fixed.conf"
 run loaded "$src/conf/bigLittle.conf" --pattern default
-echo "Private_Dirty of the loaded run by mapping:"
-cat "$out/mappings"
+for name in idle loaded; do
+        echo "Private_Dirty of the $name run by mapping:"
+        head -n 8 "$out/$name.mappings"
+done
