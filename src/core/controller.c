@@ -318,13 +318,18 @@ double controller_demand(const struct bl_controller *c)
  * housekeeping (this daemon's own included) cost a machine that does
  * nothing. Anything more is load that may grow. */
 #define IDLE_MAX_BUSY 0.05
-/* Busy time counts in ticks (10 ms at HZ=100) where cpuidle does not count
- * it exactly, so one short sample may read a stray tick as 50% busy: the
- * machine must be idle over this long at the full rate before sampling backs
- * off, and a longer sample is loaded only beyond one tick more than
- * IDLE_MAX_BUSY. The pauses of interactive and frame-paced loads are
- * shorter than the window, so they keep the full rate. */
-#define IDLE_WINDOW_USEC BL_USEC_PER_SEC
+/* How long the machine must be idle at the full rate before sampling backs
+ * off. Work that comes after a backed-off stretch is seen only at the next
+ * sample, up to idle_sample_interval_ms late, so the window must outlast the
+ * pauses of interactive work: with 1 s, bursts after idle spells, typing and
+ * page loads ran up to 25x later on the measured suite; with 5 s none of its
+ * workloads changes (tests/bench/RESULTS.md), and an idle machine still
+ * comes down to the idle rate within seconds. Busy time counts in ticks
+ * (10 ms at HZ=100) where cpuidle does not count it exactly, so one short
+ * sample may read a stray tick as 50% busy: the window sums busy time rather
+ * than judging sample by sample, and a longer sample is loaded only beyond
+ * one tick more than IDLE_MAX_BUSY. */
+#define IDLE_WINDOW_USEC (5 * BL_USEC_PER_SEC)
 #define IDLE_TICK_USEC (10 * BL_USEC_PER_MSEC)
 
 /* Nothing for a faster sample to catch whatever the load: every engine at

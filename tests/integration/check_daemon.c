@@ -89,7 +89,7 @@ static double monotonic_ms(void)
         return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Idle back-off on a board with no load: after 1 s idle the interval doubles
+/* Idle back-off on a board with no load: after 5 s idle the interval doubles
  * from 20 ms up to idle_sample_interval_ms (400 ms: about 3 ticks a second
  * instead of 50), and the first tick after load appears brings 20 ms back.
  * Every tick logs "tick: " at debug level. */
@@ -103,7 +103,7 @@ START_TEST(test_idle_backoff_follows_load)
         snprintf(config, sizeof(config), "%s[daemon]\nidle_sample_interval_ms = 400\nlog_level = debug\n",
                  base_config);
         start_daemon(write_config("bigLittle.conf", config), NULL);
-        backed_off = expect_line(0, "sampling every 400.0 ms", 10000);
+        backed_off = expect_line(0, "sampling every 400.0 ms", 15000);
         ck_assert_uint_eq(count_lines(0, "sampling every 40.0 ms"), 1);
         /* 3 s at 400-500 ms (the timer may fire a quarter interval late). */
         expect_online_stays("0-3", 3000);

@@ -410,13 +410,13 @@ static bl_usec_t run_idle(struct bl_controller *c, bl_usec_t t, bl_usec_t until,
         return t;
 }
 
-/* The longest interval asked for over 3 s of samples of 'online' at 'busy',
+/* The longest interval asked for over 8 s of samples of 'online' at 'busy',
  * the engines left as they are. */
 static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpuset *online, const float *busy)
 {
         bl_usec_t longest = 0, next = 10 * MS;
 
-        for (bl_usec_t t = next; t < 3000 * MS; t += next) {
+        for (bl_usec_t t = next; t < 8000 * MS; t += next) {
                 sample(t, online, busy);
                 buf.s.interval = next;
                 next = controller_next_interval(c, &buf.s);
@@ -425,7 +425,7 @@ static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpuset *onli
         return longest;
 }
 
-/* Idle for 1 s at the full rate (one sample reading 50% busy, a stray tick,
+/* Idle for 5 s at the full rate (one sample reading 50% busy, a stray tick,
  * does not matter), then the interval doubles at each idle sample up
  * to idle_sample_interval_ms, and the first sample with a CPU busy 5% of it
  * plus 10 ms brings the full rate back, without a switch. */
@@ -443,7 +443,7 @@ START_TEST(test_idle_backs_off_and_returns)
         idle_setup(&c, BL_MODE_CLUSTER, "[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
 
         ck_assert_uint_eq(tick(&c, 10 * MS, 10 * MS, &little, stray), 10 * MS);
-        for (t = 20 * MS; t < 1000 * MS; t += 10 * MS)
+        for (t = 20 * MS; t < 5000 * MS; t += 10 * MS)
                 ck_assert_uint_eq(tick(&c, t, 10 * MS, &little, idle), 10 * MS);
         for (unsigned i = 0; i < sizeof(backing_off) / sizeof(backing_off[0]); i++) {
                 ck_assert_uint_eq(tick(&c, t, next, &little, idle), backing_off[i]);
@@ -454,16 +454,16 @@ START_TEST(test_idle_backs_off_and_returns)
         t += 100 * MS;
         ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, some), 10 * MS);
         assert_state(&c, 0, "little");
-        /* A new window of 1 s before backing off again. */
+        /* A new window of 5 s before backing off again. */
         t += 10 * MS;
         ck_assert_uint_eq(tick(&c, t, 10 * MS, &little, idle), 10 * MS);
-        t = run_idle(&c, t, t + 980 * MS, &little, idle);
+        t = run_idle(&c, t, t + 4980 * MS, &little, idle);
         ck_assert_uint_eq(c.next_interval, 10 * MS);
         t = run_idle(&c, t, t + 10 * MS, &little, idle);
         ck_assert_uint_eq(c.next_interval, 20 * MS);
 
         /* A switch up is load too. */
-        t = run_idle(&c, t, 5000 * MS, &little, idle);
+        t = run_idle(&c, t, t + 2000 * MS, &little, idle);
         ck_assert_uint_eq(c.next_interval, 100 * MS);
         t += 100 * MS;
         ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, (const float[8]){ 0.9f }), 10 * MS);
@@ -471,7 +471,7 @@ START_TEST(test_idle_backs_off_and_returns)
 
         /* A reload starts again at the full rate. */
         c.engine[0].level = 0;
-        t = run_idle(&c, t, 8000 * MS, &little, idle);
+        t = run_idle(&c, t, t + 7000 * MS, &little, idle);
         ck_assert_uint_eq(c.next_interval, 100 * MS);
         ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
         ck_assert_uint_eq(c.next_interval, 10 * MS);

@@ -42,7 +42,7 @@ static unsigned count(const char *text, const char *what)
 /* A heuristic that says what the test tells it to and keeps every sample.
  * The simulator reuses its per-CPU records, so each sample is kept with a
  * copy of them (the test boards have at most PROBE_CPUS CPUs). */
-#define PROBE_MAX 160
+#define PROBE_MAX 640
 #define PROBE_CPUS 8
 struct probe_sample {
         struct bl_sample s;
@@ -378,57 +378,57 @@ START_TEST(sample_busy_capacity_pressure)
 END_TEST
 
 /* Idle back-off: decisions every sample_interval_ms until little has been
- * idle for a window of 1 s, then at doubling intervals up to
+ * idle for a window of 5 s, then at doubling intervals up to
  * idle_sample_interval_ms, and at the full rate again from the first
  * decision that sees load; each
  * sample covers exactly the time since the one before. */
 START_TEST(idle_backoff_decision_times)
 {
-        static const bl_usec_t when[] = { 1000000, 1020000, 1060000, 1100000, 1300000, 1340000, 1350000 };
+        static const bl_usec_t when[] = { 5000000, 5020000, 5060000, 5100000, 5300000, 5340000, 5350000 };
         static const bl_usec_t interval[] = { 10000, 20000, 40000, 40000, 40000, 40000, 10000 };
         static const float busy[] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.5f, 0.5f };
-        static const unsigned call[] = { 99, 100, 101, 102, 107, 108, 109 };
-        float work[150] = { 0 };
+        static const unsigned call[] = { 499, 500, 501, 502, 507, 508, 509 };
+        static float work[560];
         struct sim_board b = board_tiny(1);
         struct tiny_workload tw;
         struct bl_config cfg;
         struct sim_result r;
 
-        for (unsigned i = 130; i < 150; i++)
+        for (unsigned i = 530; i < 560; i++)
                 work[i] = 2500;         /* 5 ms of each 10 ms step on little's 512 */
         probe_reset();
         probe_config(&cfg, 10);
         cfg.idle_sample_interval_ms = 40;
-        tiny_open(&tw, 10000, 1, 150, work);
+        tiny_open(&tw, 10000, 1, 560, work);
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        /* 100 at 10 ms (a window of 1 s), 9 backing off (1020-1340 ms), the
-         * last of them the first to see the load, 16 at 10 ms (1350-1500 ms) */
-        ck_assert_uint_eq(probe_calls, 125);
-        ck_assert_uint_eq(r.samples, 125);
+        /* 500 at 10 ms (a window of 5 s), 9 backing off (5020-5340 ms), the
+         * last of them the first to see the load, 26 at 10 ms (5350-5600 ms) */
+        ck_assert_uint_eq(probe_calls, 535);
+        ck_assert_uint_eq(r.samples, 535);
         for (unsigned i = 0; i < sizeof(call) / sizeof(call[0]); i++) {
                 ck_assert_uint_eq(probe_now[call[i]], when[i]);
                 ck_assert_uint_eq(probe_seen[call[i]].s.interval, interval[i]);
                 ck_assert_float_eq_tol(probe_seen[call[i]].cpu[0].busy, busy[i], 1e-6f);
         }
-        ck_assert_uint_eq(probe_now[124], 1500000);
+        ck_assert_uint_eq(probe_now[534], 5600000);
 
         /* Off: every 10 ms, whatever the load. */
         probe_reset();
         cfg.idle_sample_interval_ms = 0;
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        ck_assert_uint_eq(r.samples, 150);
-        ck_assert_uint_eq(probe_now[109], 1100000);
-        ck_assert_uint_eq(probe_seen[109].s.interval, 10000);
+        ck_assert_uint_eq(r.samples, 560);
+        ck_assert_uint_eq(probe_now[509], 5100000);
+        ck_assert_uint_eq(probe_seen[509].s.interval, 10000);
         tiny_close(&tw);
 }
 END_TEST
 
-/* On 10 s of nothing the default 1 s idle interval takes 113 decisions
- * where the full rate takes 1000: the first second at 10 ms, then 20, 40
- * ... 640 ms, then one a second. */
+/* On 60 s of nothing the default 1 s idle interval takes 559 decisions
+ * where the full rate takes 6000: the first 5 s at 10 ms, then 20, 40 ...
+ * 640 ms, then one a second. */
 START_TEST(idle_trace_samples_less)
 {
-        float work[100] = { 0 };
+        static float work[600];
         struct sim_board b = board_tiny(1);
         struct tiny_workload tw;
         struct bl_config cfg;
@@ -437,14 +437,14 @@ START_TEST(idle_trace_samples_less)
         probe_reset();
         probe_config(&cfg, 10);
         cfg.idle_sample_interval_ms = 1000;
-        tiny_open(&tw, 100000, 1, 100, work);
+        tiny_open(&tw, 100000, 1, 600, work);
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        ck_assert_uint_eq(r.samples, 113);
-        ck_assert_uint_eq(probe_now[112], 9260000);
-        ck_assert_uint_eq(probe_seen[112].s.interval, 1000000);
+        ck_assert_uint_eq(r.samples, 559);
+        ck_assert_uint_eq(probe_now[558], 59260000);
+        ck_assert_uint_eq(probe_seen[558].s.interval, 1000000);
         cfg.idle_sample_interval_ms = 0;
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
-        ck_assert_uint_eq(r.samples, 1000);
+        ck_assert_uint_eq(r.samples, 6000);
         tiny_close(&tw);
 }
 END_TEST
