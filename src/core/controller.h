@@ -73,9 +73,9 @@ void controller_switched(struct bl_controller *c, const struct bl_decision *d, b
  * to the next one, called once per decision. Idle back-off: while every
  * engine is at level 0 with no move pending and no thermal limit, and no
  * hold is in force, the busy time of each CPU is summed over a window of
- * 5 s at sample_interval_ms; if every CPU was busy under 5% of it, the
+ * 5 s at sample_interval_ms; if every CPU was busy under 10% of it, the
  * interval doubles at each sample up to idle_sample_interval_ms, until a
- * sample finds a CPU busy 5% of it plus 10 ms (a stray /proc/stat tick) or
+ * sample finds a CPU busy 10% of it plus 10 ms (a stray /proc/stat tick) or
  * an engine no longer quiet: then sample_interval_ms again, and a new
  * window. Always sample_interval_ms when idle_sample_interval_ms is 0. A new
  * configuration starts again at the full rate. */

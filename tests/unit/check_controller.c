@@ -427,14 +427,14 @@ static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpuset *onli
 
 /* Idle for 5 s at the full rate (one sample reading 50% busy, a stray tick,
  * does not matter), then the interval doubles at each idle sample up
- * to idle_sample_interval_ms, and the first sample with a CPU busy 5% of it
+ * to idle_sample_interval_ms, and the first sample with a CPU busy 10% of it
  * plus 10 ms brings the full rate back, without a switch. */
 START_TEST(test_idle_backs_off_and_returns)
 {
-        static const float idle[8] = { 0.049f, 0.02f, 0, 0, 0, 0, 0, 0 };
+        static const float idle[8] = { 0.099f, 0.02f, 0, 0, 0, 0, 0, 0 };
         static const float stray[8] = { 0, 0, 0, 0.5f, 0, 0, 0, 0 };
-        static const float below[8] = { 0, 0, 0.14f, 0, 0, 0, 0, 0 };
-        static const float some[8] = { 0, 0, 0.16f, 0, 0, 0, 0, 0 };
+        static const float below[8] = { 0, 0, 0.19f, 0, 0, 0, 0, 0 };
+        static const float some[8] = { 0, 0, 0.21f, 0, 0, 0, 0, 0 };
         static const bl_usec_t backing_off[] = { 20 * MS, 40 * MS, 80 * MS, 100 * MS, 100 * MS, 100 * MS };
         struct bl_controller c;
         bl_cpuset little = set_of("0-3");
@@ -480,19 +480,19 @@ START_TEST(test_idle_backs_off_and_returns)
 }
 END_TEST
 
-/* Nothing backs off while a CPU is busy 5% of the window, a hold is in
+/* Nothing backs off while a CPU is busy 10% of the window, a hold is in
  * force, a level above the lowest runs, a move waits for its delay, or a
  * thermal limit holds; nor when it is off (0). The defaults: every 10 ms,
  * idle every 1000 ms. */
 START_TEST(test_idle_never_backs_off_when_watched)
 {
         static const float idle[8] = { 0 };
-        static const float busy5[8] = { 0, 0, 0, 0.05f, 0, 0, 0, 0 };
+        static const float busy10[8] = { 0, 0, 0, 0.10f, 0, 0, 0, 0 };
         struct bl_controller c;
         bl_cpuset little = set_of("0-3"), big = set_of("4-7");
 
         idle_setup(&c, BL_MODE_CLUSTER, "");
-        ck_assert_uint_eq(longest_interval(&c, &little, busy5), 10 * MS);
+        ck_assert_uint_eq(longest_interval(&c, &little, busy10), 10 * MS);
         ck_assert_uint_eq(longest_interval(&c, &little, idle), 1000 * MS);
 
         controller_set_hold(&c, 0, "hold 0");
