@@ -327,11 +327,11 @@ double controller_demand(const struct bl_controller *c)
  * pauses of interactive work: with 1 s, bursts after idle spells, typing and
  * page loads ran up to 25x later on the measured suite; with 5 s none ran
  * later (tests/bench/RESULTS.md), and an idle machine still comes down to
- * the idle rate within seconds. Busy time counts in ticks
- * (10 ms at HZ=100) where cpuidle does not count it exactly, so one short
- * sample may read a stray tick as 50% busy: the window sums busy time rather
- * than judging sample by sample, and a longer sample is loaded only beyond
- * one tick more than IDLE_MAX_BUSY. */
+ * the idle rate within seconds. Busy time counts in ticks (10 ms at HZ=100)
+ * where cpuidle does not count it exactly, so one short sample may read a
+ * stray tick as 50% busy: the window sums busy time rather than judging
+ * sample by sample, and a longer sample is loaded only beyond one tick more
+ * than IDLE_MAX_BUSY. */
 #define IDLE_WINDOW_USEC (5 * BL_USEC_PER_SEC)
 #define IDLE_TICK_USEC (10 * BL_USEC_PER_MSEC)
 
