@@ -91,6 +91,8 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_BACKEND] = { "daemon", "backend", KIND_CHOICE, .choices = backend_choices },
         [BL_KEY_SAMPLE_INTERVAL_MS] = { "daemon", "sample_interval_ms", KIND_UINT, 5, 1000,
                                         "an integer 5-1000 (ms)", NULL },
+        [BL_KEY_IDLE_SAMPLE_INTERVAL_MS] = { "daemon", "idle_sample_interval_ms", KIND_UINT, 0, 10000,
+                                             "an integer 0-10000 (ms, 0 = off)", NULL },
         [BL_KEY_LOG_LEVEL] = { "daemon", "log_level", KIND_CHOICE, .choices = log_level_choices },
         [BL_KEY_AUTO_MODE] = { "daemon", "auto_mode", KIND_CHOICE, .choices = auto_mode_choices },
         [BL_KEY_HEURISTICS] = { "policy", "heuristics", KIND_HEURISTICS },
@@ -243,6 +245,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->mode = BL_MODE_AUTO;
         c->backend = BL_BACKEND_AUTO;
         c->sample_interval_ms = 10;
+        c->idle_sample_interval_ms = 1000;
         c->log_level = LOG_INFO;
         c->auto_mode = BL_MODE_CLUSTER;
 
@@ -612,6 +615,9 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
         case BL_KEY_SAMPLE_INTERVAL_MS:
                 c->sample_interval_ms = (unsigned)v;
                 break;
+        case BL_KEY_IDLE_SAMPLE_INTERVAL_MS:
+                c->idle_sample_interval_ms = (unsigned)v;
+                break;
         case BL_KEY_LOG_LEVEL:
                 c->log_level = (int)v;
                 break;
@@ -673,6 +679,12 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
 static void key_format(const struct bl_config *c, enum bl_config_key k, char *buf, size_t size)
 {
         switch (k) {
+        case BL_KEY_SAMPLE_INTERVAL_MS:
+                snprintf(buf, size, "%u", c->sample_interval_ms);
+                break;
+        case BL_KEY_IDLE_SAMPLE_INTERVAL_MS:
+                snprintf(buf, size, "%u", c->idle_sample_interval_ms);
+                break;
         case BL_KEY_UP_THRESHOLD:
                 snprintf(buf, size, "%u", c->up_threshold);
                 break;
@@ -893,15 +905,17 @@ static void value_format(const struct bl_config *c, enum bl_config_key k, char *
 
 /* One ordering rule between two keys. The problem is reported where the
  * later of the two was set: that assignment is the one that broke it. */
-static unsigned check_below(const struct bl_config *c, struct bl_diag *diag, enum bl_config_key low,
-                            long low_value, enum bl_config_key high, long high_value)
+/* 'low' must be below 'high' (or equal, with 'equal_ok'); the key set last is
+ * blamed. */
+static unsigned check_order(const struct bl_config *c, struct bl_diag *diag, enum bl_config_key low,
+                            long low_value, enum bl_config_key high, long high_value, bool equal_ok)
 {
         const struct bl_config_origin *lo = &c->origin[low], *hi = &c->origin[high];
         enum bl_config_key at, other;
         char where[BL_CONFIG_FILE_MAX + 16], other_where[BL_CONFIG_FILE_MAX + 24];
         char value[BL_CONFIG_VALUE_MAX], other_value[BL_CONFIG_VALUE_MAX];
 
-        if (low_value < high_value)
+        if (low_value < high_value || (equal_ok && low_value == high_value))
                 return 0;
         at = lo->seq >= hi->seq ? low : high;
         other = at == low ? high : low;
@@ -914,8 +928,15 @@ static unsigned check_below(const struct bl_config *c, struct bl_diag *diag, enu
         value_format(c, at, value, sizeof(value));
         value_format(c, other, other_value, sizeof(other_value));
         diag_add(diag, "%s: %s: must be %s %s (%s, %s), got \"%s\"", where, keys[at].name,
-                 at == low ? "below" : "above", keys[other].name, other_value, other_where, value);
+                 at == low ? (equal_ok ? "at most" : "below") : (equal_ok ? "at least" : "above"),
+                 keys[other].name, other_value, other_where, value);
         return 1;
+}
+
+static unsigned check_below(const struct bl_config *c, struct bl_diag *diag, enum bl_config_key low,
+                            long low_value, enum bl_config_key high, long high_value)
+{
+        return check_order(c, diag, low, low_value, high, high_value, false);
 }
 
 /* A heuristic's own rules across its keys, reported where its section last
@@ -981,6 +1002,9 @@ unsigned config_validate(const struct bl_config *c, struct bl_diag *diag)
                 problems += check_heuristic(c, &c->heuristics[i], diag);
         problems += check_below(c, diag, BL_KEY_DOWN_THRESHOLD, c->down_threshold, BL_KEY_UP_THRESHOLD,
                                 c->up_threshold);
+        if (c->idle_sample_interval_ms > 0)
+                problems += check_order(c, diag, BL_KEY_SAMPLE_INTERVAL_MS, c->sample_interval_ms,
+                                        BL_KEY_IDLE_SAMPLE_INTERVAL_MS, c->idle_sample_interval_ms, true);
         if (!c->release_temp_auto && !c->cap_temp_auto)
                 problems += check_below(c, diag, BL_KEY_RELEASE_TEMP_C, c->release_temp_mc, BL_KEY_CAP_TEMP_C,
                                         c->cap_temp_mc);

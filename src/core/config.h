@@ -71,6 +71,7 @@ enum bl_config_key {
         BL_KEY_MODE,
         BL_KEY_BACKEND,
         BL_KEY_SAMPLE_INTERVAL_MS,
+        BL_KEY_IDLE_SAMPLE_INTERVAL_MS,
         BL_KEY_LOG_LEVEL,
         BL_KEY_AUTO_MODE,
         BL_KEY_HEURISTICS,
@@ -108,6 +109,7 @@ struct bl_config {
         enum bl_mode mode;
         enum bl_backend_kind backend;
         unsigned sample_interval_ms;
+        unsigned idle_sample_interval_ms;       /* the longest when idle; 0 = off */
         int log_level;                  /* syslog priority: LOG_ERR .. LOG_DEBUG */
         enum bl_mode auto_mode;         /* what mode = auto picks without the in-kernel switcher */
 

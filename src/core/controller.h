@@ -27,6 +27,12 @@ struct bl_controller {
         double *demand;                 /* each scorer's last combined demand */
         double top[BL_MAX_LEVELS];      /* mp: the largest per-CPU demands, largest first */
         unsigned ntop;
+        bl_usec_t interval;             /* sample_interval_ms */
+        bl_usec_t idle_interval;        /* idle_sample_interval_ms; 0 = off */
+        bl_usec_t next_interval;        /* the last one controller_next_interval() gave */
+        unsigned nwindow;               /* the ladder's highest CPU + 1 */
+        double *window_busy;            /* each CPU's busy time (us) in the idle window */
+        bl_usec_t window_len;
         int hold_level;                 /* -1: no hold in force */
         char hold_who[BL_REASON_MAX / 2];
 };
@@ -62,6 +68,18 @@ void controller_cpus(const struct bl_controller *c, const struct bl_decision *d,
 
 /* Records that the decisions' changes are applied. */
 void controller_switched(struct bl_controller *c, const struct bl_decision *d, bl_usec_t now);
+
+/* The time from the decision on 's' (with the switches it made recorded)
+ * to the next one, called once per decision. Idle back-off: while every
+ * engine is at level 0 with no move pending and no thermal limit, and no
+ * hold is in force, the busy time of each CPU is summed over a window of
+ * 5 s at sample_interval_ms; if every CPU was busy under 10% of it, the
+ * interval doubles at each sample up to idle_sample_interval_ms, until a
+ * sample finds a CPU busy 10% of it plus 10 ms (a stray /proc/stat tick) or
+ * an engine no longer quiet: then sample_interval_ms again, and a new
+ * window. Always sample_interval_ms when idle_sample_interval_ms is 0. A new
+ * configuration starts again at the full rate. */
+bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s);
 
 /* One number for the whole state: the level in cluster and mp mode; in pair
  * mode the pairs on big as a bitmask (bit p = pair p), as blsim numbers

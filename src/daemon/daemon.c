@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bigLittled: one sd-event loop wiring the sources, the pure core and a
- * backend. A timer samples the machine every sample_interval_ms, the engine
+ * backend. A timer samples the machine every sample_interval_ms (backing off
+ * towards idle_sample_interval_ms while it is idle, core/controller.h), the engine
  * decides, the backend applies; SIGHUP reloads the configuration (a bad one
  * is refused and the running one stays), SIGTERM/SIGINT restore what the
  * backend changed and exit.
@@ -529,32 +530,59 @@ void daemon_owner_gone(struct bl_daemon *d, const char *owner)
         daemon_decide_now(d);
 }
 
+/* The timer's accuracy. At the full rate a quarter of the interval, at most
+ * 1 ms: 0 would mean sd-event's default of 250 ms, which smears a 20 ms tick,
+ * and 1 ms still lets the kernel coalesce wakeups a little. Backed off, the
+ * machine is idle and nothing is in a hurry: a quarter of the interval lets
+ * the kernel batch the wakeup with others (sd-event aligns such timers). */
+static bl_usec_t tick_accuracy(const struct bl_config *cfg, bl_usec_t interval)
+{
+        bl_usec_t quarter = interval / 4;
+
+        if (interval > (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC)
+                return quarter;
+        return quarter < BL_USEC_PER_MSEC ? quarter : BL_USEC_PER_MSEC;
+}
+
 static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
 {
         struct bl_daemon *d = userdata;
-        uint64_t now;
+        uint64_t now, next;
+        bool slack;
         int r;
 
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
         if (r < 0)
                 return r;
-        /* Fixed rate; if we fell behind (a stopped process, a slow write),
-         * skip the missed ticks rather than firing them back to back. */
-        d->next_tick += d->interval;
+        /* Decide on the tick's scheduled time, not the wakeup's jitter, so
+         * that delays count whole sample intervals as they do in blsim. Backed
+         * off, the timer may fire a quarter interval late on purpose: then the
+         * sample ends when it is read, or the lag would read as busy time. */
+        slack = tick_accuracy(&d->cfg, d->interval) > BL_USEC_PER_MSEC;
+        if (slack)
+                usec = now;
+        else
+                d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
+                                          (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
+        if (!events_resumed(d, now)) {
+                events_wall_clock(d, now);
+                decide(d, usec);
+        }
+        /* The controller says when the next decision is due (later while the
+         * machine is idle). If we fell behind (a stopped process, a slow
+         * write), skip the missed ticks rather than firing them back to back. */
+        next = controller_next_interval(&d->ctl, &d->sample.s);
+        if (next != d->interval) {
+                log_debug("sampling every %.1f ms", (double)next / BL_USEC_PER_MSEC);
+                r = sd_event_source_set_time_accuracy(s, tick_accuracy(&d->cfg, next));
+                if (r < 0)
+                        return r;
+        }
+        d->interval = next;
+        d->next_tick = usec + d->interval;
         if (d->next_tick <= now)
                 d->next_tick = now + d->interval;
-        r = sd_event_source_set_time(s, d->next_tick);
-        if (r < 0)
-                return r;
-        d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
-                                  (now - usec) / BL_LATENESS_BIN_USEC : BL_LATENESS_BINS - 1 : 0]++;
-        if (events_resumed(d, now))
-                return 0;
-        events_wall_clock(d, now);
-        /* Decide on the tick's scheduled time, not the wakeup's jitter, so
-         * that delays count whole sample intervals as they do in blsim. */
-        decide(d, usec);
-        return 0;
+        return sd_event_source_set_time(s, d->next_tick);
 }
 
 /* A heuristic the sources cannot feed is said at start (and after a reload). */
@@ -636,6 +664,7 @@ int daemon_reload(struct bl_daemon *d)
         d->files = files;
         log_set_max_level(cfg.log_level);
         d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        (void)sd_event_source_set_time_accuracy(d->timer, tick_accuracy(&cfg, d->interval));
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
                 d->next_tick = now + d->interval;
                 (void)sd_event_source_set_time(d->timer, d->next_tick);
@@ -917,10 +946,8 @@ static int setup(struct bl_daemon *d)
 
         d->interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
         d->next_tick = now + d->interval;
-        /* Accuracy 0 would mean sd-event's default of 250 ms, which smears a
-         * 20 ms tick; 1 ms still lets the kernel coalesce wakeups a little. */
-        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick, BL_USEC_PER_MSEC, on_tick,
-                              d);
+        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick,
+                              tick_accuracy(&d->cfg, d->interval), on_tick, d);
         if (r < 0)
                 goto out;
         /* Keep it armed after each expiry (not ONESHOT); on_tick moves it on. */

@@ -12,6 +12,8 @@
  *   HZ=100); the tracked load is continuous, so only the reaction time is
  *   quantised by the interval;
  * - always-big, always-little: 20 ms, the shipped interval (any would do).
+ * Each keeps that one interval (idle_sample_interval_ms = 0): the policies
+ * they imitate have no other.
  * "default" is the shipped configuration as it is; util, pelt, psi and trend
  * are it with that one heuristic. (ipc has no preset: the simulator has no
  * hardware counters, so it would run as util.) */
@@ -33,6 +35,7 @@
 #define BASELINE(heuristic, interval_ms) \
         "[daemon]\n" \
         "sample_interval_ms = " #interval_ms "\n" \
+        "idle_sample_interval_ms = 0\n" \
         "[policy]\n" \
         "heuristics = " heuristic "\n" \
         PASS_THROUGH

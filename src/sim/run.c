@@ -1,20 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The simulation loop in virtual time (DESIGN.md "Simulator semantics").
  *
- * Steps run back to back from t = 0. The engine decides at t = m x I
- * (m >= 1, I = sample_interval_ms), seeing only the steps that started in
- * [t - I, t); its decision applies to the steps starting at or after t, so
- * before each step every decision time up to the step's start is handled
- * first. What the engine sees is built the way the daemon's sampler fills a
- * sample: the CPUs of the cluster that ran the interval are online, with
- * their busy fraction, the capacity of the last step's OPP and their top
- * capacity; the other CPUs read as offline (busy, capacity and top capacity
- * 0). Busy time and pressure are divided by I as they are, so when steps do
- * not tile the interval (a step length that does not divide I) a fraction
- * can exceed 1 by less than one step's share. The run ends when the
- * workload does; a decision time that falls on the end itself is still taken
- * (it closes the last interval and shows in the timeline), with no step left
- * to apply it to.
+ * Steps run back to back from t = 0. The engine decides at the times the
+ * controller asks for (core/controller.h: sample_interval_ms, backing off
+ * towards idle_sample_interval_ms while the machine is idle; the first at
+ * sample_interval_ms), each seeing only the steps that started since the
+ * decision before (I = the time between the two); its decision applies to
+ * the steps starting at or after it, so before each step every decision time
+ * up to the step's start is handled first. What the engine sees is built the
+ * way the daemon's sampler fills a sample: the CPUs of the cluster that ran
+ * the interval are online, with their busy fraction, the capacity of the last
+ * step's OPP and their top capacity; the other CPUs read as offline (busy,
+ * capacity and top capacity 0). Busy time and pressure are divided by I as
+ * they are, so when steps do not tile the interval (a step length that does
+ * not divide I) a fraction can exceed 1 by less than one step's share. The
+ * run ends when the workload does; a decision time that falls on the end
+ * itself is still taken (it closes the last interval and shows in the
+ * timeline), with no step left to apply it to.
  *
  * The engine-driven run works in every mode: the daemon's own controller
  * (core/controller.h) decides, and its state is a system level of
@@ -116,7 +118,7 @@ mismatch:
 
 /* What the engine's sample is made of, gathered step by step. */
 struct observer {
-        bl_usec_t interval;
+        bl_usec_t since;                /* the previous decision */
         uint64_t active;                /* the CPUs of the level the interval ran at */
         unsigned capacity[BL_MAX_CLUSTERS];     /* of each cluster's OPP in the last step */
         double pressure_us;
@@ -129,11 +131,9 @@ static unsigned top_of(const struct sim_board *b, unsigned cluster)
         return top_capacity(&b->cluster[cluster]);
 }
 
-static void observer_init(struct observer *o, const struct sim_board *b, const struct sim_levels *lv,
-                          bl_usec_t interval)
+static void observer_init(struct observer *o, const struct sim_board *b, const struct sim_levels *lv)
 {
         memset(o, 0, sizeof(*o));
-        o->interval = interval;
         o->active = lv->level[0].active;
         for (unsigned k = 0; k < b->nclusters; k++)
                 o->capacity[k] = b->cluster[k].opp[0].capacity;
@@ -162,10 +162,11 @@ static const struct bl_sample *observer_sample(struct observer *o, const struct 
                                                const struct sim_levels *lv, bl_usec_t now)
 {
         struct bl_sample *s = &o->sample.s;
-        const double interval = (double)o->interval;
+        const double interval = (double)(now - o->since);
 
         s->now = now;
-        s->interval = o->interval;
+        s->interval = now - o->since;
+        o->since = now;
         for (unsigned cpu = 0; cpu < b->ncpus && cpu < SIM_MAX_CPUS; cpu++) {
                 struct bl_cpu_sample *rec = &o->sample.cpu[cpu];
                 const unsigned k = lv->cpu_cluster[cpu];
@@ -222,11 +223,10 @@ static void place_lanes(const struct sim_board *b, const struct sim_levels *lv, 
 int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct sim_workload *w,
                    const struct bl_config *cfg, struct sim_result *r, struct sim_timeline *tl)
 {
-        const bl_usec_t interval = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
         const struct sim_levels *lv = &m->levels;
         const unsigned nlanes = w->nlanes;
         _cleanup_free_ struct policy_run *p = NULL;
-        bl_usec_t next_decision = interval, t = 0;
+        bl_usec_t next_decision, t = 0;
         unsigned level = 0, prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
         double energy_nj = 0, late = 0;
         int err;
@@ -234,7 +234,7 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
         *r = (struct sim_result){ 0 };
         if (tl)
                 tl->n = 0;
-        if (interval == 0 || nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0)
+        if (cfg->sample_interval_ms == 0 || nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0)
                 return -EINVAL;
         if (w->reset) {
                 err = w->reset(w);
@@ -258,7 +258,8 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
         if (err < 0)
                 goto out;
         p->ctl_ready = true;
-        observer_init(&p->obs, b, lv, interval);
+        observer_init(&p->obs, b, lv);
+        next_decision = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
 
         for (;;) {
                 while (next_decision <= t) {
@@ -275,7 +276,7 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
                                 if (err < 0)
                                         goto out;
                         }
-                        next_decision += interval;
+                        next_decision += controller_next_interval(&p->ctl, s);
                         r->samples++;
                 }
 

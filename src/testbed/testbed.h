@@ -31,7 +31,7 @@
 
 #include "core/cpuset.h"
 
-#define FAKEBOARD_MAX_CPUS 64
+#define FAKEBOARD_MAX_CPUS 256
 #define FAKEBOARD_MAX_OPPS 64
 #define FAKEBOARD_MAX_ZONES 16
 #define FAKEBOARD_MAX_GROUPS 16

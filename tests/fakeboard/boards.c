@@ -350,6 +350,41 @@ static const struct fakeboard_zone_desc tc2_switcher_zones[] = {
         { "soc_thermal", 44000, 100000, NULL, 0 },
 };
 
+/* Many-core boards for the cost benchmarks (tests/bench/run.sh): half the
+ * CPUs LITTLE (capacity 512, 0.4-1.6 GHz), half big (1024, 0.6-2.4 GHz), a
+ * cpufreq policy per kind, cpuidle, PSI and one CPU thermal zone. Each is
+ * made by MANY_CORE_BOARD from its CPU count and the two halves' cpulists. */
+#define MANY_CORE_CLUSTER(kind, list, cap, min, max, id)                                        \
+        {                                                                                       \
+                .core = kind, .cpus = list, .capacity = cap, .cluster_id = id, .package_id = 0, \
+                .min_khz = min, .max_khz = max, .step_khz = 200000, .driver = "cpufreq-dt",     \
+                .governor = "schedutil", .governors = "performance schedutil",                  \
+                .list_frequencies = true, .transition_latency_ns = 100000,                      \
+        }
+#define MANY_CORE_CLUSTERS(name, little, big)                                                   \
+        static const struct fakeboard_cluster_desc name[] = {                                   \
+                MANY_CORE_CLUSTER("little", little, 512, 400000, 1600000, 0),                   \
+                MANY_CORE_CLUSTER("big", big, 1024, 600000, 2400000, 1),                        \
+        }
+#define MANY_CORE_BOARD(boardname, n, cluster_table)                                            \
+        {                                                                                       \
+                .name = boardname, .summary = #n " CPUs, half LITTLE and half big (benchmarks)",\
+                .ncpus = n, .kernel_max = 511, .clusters = cluster_table,                       \
+                .nclusters = COUNT(cluster_table), .zones = many_core_zones,                    \
+                .nzones = COUNT(many_core_zones), .psi = true, .cgroup2 = true,                 \
+        }
+
+MANY_CORE_CLUSTERS(many64_clusters, "0-31", "32-63");
+MANY_CORE_CLUSTERS(many256_clusters, "0-127", "128-255");
+
+static const struct fakeboard_trip_desc many_core_trips[] = {
+        { "passive", 85000, 2000 },
+};
+
+static const struct fakeboard_zone_desc many_core_zones[] = {
+        { "cpu-thermal", 45000, 105000, TRIPS(many_core_trips) },
+};
+
 static const struct fakeboard_desc boards[] = {
         {
                 .name = "exynos5422",
@@ -425,6 +460,8 @@ static const struct fakeboard_desc boards[] = {
                 .psi = false,
                 .bl_switcher = true,
         },
+        MANY_CORE_BOARD("many-64", 64, many64_clusters),
+        MANY_CORE_BOARD("many-256", 256, many256_clusters),
 };
 
 /* Idle-ish, a load the LITTLE cluster cannot carry, idle-ish again, then a

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/integration/harness.h"
@@ -77,6 +78,49 @@ START_TEST(test_start_applies_little)
         expect_online_stays("0-3", 500);
         ck_assert(fakeboard_running(fb));
         ck_assert_int_eq(fakeboard_find_line(fb, 0, "switch "), -ENOENT);
+}
+END_TEST
+
+static double monotonic_ms(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Idle back-off on a board with no load: after 5 s idle the interval doubles
+ * from 20 ms up to idle_sample_interval_ms (400 ms: about 3 ticks a second
+ * instead of 50), and the first tick after load appears brings 20 ms back.
+ * Every tick logs "tick: " at debug level. */
+START_TEST(test_idle_backoff_follows_load)
+{
+        char config[sizeof(base_config) + 128];
+        unsigned backed_off, idle_ticks, loaded;
+        double load_on, seen;
+
+        new_board("exynos5422");
+        snprintf(config, sizeof(config), "%s[daemon]\nidle_sample_interval_ms = 400\nlog_level = debug\n",
+                 base_config);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        backed_off = expect_line(0, "sampling every 400.0 ms", 15000);
+        ck_assert_uint_eq(count_lines(0, "sampling every 40.0 ms"), 1);
+        /* 3 s at 400-500 ms (the timer may fire a quarter interval late). */
+        expect_online_stays("0-3", 3000);
+        idle_ticks = count_lines(backed_off, "tick: ");
+        ck_assert_msg(idle_ticks >= 5 && idle_ticks <= 9, "%u ticks in 3 s idle; the daemon said:%s",
+                      idle_ticks, text_tail(log_text(), 4000));
+
+        load_on = monotonic_ms();
+        set_load(heavy_load, 2);
+        loaded = expect_line(backed_off, "sampling every 20.0 ms", 5000);
+        seen = monotonic_ms();
+        /* Within one idle interval and its slack, plus a loaded shared machine. */
+        ck_assert_double_lt(seen - load_on, 400 + 100 + 500);
+        expect_online("0,4-7", SWITCH_BOUND_MS);
+        expect_online_stays("0,4-7", 1000);
+        /* At least 1 s at 20 ms, whether a tick switched or not. */
+        ck_assert_uint_ge(count_lines(loaded, "tick: ") + count_lines(loaded, "switch "), 40);
 }
 END_TEST
 
@@ -659,6 +703,7 @@ static Suite *daemon_suite(void)
         Suite *s = suite_create("daemon");
         TCase *tc = tcase_create("exynos5422");
         TCase *other = tcase_create("refusals");
+        TCase *idle = tcase_create("idle");
 
         tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
@@ -685,6 +730,11 @@ static Suite *daemon_suite(void)
         tcase_add_test(other, test_bad_config_at_start);
         tcase_add_test(other, test_check_config);
         suite_add_tcase(s, other);
+
+        tcase_add_checked_fixture(idle, harness_setup, harness_teardown);
+        tcase_set_timeout(idle, 60);
+        tcase_add_test(idle, test_idle_backoff_follows_load);
+        suite_add_tcase(s, idle);
         return s;
 }
 

@@ -81,6 +81,8 @@ static long long key_value(const struct bl_config *c, const char *key)
                 return c->backend;
         if (strcmp(key, "sample_interval_ms") == 0)
                 return c->sample_interval_ms;
+        if (strcmp(key, "idle_sample_interval_ms") == 0)
+                return c->idle_sample_interval_ms;
         if (strcmp(key, "log_level") == 0)
                 return c->log_level;
         if (strcmp(key, "combine") == 0)
@@ -112,6 +114,7 @@ START_TEST(test_defaults)
         ck_assert_int_eq(cfg.mode, BL_MODE_AUTO);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_AUTO);
         ck_assert_uint_eq(cfg.sample_interval_ms, 10);
+        ck_assert_uint_eq(cfg.idle_sample_interval_ms, 1000);
         ck_assert_int_eq(cfg.log_level, LOG_INFO);
         ck_assert_uint_eq(cfg.nheuristics, 1);
         ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
@@ -230,6 +233,8 @@ static const struct good_value good_values[] = {
         { "daemon", "sample_interval_ms", "1000", 1000 },
         { "daemon", "sample_interval_ms", "085", 85 },
         { "daemon", "sample_interval_ms", "+40", 40 },
+        { "daemon", "idle_sample_interval_ms", "0", 0 },
+        { "daemon", "idle_sample_interval_ms", "10000", 10000 },
         { "daemon", "log_level", "err", LOG_ERR },
         { "daemon", "log_level", "warning", LOG_WARNING },
         { "daemon", "log_level", "notice", LOG_NOTICE },
@@ -288,6 +293,8 @@ static const struct bad_value bad_values[] = {
         { "daemon", "backend", "sysfs", BACKENDS },
         { "daemon", "backend", "", BACKENDS },
         { "daemon", "sample_interval_ms", "4", "an integer 5-1000 (ms)" },
+        { "daemon", "idle_sample_interval_ms", "-1", "an integer 0-10000 (ms, 0 = off)" },
+        { "daemon", "idle_sample_interval_ms", "10001", "an integer 0-10000 (ms, 0 = off)" },
         { "daemon", "sample_interval_ms", "1001", "an integer 5-1000 (ms)" },
         { "daemon", "sample_interval_ms", "-20", "an integer 5-1000 (ms)" },
         { "daemon", "sample_interval_ms", "abc", "an integer 5-1000 (ms)" },
@@ -648,6 +655,43 @@ START_TEST(test_cross_both_defaults)
         ck_assert_uint_eq(config_validate(&cfg, &diag), 1);
         ck_assert_diag(0, "defaults: down_threshold: must be below up_threshold (50, the default), "
                           "got \"90\"");
+}
+END_TEST
+
+/* The idle interval must be at least the full rate's, unless it is off;
+ * the key set last is the one blamed. */
+static const struct {
+        const char *text;
+        unsigned problems;
+        const char *diag;
+} interval_cases[] = {
+        { "[daemon]\nsample_interval_ms = 50\nidle_sample_interval_ms = 49\n", 1,
+          "test.conf:3: idle_sample_interval_ms: must be at least sample_interval_ms (50, set at "
+          "test.conf:2), got \"49\"" },
+        { "[daemon]\nidle_sample_interval_ms = 9\n", 1,
+          "test.conf:2: idle_sample_interval_ms: must be at least sample_interval_ms (10, the default), "
+          "got \"9\"" },
+        { "[daemon]\nidle_sample_interval_ms = 30\nsample_interval_ms = 40\n", 1,
+          "test.conf:3: sample_interval_ms: must be at most idle_sample_interval_ms (30, set at "
+          "test.conf:2), got \"40\"" },
+        { "[daemon]\nsample_interval_ms = 1000\n", 0, NULL },
+        { "[daemon]\nsample_interval_ms = 20\nidle_sample_interval_ms = 20\n", 0, NULL },
+};
+
+START_TEST(test_cross_intervals)
+{
+        ck_assert_uint_eq(parse(interval_cases[_i].text), 0);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), interval_cases[_i].problems);
+        if (interval_cases[_i].diag)
+                ck_assert_diag(0, interval_cases[_i].diag);
+}
+END_TEST
+
+START_TEST(test_cross_intervals_off)
+{
+        ck_assert_uint_eq(parse("[daemon]\nsample_interval_ms = 5\nidle_sample_interval_ms = 0\n"), 0);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+        ck_assert_uint_eq(cfg.idle_sample_interval_ms, 0);
 }
 END_TEST
 
@@ -1297,6 +1341,7 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.mode, def.mode);
         ck_assert_int_eq(cfg.backend, def.backend);
         ck_assert_uint_eq(cfg.sample_interval_ms, def.sample_interval_ms);
+        ck_assert_uint_eq(cfg.idle_sample_interval_ms, def.idle_sample_interval_ms);
         ck_assert_int_eq(cfg.log_level, def.log_level);
         ck_assert_int_eq(cfg.auto_mode, def.auto_mode);
         ck_assert_str_eq(cfg.plugin_dir, def.plugin_dir);
@@ -1379,6 +1424,8 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_cross_thresholds_reversed);
         tcase_add_test(tc, test_cross_thresholds_default);
         tcase_add_test(tc, test_cross_both_defaults);
+        tcase_add_loop_test(tc, test_cross_intervals, 0, sizeof(interval_cases) / sizeof(interval_cases[0]));
+        tcase_add_test(tc, test_cross_intervals_off);
         tcase_add_test(tc, test_cross_across_files);
         tcase_add_test(tc, test_cross_temperatures);
         tcase_add_test(tc, test_cross_temperatures_auto);

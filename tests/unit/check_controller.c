@@ -374,6 +374,170 @@ START_TEST(test_init_refuses_an_empty_ladder)
 }
 END_TEST
 
+/* A controller on the Exynos topology in 'mode' with 'extra' configured. */
+static void idle_setup(struct bl_controller *c, enum bl_mode mode, const char *extra)
+{
+        exynos();
+        ck_assert_int_eq(ladder_build(&ladder, &topo, mode, NULL), 0);
+        configure(extra);
+        ck_assert_int_eq(controller_init(c, &ladder, &cfg, 0, 0), 0);
+}
+
+/* As the daemon runs it: a decision on the sample of the 'interval' ending
+ * at 'now', applied, then the time to the next one. */
+static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, bl_usec_t interval, const bl_cpuset *online,
+                      const float *busy)
+{
+        struct bl_decision d[4];
+
+        sample(now, online, busy);
+        buf.s.interval = interval;
+        controller_decide(c, &buf.s, now, d);
+        controller_switched(c, d, now);
+        return controller_next_interval(c, &buf.s);
+}
+
+/* Idle samples of 'online' at 'busy' until 'until'; the time of the last. */
+static bl_usec_t run_idle(struct bl_controller *c, bl_usec_t t, bl_usec_t until, const bl_cpuset *online,
+                          const float *busy)
+{
+        bl_usec_t next = c->next_interval;
+
+        while (t + next <= until) {
+                t += next;
+                next = tick(c, t, next, online, busy);
+        }
+        return t;
+}
+
+/* The longest interval asked for over 8 s of samples of 'online' at 'busy',
+ * the engines left as they are. */
+static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpuset *online, const float *busy)
+{
+        bl_usec_t longest = 0, next = 10 * MS;
+
+        for (bl_usec_t t = next; t < 8000 * MS; t += next) {
+                sample(t, online, busy);
+                buf.s.interval = next;
+                next = controller_next_interval(c, &buf.s);
+                longest = next > longest ? next : longest;
+        }
+        return longest;
+}
+
+/* Idle for 5 s at the full rate (one sample reading 50% busy, a stray tick,
+ * does not matter), then the interval doubles at each idle sample up
+ * to idle_sample_interval_ms, and the first sample with a CPU busy 10% of it
+ * plus 10 ms brings the full rate back, without a switch. */
+START_TEST(test_idle_backs_off_and_returns)
+{
+        static const float idle[8] = { 0.099f, 0.02f, 0, 0, 0, 0, 0, 0 };
+        static const float stray[8] = { 0, 0, 0, 0.5f, 0, 0, 0, 0 };
+        static const float below[8] = { 0, 0, 0.19f, 0, 0, 0, 0, 0 };
+        static const float some[8] = { 0, 0, 0.21f, 0, 0, 0, 0, 0 };
+        static const bl_usec_t backing_off[] = { 20 * MS, 40 * MS, 80 * MS, 100 * MS, 100 * MS, 100 * MS };
+        struct bl_controller c;
+        bl_cpuset little = set_of("0-3");
+        bl_usec_t t, next = 10 * MS;
+
+        idle_setup(&c, BL_MODE_CLUSTER, "[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
+
+        ck_assert_uint_eq(tick(&c, 10 * MS, 10 * MS, &little, stray), 10 * MS);
+        for (t = 20 * MS; t < 5000 * MS; t += 10 * MS)
+                ck_assert_uint_eq(tick(&c, t, 10 * MS, &little, idle), 10 * MS);
+        for (unsigned i = 0; i < sizeof(backing_off) / sizeof(backing_off[0]); i++) {
+                ck_assert_uint_eq(tick(&c, t, next, &little, idle), backing_off[i]);
+                next = backing_off[i];
+                t += next;
+        }
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, below), 100 * MS);
+        t += 100 * MS;
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, some), 10 * MS);
+        assert_state(&c, 0, "little");
+        /* A new window of 5 s before backing off again. */
+        t += 10 * MS;
+        ck_assert_uint_eq(tick(&c, t, 10 * MS, &little, idle), 10 * MS);
+        t = run_idle(&c, t, t + 4980 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 10 * MS);
+        t = run_idle(&c, t, t + 10 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 20 * MS);
+
+        /* A switch up is load too. */
+        t = run_idle(&c, t, t + 2000 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 100 * MS);
+        t += 100 * MS;
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, (const float[8]){ 0.9f }), 10 * MS);
+        assert_state(&c, 1, "big");
+
+        /* A reload starts again at the full rate. */
+        c.engine[0].level = 0;
+        t = run_idle(&c, t, t + 7000 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 100 * MS);
+        ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
+        ck_assert_uint_eq(c.next_interval, 10 * MS);
+        ck_assert_uint_eq(tick(&c, t + 100 * MS, 100 * MS, &little, idle), 10 * MS);
+        controller_done(&c);
+}
+END_TEST
+
+/* Nothing backs off while a CPU is busy 10% of the window, a hold is in
+ * force, a level above the lowest runs, a move waits for its delay, or a
+ * thermal limit holds; nor when it is off (0). The defaults: every 10 ms,
+ * idle every 1000 ms. */
+START_TEST(test_idle_never_backs_off_when_watched)
+{
+        static const float idle[8] = { 0 };
+        static const float busy10[8] = { 0, 0, 0, 0.10f, 0, 0, 0, 0 };
+        struct bl_controller c;
+        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+
+        idle_setup(&c, BL_MODE_CLUSTER, "");
+        ck_assert_uint_eq(longest_interval(&c, &little, busy10), 10 * MS);
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 1000 * MS);
+
+        controller_set_hold(&c, 0, "hold 0");
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 10 * MS);
+        controller_set_hold(&c, -1, NULL);
+
+        c.engine[0].level = 1;
+        ck_assert_uint_eq(longest_interval(&c, &big, idle), 10 * MS);
+        c.engine[0].level = 0;
+
+        c.engine[0].pending_dir = 1;
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 10 * MS);
+        c.engine[0].pending_dir = 0;
+
+        c.engine[0].capped = true;
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 10 * MS);
+        c.engine[0].capped = false;
+        c.engine[0].critical = true;
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 10 * MS);
+        c.engine[0].critical = false;
+
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 1000 * MS);
+        configure("[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 0\n");
+        ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 10 * MS);
+        controller_done(&c);
+}
+END_TEST
+
+/* In pair mode one pair on big is enough to keep the full rate. */
+START_TEST(test_idle_pair_mode)
+{
+        static const float idle[8] = { 0 };
+        struct bl_controller c;
+        bl_cpuset little = set_of("0-3"), mixed = set_of("0,1,3,6");
+
+        idle_setup(&c, BL_MODE_PAIR, "[daemon]\nidle_sample_interval_ms = 500\n");
+        c.engine[2].level = 1;
+        ck_assert_uint_eq(longest_interval(&c, &mixed, idle), 10 * MS);
+        c.engine[2].level = 0;
+        ck_assert_uint_eq(longest_interval(&c, &little, idle), 500 * MS);
+        controller_done(&c);
+}
+END_TEST
+
 static Suite *controller_suite(void)
 {
         Suite *s = suite_create("controller");
@@ -390,6 +554,9 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);
+        tcase_add_test(tc, test_idle_backs_off_and_returns);
+        tcase_add_test(tc, test_idle_never_backs_off_when_watched);
+        tcase_add_test(tc, test_idle_pair_mode);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -42,7 +42,7 @@ static unsigned count(const char *text, const char *what)
 /* A heuristic that says what the test tells it to and keeps every sample.
  * The simulator reuses its per-CPU records, so each sample is kept with a
  * copy of them (the test boards have at most PROBE_CPUS CPUs). */
-#define PROBE_MAX 64
+#define PROBE_MAX 640
 #define PROBE_CPUS 8
 struct probe_sample {
         struct bl_sample s;
@@ -93,6 +93,7 @@ static void probe_config(struct bl_config *cfg, unsigned interval_ms)
         cfg->heuristics[0].ops = &probe_ops;
         cfg->heuristics[0].weight = 1.0;
         cfg->sample_interval_ms = interval_ms;
+        cfg->idle_sample_interval_ms = 0;
         cfg->up_threshold = 80;
         cfg->down_threshold = 60;
         cfg->up_delay_ms = 0;
@@ -376,6 +377,78 @@ START_TEST(sample_busy_capacity_pressure)
 }
 END_TEST
 
+/* Idle back-off: decisions every sample_interval_ms until little has been
+ * idle for a window of 5 s, then at doubling intervals up to
+ * idle_sample_interval_ms, and at the full rate again from the first
+ * decision that sees load; each
+ * sample covers exactly the time since the one before. */
+START_TEST(idle_backoff_decision_times)
+{
+        static const bl_usec_t when[] = { 5000000, 5020000, 5060000, 5100000, 5300000, 5340000, 5350000 };
+        static const bl_usec_t interval[] = { 10000, 20000, 40000, 40000, 40000, 40000, 10000 };
+        static const float busy[] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.5f, 0.5f };
+        static const unsigned call[] = { 499, 500, 501, 502, 507, 508, 509 };
+        static float work[560];
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        for (unsigned i = 530; i < 560; i++)
+                work[i] = 2500;         /* 5 ms of each 10 ms step on little's 512 */
+        probe_reset();
+        probe_config(&cfg, 10);
+        cfg.idle_sample_interval_ms = 40;
+        tiny_open(&tw, 10000, 1, 560, work);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        /* 500 at 10 ms (a window of 5 s), 9 backing off (5020-5340 ms), the
+         * last of them the first to see the load, 26 at 10 ms (5350-5600 ms) */
+        ck_assert_uint_eq(probe_calls, 535);
+        ck_assert_uint_eq(r.samples, 535);
+        for (unsigned i = 0; i < sizeof(call) / sizeof(call[0]); i++) {
+                ck_assert_uint_eq(probe_now[call[i]], when[i]);
+                ck_assert_uint_eq(probe_seen[call[i]].s.interval, interval[i]);
+                ck_assert_float_eq_tol(probe_seen[call[i]].cpu[0].busy, busy[i], 1e-6f);
+        }
+        ck_assert_uint_eq(probe_now[534], 5600000);
+
+        /* Off: every 10 ms, whatever the load. */
+        probe_reset();
+        cfg.idle_sample_interval_ms = 0;
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.samples, 560);
+        ck_assert_uint_eq(probe_now[509], 5100000);
+        ck_assert_uint_eq(probe_seen[509].s.interval, 10000);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* On 60 s of nothing the default 1 s idle interval takes 559 decisions
+ * where the full rate takes 6000: the first 5 s at 10 ms, then 20, 40 ...
+ * 640 ms, then one a second. */
+START_TEST(idle_trace_samples_less)
+{
+        static float work[600];
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_config(&cfg, 10);
+        cfg.idle_sample_interval_ms = 1000;
+        tiny_open(&tw, 100000, 1, 600, work);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.samples, 559);
+        ck_assert_uint_eq(probe_now[558], 59260000);
+        ck_assert_uint_eq(probe_seen[558].s.interval, 1000000);
+        cfg.idle_sample_interval_ms = 0;
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.samples, 6000);
+        tiny_close(&tw);
+}
+END_TEST
+
 /* Lanes map onto CPUs modulo the cluster's size, and a cluster's CPUs have
  * their global numbers in the sample (big's are 2 and 3 here). */
 START_TEST(sample_cpus_of_the_active_cluster)
@@ -541,16 +614,19 @@ START_TEST(policy_run_is_deterministic)
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), w, &cfg, &r2, &tl2), 0);
         assert_same_result(&r1, &r2);
         ck_assert_uint_eq(tl1.n, tl2.n);
-        ck_assert_uint_eq(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
-        ck_assert_uint_eq(r1.samples, tl1.n);
+        /* One point per decision; idle back-off decides at most at the full rate. */
+        ck_assert_uint_eq(tl1.n, r1.samples);
+        ck_assert_uint_le(tl1.n, t.nsteps * t.step_us / (cfg.sample_interval_ms * 1000));
         for (size_t i = 0; i < tl1.n; i++) {
                 ck_assert_uint_eq(tl1.p[i].t, tl2.p[i].t);
                 ck_assert(tl1.p[i].demand == tl2.p[i].demand);
                 ck_assert_uint_eq(tl1.p[i].level, tl2.p[i].level);
                 ck_assert(tl1.p[i].energy_uj == tl2.p[i].energy_uj);
         }
-        ck_assert_uint_eq(tl1.p[tl1.n - 1].t, t.nsteps * t.step_us);
-        ck_assert_double_eq_tol(tl1.p[tl1.n - 1].energy_uj, r1.energy_uj, 1e-6);
+        /* The last decision falls within the last (at most idle) interval of the run. */
+        ck_assert_uint_le(tl1.p[tl1.n - 1].t, t.nsteps * t.step_us);
+        ck_assert_uint_gt(tl1.p[tl1.n - 1].t + cfg.idle_sample_interval_ms * 1000, t.nsteps * t.step_us);
+        ck_assert(tl1.p[tl1.n - 1].energy_uj <= r1.energy_uj);
         sim_timeline_free(&tl1);
         sim_timeline_free(&tl2);
         workload_free(w);
@@ -1399,6 +1475,8 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, report_plot_script_inline);
         tcase_add_test(tc, time_per_level_sums_to_run);
         tcase_add_test(tc, policy_run_is_deterministic);
+        tcase_add_test(tc, idle_backoff_decision_times);
+        tcase_add_test(tc, idle_trace_samples_less);
         suite_add_tcase(s, tc);
 
         /* The whole suite under the sanitizers takes a while. */

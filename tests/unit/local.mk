@@ -15,6 +15,7 @@ unit_tests = \
 	tests/unit/check_engine \
 	tests/unit/check_thermal_limits \
 	tests/unit/check_controller \
+	tests/unit/check_heap \
 	tests/unit/check_holds \
 	tests/unit/check_heuristics \
 	tests/unit/check_signal_heuristics \
@@ -63,6 +64,10 @@ tests_unit_check_holds_LDADD = $(UNIT_LDADD)
 tests_unit_check_controller_SOURCES = tests/unit/check_controller.c
 tests_unit_check_controller_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_controller_LDADD = $(UNIT_LDADD)
+
+tests_unit_check_heap_SOURCES = tests/unit/check_heap.c
+tests_unit_check_heap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_heap_LDADD = $(UNIT_LDADD)
 tests_unit_check_heuristics_SOURCES = tests/unit/check_heuristics.c
 tests_unit_check_heuristics_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heuristics_LDADD = $(UNIT_LDADD)
