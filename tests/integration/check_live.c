@@ -10,9 +10,10 @@
  * switch sequence and energy match blsim run's of the same configuration
  * (sim_run_policy(), which blsim run prints) within timing jitter:
  *   - the same switches, in the same order;
- *   - each within AGREE_SLACK_US of the simulated one (two sample intervals
- *     + 10 ms: the daemon's sampling phase against the workload, USER_HZ
- *     quantisation of /proc/stat, the board's 5 ms tick);
+ *   - each within AGREE_SLACK_US of the simulated one (the daemon's
+ *     sampling phase against the workload, USER_HZ quantisation of
+ *     /proc/stat, the board's 5 ms tick, and real-time lag on a loaded
+ *     machine);
  *   - energy within AGREE_ENERGY_PCT %.
  * The measured figures are printed (tests/bench/RESULTS.md records them).
  */
@@ -40,9 +41,17 @@
 /* Timing jitter only: the daemon's tick may land up to one sample later
  * than the simulator's, the board publishes every 5 ms, and a decision that
  * needs several samples below a threshold can take one more when a sample
- * straddles the load's edge; under the sanitizers on a shared machine that
- * measured 54 ms once (a down switch at 20 ms samples). */
-#define AGREE_SLACK_US (3 * SAMPLE_INTERVAL_US + 10 * BL_USEC_PER_MSEC)
+ * straddles the load's edge. On a quiet machine that is 10-20 ms; on a
+ * loaded one the board and the daemon run late in real time too, measured
+ * up to 114 ms (a plain build in a parallel make check beside other builds)
+ * and 136 ms (ASan, CI's parallel suite): both programs slow down 2-3 times
+ * under the sanitizers. The bursts are 1 s apart, so even the wider bound
+ * still tells each switch from the next. */
+#ifdef __SANITIZE_ADDRESS__
+#define AGREE_SLACK_US (10 * SAMPLE_INTERVAL_US + 10 * BL_USEC_PER_MSEC)
+#else
+#define AGREE_SLACK_US (6 * SAMPLE_INTERVAL_US + 10 * BL_USEC_PER_MSEC)
+#endif
 #define AGREE_ENERGY_PCT 3.0
 #define MAX_SWITCHES 32
 
