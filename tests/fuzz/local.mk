@@ -66,4 +66,4 @@ tests_fuzz_fuzz_holds_store_LDADD = $(FUZZ_LDADD)
 # property fails the test.
 dist_check_SCRIPTS += tests/fuzz/replay.sh
 TESTS += tests/fuzz/replay.sh
-EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/dict
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/dict tests/fuzz/RESULTS.md

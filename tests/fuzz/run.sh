@@ -9,9 +9,10 @@
 # /tmp/bigLittle-fuzz-build). The run starts from the committed corpus
 # (tests/fuzz/corpus/TARGET, left untouched) and puts what it finds in
 # OUTDIR/corpus, a crash in OUTDIR/artifacts (OUTDIR defaults to a temporary
-# directory, kept when a crash is found). Shrink the committed corpus after
-# a run with
-#   OUTDIR/fuzz_TARGET -merge=1 NEWDIR tests/fuzz/corpus/TARGET OUTDIR/corpus
+# directory, kept when a crash is found). Add to the committed corpus only
+# what reaches code it does not reach yet (edges, not hit counts: it stays
+# small):
+#   OUTDIR/fuzz_TARGET -merge=1 -use_counters=0 tests/fuzz/corpus/TARGET OUTDIR/corpus
 # Exits 77 when clang is not installed.
 set -eu
 target=${1:?usage: run.sh TARGET [SECONDS] [OUTDIR]}
