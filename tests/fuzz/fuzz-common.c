@@ -25,15 +25,44 @@ char *fuzz_strndup(const uint8_t *data, size_t size)
         return s;
 }
 
-int fuzz_names_line(const char *msg, const char *file)
+FILE *fuzz_text_open(char **text, size_t *len)
+{
+        FILE *f = open_memstream(text, len);
+
+        if (!f)
+                abort();
+        return f;
+}
+
+void fuzz_text_close(FILE *f)
+{
+        if (fclose(f) != 0)
+                abort();
+}
+
+static bool names_place(const char *msg, const char *file, bool line)
 {
         size_t len = strlen(file);
         const char *p = msg + len + 1;
 
-        if (strncmp(msg, file, len) != 0 || msg[len] != ':' || *p < '1' || *p > '9')
-                return 0;
+        if (strncmp(msg, file, len) != 0 || msg[len] != ':')
+                return false;
+        if (!line)
+                return true;
+        if (*p < '1' || *p > '9')
+                return false;
         p += strspn(p, "0123456789");
         return p[0] == ':' && p[1] == ' ';
+}
+
+void fuzz_check_places(const struct bl_diag *diag, const char *file, bool line)
+{
+        for (unsigned i = 0; i < diag->n; i++)
+                if (!names_place(diag->msg[i], file, line)) {
+                        fprintf(stderr, "%s\n", diag->msg[i]);
+                        fuzz_fail(__FILE__, __LINE__, line ? "the message names FILE:LINE" :
+                                  "the message names FILE");
+                }
 }
 
 #ifdef FUZZ_STANDALONE

@@ -60,8 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_init(&again);
         problems = board_parse(&first, FILENAME, (const char *)data, size, &diag);
         FUZZ_ASSERT(problems == diag_count(&diag));
-        for (unsigned i = 0; i < diag.n; i++)
-                FUZZ_ASSERT(strncmp(diag.msg[i], FILENAME ":", strlen(FILENAME ":")) == 0);
+        fuzz_check_places(&diag, FILENAME, false);
         FUZZ_ASSERT(board_parse(&second, FILENAME, (const char *)data, size, &again) == problems);
         FUZZ_ASSERT(memcmp(&first, &second, sizeof(first)) == 0);
         if (problems == 0)

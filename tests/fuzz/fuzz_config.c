@@ -79,8 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         config_init(&first, policy_builtin);
         problems = config_parse(&first, policy_builtin, FILENAME, text, size, &diag);
         FUZZ_ASSERT(problems == diag_count(&diag));
-        for (unsigned i = 0; i < diag.n; i++)
-                FUZZ_ASSERT(fuzz_names_line(diag.msg[i], FILENAME));
+        fuzz_check_places(&diag, FILENAME, true);
         check_ranges(&first);
 
         diag_init(&again);

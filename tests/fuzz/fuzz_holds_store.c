@@ -37,13 +37,10 @@ static void check_rewritten(const struct bl_holds *hs)
         struct bl_diag diag;
         char *text = NULL;
         size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
+        FILE *f = fuzz_text_open(&text, &len);
 
-        if (!f)
-                abort();
         holds_store_print(f, hs);
-        if (fclose(f) != 0)
-                abort();
+        fuzz_text_close(f);
         holds_init(&back);
         diag_init(&diag);
         FUZZ_ASSERT(holds_store_parse(&back, PATH, text, NOW_WALL, NOW_MONO, &diag) == (int)hs->n);
@@ -70,8 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_init(&diag);
         restored = holds_store_parse(&hs, PATH, text, NOW_WALL, NOW_MONO, &diag);
         FUZZ_ASSERT(restored >= 0 && (unsigned)restored == hs.n);
-        for (unsigned i = 0; i < diag.n; i++)
-                FUZZ_ASSERT(fuzz_names_line(diag.msg[i], PATH));
+        fuzz_check_places(&diag, PATH, true);
         check_holds(&hs);
         check_rewritten(&hs);
         free(text);

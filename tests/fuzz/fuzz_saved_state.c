@@ -42,16 +42,13 @@ static void check_rewritten(const struct saved_state *s)
         struct bl_diag diag;
         char *text = NULL;
         size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
+        FILE *f = fuzz_text_open(&text, &len);
 
-        if (!f)
-                abort();
         fprintf(f, "backend=%s\n", s->backend);
         if (s->pid > 0)
                 fprintf(f, "pid=%d\n", (int)s->pid);
         fputs(s->text, f);
-        if (fclose(f) != 0)
-                abort();
+        fuzz_text_close(f);
         diag_init(&diag);
         FUZZ_ASSERT(saved_state_parse(&back, PATH, text, len, &diag) == 0);
         FUZZ_ASSERT(strcmp(back.backend, s->backend) == 0 && back.pid == s->pid);
@@ -84,8 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_init(&diag);
         r = saved_state_parse(&s, PATH, text, size, &diag);
         FUZZ_ASSERT(r == 0 || r == -EINVAL);
-        for (unsigned i = 0; i < diag.n; i++)
-                FUZZ_ASSERT(strncmp(diag.msg[i], PATH ":", strlen(PATH ":")) == 0);
+        fuzz_check_places(&diag, PATH, false);
         if (r == 0) {
                 FUZZ_ASSERT(diag_count(&diag) == 0);
                 check_state(&s);
