@@ -319,8 +319,8 @@ static int restore_line(struct bl_holds *hs, struct hold_line *l, char *text, ui
         return r < 0 ? r : 1;
 }
 
-int holds_store_parse(struct bl_holds *hs, const char *path, char *text, uint64_t now_wall, bl_usec_t now_mono,
-                      struct bl_diag *diag)
+int holds_store_parse(struct bl_holds *hs, const char *path, char *text, uint64_t now_wall,
+                      bl_usec_t now_mono, struct bl_diag *diag)
 {
         char *line, *next;
         unsigned lineno = 0;

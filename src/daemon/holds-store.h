@@ -39,5 +39,5 @@ int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl
 /* The same for the file's text, read by the caller from 'path' (named in
  * 'diag'); 'text' is NUL-terminated and cut into lines in place. Returns
  * the number of holds restored. */
-int holds_store_parse(struct bl_holds *hs, const char *path, char *text, uint64_t now_wall, bl_usec_t now_mono,
-                      struct bl_diag *diag);
+int holds_store_parse(struct bl_holds *hs, const char *path, char *text, uint64_t now_wall,
+                      bl_usec_t now_mono, struct bl_diag *diag);

@@ -148,7 +148,8 @@ static int parse_line(struct saved_state *s, const char *path, unsigned lineno, 
         return 0;
 }
 
-int saved_state_parse(struct saved_state *s, const char *path, char *content, size_t len, struct bl_diag *diag)
+int saved_state_parse(struct saved_state *s, const char *path, char *content, size_t len,
+                      struct bl_diag *diag)
 {
         size_t text_len = 0;
         unsigned lineno = 0;

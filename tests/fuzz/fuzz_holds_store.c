@@ -24,7 +24,8 @@ static void check_holds(const struct bl_holds *hs)
                 FUZZ_ASSERT(h->id >= 1 && h->level < BL_MAX_LEVELS && h->persist);
                 FUZZ_ASSERT(h->until_wall > NOW_WALL && h->until_wall > h->since_wall);
                 FUZZ_ASSERT(h->until > NOW_MONO && h->since <= NOW_MONO);
-                FUZZ_ASSERT(memchr(h->unit, '\0', sizeof(h->unit)) && memchr(h->reason, '\0', sizeof(h->reason)));
+                FUZZ_ASSERT(memchr(h->unit, '\0', sizeof(h->unit)) != NULL);
+                FUZZ_ASSERT(memchr(h->reason, '\0', sizeof(h->reason)) != NULL);
                 FUZZ_ASSERT(h->owner[0] == '\0');
                 for (unsigned j = 0; j < i; j++)
                         FUZZ_ASSERT(hs->h[j].id != h->id);
