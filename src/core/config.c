@@ -472,7 +472,8 @@ static bool zone_type_valid(const char *s)
 static bool set_zones(struct parser *p, const char *name, const char *value)
 {
         struct bl_config *c = p->c;
-        char zones[BL_MAX_ZONES][BL_NAME_MAX];
+        /* Copied whole into the configuration: no stack bytes after the names. */
+        char zones[BL_MAX_ZONES][BL_NAME_MAX] = { { 0 } };
         char item[BL_CONFIG_LINE_MAX + 1];
         const char *cursor = value;
         unsigned n = 0;
@@ -542,7 +543,8 @@ bool config_cgroup_path_valid(const char *path)
 static bool set_cgroups(struct parser *p, const char *name, const char *value)
 {
         struct bl_config *c = p->c;
-        char groups[BL_CPUSET_MAX_GROUPS][BL_CPUSET_GROUP_MAX];
+        /* Copied whole into the configuration: no stack bytes after the paths. */
+        char groups[BL_CPUSET_MAX_GROUPS][BL_CPUSET_GROUP_MAX] = { { 0 } };
         char item[BL_CONFIG_LINE_MAX + 1];
         const char *cursor = value;
         unsigned n = 0;

@@ -35,14 +35,17 @@ static void write_hold(FILE *f, const struct bl_hold *h)
         fputc('\n', f);
 }
 
-static int write_holds(FILE *f, const void *userdata)
+void holds_store_print(FILE *f, const struct bl_holds *hs)
 {
-        const struct bl_holds *hs = userdata;
-
         fputs(HOLDS_STORE_HEADER, f);
         for (unsigned i = 0; i < hs->n; i++)
                 if (hs->h[i].persist)
                         write_hold(f, &hs->h[i]);
+}
+
+static int write_holds(FILE *f, const void *userdata)
+{
+        holds_store_print(f, userdata);
         return 0;
 }
 
@@ -316,25 +319,13 @@ static int restore_line(struct bl_holds *hs, struct hold_line *l, char *text, ui
         return r < 0 ? r : 1;
 }
 
-int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl_usec_t now_mono,
-                     struct bl_diag *diag)
+int holds_store_parse(struct bl_holds *hs, const char *path, char *text, uint64_t now_wall,
+                      bl_usec_t now_mono, struct bl_diag *diag)
 {
-        _cleanup_free_ char *text = NULL;
-        char path[BL_PATH_MAX + 16];
         char *line, *next;
         unsigned lineno = 0;
-        int r, restored = 0;
+        int restored = 0;
 
-        r = path_join(path, sizeof(path), dir, HOLDS_STORE_FILE);
-        if (r < 0)
-                return r;
-        r = read_file(path, &text, NULL);
-        if (r == -ENOENT)
-                return 0;
-        if (r < 0) {
-                diag_at(diag, path, 0, "cannot read: %s", strerror(-r));
-                return r;
-        }
         for (line = text; line; line = next) {
                 struct hold_line l = { .file = path, .line = ++lineno, .diag = diag };
 
@@ -348,4 +339,24 @@ int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl
                         restored++;
         }
         return restored;
+}
+
+int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl_usec_t now_mono,
+                     struct bl_diag *diag)
+{
+        _cleanup_free_ char *text = NULL;
+        char path[BL_PATH_MAX + 16];
+        int r;
+
+        r = path_join(path, sizeof(path), dir, HOLDS_STORE_FILE);
+        if (r < 0)
+                return r;
+        r = read_file(path, &text, NULL);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0) {
+                diag_at(diag, path, 0, "cannot read: %s", strerror(-r));
+                return r;
+        }
+        return holds_store_parse(hs, path, text, now_wall, now_mono, diag);
 }

@@ -13,6 +13,8 @@
  * CLOCK_MONOTONIC starts again with the daemon. Lines starting with '#' are
  * comments. */
 
+#include <stdio.h>
+
 #include "core/diag.h"
 #include "core/holds.h"
 
@@ -22,6 +24,8 @@
  * file renamed over it, mode 0600); removes the file when there are none.
  * Creates DIR (mode 0755) if it is missing. Returns 0 or a negative errno. */
 int holds_store_save(const struct bl_holds *hs, const char *dir);
+/* The text holds_store_save() writes, to 'f'. */
+void holds_store_print(FILE *f, const struct bl_holds *hs);
 
 /* Restores the holds of DIR/holds into 'hs' with holds_restore(), each
  * hold's monotonic times placed relative to 'now_mono' as its wall times are
@@ -32,3 +36,8 @@ int holds_store_save(const struct bl_holds *hs, const char *dir);
  * a negative errno when it cannot be read. */
 int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl_usec_t now_mono,
                      struct bl_diag *diag);
+/* The same for the file's text, read by the caller from 'path' (named in
+ * 'diag'); 'text' is NUL-terminated and cut into lines in place. Returns
+ * the number of holds restored. */
+int holds_store_parse(struct bl_holds *hs, const char *path, char *text, uint64_t now_wall,
+                      bl_usec_t now_mono, struct bl_diag *diag);

@@ -148,26 +148,15 @@ static int parse_line(struct saved_state *s, const char *path, unsigned lineno, 
         return 0;
 }
 
-int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *diag)
+int saved_state_parse(struct saved_state *s, const char *path, char *content, size_t len,
+                      struct bl_diag *diag)
 {
-        _cleanup_free_ char *content = NULL;
-        char path[BL_PATH_MAX + 32];
-        size_t len = 0, text_len = 0;
+        size_t text_len = 0;
         unsigned lineno = 0;
         char *line, *next;
-        int r, bad = 0;
+        int bad = 0;
 
         memset(s, 0, sizeof(*s));
-        r = path_join(path, sizeof(path), dir, SAVED_STATE_FILE);
-        if (r < 0)
-                return r;
-        r = read_file(path, &content, &len);
-        if (r == -ENOENT)
-                return r;
-        if (r < 0) {
-                diag_at(diag, path, 0, "cannot read: %s", strerror(-r));
-                return r;
-        }
         if (strlen(content) != len) {
                 diag_at(diag, path, 0, "contains a NUL byte: not a file bigLittled wrote");
                 return -EINVAL;
@@ -188,6 +177,27 @@ int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *dia
                 bad++;
         }
         return bad ? -EINVAL : 0;
+}
+
+int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *diag)
+{
+        _cleanup_free_ char *content = NULL;
+        char path[BL_PATH_MAX + 32];
+        size_t len = 0;
+        int r;
+
+        memset(s, 0, sizeof(*s));
+        r = path_join(path, sizeof(path), dir, SAVED_STATE_FILE);
+        if (r < 0)
+                return r;
+        r = read_file(path, &content, &len);
+        if (r == -ENOENT)
+                return r;
+        if (r < 0) {
+                diag_at(diag, path, 0, "cannot read: %s", strerror(-r));
+                return r;
+        }
+        return saved_state_parse(s, path, content, len, diag);
 }
 
 /* The line of the backend's key its complaint starts with ("online: ..."),

@@ -48,6 +48,11 @@ int saved_state_write(const char *dir, const char *backend, const char *text);
  * or a negative errno when it cannot be read. Whether 'backend' is one
  * this daemon knows is not checked here. */
 int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *diag);
+/* The same for the file's text, read by the caller from 'path' (named in
+ * 'diag'): 'content' is NUL-terminated after 'len' bytes and is cut into
+ * lines in place. Returns 0 or -EINVAL. */
+int saved_state_parse(struct saved_state *s, const char *path, char *content, size_t len,
+                      struct bl_diag *diag);
 
 /* Whether DIR/saved-state is there. */
 bool saved_state_exists(const char *dir);

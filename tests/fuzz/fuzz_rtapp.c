@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libFuzzer target for the rt-app reader and model: any input must give a
- * workload or a clean error naming the place, and an accepted workload must
- * simulate the same way twice (reset() determinism). Build and run with
- * tests/fuzz/run.sh. With -DFUZZ_STANDALONE it is a plain program that
- * replays the files named on its command line (to reproduce a crash
- * without clang). */
+/* The rt-app reader and model: any input gives a workload or a clean error
+ * naming the place, and an accepted workload simulates the same way twice
+ * (reset() determinism). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/fileio.h"
 #include "sim/exec.h"
 #include "sim/rtapp.h"
+#include "tests/fuzz/fuzz.h"
 
 #define STEPS 64
 
@@ -54,15 +51,13 @@ static uint64_t simulate(struct sim_workload *w)
                 for (unsigned i = 0; i < w->nlanes; i++)
                         capacity[i] = c->opp[c->nopps - 1].capacity;
                 r = w->begin_step(w, s, t, capacity, new_work);
-                if (r < 0 || r > 1)
-                        __builtin_trap();
+                FUZZ_ASSERT(r == 0 || r == 1);
                 if (r == 1)
                         break;
                 for (unsigned i = 0; i < w->nlanes; i++) {
                         uint64_t bits;
 
-                        if (!(new_work[i] >= 0.0) || new_work[i] > 1e12)
-                                __builtin_trap();
+                        FUZZ_ASSERT(new_work[i] >= 0.0 && new_work[i] <= 1e12);
                         memcpy(&bits, &new_work[i], sizeof(bits));
                         digest = (digest ^ bits) * 0x100000001b3ULL;
                 }
@@ -78,8 +73,6 @@ static uint64_t simulate(struct sim_workload *w)
         return digest;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         static struct bl_diag diag;
@@ -90,36 +83,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_init(&diag);
         r = rtapp_workload_parse(&w, "fuzz.json", (const char *)data, size, 1000, 50000, &diag);
         if (r == -EINVAL) {
-                if (w || diag_count(&diag) == 0 || strncmp(diag.msg[0], "fuzz.json:", 10) != 0)
-                        __builtin_trap();
+                FUZZ_ASSERT(!w && diag_count(&diag) > 0);
+                fuzz_check_places(&diag, "fuzz.json", false);
                 return 0;
         }
-        if (r != 0 || !w || diag_count(&diag) != 0 || w->nlanes == 0 || w->nlanes > RTAPP_MAX_LANES)
-                __builtin_trap();
+        FUZZ_ASSERT(r == 0 && w && diag_count(&diag) == 0);
+        FUZZ_ASSERT(w->nlanes > 0 && w->nlanes <= RTAPP_MAX_LANES);
         first = simulate(w);
-        if (w->reset(w) != 0)
-                __builtin_trap();
+        FUZZ_ASSERT(w->reset(w) == 0);
         second = simulate(w);
-        if (first != second)
-                __builtin_trap();
+        FUZZ_ASSERT(first == second);
         workload_free(w);
         return 0;
 }
-
-#ifdef FUZZ_STANDALONE
-int main(int argc, char **argv)
-{
-        for (int i = 1; i < argc; i++) {
-                char *text = NULL;
-                size_t len = 0;
-
-                if (read_file(argv[i], &text, &len) < 0) {
-                        fprintf(stderr, "%s: cannot read\n", argv[i]);
-                        return EXIT_FAILURE;
-                }
-                LLVMFuzzerTestOneInput((const uint8_t *)text, len);
-                free(text);
-        }
-        return EXIT_SUCCESS;
-}
-#endif

@@ -167,6 +167,36 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* The text alone, as the fuzzer feeds it: holds_store_parse() names the
+ * path it is given, and holds_store_print() writes what save() writes. */
+START_TEST(test_parse_and_print_in_memory)
+{
+        char text[] = "# comment\n"
+                      "id=7 level=2 uid=5 pid=9 since_wall=1 until_wall=99999999999999999 unit=a.service "
+                      "reason=two\\x20words\n"
+                      "id=8 level=2 uid=5\n";
+        char *printed = NULL;
+        size_t len = 0;
+        struct bl_holds hs;
+        FILE *f;
+
+        holds_init(&hs);
+        ck_assert_int_eq(holds_store_parse(&hs, "mem/holds", text, WALL0, 500 * SEC, &diag), 1);
+        ck_assert_uint_eq(diag.n, 1);
+        ck_assert_str_eq(diag.msg[0], "mem/holds:3: since_wall missing");
+        ck_assert_str_eq(hs.h[0].reason, "two words");
+
+        f = open_memstream(&printed, &len);
+        ck_assert_ptr_nonnull(f);
+        holds_store_print(f, &hs);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_str_eq(printed, "# bigLittle persistent holds; written by bigLittled, do not edit\n"
+                                  "id=7 level=2 uid=5 pid=9 since_wall=1 until_wall=99999999999999999 "
+                                  "unit=a.service reason=two\\x20words\n");
+        free(printed);
+}
+END_TEST
+
 START_TEST(test_nothing_to_keep_removes_the_file)
 {
         struct bl_holds hs;
@@ -361,6 +391,7 @@ static Suite *holds_store_suite(void)
 
         tcase_add_checked_fixture(tc, setup, teardown);
         tcase_add_test(tc, test_round_trip);
+        tcase_add_test(tc, test_parse_and_print_in_memory);
         tcase_add_test(tc, test_nothing_to_keep_removes_the_file);
         tcase_add_test(tc, test_save_leaves_one_file_and_creates_the_directory);
         tcase_add_test(tc, test_expired_are_dropped);

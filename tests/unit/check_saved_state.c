@@ -176,6 +176,28 @@ START_TEST(test_corrupt_lines_are_named)
 }
 END_TEST
 
+/* The text alone, as the fuzzer feeds it: the path given is the one named. */
+START_TEST(test_parse_in_memory)
+{
+        struct saved_state *s = malloc(sizeof(*s));
+        char text[] = "backend=hotplug\n# comment\n  online=0-3\n";
+        char nul[] = "backend=hotplug\0online=0-3\n";
+
+        ck_assert_ptr_nonnull(s);
+        ck_assert_int_eq(saved_state_parse(s, "mem/saved-state", text, strlen(text), &diag), 0);
+        ck_assert_str_eq(s->backend, "hotplug");
+        ck_assert_str_eq(s->text, "online=0-3\n");
+        ck_assert_uint_eq(s->nkeys, 1);
+        ck_assert_uint_eq(s->line[0], 3);
+        ck_assert_uint_eq(diag.n, 0);
+
+        ck_assert_int_eq(saved_state_parse(s, "mem/saved-state", nul, sizeof(nul) - 1, &diag), -EINVAL);
+        ck_assert_uint_eq(diag.n, 1);
+        ck_assert_str_eq(diag.msg[0], "mem/saved-state: contains a NUL byte: not a file bigLittled wrote");
+        free(s);
+}
+END_TEST
+
 START_TEST(test_file_without_backend)
 {
         struct saved_state *s = malloc(sizeof(*s));
@@ -327,6 +349,7 @@ static Suite *saved_state_suite(void)
         tcase_add_test(format, test_round_trip);
         tcase_add_test(format, test_write_refuses_what_would_not_read_back);
         tcase_add_test(format, test_corrupt_lines_are_named);
+        tcase_add_test(format, test_parse_in_memory);
         tcase_add_test(format, test_file_without_backend);
         suite_add_tcase(s, format);
 

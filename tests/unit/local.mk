@@ -136,9 +136,6 @@ tests_unit_check_tune_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
 tests_unit_check_tune_LDADD = $(SIM_LDADD)
 
-# The libFuzzer target of the rt-app reader; tests/fuzz/run.sh builds and runs it with clang.
-EXTRA_DIST += tests/fuzz
-
 # The plugin loader. Its test plugins are shared objects built as programs
 # (-fPIC -shared): automake builds shared libraries only through libtool,
 # and building them here rather than with $(CC) at test time keeps the
