@@ -75,25 +75,7 @@ struct seen {
 };
 static struct seen seen;
 
-/* The system bus's defaults (deny, with holes for replies and signals)
- * plus the shipped policy file. */
-static const char system_policy[] =
-        "  <policy context=\"default\">\n"
-        "    <allow user=\"*\"/>\n"
-        "    <deny own=\"*\"/>\n"
-        "    <deny send_type=\"method_call\"/>\n"
-        "    <allow send_type=\"signal\"/>\n"
-        "    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n"
-        "    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n"
-        "    <allow receive_type=\"method_call\"/>\n"
-        "    <allow receive_type=\"method_return\"/>\n"
-        "    <allow receive_type=\"error\"/>\n"
-        "    <allow receive_type=\"signal\"/>\n"
-        "    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n"
-        "    <allow send_destination=\"org.freedesktop.DBus\"\n"
-        "           send_interface=\"org.freedesktop.DBus.Introspectable\"/>\n"
-        "  </policy>\n"
-        "  <include>" CONF_DIR "/org.bigLittle.Switch1.conf</include>\n";
+static const char system_policy[] = HARNESS_SYSTEM_BUS_POLICY(CONF_DIR);
 
 static void setup(void)
 {

@@ -76,25 +76,7 @@ static const char shipped_config[] =
         "backend = hotplug\n"
         "log_level = info\n";
 
-/* The system bus's defaults (deny, with holes for replies and signals)
- * plus the shipped policy file, as in check_bus.c. */
-static const char bus_policy[] =
-        "  <policy context=\"default\">\n"
-        "    <allow user=\"*\"/>\n"
-        "    <deny own=\"*\"/>\n"
-        "    <deny send_type=\"method_call\"/>\n"
-        "    <allow send_type=\"signal\"/>\n"
-        "    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n"
-        "    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n"
-        "    <allow receive_type=\"method_call\"/>\n"
-        "    <allow receive_type=\"method_return\"/>\n"
-        "    <allow receive_type=\"error\"/>\n"
-        "    <allow receive_type=\"signal\"/>\n"
-        "    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n"
-        "    <allow send_destination=\"org.freedesktop.DBus\"\n"
-        "           send_interface=\"org.freedesktop.DBus.Introspectable\"/>\n"
-        "  </policy>\n"
-        "  <include>" CONF_DIR "/org.bigLittle.Switch1.conf</include>\n";
+static const char bus_policy[] = HARNESS_SYSTEM_BUS_POLICY(CONF_DIR);
 
 /* The live run of the test (the harness's fb is its board). */
 static struct sim_board *board;
@@ -154,20 +136,7 @@ static void ctl_start(struct ctl *c, const char *arg, ...)
                          (int)sizeof(c->out));
         snprintf(c->err, sizeof(c->err), "%sctl-%u.err", work_file(""), nctl);
         nctl++;
-        fflush(NULL);
-        c->pid = fork();
-        ck_assert_int_ge(c->pid, 0);
-        if (c->pid == 0) {
-                int o = open(c->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-                int e = open(c->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-                signal(SIGTERM, SIG_DFL);
-                if (o < 0 || e < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
-                    dup2(e, STDERR_FILENO) < 0)
-                        _exit(127);
-                execv(argv[0], argv);
-                _exit(127);
-        }
+        c->pid = harness_exec_to_files(argv, c->out, c->err);
 }
 
 static bool ctl_exited(struct fakeboard *b, void *userdata)
@@ -594,19 +563,7 @@ START_TEST(test_e2e_blsim_live_report)
 
         snprintf(out, sizeof(out), "%s", work_file("report.json"));
         snprintf(err, sizeof(err), "%s", work_file("report.err"));
-        fflush(NULL);
-        pid = fork();
-        ck_assert_int_ge(pid, 0);
-        if (pid == 0) {
-                int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-                int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-                if (o < 0 || e < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
-                    dup2(e, STDERR_FILENO) < 0)
-                        _exit(127);
-                execv(argv[0], argv);
-                _exit(127);
-        }
+        pid = harness_exec_to_files(argv, out, err);
         ck_assert_int_eq(waitpid(pid, &status, 0), pid);
         text = read_whole_file(out);
         log = read_whole_file(err);

@@ -82,20 +82,7 @@ static void run(char *const argv[], struct live_out *lo)
 
         snprintf(out, sizeof(out), "%s/out", harness_workdir());
         snprintf(err, sizeof(err), "%s/err", harness_workdir());
-        fflush(NULL);
-        pid = fork();
-        ck_assert_int_ge(pid, 0);
-        if (pid == 0) {
-                int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-                int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-                /* A test that times out takes blsim, and so the daemon, with it. */
-                if (o < 0 || e < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
-                    dup2(e, STDERR_FILENO) < 0)
-                        _exit(127);
-                execv(argv[0], argv);
-                _exit(127);
-        }
+        pid = harness_exec_to_files(argv, out, err);
         ck_assert_int_eq(waitpid(pid, &lo->status, 0), pid);
         lo->out = read_whole_file(out);
         lo->err = read_whole_file(err);

@@ -32,18 +32,7 @@ static void setup(void)
 /* Runs argv on this machine, its stderr to the work file "err". */
 static pid_t spawn(char *const argv[])
 {
-        pid_t pid = fork();
-
-        ck_assert_int_ge(pid, 0);
-        if (pid == 0) {
-                FILE *err = freopen(err_path, "w", stderr);
-
-                if (!err)
-                        _exit(127);
-                execv(argv[0], argv);
-                _exit(127);
-        }
-        return pid;
+        return harness_exec_to_files(argv, work_file("out"), err_path);
 }
 
 static int exit_status_of(pid_t pid)

@@ -473,6 +473,29 @@ void harness_stop_child(pid_t pid)
         ck_abort_msg("%d is no helper process of this test", (int)pid);
 }
 
+pid_t harness_exec_to_files(char *const argv[], const char *out, const char *err)
+{
+        pid_t pid;
+
+        /* Or the child's exit flushes our buffered output a second time. */
+        fflush(NULL);
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+                /* Check's handler would take the whole test down with it. */
+                signal(SIGTERM, SIG_DFL);
+                if (o < 0 || e < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
+                    dup2(e, STDERR_FILENO) < 0)
+                        _exit(127);
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        return pid;
+}
+
 static const char open_bus_policy[] =
         "  <policy context=\"default\">\n"
         "    <allow user=\"*\"/>\n"

@@ -135,6 +135,26 @@ bool harness_memory_comparable(void);
  * DBUS_SYSTEM_BUS_ADDRESS (ours, the daemon's, the children's) at it.
  * Returns the address (a static buffer). */
 const char *harness_start_bus(const char *policy);
+/* The <policy> elements of a real system bus (deny by default, with holes
+ * for replies and signals) plus the shipped policy file of 'conf_dir', for
+ * harness_start_bus(). A macro: conf_dir is a string literal. */
+#define HARNESS_SYSTEM_BUS_POLICY(conf_dir) \
+        "  <policy context=\"default\">\n" \
+        "    <allow user=\"*\"/>\n" \
+        "    <deny own=\"*\"/>\n" \
+        "    <deny send_type=\"method_call\"/>\n" \
+        "    <allow send_type=\"signal\"/>\n" \
+        "    <allow send_requested_reply=\"true\" send_type=\"method_return\"/>\n" \
+        "    <allow send_requested_reply=\"true\" send_type=\"error\"/>\n" \
+        "    <allow receive_type=\"method_call\"/>\n" \
+        "    <allow receive_type=\"method_return\"/>\n" \
+        "    <allow receive_type=\"error\"/>\n" \
+        "    <allow receive_type=\"signal\"/>\n" \
+        "    <allow send_destination=\"org.freedesktop.DBus\" send_interface=\"org.freedesktop.DBus\"/>\n" \
+        "    <allow send_destination=\"org.freedesktop.DBus\"\n" \
+        "           send_interface=\"org.freedesktop.DBus.Introspectable\"/>\n" \
+        "  </policy>\n" \
+        "  <include>" conf_dir "/org.bigLittle.Switch1.conf</include>\n"
 /* Stops the dbus-daemon of harness_start_bus(): the bus goes away under
  * everyone connected. harness_start_bus() starts a new one on the same
  * socket. */
@@ -145,3 +165,8 @@ void harness_stop_bus(void);
 pid_t harness_fork(void);
 /* SIGTERM to a child of harness_fork(), and waits for it. */
 void harness_stop_child(pid_t pid);
+/* Starts argv[0] (a path) with its standard output and error in the files
+ * 'out' and 'err' (created or emptied); the child gets SIGKILL when the
+ * test's process dies, so a test that times out takes it along. Returns its
+ * pid, for the caller to wait for. */
+pid_t harness_exec_to_files(char *const argv[], const char *out, const char *err);
