@@ -177,6 +177,27 @@ static int parse_shared_option(int c, const char *verb, struct options *o)
         }
 }
 
+static bool gnuplot_installed(void)
+{
+        const char *path = getenv("PATH");
+        char file[PATH_MAX];
+
+        if (!path)
+                path = "/usr/bin:/bin";
+        for (const char *p = path; *p;) {
+                size_t n = strcspn(p, ":");
+                /* An empty entry is the current directory, as for the shell. */
+                int len = snprintf(file, sizeof(file), "%.*s/gnuplot", (int)(n ? n : 1), n ? p : ".");
+
+                if (len > 0 && (size_t)len < sizeof(file) && access(file, X_OK) == 0)
+                        return true;
+                p += n;
+                if (*p == ':')
+                        p++;
+        }
+        return false;
+}
+
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
         enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED };
@@ -267,6 +288,11 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
         if (!o->board || !o->workload) {
                 fprintf(stderr, "blsim %s: --board and --workload are required\n", verb);
                 return EXIT_USAGE;
+        }
+        if (o->plot && !gnuplot_installed()) {
+                fprintf(stderr, "blsim: --plot needs gnuplot, which is not installed (package %s)\n",
+                        PLOT_PACKAGE);
+                return EXIT_UNAVAILABLE;
         }
         return -1;
 }
@@ -632,27 +658,6 @@ static int verb_run(int argc, char **argv)
         return status;
 }
 
-static bool gnuplot_installed(void)
-{
-        const char *path = getenv("PATH");
-        char file[PATH_MAX];
-
-        if (!path)
-                path = "/usr/bin:/bin";
-        for (const char *p = path; *p;) {
-                size_t n = strcspn(p, ":");
-                /* An empty entry is the current directory, as for the shell. */
-                int len = snprintf(file, sizeof(file), "%.*s/gnuplot", (int)(n ? n : 1), n ? p : ".");
-
-                if (len > 0 && (size_t)len < sizeof(file) && access(file, X_OK) == 0)
-                        return true;
-                p += n;
-                if (*p == ':')
-                        p++;
-        }
-        return false;
-}
-
 static int plot(const struct options *o, const struct sim_report *rep, const struct sim_timeline *tl)
 {
         FILE *gp;
@@ -686,11 +691,6 @@ static int verb_compare(int argc, char **argv)
         status = parse_options(argc, argv, true, &o);
         if (status >= 0)
                 return status;
-        if (o.plot && !gnuplot_installed()) {
-                fprintf(stderr, "blsim: --plot needs gnuplot, which is not installed (package %s)\n",
-                        PLOT_PACKAGE);
-                return EXIT_UNAVAILABLE;
-        }
         status = load_policies(compare_presets, n, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, &cfg[n - 1]));
@@ -1192,11 +1192,6 @@ static int verb_live(int argc, char **argv)
         status = parse_options(argc, argv, false, &o);
         if (status >= 0)
                 return status;
-        if (o.plot && !gnuplot_installed()) {
-                fprintf(stderr, "blsim: --plot needs gnuplot, which is not installed (package %s)\n",
-                        PLOT_PACKAGE);
-                return EXIT_UNAVAILABLE;
-        }
         status = load_policies(&preset, 1, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, cfg));
