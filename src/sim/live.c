@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "sim/exec.h"
 #include "sim/live.h"
 
@@ -235,15 +236,8 @@ bl_usec_t sim_live_off_ladder_us(const struct sim_live *l)
 
 static int log_switch(struct sim_live *l, bl_usec_t t, unsigned from, unsigned to)
 {
-        if (l->nswitches == l->switches_size) {
-                size_t size = l->switches_size ? 2 * l->switches_size : 32;
-                struct sim_switch *s = realloc(l->switches, size * sizeof(*s));
-
-                if (!s)
-                        return -ENOMEM;
-                l->switches = s;
-                l->switches_size = size;
-        }
+        if (array_grow((void **)&l->switches, l->nswitches, &l->switches_size, sizeof(*l->switches), 32) < 0)
+                return -ENOMEM;
         l->switches[l->nswitches++] = (struct sim_switch){ .t = t, .from = from, .to = to };
         return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "sim/rtapp-json.h"
 
 struct reader {
@@ -432,22 +433,6 @@ static int too_deep(struct reader *r, unsigned depth)
         return fail_got(r, "at most 64 nested objects and arrays", "more");
 }
 
-/* Doubles an array of 'size'-byte elements when it is full. */
-static int grow(void **items, size_t n, size_t *capacity, size_t size)
-{
-        size_t cap = *capacity ? *capacity * 2 : 4;
-        void *p;
-
-        if (n < *capacity)
-                return 0;
-        p = realloc(*items, cap * size);
-        if (!p)
-                return -ENOMEM;
-        *items = p;
-        *capacity = cap;
-        return 0;
-}
-
 static int parse_array(struct reader *r, struct rtapp_json *v, unsigned depth)
 {
         struct rtapp_json *items = NULL;
@@ -466,7 +451,7 @@ static int parse_array(struct reader *r, struct rtapp_json *v, unsigned depth)
                 goto done;
         }
         for (;;) {
-                err = grow((void **)&items, n, &capacity, sizeof(*items));
+                err = array_grow((void **)&items, n, &capacity, sizeof(*items), 4);
                 if (err < 0)
                         break;
                 err = parse_value(r, &items[n], depth);
@@ -560,7 +545,7 @@ static int parse_object(struct reader *r, struct rtapp_json *v, unsigned depth)
                         err = fail(r, n == 0 ? "a string key or '}'" : "a string key");
                         break;
                 }
-                err = grow((void **)&members, n, &capacity, sizeof(*members));
+                err = array_grow((void **)&members, n, &capacity, sizeof(*members), 4);
                 if (err < 0)
                         break;
                 err = parse_member(r, &members[n], depth);

@@ -92,6 +92,7 @@
 #include <string.h>
 
 #include "common/fileio.h"
+#include "core/array.h"
 #include "sim/rtapp-json.h"
 #include "sim/rtapp.h"
 
@@ -274,21 +275,6 @@ struct builder {
         size_t nlate, late_cap;
 };
 
-static int grow(void **items, size_t n, size_t *capacity, size_t size)
-{
-        size_t cap = *capacity ? *capacity * 2 : 8;
-        void *p;
-
-        if (n < *capacity)
-                return 0;
-        p = realloc(*items, cap * size);
-        if (!p)
-                return -ENOMEM;
-        *items = p;
-        *capacity = cap;
-        return 0;
-}
-
 static void model_error(struct builder *b, unsigned line, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 
@@ -414,7 +400,7 @@ static int intern_cond(struct rtapp *ra, const char *name)
                         return (int)i;
         if (ra->nconds >= MAX_NAMES)
                 return -E2BIG;
-        if (grow((void **)&ra->conds, ra->nconds, &ra->conds_cap, sizeof(*ra->conds)) < 0)
+        if (array_grow((void **)&ra->conds, ra->nconds, &ra->conds_cap, sizeof(*ra->conds), 8) < 0)
                 return -ENOMEM;
         ra->conds[ra->nconds] = (struct cond){ .name = strdup(name) };
         if (!ra->conds[ra->nconds].name)
@@ -429,7 +415,8 @@ static int intern_barrier(struct rtapp *ra, const char *name)
                         return (int)i;
         if (ra->nbarriers >= MAX_NAMES)
                 return -E2BIG;
-        if (grow((void **)&ra->barriers, ra->nbarriers, &ra->barriers_cap, sizeof(*ra->barriers)) < 0)
+        if (array_grow((void **)&ra->barriers, ra->nbarriers, &ra->barriers_cap, sizeof(*ra->barriers),
+                       8) < 0)
                 return -ENOMEM;
         ra->barriers[ra->nbarriers] = (struct barrier){ .name = strdup(name) };
         if (!ra->barriers[ra->nbarriers].name)
@@ -444,7 +431,7 @@ static int intern_shared_timer(struct builder *b, const char *name)
                         return (int)i;
         if (b->nshared >= MAX_NAMES)
                 return -E2BIG;
-        if (grow((void **)&b->shared, b->nshared, &b->shared_cap, sizeof(*b->shared)) < 0)
+        if (array_grow((void **)&b->shared, b->nshared, &b->shared_cap, sizeof(*b->shared), 8) < 0)
                 return -ENOMEM;
         b->shared[b->nshared] = (struct shared_timer){ .name = strdup(name) };
         if (!b->shared[b->nshared].name)
@@ -462,7 +449,7 @@ static int intern_unique_timer(struct builder *b, unsigned task, const char *nam
                         return (int)i;
         if (tk->nunique >= MAX_NAMES)
                 return -E2BIG;
-        if (grow((void **)&b->uniques, b->nuniques, &b->uniques_cap, sizeof(*b->uniques)) < 0)
+        if (array_grow((void **)&b->uniques, b->nuniques, &b->uniques_cap, sizeof(*b->uniques), 8) < 0)
                 return -ENOMEM;
         b->uniques[b->nuniques] = (struct unique_ref){
                 .task = task, .slot = tk->nunique, .name = strdup(name),
@@ -489,7 +476,7 @@ static int interned(struct builder *b, const struct rtapp_json_member *m, int r,
 
 static int add_late(struct builder *b, size_t event, unsigned task, const char *name, unsigned line)
 {
-        if (grow((void **)&b->late, b->nlate, &b->late_cap, sizeof(*b->late)) < 0)
+        if (array_grow((void **)&b->late, b->nlate, &b->late_cap, sizeof(*b->late), 8) < 0)
                 return -ENOMEM;
         b->late[b->nlate++] = (struct late_ref){ .event = event, .task = task, .name = name, .line = line };
         return 0;
@@ -708,7 +695,7 @@ static int compile_event(struct builder *b, unsigned task, const struct rtapp_js
                 ev.slot = tk->nforks++;
                 break;
         }
-        if (grow((void **)&ra->events, ra->nevents, &ra->events_cap, sizeof(*ra->events)) < 0)
+        if (array_grow((void **)&ra->events, ra->nevents, &ra->events_cap, sizeof(*ra->events), 8) < 0)
                 return -ENOMEM;
         ra->events[ra->nevents++] = ev;
         return 0;
@@ -752,7 +739,7 @@ static int compile_phase(struct builder *b, unsigned task, const struct rtapp_js
                 return 0;
         }
         ph.nevents = ra->nevents - ph.first_event;
-        if (grow((void **)&ra->phases, ra->nphases, &ra->phases_cap, sizeof(*ra->phases)) < 0)
+        if (array_grow((void **)&ra->phases, ra->nphases, &ra->phases_cap, sizeof(*ra->phases), 8) < 0)
                 return -ENOMEM;
         ra->phases[ra->nphases++] = ph;
         return 0;
@@ -797,7 +784,7 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
                 model_error(b, tm->line, "expected at most %u tasks", MAX_NAMES);
                 return 0;
         }
-        if (grow((void **)&ra->tasks, ra->ntasks, &ra->tasks_cap, sizeof(*ra->tasks)) < 0)
+        if (array_grow((void **)&ra->tasks, ra->ntasks, &ra->tasks_cap, sizeof(*ra->tasks), 8) < 0)
                 return -ENOMEM;
         task = (unsigned)ra->ntasks;
         tk = &ra->tasks[task];

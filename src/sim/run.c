@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common/fileio.h"
+#include "core/array.h"
 #include "core/controller.h"
 #include "core/sample.h"
 #include "sim/exec.h"
@@ -185,15 +186,8 @@ static const struct bl_sample *observer_sample(struct observer *o, const struct 
 
 int sim_timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsigned level, double energy_uj)
 {
-        if (tl->n == tl->size) {
-                size_t size = tl->size ? 2 * tl->size : 1024;
-                struct sim_timeline_point *p = realloc(tl->p, size * sizeof(*p));
-
-                if (!p)
-                        return -ENOMEM;
-                tl->p = p;
-                tl->size = size;
-        }
+        if (array_grow((void **)&tl->p, tl->n, &tl->size, sizeof(*tl->p), 1024) < 0)
+                return -ENOMEM;
         tl->p[tl->n++] = (struct sim_timeline_point){ .t = t, .demand = demand, .level = level,
                                                       .energy_uj = energy_uj };
         return 0;

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "policy/builtin.h"
 #include "sim/tune.h"
 
@@ -373,15 +374,8 @@ static int cache_add(struct cache *c, const char *text, uint64_t hash, bool vali
 {
         char *copy;
 
-        if (c->n == c->size) {
-                size_t size = c->size ? 2 * c->size : 256;
-                struct cache_entry *e = realloc(c->e, size * sizeof(*e));
-
-                if (!e)
-                        return -ENOMEM;
-                c->e = e;
-                c->size = size;
-        }
+        if (array_grow((void **)&c->e, c->n, &c->size, sizeof(*c->e), 256) < 0)
+                return -ENOMEM;
         if (2 * (c->n + 1) > c->nslots) {
                 size_t nslots = c->nslots ? 2 * c->nslots : 1024;
                 size_t *slot = calloc(nslots, sizeof(*slot));

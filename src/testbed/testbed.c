@@ -44,6 +44,7 @@
 #include <unistd.h>
 #include <umockdev.h>
 
+#include "core/array.h"
 #include "testbed/testbed.h"
 
 #define USER_HZ 100
@@ -127,7 +128,8 @@ struct fakeboard {
         double psi_avg[3];              /* avg10, avg60, avg300 in percent */
 
         struct fb_change *changes;
-        unsigned nchanges, changes_size;
+        unsigned nchanges;
+        size_t changes_size;
 
         pid_t pid;
         bool exited;
@@ -136,7 +138,8 @@ struct fakeboard {
         char out[LINE_MAX_LEN];
         size_t outlen;
         struct fb_line *lines;
-        unsigned nlines, lines_size;
+        unsigned nlines;
+        size_t lines_size;
 
         fakeboard_observer_fn observer;
         void *userdata;
@@ -733,15 +736,8 @@ static int record_change(struct fakeboard *fb, bl_usec_t now)
 {
         struct fakeboard_event ev = { .kind = FAKEBOARD_ONLINE_CHANGED, .time = now, .online = &fb->online };
 
-        if (fb->nchanges == fb->changes_size) {
-                unsigned size = fb->changes_size ? fb->changes_size * 2 : 16;
-                struct fb_change *c = realloc(fb->changes, size * sizeof(*c));
-
-                if (!c)
-                        return -ENOMEM;
-                fb->changes = c;
-                fb->changes_size = size;
-        }
+        if (array_grow((void **)&fb->changes, fb->nchanges, &fb->changes_size, sizeof(*fb->changes), 16) < 0)
+                return -ENOMEM;
         fb->changes[fb->nchanges++] = (struct fb_change){ .time = now, .online = fb->online };
         fakeboard_notify(fb, &ev);
         return 0;
@@ -1103,15 +1099,8 @@ static int add_line(struct fakeboard *fb, const char *text, size_t len, bl_usec_
         struct fakeboard_event ev = { .kind = FAKEBOARD_OUTPUT_LINE, .time = now };
         char *copy;
 
-        if (fb->nlines == fb->lines_size) {
-                unsigned size = fb->lines_size ? fb->lines_size * 2 : 64;
-                struct fb_line *l = realloc(fb->lines, size * sizeof(*l));
-
-                if (!l)
-                        return -ENOMEM;
-                fb->lines = l;
-                fb->lines_size = size;
-        }
+        if (array_grow((void **)&fb->lines, fb->nlines, &fb->lines_size, sizeof(*fb->lines), 64) < 0)
+                return -ENOMEM;
         copy = strndup(text, len);
         if (!copy)
                 return -ENOMEM;
