@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "core/array.h"
 #include "sources/cpufreq.h"
 
 #define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
@@ -94,7 +95,7 @@ static int compare_policy(const void *a, const void *b)
 int cpufreq_open(struct cpufreq_reader *r)
 {
         struct dirent *de;
-        unsigned cap = 0;
+        size_t cap = 0;
         DIR *d;
         int ret = 0;
 
@@ -112,17 +113,9 @@ int cpufreq_open(struct cpufreq_reader *r)
                 num = de->d_name + 6;
                 if (*num == '\0' || strspn(num, "0123456789") != strlen(num))
                         continue;
-                if (r->n == cap) {
-                        unsigned ncap = cap ? cap * 2 : 8;
-                        struct cpufreq_policy_reader *p = realloc(r->policy, ncap * sizeof(*p));
-
-                        if (!p) {
-                                ret = -ENOMEM;
-                                break;
-                        }
-                        r->policy = p;
-                        cap = ncap;
-                }
+                ret = array_grow((void **)&r->policy, r->n, &cap, sizeof(*r->policy), 8);
+                if (ret < 0)
+                        break;
                 if (join_path(dir, sizeof(dir), CPUFREQ_DIR, de->d_name) == 0 &&
                     open_policy(dir, &r->policy[r->n]) == 0)
                         r->n++;

@@ -9,6 +9,7 @@
 
 #include "common/fileio.h"
 #include "common/log.h"
+#include "core/array.h"
 #include "sources/thermal.h"
 #include "sources/udev-scan.h"
 
@@ -43,7 +44,8 @@ static bool auto_selects(const char *type)
 
 struct zone_list {
         struct zone_info *zones;
-        unsigned n, cap;
+        unsigned n;
+        size_t cap;
 };
 
 static int collect_zone(struct udev_device *dev, void *userdata)
@@ -57,15 +59,8 @@ static int collect_zone(struct udev_device *dev, void *userdata)
         if (!sysname || strncmp(sysname, "thermal_zone", 12) != 0 ||
             strlen(syspath) >= sizeof(l->zones->syspath))
                 return 0;
-        if (l->n == l->cap) {
-                unsigned ncap = l->cap ? l->cap * 2 : 16;
-                struct zone_info *z = realloc(l->zones, ncap * sizeof(*z));
-
-                if (!z)
-                        return -ENOMEM;
-                l->zones = z;
-                l->cap = ncap;
-        }
+        if (array_grow((void **)&l->zones, l->n, &l->cap, sizeof(*l->zones), 16) < 0)
+                return -ENOMEM;
         type = udev_device_get_sysattr_value(dev, "type");
         snprintf(l->zones[l->n].type, sizeof(l->zones[l->n].type), "%s", type ? type : "");
         snprintf(l->zones[l->n].sysname, sizeof(l->zones[l->n].sysname), "%s", sysname);
