@@ -66,7 +66,14 @@ test)
         build build-asan --enable-werror --enable-sanitizers
         check build-asan
         echo "=== make distcheck"
-        make -C build distcheck >build/distcheck.log 2>&1 || { tail -n 100 build/distcheck.log; exit 1; }
+        if ! make -C build distcheck >build/distcheck.log 2>&1; then
+                tail -n 100 build/distcheck.log
+                # automake's test-suite.log holds the logs of every test that did not pass.
+                for log in build/bigLittle-*/_build/sub/test-suite.log; do
+                        [ -f "$log" ] && { echo "=== $log"; cat "$log"; }
+                done
+                exit 1
+        fi
         grep -A3 "archives ready for distribution" build/distcheck.log || true
         ;;
 *)
