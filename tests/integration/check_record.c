@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,6 +20,13 @@
 #include "tests/integration/harness.h"
 
 static char trace_path[PATH_MAX + 64], config_path[PATH_MAX + 64], err_path[PATH_MAX + 64];
+
+static int compare_doubles(const void *a, const void *b)
+{
+        double x = *(const double *)a, y = *(const double *)b;
+
+        return (x > y) - (x < y);
+}
 
 static void setup(void)
 {
@@ -213,9 +221,10 @@ END_TEST
 START_TEST(test_known_load_on_a_fake_board)
 {
         static const unsigned load[] = { 600, 600 };
-        double want, mean = 0;
+        double want, median, step_work[64];
+        char steps[64 * 10] = "";
         struct sim_trace t;
-        size_t from;
+        size_t from, n, used = 0;
 
         new_board("exynos5422");
         set_load(load, 2);
@@ -228,13 +237,25 @@ START_TEST(test_known_load_on_a_fake_board)
         ck_assert_uint_eq(t.nsteps, 40);
         /* The board settles its frequencies in the first steps. */
         from = 4;
-        for (size_t s = from; s < t.nsteps; s++)
+        n = t.nsteps - from;
+        for (size_t s = 0; s < n; s++) {
+                step_work[s] = 0;
                 for (unsigned l = 0; l < t.nlanes; l++)
-                        mean += t.work[s * t.nlanes + l];
-        mean /= (double)(t.nsteps - from);
+                        step_work[s] += t.work[(s + from) * t.nlanes + l];
+                used += (size_t)snprintf(steps + used, sizeof(steps) - used, " %.0f", step_work[s]);
+        }
+        /* The median, not the mean: both the board and the recorder run in
+         * real time, and on a loaded machine a late board step shows as busy
+         * time on the idle CPUs in one sample, which the next sample cannot
+         * take back below 0 (beside two CPU hogs: means up to +6 %, medians
+         * within 2.2 %). A recorder that got the arithmetic wrong (capacity,
+         * step length, lanes) is wrong in every step. */
+        qsort(step_work, n, sizeof(step_work[0]), compare_doubles);
+        median = n % 2 ? step_work[n / 2] : (step_work[n / 2 - 1] + step_work[n / 2]) / 2;
         want = 2 * 600.0 / 1024 * (double)t.step_us;
-        ck_assert_msg(mean > want * 0.95 && mean < want * 1.05,
-                      "recorded %.0f reference-µs per step, played %.0f", mean, want);
+        ck_assert_msg(median > want * 0.95 && median < want * 1.05,
+                      "recorded a median of %.0f reference-µs per step, played %.0f; steps:%s", median, want,
+                      steps);
         trace_free(&t);
 }
 END_TEST
