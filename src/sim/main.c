@@ -20,6 +20,7 @@
 #include "policy/builtin.h"
 #include "sim/live.h"
 #include "sim/presets.h"
+#include "sim/reactive.h"
 #include "sim/report.h"
 #include "sim/rtapp.h"
 #include "sim/tune.h"
@@ -64,7 +65,8 @@ struct scenario {
         bool rtapp;
         struct sim_trace trace;         /* the CSV, or the always-little arrivals of an rt-app run */
         struct sim_workload *workload;
-        struct sim_oracle oracle;
+        struct sim_oracle oracle;       /* with its sequence, for the reactive oracle */
+        struct sim_result reactive;
         struct sim_report report;
 };
 
@@ -449,14 +451,13 @@ static int solve_levels(struct scenario *sc)
         struct sim_level_oracle lo;
         int r;
 
-        r = oracle_solve_levels(&sc->board, &sc->mode.levels, &sc->trace, false, &lo);
+        r = oracle_solve_levels(&sc->board, &sc->mode.levels, &sc->trace, true, &lo);
         if (r < 0)
                 return r;
         sc->oracle = (struct sim_oracle){ .energy_uj = lo.energy_uj, .switches = lo.switches,
-                                          .infeasible_steps = lo.infeasible_steps };
+                                          .infeasible_steps = lo.infeasible_steps, .sequence = lo.sequence };
         for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
                 sc->oracle.time_in[sc->mode.class_of[l]] += lo.time_in[l];
-        oracle_level_free(&lo);
         return 0;
 }
 
@@ -489,7 +490,7 @@ static int run_references(struct scenario *sc, const struct options *o)
         snprintf(rep->little.policy, sizeof(rep->little.policy), "always-little");
         snprintf(rep->big.policy, sizeof(rep->big.policy), "always-big");
 
-        r = m->mode == BL_MODE_CLUSTER ? oracle_solve(&sc->board, &sc->trace, false, &sc->oracle) :
+        r = m->mode == BL_MODE_CLUSTER ? oracle_solve(&sc->board, &sc->trace, true, &sc->oracle) :
                                          solve_levels(sc);
         if (r < 0)
                 return run_failed("oracle", r);
@@ -538,6 +539,28 @@ static int scenario_open(struct scenario **ret, const struct options *o, enum bl
                 return status;
         }
         *ret = sc;
+        return 0;
+}
+
+/* The reactive oracle at the configuration's sampling interval, reported
+ * per class like the oracle; on the trace the oracle solves (for rt-app,
+ * the always-little arrivals). */
+static int run_reactive(struct scenario *sc, const struct bl_config *cfg)
+{
+        const bl_usec_t interval = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+        struct sim_result *res = &sc->reactive;
+        bl_usec_t time_in[SIM_MAX_LEVELS];
+        int r;
+
+        r = reactive_oracle_run(&sc->board, &sc->mode.levels, &sc->trace, sc->oracle.sequence, interval, res);
+        if (r < 0)
+                return run_failed("reactive oracle", r);
+        memcpy(time_in, res->time_in, sizeof(time_in));
+        memset(res->time_in, 0, sizeof(res->time_in));
+        for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
+                res->time_in[sc->mode.class_of[l]] += time_in[l];
+        sc->report.reactive = res;
+        sc->report.reactive_interval_us = interval;
         return 0;
 }
 
@@ -638,6 +661,8 @@ static int verb_run(int argc, char **argv)
         status = load_policies(&preset, 1, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, cfg));
+        if (status == 0)
+                status = run_reactive(sc, cfg);
         if (status == 0) {
                 if (o.config && o.policy)
                         snprintf(name, sizeof(name), "%s+config", o.policy);
@@ -694,6 +719,8 @@ static int verb_compare(int argc, char **argv)
         status = load_policies(compare_presets, n, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, &cfg[n - 1]));
+        if (status == 0)
+                status = run_reactive(sc, &cfg[n - 1]);
 
         for (unsigned i = 0; i < n && status == 0; i++) {
                 bool custom = i == n - 1 && o.config;
