@@ -31,8 +31,8 @@
 #include "sim/reactive.h"
 #include "sim/workload.h"
 
-int reactive_sequence(const unsigned char *oracle_seq, size_t nsteps, bl_usec_t step_us, bl_usec_t interval_us,
-                      unsigned char *out)
+int reactive_sequence(const unsigned char *oracle_seq, size_t nsteps, bl_usec_t step_us,
+                      bl_usec_t interval_us, unsigned char *out)
 {
         bl_usec_t next = interval_us;
         unsigned char level = 0, seen = 0;

@@ -214,7 +214,8 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         if (rep->reactive) {
                 const struct sim_result *r = rep->reactive;
 
-                json_ulong(f, in, "reactive_oracle_interval_ms", rep->reactive_interval_us / 1000);
+                json_double(f, in, "reactive_oracle_interval_ms", -1,
+                            (double)rep->reactive_interval_us / 1000.0);
                 json_double(f, in, "reactive_oracle_energy_uj", 3, r->energy_uj);
                 json_double(f, in, "reactive_oracle_late_work_ratio", -1, r->late_work_ratio);
                 json_ulong(f, in, "reactive_oracle_switches", r->switches);
@@ -265,7 +266,7 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                         fprintf(f, "%.4f", eta);
                 else
                         fputs("n/a", f);
-                fprintf(f, " (sampling every %llu ms)\n", (unsigned long long)(rep->reactive_interval_us / 1000));
+                fprintf(f, " (sampling every %g ms)\n", (double)rep->reactive_interval_us / 1000.0);
         }
         if (rep->rtapp) {
                 fprintf(f, "%-*s %lu\n", w, "activations", p->qos.activations);
@@ -397,8 +398,8 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
         fputs("\nsaving % = energy saved against always-big; "
               "eta = (E_always-big - E) / (E_always-big - E_oracle)\n", f);
         if (rep->reactive)
-                fprintf(f, "reactive-oracle = the oracle's levels, taken at the first sample (every %llu ms) after "
-                        "it needed them (see blsim(1))\n", (unsigned long long)(rep->reactive_interval_us / 1000));
+                fprintf(f, "reactive-oracle = the oracle's levels, taken at the first sample (every %g ms) "
+                        "after it needed them (see blsim(1))\n", (double)rep->reactive_interval_us / 1000.0);
         if (rep->oracle->infeasible_steps > 0)
                 fprintf(f, "oracle: %zu steps could not be cleared on any cluster (see blsim(1))\n",
                         rep->oracle->infeasible_steps);
