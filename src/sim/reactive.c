@@ -8,7 +8,10 @@
  * t = 0, T, 2T, ... and at t has seen only the steps that started before t.
  * The reactive oracle, at each decision time kT (k >= 1), takes the highest
  * level the oracle used in any step that started in [(k-1)T, kT) and keeps
- * it for the steps that start in [kT, (k+1)T). During [0, T) it runs the
+ * it for the steps that start in [kT, (k+1)T). "Highest": the fastest
+ * cluster in cluster mode, the most CPUs in mp mode (its levels are nested);
+ * in pair mode, whose levels are sets of pairs on big, every pair on big in
+ * any of those steps (the union: no one level of the set is highest). During [0, T) it runs the
  * most efficient level (level 0), as every policy run starts. When no step
  * started in [(k-1)T, kT) (steps longer than T) it has seen nothing new and
  * keeps its level. So it goes up at the first sample after the oracle needed
@@ -31,8 +34,8 @@
 #include "sim/reactive.h"
 #include "sim/workload.h"
 
-int reactive_sequence(const unsigned char *oracle_seq, size_t nsteps, bl_usec_t step_us,
-                      bl_usec_t interval_us, unsigned char *out)
+int reactive_sequence(const struct sim_levels *lv, const unsigned char *oracle_seq, size_t nsteps,
+                      bl_usec_t step_us, bl_usec_t interval_us, unsigned char *out)
 {
         bl_usec_t next = interval_us;
         unsigned char level = 0, seen = 0;
@@ -52,7 +55,9 @@ int reactive_sequence(const unsigned char *oracle_seq, size_t nsteps, bl_usec_t 
                         next += interval_us;
                 }
                 out[s] = level;
-                if (oracle_seq[s] > seen)
+                if (lv->mode == BL_MODE_PAIR)
+                        seen |= oracle_seq[s];
+                else if (oracle_seq[s] > seen)
                         seen = oracle_seq[s];
                 any = true;
         }
@@ -73,7 +78,7 @@ int reactive_oracle_run(const struct sim_board *b, const struct sim_levels *lv, 
         seq = malloc(t->nsteps > 0 ? t->nsteps : 1);
         if (!seq)
                 return -ENOMEM;
-        err = reactive_sequence(oracle_seq, t->nsteps, t->step_us, interval_us, seq);
+        err = reactive_sequence(lv, oracle_seq, t->nsteps, t->step_us, interval_us, seq);
         if (err == 0)
                 err = workload_from_trace(&w, "reactive-oracle", t);
         if (err == 0)

@@ -11,10 +11,10 @@
 #include "sim/trace.h"
 
 /* out[s] (nsteps of step_us) = the reactive oracle's level of step s, from
- * the oracle's levels 'oracle_seq', for decisions every interval_us.
+ * the oracle's levels 'oracle_seq' of 'lv', for decisions every interval_us.
  * Returns 0, or -EINVAL when step_us or interval_us is 0. */
-int reactive_sequence(const unsigned char *oracle_seq, size_t nsteps, bl_usec_t step_us,
-                      bl_usec_t interval_us, unsigned char *out);
+int reactive_sequence(const struct sim_levels *lv, const unsigned char *oracle_seq, size_t nsteps,
+                      bl_usec_t step_us, bl_usec_t interval_us, unsigned char *out);
 
 /* Scores the reactive oracle of 'oracle_seq' (the oracle's levels of 'lv'
  * for trace 't', one per step) on 't' by sim_run_sequence(): energy,

@@ -94,7 +94,7 @@ START_TEST(test_burst_at_4ms)
         struct sim_result r;
 
         solve(&o);
-        ck_assert_int_eq(reactive_sequence(o.sequence, NSTEPS, 1000, 4000, seq), 0);
+        ck_assert_int_eq(reactive_sequence(&levels, o.sequence, NSTEPS, 1000, 4000, seq), 0);
         for (unsigned s = 0; s < NSTEPS; s++)
                 ck_assert_msg(seq[s] == (s >= 8 && s <= 15), "step %u: level %u", s, seq[s]);
 
@@ -124,7 +124,7 @@ START_TEST(test_interval_of_one_step)
         struct sim_result r;
 
         solve(&o);
-        ck_assert_int_eq(reactive_sequence(o.sequence, NSTEPS, 1000, 1000, seq), 0);
+        ck_assert_int_eq(reactive_sequence(&levels, o.sequence, NSTEPS, 1000, 1000, seq), 0);
         ck_assert_uint_eq(seq[0], 0);
         for (unsigned s = 1; s < NSTEPS; s++)
                 ck_assert_uint_eq(seq[s], o.sequence[s - 1]);
@@ -193,11 +193,41 @@ START_TEST(test_steps_longer_than_interval)
         static const unsigned char oracle[] = { 1, 0, 1, 0 };
         unsigned char seq[4];
 
-        ck_assert_int_eq(reactive_sequence(oracle, 4, 3000, 2000, seq), 0);
+        ck_assert_int_eq(reactive_sequence(&levels, oracle, 4, 3000, 2000, seq), 0);
         ck_assert_uint_eq(seq[0], 0);   /* [0, 3): the run's start */
         ck_assert_uint_eq(seq[1], 1);   /* at 3: the decision at 2 saw step 0 */
         ck_assert_uint_eq(seq[2], 0);   /* at 6: the decision at 4 saw step 1; 6 saw nothing new */
         ck_assert_uint_eq(seq[3], 1);   /* at 9: the decision at 8 saw step 2 */
+}
+END_TEST
+
+/* Pair mode's levels are sets of pairs on big: the union of what the
+ * oracle used, not the largest index. 2 + 2 CPUs, 2 pairs: level 1 = pair 0
+ * on big, 2 = pair 1, 3 = both. Sampling every 2 ms: at 2 it has seen 1 and
+ * 2 (both pairs), at 4 only LITTLE. */
+START_TEST(test_pair_mode_union)
+{
+        static const char pairs_text[] =
+                "[board]\nname = pairs\nreference_capacity = 1024\nswitch_latency_us = 0\n"
+                "switch_energy_uj = 0\n"
+                "[cluster.little]\ncpus = 2\norder = 0\noff_mw = 0\nopp = 100 512 10 4\n"
+                "[cluster.big]\ncpus = 2\norder = 1\noff_mw = 0\nopp = 1000 1024 400 40\n";
+        static const unsigned char oracle[] = { 1, 2, 0, 0, 0, 0 };
+        struct sim_board pb;
+        struct sim_levels pl;
+        struct bl_diag diag;
+        unsigned char seq[6];
+
+        diag_init(&diag);
+        ck_assert_int_eq(board_parse(&pb, "pairs.ini", pairs_text, strlen(pairs_text), &diag), 0);
+        ck_assert_int_eq(sim_levels_build(&pl, &pb, BL_MODE_PAIR, &diag), 0);
+        ck_assert_uint_eq(pl.nlevels, 4);
+        ck_assert_int_eq(reactive_sequence(&pl, oracle, 6, 1000, 2000, seq), 0);
+        for (unsigned s = 0; s < 6; s++)
+                ck_assert_msg(seq[s] == (s == 2 || s == 3 ? 3 : 0), "step %u: level %u", s, seq[s]);
+        /* In cluster mode the same numbers are levels by speed: the highest. */
+        ck_assert_int_eq(reactive_sequence(&levels, oracle, 6, 1000, 2000, seq), 0);
+        ck_assert_uint_eq(seq[2], 2);
 }
 END_TEST
 
@@ -208,8 +238,8 @@ START_TEST(test_refused)
         struct sim_result r;
         struct sim_oracle o;
 
-        ck_assert_int_eq(reactive_sequence(oracle, 1, 1000, 0, seq), -EINVAL);
-        ck_assert_int_eq(reactive_sequence(oracle, 1, 0, 1000, seq), -EINVAL);
+        ck_assert_int_eq(reactive_sequence(&levels, oracle, 1, 1000, 0, seq), -EINVAL);
+        ck_assert_int_eq(reactive_sequence(&levels, oracle, 1, 0, 1000, seq), -EINVAL);
         ck_assert_int_eq(reactive_oracle_run(&board, &levels, &trace, NULL, 1000, &r), -EINVAL);
         solve(&o);
         ck_assert_int_eq(reactive_oracle_run(&board, &levels, &trace, o.sequence, 0, &r), -EINVAL);
@@ -237,6 +267,7 @@ static Suite *reactive_suite(void)
         tcase_add_test(tc, test_longer_interval_never_less_late);
         tcase_add_test(tc, test_equal_when_nothing_to_react_to);
         tcase_add_test(tc, test_steps_longer_than_interval);
+        tcase_add_test(tc, test_pair_mode_union);
         tcase_add_test(tc, test_refused);
         suite_add_tcase(s, tc);
         return s;
