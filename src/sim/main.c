@@ -561,9 +561,8 @@ static int scenario_open(struct scenario **ret, const struct options *o, enum bl
 }
 
 /* The reactive oracle at 'interval_us' (0: the configuration's sampling
- * interval), reported
- * per class like the oracle; on the trace the oracle solves (for rt-app,
- * the always-little arrivals). */
+ * interval), reported per class like the oracle; on the trace the oracle
+ * solves (for rt-app, the always-little arrivals). */
 static int run_reactive(struct scenario *sc, const struct bl_config *cfg, bl_usec_t interval_us)
 {
         const bl_usec_t interval = interval_us ? interval_us :
