@@ -20,6 +20,7 @@
 #include "policy/builtin.h"
 #include "sim/live.h"
 #include "sim/presets.h"
+#include "sim/reactive.h"
 #include "sim/report.h"
 #include "sim/rtapp.h"
 #include "sim/tune.h"
@@ -52,6 +53,7 @@ struct options {
         const char *plot;
         bl_usec_t step_us;              /* 0: the trace's own, rt-app's default */
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
+        bl_usec_t reactive_us;          /* the reactive oracle's interval; 0: sample_interval_ms */
         enum bl_mode mode;              /* AUTO: the configuration's, else cluster */
         bool json;
         const char *testbed;            /* live: a link to the testbed, for other commands */
@@ -64,7 +66,8 @@ struct scenario {
         bool rtapp;
         struct sim_trace trace;         /* the CSV, or the always-little arrivals of an rt-app run */
         struct sim_workload *workload;
-        struct sim_oracle oracle;
+        struct sim_oracle oracle;       /* with its sequence, for the reactive oracle */
+        struct sim_result reactive;
         struct sim_report report;
 };
 
@@ -72,9 +75,9 @@ static void usage(FILE *f)
 {
         fprintf(f,
                 "Usage: blsim run --board B --workload W [--mode M] [--config C] [--policy NAME]\n"
-                "                 [--step-us N] [--duration S] [--json]\n"
+                "                 [--step-us N] [--duration S] [--reactive-interval MS] [--json]\n"
                 "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
-                "                 [--duration S] [--json] [--plot FILE]\n"
+                "                 [--duration S] [--reactive-interval MS] [--json] [--plot FILE]\n"
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
@@ -90,6 +93,9 @@ static void usage(FILE *f)
                 "  -p, --policy NAME     preset to run (default \"default\"; see blsim list)\n"
                 "      --step-us N       step of an rt-app simulation in us (default %llu)\n"
                 "      --duration S      length of an rt-app workload that sets none, in s (default %llu)\n"
+                "      --reactive-interval MS\n"
+                "                        run, compare: the reactive oracle's sampling interval\n"
+                "                        (default: the configuration's sample_interval_ms)\n"
                 "  -j, --json            one JSON object instead of text\n"
                 "      --plot FILE       compare, live: draw the timelines with gnuplot (.svg or .png)\n"
                 "      --holdout W       tune: a workload reported on but never searched on\n"
@@ -200,7 +206,7 @@ static bool gnuplot_installed(void)
 
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED };
+        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -212,6 +218,7 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "json", no_argument, NULL, 'j' },
                 { "plot", required_argument, NULL, OPT_PLOT },
                 { "testbed", required_argument, NULL, OPT_TESTBED },
+                { "reactive-interval", required_argument, NULL, OPT_REACTIVE },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -266,6 +273,19 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         o->testbed = optarg;
+                        break;
+                case OPT_REACTIVE:
+                        /* Below the daemon's 5 ms floor too: what faster sampling would buy. */
+                        if (live) {
+                                fprintf(stderr, "blsim live: --reactive-interval belongs to blsim run and "
+                                                "blsim compare\n");
+                                return EXIT_USAGE;
+                        }
+                        if (!parse_usec(optarg, 1e3, &o->reactive_us)) {
+                                fprintf(stderr, "blsim %s: --reactive-interval: expected a positive "
+                                                "number of ms, got \"%s\"\n", verb, optarg);
+                                return EXIT_USAGE;
+                        }
                         break;
                 case 'h':
                         usage(stdout);
@@ -449,14 +469,13 @@ static int solve_levels(struct scenario *sc)
         struct sim_level_oracle lo;
         int r;
 
-        r = oracle_solve_levels(&sc->board, &sc->mode.levels, &sc->trace, false, &lo);
+        r = oracle_solve_levels(&sc->board, &sc->mode.levels, &sc->trace, true, &lo);
         if (r < 0)
                 return r;
         sc->oracle = (struct sim_oracle){ .energy_uj = lo.energy_uj, .switches = lo.switches,
-                                          .infeasible_steps = lo.infeasible_steps };
+                                          .infeasible_steps = lo.infeasible_steps, .sequence = lo.sequence };
         for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
                 sc->oracle.time_in[sc->mode.class_of[l]] += lo.time_in[l];
-        oracle_level_free(&lo);
         return 0;
 }
 
@@ -489,7 +508,7 @@ static int run_references(struct scenario *sc, const struct options *o)
         snprintf(rep->little.policy, sizeof(rep->little.policy), "always-little");
         snprintf(rep->big.policy, sizeof(rep->big.policy), "always-big");
 
-        r = m->mode == BL_MODE_CLUSTER ? oracle_solve(&sc->board, &sc->trace, false, &sc->oracle) :
+        r = m->mode == BL_MODE_CLUSTER ? oracle_solve(&sc->board, &sc->trace, true, &sc->oracle) :
                                          solve_levels(sc);
         if (r < 0)
                 return run_failed("oracle", r);
@@ -538,6 +557,29 @@ static int scenario_open(struct scenario **ret, const struct options *o, enum bl
                 return status;
         }
         *ret = sc;
+        return 0;
+}
+
+/* The reactive oracle at 'interval_us' (0: the configuration's sampling
+ * interval), reported per class like the oracle; on the trace the oracle
+ * solves (for rt-app, the always-little arrivals). */
+static int run_reactive(struct scenario *sc, const struct bl_config *cfg, bl_usec_t interval_us)
+{
+        const bl_usec_t interval = interval_us ? interval_us :
+                                                 (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+        struct sim_result *res = &sc->reactive;
+        bl_usec_t time_in[SIM_MAX_LEVELS];
+        int r;
+
+        r = reactive_oracle_run(&sc->board, &sc->mode.levels, &sc->trace, sc->oracle.sequence, interval, res);
+        if (r < 0)
+                return run_failed("reactive oracle", r);
+        memcpy(time_in, res->time_in, sizeof(time_in));
+        memset(res->time_in, 0, sizeof(res->time_in));
+        for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
+                res->time_in[sc->mode.class_of[l]] += time_in[l];
+        sc->report.reactive = res;
+        sc->report.reactive_interval_us = interval;
         return 0;
 }
 
@@ -638,6 +680,8 @@ static int verb_run(int argc, char **argv)
         status = load_policies(&preset, 1, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, cfg));
+        if (status == 0)
+                status = run_reactive(sc, cfg, o.reactive_us);
         if (status == 0) {
                 if (o.config && o.policy)
                         snprintf(name, sizeof(name), "%s+config", o.policy);
@@ -694,6 +738,8 @@ static int verb_compare(int argc, char **argv)
         status = load_policies(compare_presets, n, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, &cfg[n - 1]));
+        if (status == 0)
+                status = run_reactive(sc, &cfg[n - 1], o.reactive_us);
 
         for (unsigned i = 0; i < n && status == 0; i++) {
                 bool custom = i == n - 1 && o.config;

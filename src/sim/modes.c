@@ -249,22 +249,28 @@ static void lane_capacities(const struct sim_board *b, const struct sim_levels *
         }
 }
 
-int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
-                        unsigned level, struct sim_result *r, struct sim_trace *record)
+/* sim_run_fixed_level() and sim_run_sequence(): 'seq' (nseq levels) or,
+ * when it is NULL, 'level' for every step. */
+static int run_levels(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                      unsigned level, const unsigned char *seq, size_t nseq, struct sim_result *r,
+                      struct sim_trace *record)
 {
         _cleanup_free_ double *backlog = NULL;
         _cleanup_free_ unsigned *lane_cpu = NULL;
         const unsigned nlanes = w->nlanes;
         double *new_work, *capacity, energy_nj = 0, late = 0;
-        unsigned prev = SIM_LEVEL_NONE;
+        unsigned prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
         size_t size = 0;
         int err;
 
         *r = (struct sim_result){ 0 };
         if (record)
                 *record = (struct sim_trace){ .step_us = w->step_us, .nlanes = nlanes };
-        if (nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0 || level >= lv->nlevels)
+        if (nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0 || (!seq && level >= lv->nlevels))
                 return -EINVAL;
+        for (size_t s = 0; seq && s < nseq; s++)
+                if (seq[s] >= lv->nlevels)
+                        return -EINVAL;
         if (w->reset) {
                 err = w->reset(w);
                 if (err < 0)
@@ -277,19 +283,26 @@ int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, 
         new_work = backlog + nlanes;
         capacity = new_work + nlanes;
 
-        /* Placement by lane index does not change from step to step. */
-        lane_capacities(b, lv, level, nlanes, backlog, lane_cpu, capacity);
         for (;;) {
                 struct sim_level_step st;
+                unsigned here;
 
-                if (lv->mode == BL_MODE_MP && r->steps > 0)
-                        lane_capacities(b, lv, level, nlanes, backlog, lane_cpu, capacity);
+                if (seq && r->steps == nseq) {
+                        err = 1;
+                        break;
+                }
+                here = seq ? seq[r->steps] : level;
+                /* Placement by lane index changes only with the level. */
+                if (here != placed || lv->mode == BL_MODE_MP) {
+                        lane_capacities(b, lv, here, nlanes, backlog, lane_cpu, capacity);
+                        placed = here;
+                }
                 err = w->begin_step(w, r->steps, (bl_usec_t)r->steps * w->step_us, capacity, new_work);
                 if (err != 0)
                         break;
                 for (unsigned i = 0; i < nlanes; i++)
                         r->total_work += new_work[i];
-                err = exec_level_step(b, lv, level, prev, (double)w->step_us, nlanes, backlog, new_work, &st);
+                err = exec_level_step(b, lv, here, prev, (double)w->step_us, nlanes, backlog, new_work, &st);
                 if (err < 0)
                         break;
                 if (w->end_step)
@@ -304,7 +317,9 @@ int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, 
                 for (unsigned k = 0; k < b->nclusters; k++)
                         if ((st.clusters >> k) & 1)
                                 r->time_in[k] += w->step_us;
-                prev = level;
+                r->switches += st.switched;
+                r->changes += st.changes;
+                prev = here;
                 r->steps++;
         }
         if (err == 1)
@@ -313,4 +328,16 @@ int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, 
         if (err < 0 && record)
                 trace_free(record);
         return err;
+}
+
+int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                        unsigned level, struct sim_result *r, struct sim_trace *record)
+{
+        return run_levels(b, lv, w, level, NULL, 0, r, record);
+}
+
+int sim_run_sequence(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                     const unsigned char *seq, size_t nseq, struct sim_result *r)
+{
+        return run_levels(b, lv, w, 0, seq, nseq, r, NULL);
 }

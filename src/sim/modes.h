@@ -78,3 +78,13 @@ double sim_levels_switch_energy_nj(const struct sim_board *b, const struct sim_l
  * SIM_EXEC_MAX_LANES) or what the workload returns. */
 int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
                         unsigned level, struct sim_result *r, struct sim_trace *record);
+
+/* The same rules with the level of step s given by seq[s] (nseq levels), as
+ * a policy that knew its levels in advance would run: switches are charged
+ * where consecutive levels differ, backlog carries from step to step. The
+ * run ends when the workload or the sequence does. r->time_in as for
+ * sim_run_fixed_level() (per board cluster); r->switches and r->changes
+ * count the changes. Returns 0, -EINVAL (as sim_run_fixed_level(), or a
+ * level of 'seq' out of range) or what the workload returns. */
+int sim_run_sequence(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                     const unsigned char *seq, size_t nseq, struct sim_result *r);

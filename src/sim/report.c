@@ -91,16 +91,22 @@ static void json_ulong(FILE *f, const char *indent, const char *key, unsigned lo
         fprintf(f, "%llu", v);
 }
 
-static void json_eta(FILE *f, const char *indent, const struct sim_report *rep, double energy_uj)
+static void json_eta_key(FILE *f, const char *indent, const char *key, const struct sim_report *rep,
+                         double energy_uj)
 {
         double eta;
 
         if (sim_eta(rep->big.energy_uj, energy_uj, rep->oracle->energy_uj, &eta))
-                json_double(f, indent, "eta", 4, eta);
+                json_double(f, indent, key, 4, eta);
         else {
-                json_key(f, indent, "eta");
+                json_key(f, indent, key);
                 fputs("null", f);
         }
+}
+
+static void json_eta(FILE *f, const char *indent, const struct sim_report *rep, double energy_uj)
+{
+        json_eta_key(f, indent, "eta", rep, energy_uj);
 }
 
 static void json_time_per_level(FILE *f, const char *indent, const struct sim_report *rep,
@@ -205,6 +211,16 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         if (rep->rtapp)
                 json_qos(f, in, &p->qos);
         json_references(f, in, rep);
+        if (rep->reactive) {
+                const struct sim_result *r = rep->reactive;
+
+                json_double(f, in, "reactive_oracle_interval_ms", -1,
+                            (double)rep->reactive_interval_us / 1000.0);
+                json_double(f, in, "reactive_oracle_energy_uj", 3, r->energy_uj);
+                json_double(f, in, "reactive_oracle_late_work_ratio", -1, r->late_work_ratio);
+                json_ulong(f, in, "reactive_oracle_switches", r->switches);
+                json_eta_key(f, in, "reactive_oracle_eta", rep, r->energy_uj);
+        }
         if (rep->live)
                 json_live(f, in, rep);
         fputs("\n}\n", f);
@@ -241,6 +257,17 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                 fprintf(f, "%-*s %.4f\n", w, "eta", eta);
         else
                 fprintf(f, "%-*s n/a (always-big cannot be improved on)\n", w, "eta");
+        if (rep->reactive) {
+                const struct sim_result *r = rep->reactive;
+
+                fprintf(f, "%-*s %.3f uJ, late_work_ratio %.6g, %lu switches, eta ", w, "reactive_oracle",
+                        r->energy_uj, r->late_work_ratio, r->switches);
+                if (sim_eta(rep->big.energy_uj, r->energy_uj, rep->oracle->energy_uj, &eta))
+                        fprintf(f, "%.4f", eta);
+                else
+                        fputs("n/a", f);
+                fprintf(f, " (sampling every %g ms)\n", (double)rep->reactive_interval_us / 1000.0);
+        }
         if (rep->rtapp) {
                 fprintf(f, "%-*s %lu\n", w, "activations", p->qos.activations);
                 fprintf(f, "%-*s %lu\n", w, "misses", p->qos.misses);
@@ -273,7 +300,7 @@ struct row {
         double late_work_ratio;
         unsigned long switches;
         const bl_usec_t *time_in;
-        const struct sim_qos *qos;      /* NULL: not applicable (the oracle) */
+        const struct sim_qos *qos;      /* NULL: not applicable (the oracles) */
         double samples_per_s;           /* < 0: samples nothing (fixed runs, the oracle) */
 };
 
@@ -307,12 +334,18 @@ static unsigned collect_rows(const struct sim_report *rep, struct row *rows)
                 rows[n++].samples_per_s = samples_per_s(rep, &rep->policy[i]);
         }
         rows[n++] = row_of_oracle(rep->oracle, rep->steps);
+        if (rep->reactive) {
+                /* Scored on the oracle's trace: no QoS of its own. */
+                rows[n] = row_of(rep->reactive);
+                rows[n].qos = NULL;
+                rows[n++].samples_per_s = samples_per_s(rep, rep->reactive);
+        }
         return n;
 }
 
 void report_compare_table(FILE *f, const struct sim_report *rep)
 {
-        struct row rows[SIM_REPORT_MAX_POLICIES + 3];
+        struct row rows[SIM_REPORT_MAX_POLICIES + 4];
         const unsigned n = collect_rows(rep, rows);
         int name_w = 6, level_w[BL_MAX_LEVELS];
 
@@ -364,6 +397,9 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
 
         fputs("\nsaving % = energy saved against always-big; "
               "eta = (E_always-big - E) / (E_always-big - E_oracle)\n", f);
+        if (rep->reactive)
+                fprintf(f, "reactive-oracle = the oracle's levels, taken at the first sample (every %g ms) "
+                        "after it needed them (see blsim(1))\n", (double)rep->reactive_interval_us / 1000.0);
         if (rep->oracle->infeasible_steps > 0)
                 fprintf(f, "oracle: %zu steps could not be cleared on any cluster (see blsim(1))\n",
                         rep->oracle->infeasible_steps);
@@ -376,7 +412,7 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
 
 void report_compare_json(FILE *f, const struct sim_report *rep)
 {
-        struct row rows[SIM_REPORT_MAX_POLICIES + 3];
+        struct row rows[SIM_REPORT_MAX_POLICIES + 4];
         const unsigned n = collect_rows(rep, rows);
         const char *in = "  ", *in2 = "      ";
 

@@ -23,6 +23,10 @@ struct sim_report {
         struct sim_result little;       /* fixed on the lowest cluster */
         struct sim_result big;          /* fixed on the top cluster */
         const struct sim_oracle *oracle;
+        /* The reactive oracle (sim/reactive.h) at reactive_interval_us, on the
+         * trace the oracle solves; NULL when not computed (blsim live). */
+        const struct sim_result *reactive;
+        bl_usec_t reactive_interval_us;
         unsigned napprox;               /* rt-app: what the simulation approximates */
         const char *approx[8];
         unsigned npolicies;             /* engine-driven runs */
@@ -47,7 +51,8 @@ void report_json_string(FILE *f, const char *s);
 void report_run_text(FILE *f, const struct sim_report *rep);
 void report_run_json(FILE *f, const struct sim_report *rep);
 
-/* "blsim compare": always-little, always-big, policy[0..n-1], the oracle. */
+/* "blsim compare": always-little, always-big, policy[0..n-1], the oracle,
+ * the reactive oracle when there is one. */
 void report_compare_table(FILE *f, const struct sim_report *rep);
 void report_compare_json(FILE *f, const struct sim_report *rep);
 

@@ -994,6 +994,11 @@ START_TEST(cli_json_is_byte_identical)
         ck_assert_int_eq(b.status, 0);
         ck_assert_str_eq(a.out, b.out);
         assert_run_json(a.out, workload);
+        /* video-30fps never needs big: the reactive oracle is the oracle. */
+        ck_assert_ptr_nonnull(strstr(a.out, "\"reactive_oracle_interval_ms\": 10,"));
+        ck_assert_ptr_nonnull(strstr(a.out, "\"reactive_oracle_late_work_ratio\": 0,"));
+        ck_assert_ptr_nonnull(strstr(a.out, "\"reactive_oracle_switches\": 0,"));
+        ck_assert_ptr_nonnull(strstr(a.out, "\"reactive_oracle_eta\": 1.0000"));
         ck_assert_str_eq(a.err, "");
         blsim_out_free(&a);
         blsim_out_free(&b);
@@ -1036,8 +1041,9 @@ START_TEST(cli_suite_on_both_boards)
                 assert_json_object(o.out, &j);
                 ck_assert(json_has_key(&j, "rows"));
                 ck_assert(json_has_key(&j, "oracle_energy_uj"));
-                /* 2 fixed + 10 presets + the oracle */
-                ck_assert_uint_eq(count(o.out, "\"policy\": "), 13);
+                /* 2 fixed + 10 presets + the oracle + the reactive oracle */
+                ck_assert_uint_eq(count(o.out, "\"policy\": "), 14);
+                ck_assert_uint_eq(count(o.out, "\"policy\": \"reactive-oracle\""), 1);
                 blsim_out_free(&o);
                 free(names[i]);
         }
