@@ -22,7 +22,8 @@ cell() {
                 if (!("oracle_energy_uj:" in v))
                         exit 1
                 if (v["always_big_energy_uj:"] <= 1.02 * v["oracle_energy_uj:"])
-                        printf "E %.3f / %.3g", v["energy_uj:"] / v["oracle_energy_uj:"], v["late_work_ratio:"]
+                        printf "E %.3f / %.3g", v["energy_uj:"] / v["oracle_energy_uj:"],
+                               v["late_work_ratio:"]
                 else
                         printf "%.2f / %.3g", v["eta:"], v["late_work_ratio:"]
         }'
