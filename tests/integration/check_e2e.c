@@ -358,13 +358,17 @@ START_TEST(test_e2e_switches_agree)
         snprintf(config, sizeof(config), "%s[hysteresis]\ndown_delay_ms = 20\n", base_config);
         start_live(BROWSER, config);
         run_to_end();
+        n = board_switches(&sw);
+        ck_assert_msg(n >= 1, "the board saw no switch; the daemon said:%s", log_text());
+        /* At least one each way, so the order of levels is checked. On a
+         * loaded machine the board runs late, its CPUs look busier than
+         * they were, and the frames may hold big to the end: the way down
+         * then comes on the idle board after the workload. */
+        if (n == 1)
+                (void)expect_online(LITTLE, 2000);
         /* Now, while the daemon still runs: status first, then history. */
         status = ctl_json("status");
         history = ctl_json("history");
-
-        n = board_switches(&sw);
-        /* At least one each way, so the order of levels is checked. */
-        ck_assert_msg(n >= 2, "the board saw %zu switches; the daemon said:%s", n, log_text());
         ck_assert_int_eq(sim_live_result(run, &result), 0);
         t0 = sim_live_start_time(run);
         end = t0 + result.steps * workload->step_us;
@@ -373,12 +377,16 @@ START_TEST(test_e2e_switches_agree)
         ck_assert_int_eq(h->type, RTAPP_JSON_ARRAY);
         nh = h->array.n;
         ck_assert_msg(nh >= n, "history has %zu switches, the board saw %zu", nh, n);
+        ck_assert_msg(nh >= 2, "history has %zu switches, not one each way", nh);
         for (size_t i = 0; i < nh; i++) {
                 bl_usec_t when, diff;
 
                 e = &h->array.items[i];
                 when = (bl_usec_t)int_of(e, "when_monotonic_usec");
                 ck_assert_uint_ge(when, t0 - HISTORY_SLACK_US);
+                if (i > 0)
+                        ck_assert_str_eq(text_of(e, "from"), text_of(&h->array.items[i - 1], "to"));
+                ck_assert_str_ne(text_of(e, "from"), text_of(e, "to"));
                 if (i >= n) {
                         /* After the board's last step: the idle board after the workload. */
                         ck_assert_msg(when + HISTORY_SLACK_US >= end, "history switch %zu (%s -> %s) at "
