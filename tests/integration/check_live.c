@@ -41,15 +41,15 @@
 /* Timing jitter only: the daemon's tick may land up to one sample later
  * than the simulator's, the board publishes every 5 ms, and a decision that
  * needs several samples below a threshold can take one more when a sample
- * straddles the load's edge. On a quiet machine that is 10-54 ms; on a
- * loaded one the board and the daemon run late in real time too: measured
- * up to 132 ms in a plain build beside two CPU hogs and a parallel make
- * check, and 136 ms under ASan in CI's parallel suite. The bound is not the
- * measure of agreement (RESULTS.md records that on a quiet machine): it
- * only has to tell each switch from the next, and the bursts are 1 s apart,
- * so 15 samples (300 ms) is wide enough for a loaded machine and still
- * names the right switch. */
-#define AGREE_SLACK_US (15 * SAMPLE_INTERVAL_US)
+ * straddles the load's edge. On a quiet machine that is 10-54 ms. On a
+ * loaded one the board and the daemon run late in real time too, and a late
+ * board step reads as busy time, which the settle rule then holds for
+ * 100 ms: 132 ms seen in a plain build beside two CPU hogs and a parallel
+ * make check, 136 ms under ASan in CI, once 298 ms beside three hogs. The
+ * bound is not the measure of agreement (RESULTS.md records that on a
+ * quiet machine): it only has to tell each switch from the next, and the
+ * bursts are 1 s apart, so half of that still names the right switch. */
+#define AGREE_SLACK_US (25 * SAMPLE_INTERVAL_US)
 #define AGREE_ENERGY_PCT 3.0
 #define MAX_SWITCHES 32
 

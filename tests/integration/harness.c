@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,6 +86,12 @@ int harness_main(Suite *suite, const char *name)
         if (!mkdtemp(tmp) || chmod(tmp, 0755) < 0)
                 return EXIT_FAILURE;
         setenv("TMPDIR", tmp, 1);
+        /* The fake board plays a kernel, whose counters are never late; a
+         * board step that runs late on a loaded machine reads as busy time
+         * to the daemon, which divides by its own clock. So the board and
+         * the programs it runs go ahead of other work where allowed (root,
+         * as in CI); elsewhere they keep the priority they were given. */
+        (void)setpriority(PRIO_PROCESS, 0, -10);
         sr = srunner_create(suite);
         srunner_run_all(sr, CK_NORMAL);
         failed = srunner_ntests_failed(sr);
