@@ -585,6 +585,35 @@ START_TEST(time_per_level_sums_to_run)
 }
 END_TEST
 
+/* Each heuristic alone reaches big on a launch that needs it and comes back
+ * for the idle tail: a preset whose thresholds its score cannot pass would
+ * sit on LITTLE like always-little. */
+START_TEST(heuristic_presets_switch)
+{
+        static const char *const names[] = { "util", "pelt", "psi", "trend" };
+        struct sim_board b;
+        struct sim_trace t;
+        struct sim_workload *w;
+        struct bl_config cfg;
+        struct bl_diag diag;
+        struct sim_result r;
+
+        shipped_board(&b, "exynos5422-like.ini");
+        suite_trace(&t, "app-launch.csv");
+        ck_assert_int_eq(workload_from_trace(&w, "app-launch", &t), 0);
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+                diag_init(&diag);
+                ck_assert_int_eq(preset_config(preset_find(names[i]), &cfg, &diag), 0);
+                ck_assert_uint_eq(cfg.up_threshold, 80);
+                ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), w, &cfg, &r, NULL), 0);
+                ck_assert_msg(r.time_in[1] > 0 && r.switches >= 2, "%s: %lu switches, %llu us on big", names[i],
+                              r.switches, (unsigned long long)r.time_in[1]);
+        }
+        workload_free(w);
+        trace_free(&t);
+}
+END_TEST
+
 /* Exactly equal, bit for bit: no tolerance. */
 static void assert_same_result(const struct sim_result *a, const struct sim_result *b)
 {
@@ -1480,6 +1509,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, report_json_escapes_and_eta);
         tcase_add_test(tc, report_plot_script_inline);
         tcase_add_test(tc, time_per_level_sums_to_run);
+        tcase_add_test(tc, heuristic_presets_switch);
         tcase_add_test(tc, policy_run_is_deterministic);
         tcase_add_test(tc, idle_backoff_decision_times);
         tcase_add_test(tc, idle_trace_samples_less);
