@@ -203,7 +203,9 @@ START_TEST(test_preset_names)
 }
 END_TEST
 
-/* A heuristic's preset is the shipped configuration with only that heuristic. */
+/* A heuristic's preset is the shipped configuration with only that
+ * heuristic and the thresholds 80/60, which a busy x capacity score can
+ * pass (heuristic_presets_switch in check_simrun runs them). */
 START_TEST(test_preset_heuristics_keep_the_shipped_engine)
 {
         static const char *const names[] = { "util", "pelt", "psi", "trend" };
@@ -216,8 +218,8 @@ START_TEST(test_preset_heuristics_keep_the_shipped_engine)
                 ck_assert_int_eq(preset_config(preset_find(names[i]), &cfg, &diag), 0);
                 ck_assert_uint_eq(cfg.nheuristics, 1);
                 ck_assert_str_eq(cfg.heuristics[0].name, names[i]);
-                ck_assert_uint_eq(cfg.up_threshold, shipped.up_threshold);
-                ck_assert_uint_eq(cfg.down_threshold, shipped.down_threshold);
+                ck_assert_uint_eq(cfg.up_threshold, 80);
+                ck_assert_uint_eq(cfg.down_threshold, 60);
                 ck_assert_uint_eq(cfg.up_delay_ms, shipped.up_delay_ms);
                 ck_assert_uint_eq(cfg.down_delay_ms, shipped.down_delay_ms);
                 ck_assert_uint_eq(cfg.min_residency_ms, shipped.min_residency_ms);
