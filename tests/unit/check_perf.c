@@ -798,6 +798,30 @@ static unsigned calls_on(const struct fake_kernel *k, unsigned from, int cpu)
         return n;
 }
 
+/* 'cpu' back: perf_cpu_online() opens its whole group anew (the process
+ * then has 'fds' descriptors), the next read only starts the interval and
+ * the one after counts. */
+static void assert_reopens(struct fixture *f, struct perf_source *p, struct perf_counts *out, unsigned ncpus,
+                           int cpu, unsigned fds)
+{
+        unsigned before = f->kernel.ncalls;
+
+        f->kernel.err_cpu[cpu] = 0;
+        ck_assert_int_eq(perf_cpu_online(p, (unsigned)cpu, f->reason, sizeof(f->reason)), 0);
+        ck_assert_str_eq(f->reason, "");
+        ck_assert_uint_eq(calls_on(&f->kernel, before, cpu), 3);
+        ck_assert_uint_eq(count_fds(), fds);
+        ck_assert(cpuset_isset(perf_cpus(p), (unsigned)cpu));
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, ncpus), 0);
+        ck_assert(!out[cpu].has_counters);
+        ck_assert_uint_eq(out[cpu].cycles, 0);
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, ncpus), 0);
+        ck_assert(out[cpu].has_counters && out[cpu].has_ipc && out[cpu].has_mpki);
+        ck_assert_uint_gt(out[cpu].cycles, 0);
+}
+
 START_TEST(test_cpu_offline_at_start_counted_once_online)
 {
         struct perf_counts out[3];
@@ -815,26 +839,15 @@ START_TEST(test_cpu_offline_at_start_counted_once_online)
         ck_assert_int_eq(perf_read(p, out, 3), 0);
         ck_assert(!out[1].has_counters);
 
-        f.kernel.err_cpu[1] = 0;
         before = f.kernel.ncalls;
-        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), 0);
-        ck_assert_str_eq(f.reason, "");
+        assert_reopens(&f, p, out, 3, 1, count_fds() + 3);
         assert_cpus(perf_cpus(p), "0-2");
         /* The whole group, the third event as chosen at the start. */
         ck_assert_uint_eq(f.kernel.ncalls, before + 3);
         assert_call(&f.kernel, before, 1, PERF_COUNT_HW_CPU_CYCLES, true);
         assert_call(&f.kernel, before + 1, 1, PERF_COUNT_HW_INSTRUCTIONS, false);
         assert_call(&f.kernel, before + 2, 1, PERF_COUNT_HW_CACHE_MISSES, false);
-
-        /* Opened since the last read: that read starts its first interval. */
-        usleep(2000);
-        ck_assert_int_eq(perf_read(p, out, 3), 0);
         ck_assert(out[0].has_counters && out[2].has_counters);
-        ck_assert(!out[1].has_counters);
-        ck_assert_uint_eq(out[1].cycles, 0);
-        usleep(2000);
-        ck_assert_int_eq(perf_read(p, out, 3), 0);
-        ck_assert(out[1].has_counters && out[1].has_ipc && out[1].has_mpki);
         ck_assert_uint_ge(out[1].enabled_ns, 2000000);
         ck_assert_uint_ge(out[1].cycles, 1000000);
         perf_close(p);
@@ -846,7 +859,7 @@ START_TEST(test_cpu_back_online_gets_a_new_group)
         struct perf_counts out[2];
         struct perf_source *p;
         struct fixture f;
-        unsigned before, fds;
+        unsigned fds;
 
         if (!software_events_allowed())
                 return;
@@ -876,34 +889,13 @@ START_TEST(test_cpu_back_online_gets_a_new_group)
         perf_cpu_offline(p, 1);
         ck_assert_uint_eq(count_fds(), fds - 3);
 
-        f.kernel.err_cpu[1] = 0;
-        before = f.kernel.ncalls;
-        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), 0);
-        ck_assert_uint_eq(calls_on(&f.kernel, before, 1), 3);
-        ck_assert_uint_eq(count_fds(), fds);
+        assert_reopens(&f, p, out, 2, 1, fds);
         assert_cpus(perf_cpus(p), "0-1");
-        usleep(2000);
-        ck_assert_int_eq(perf_read(p, out, 2), 0);
-        ck_assert(!out[1].has_counters);
-        usleep(2000);
-        ck_assert_int_eq(perf_read(p, out, 2), 0);
-        ck_assert(out[1].has_counters);
-        ck_assert_uint_gt(out[1].cycles, 0);
 
         /* Off and back between two looks: online again without offline
          * first replaces the dead group, it does not add one. */
         kernel_takes_offline(&f.kernel, 1);
-        f.kernel.err_cpu[1] = 0;
-        before = f.kernel.ncalls;
-        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), 0);
-        ck_assert_uint_eq(calls_on(&f.kernel, before, 1), 3);
-        ck_assert_uint_eq(count_fds(), fds);
-        usleep(2000);
-        ck_assert_int_eq(perf_read(p, out, 2), 0);
-        ck_assert(!out[1].has_counters);
-        usleep(2000);
-        ck_assert_int_eq(perf_read(p, out, 2), 0);
-        ck_assert(out[1].has_counters);
+        assert_reopens(&f, p, out, 2, 1, fds);
         perf_close(p);
 }
 END_TEST
@@ -981,14 +973,7 @@ START_TEST(test_failed_reopen_waits_for_the_next_online)
         /* Off and on again: tried again, and it opens. */
         perf_cpu_offline(p, 1);
         f.kernel.refuse_config[0] = 0;
-        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), 0);
-        ck_assert_uint_eq(calls_on(&f.kernel, before, 1), 3);
-        ck_assert_uint_eq(count_fds(), fds);
-        usleep(1000);
-        ck_assert_int_eq(perf_read(p, out, 2), 0);
-        usleep(1000);
-        ck_assert_int_eq(perf_read(p, out, 2), 0);
-        ck_assert(out[1].has_counters);
+        assert_reopens(&f, p, out, 2, 1, fds);
 
         /* The CPU is still offline: the kernel's ENODEV, said as such. */
         kernel_takes_offline(&f.kernel, 1);
