@@ -164,9 +164,9 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
 int perf_read(struct perf_source *p, struct perf_counts *out, unsigned ncpus);
 
 /* CPU hotplug. The kernel takes a CPU's events out of its context when the
- * CPU goes offline and does not put them back when it returns: the group
- * stays open but never counts again (a group read then has nr 1, its
- * siblings detached), so a CPU that comes back needs a new one. */
+ * CPU goes offline (detaching the siblings: a group read then gives nr 1)
+ * and does not put them back when it returns: the group stays open but
+ * never counts again, so a CPU that comes back needs a new one. */
 
 /* 'cpu' came online: closes its group if it has one and opens a fresh one
  * with the events perf_open() chose. Returns 0 ('reason' is "" or says that

@@ -55,7 +55,7 @@ struct bl_sampler {
         /* CPUs whose group did not open when they came online: tried again
          * when they next come online, said once until then. */
         bl_cpuset counters_failed;
-        char counters_error[SAMPLER_PROBLEM_MAX];
+        char counters_error[SAMPLER_PROBLEM_MAX];      /* why the last of them failed */
         /* For the log, per kind: what reads badly at the last read, for a
          * person ("" when it reads well). The text stays the same while
          * the problem does, so that a change is worth a line. */
@@ -77,7 +77,9 @@ void sampler_close(struct bl_sampler *s);
 
 /* Forgets the previous readings, so that the next sampler_read() starts a
  * fresh interval (interval 0, no busy time) as the first one does: counters
- * that ran on across a suspend would otherwise look like a burst of load. */
+ * that ran on across a suspend would otherwise look like a burst of load.
+ * That read also opens every hardware counter group anew: suspend to RAM
+ * takes the CPUs offline and back unseen. */
 void sampler_restart(struct bl_sampler *s);
 
 /* The BL_NEEDS_* signals the open sources provide. */
