@@ -386,6 +386,7 @@ static void log_sample_problems(struct bl_daemon *d)
                 [SAMPLER_PROBLEM_PSI] = "/proc/pressure/cpu",
                 [SAMPLER_PROBLEM_FREQ] = "cpufreq scaling_cur_freq",
                 [SAMPLER_PROBLEM_THERMAL] = "the thermal zones",
+                [SAMPLER_PROBLEM_COUNTERS] = "the hardware counters",
         };
         bl_cpuset missing = d->known_online;
         char list[256];
@@ -398,7 +399,8 @@ static void log_sample_problems(struct bl_daemon *d)
                 if (now[0])
                         log_warning("%s", now);
                 else
-                        log_info("%s read%s well again", what[k], k == SAMPLER_PROBLEM_THERMAL ? "" : "s");
+                        log_info("%s read%s well again", what[k],
+                                 k == SAMPLER_PROBLEM_THERMAL || k == SAMPLER_PROBLEM_COUNTERS ? "" : "s");
                 snprintf(d->problem_said[k], sizeof(d->problem_said[k]), "%s", now);
         }
         /* A CPU just brought online may lack its line for a moment. */

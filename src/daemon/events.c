@@ -245,6 +245,10 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
         /* CPUs that appear or vanish are never the daemon's doing. */
         bool physical = strcmp(action, "add") == 0 || strcmp(action, "remove") == 0;
 
+        /* Also the daemon's own: the CPU may be back before the sampler
+         * sees it gone, its old counters dead. */
+        if (strcmp(action, "offline") == 0 && d->sampler_opened)
+                sampler_cpu_offline(&d->sampler, (unsigned)strtoul(sysname + 3, NULL, 10));
         if (cpu_online_read_set(&d->topo.present, &online) < 0)
                 online = d->known_online;
         if (!physical && cpuset_equal(&online, &d->known_online)) {

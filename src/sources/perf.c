@@ -282,13 +282,19 @@ void perf_counts_compute(const struct perf_group_read *prev, const struct perf_g
 struct perf_group {
         unsigned cpu;
         int fd[PERF_MAX_EVENTS];        /* fd[0] leads; -1 when not open */
+        /* prev is a reading of these descriptors: false until the first
+         * read after a reopen, which only takes it. */
+        bool has_prev;
         struct perf_group_read prev;
 };
 
 struct perf_source {
-        bl_cpuset cpus;
-        const char *third;
-        unsigned ngroups;
+        /* Kept to open groups again when CPUs come back online. */
+        struct perf_options opt;
+        struct perf_pmus pmus;
+        const struct perf_event_spec *third;
+        bl_cpuset cpus;                 /* those with a group open */
+        unsigned ngroups;               /* one per watched CPU, open or not */
         struct perf_group group[];
 };
 
@@ -476,7 +482,15 @@ static int group_open(struct perf_group *g, unsigned cpu, const struct perf_opti
         r = read_group(g->fd[0], &g->prev);
         if (r < 0)
                 return r;
+        g->has_prev = true;
         return 0;
+}
+
+static void group_init(struct perf_group *g, unsigned cpu)
+{
+        *g = (struct perf_group){ .cpu = cpu };
+        for (unsigned i = 0; i < PERF_MAX_EVENTS; i++)
+                g->fd[i] = -1;
 }
 
 int perf_open(struct perf_source **ret, const struct perf_options *opt, char *reason, size_t size)
@@ -484,7 +498,6 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
         const struct perf_syscalls *sys = opt->sys ? opt->sys : &perf_syscalls_kernel;
         struct third_choice third = { 0 };
         struct perf_source *p;
-        struct perf_pmus pmus;
         struct step offline_step = { 0 };
         unsigned n, cpu, span, offline_cpu = 0;
         int r, offline_err = 0;
@@ -496,14 +509,15 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
                 say(reason, size, "no CPU to count on");
                 return -EINVAL;
         }
-        r = perf_pmus_discover(&pmus, opt->sysfs_root, reason, size);
-        if (r < 0)
-                return r;
         p = calloc(1, sizeof(*p) + n * sizeof(p->group[0]));
         if (!p) {
                 say(reason, size, "%s", strerror(ENOMEM));
                 return -ENOMEM;
         }
+        r = perf_pmus_discover(&p->pmus, opt->sysfs_root, reason, size);
+        if (r < 0)
+                goto fail;
+        p->opt = *opt;
         cpuset_zero(&offline);
         span = cpuset_span(&opt->cpus);
         for (cpu = 0; cpu < span; cpu++) {
@@ -513,9 +527,9 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
 
                 if (!cpuset_isset(&opt->cpus, cpu))
                         continue;
-                for (unsigned i = 0; i < PERF_MAX_EVENTS; i++)
-                        g->fd[i] = -1;
-                r = group_open(g, cpu, opt, &pmus, &third, &step, reason, size);
+                group_init(g, cpu);
+                p->ngroups++;
+                r = group_open(g, cpu, opt, &p->pmus, &third, &step, reason, size);
                 if (r < 0 && is_offline(r)) {
                         group_close(g);
                         if (cpuset_empty(&offline)) {
@@ -527,15 +541,13 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
                         continue;
                 }
                 if (r < 0) {
-                        group_close(g);
                         snprintf(what, sizeof(what), "%s%s", step.verb, step.event);
                         explain(opt, sys, r, what, cpu, reason, size);
                         goto fail;
                 }
                 cpuset_set(&p->cpus, cpu);
-                p->ngroups++;
         }
-        if (p->ngroups == 0) {
+        if (cpuset_empty(&p->cpus)) {
                 char what[128];
 
                 /* Every watched CPU said ENODEV: more likely no PMU than no CPU online. */
@@ -548,10 +560,10 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
                 char list[256];
 
                 cpuset_format(&offline, list, sizeof(list));
-                note(reason, size, "%s %s offline (%s), not counted",
+                note(reason, size, "%s %s offline (%s), counted once online",
                      cpuset_count(&offline) > 1 ? "CPUs" : "CPU", list, strerror(-offline_err));
         }
-        p->third = third.spec ? third.spec->name : NULL;
+        p->third = third.spec;
         *ret = p;
         return 0;
 
@@ -571,17 +583,66 @@ int perf_read(struct perf_source *p, struct perf_counts *out, unsigned ncpus)
                 struct perf_group_read cur;
                 int r;
 
+                if (g->fd[0] < 0)
+                        continue;
                 r = read_group(g->fd[0], &cur);
                 if (r < 0) {
                         if (ret == 0)
                                 ret = r;
                         continue;
                 }
-                if (g->cpu < ncpus)
+                if (g->has_prev && g->cpu < ncpus)
                         perf_counts_compute(&g->prev, &cur, &out[g->cpu]);
                 g->prev = cur;
+                g->has_prev = true;
         }
         return ret;
+}
+
+static struct perf_group *group_of(struct perf_source *p, unsigned cpu)
+{
+        for (unsigned i = 0; i < p->ngroups; i++)
+                if (p->group[i].cpu == cpu)
+                        return &p->group[i];
+        return NULL;
+}
+
+int perf_cpu_online(struct perf_source *p, unsigned cpu, char *reason, size_t size)
+{
+        /* The event chosen at perf_open(), so that mpki means one thing. */
+        struct third_choice third = { .decided = true, .spec = p->third };
+        struct perf_group *g = group_of(p, cpu);
+        struct step step = { 0 };
+        int r;
+
+        say(reason, size, "%s", "");
+        if (!g) {
+                say(reason, size, "cpu%u is not among the CPUs counted on", cpu);
+                return -EINVAL;
+        }
+        perf_cpu_offline(p, cpu);
+        r = group_open(g, cpu, &p->opt, &p->pmus, &third, &step, reason, size);
+        /* Opened in the middle of an interval: the next read only starts
+         * the first. */
+        g->has_prev = false;
+        if (r < 0) {
+                group_close(g);
+                say(reason, size, "%s%s on cpu%u: %s", step.verb, step.event, cpu, strerror(-r));
+                return r;
+        }
+        cpuset_set(&p->cpus, cpu);
+        return 0;
+}
+
+void perf_cpu_offline(struct perf_source *p, unsigned cpu)
+{
+        struct perf_group *g = group_of(p, cpu);
+
+        if (!g)
+                return;
+        group_close(g);
+        g->has_prev = false;
+        cpuset_clear(&p->cpus, cpu);
 }
 
 const bl_cpuset *perf_cpus(const struct perf_source *p)
@@ -591,7 +652,7 @@ const bl_cpuset *perf_cpus(const struct perf_source *p)
 
 const char *perf_third_event(const struct perf_source *p)
 {
-        return p->third;
+        return p->third ? p->third->name : NULL;
 }
 
 void perf_close(struct perf_source *p)

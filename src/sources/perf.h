@@ -138,9 +138,11 @@ struct perf_options {
 struct perf_source;
 
 /* Opens one group per CPU in opt->cpus and starts counting. A CPU whose
- * open fails with ENODEV or ENXIO is offline and skipped; a third event that
- * no CPU supports is left out. On success 'reason' is "" or says what was
- * left out, for the log. Fails, with the errno of the open that failed and
+ * open fails with ENODEV or ENXIO is offline and not counted until
+ * perf_cpu_online(); a third event that no CPU supports is left out. On
+ * success 'reason' is "" or says what was left out, for the log. The source
+ * keeps 'opt' for perf_cpu_online(): what its pointers point to must outlive
+ * it. Fails, with the errno of the open that failed and
  * 'reason' saying why for people:
  *   -ENOENT, -EOPNOTSUPP ("hardware counters not supported here (...)"),
  *   -EACCES, -EPERM ("hardware counters not permitted: perf_event_paranoid
@@ -155,11 +157,29 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
 
 /* Reads every group and fills out[cpu] for cpu < ncpus with the interval
  * since the previous read (the first read: since perf_open()). Entries of
- * CPUs not counted get has_counters false; so does a CPU whose read failed.
- * Returns 0, or the first read error (the other CPUs are still filled). */
+ * CPUs not counted get has_counters false; so does a CPU whose read failed,
+ * and one whose group perf_cpu_online() opened since the previous read: that
+ * read starts its first interval. Returns 0, or the first read error (the
+ * other CPUs are still filled). */
 int perf_read(struct perf_source *p, struct perf_counts *out, unsigned ncpus);
 
-/* The CPUs that have a group. */
+/* CPU hotplug. The kernel takes a CPU's events out of its context when the
+ * CPU goes offline (detaching the siblings: a group read then gives nr 1)
+ * and does not put them back when it returns: the group stays open but
+ * never counts again, so a CPU that comes back needs a new one. */
+
+/* 'cpu' came online: closes its group if it has one and opens a fresh one
+ * with the events perf_open() chose. Returns 0 ('reason' is "" or says that
+ * the third event is left out there), -EINVAL for a CPU not in opt->cpus, or
+ * the errno of the open that failed, with 'reason' naming the step:
+ * "perf_event_open cycles on cpu5: Too many open files". The CPU is then not
+ * counted until the next call for it. */
+int perf_cpu_online(struct perf_source *p, unsigned cpu, char *reason, size_t size);
+/* 'cpu' went offline: closes its group; not counted until perf_cpu_online().
+ * Nothing for a CPU that has none. */
+void perf_cpu_offline(struct perf_source *p, unsigned cpu);
+
+/* The CPUs that have a group open now. */
 const bl_cpuset *perf_cpus(const struct perf_source *p);
 /* The name of the third event counted, NULL when there is none; mpki means
  * that event per 1000 instructions. */

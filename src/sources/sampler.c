@@ -105,6 +105,8 @@ static void counters_close(struct bl_sampler *s)
         s->perf = NULL;
         free(s->counts);
         s->counts = NULL;
+        cpuset_zero(&s->counters_failed);
+        s->problem[SAMPLER_PROBLEM_COUNTERS][0] = '\0';
 }
 
 int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag)
@@ -113,6 +115,8 @@ int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag)
                 .sysfs_root = "/sys",
                 .paranoid_path = "/proc/sys/kernel/perf_event_paranoid",
                 .cpus = s->topo->present,
+                .events = s->perf_events,
+                .sys = s->perf_sys,
         };
         char reason[512] = "";
         int r;
@@ -133,6 +137,7 @@ int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag)
                 counters_close(s);
                 return r;
         }
+        s->counters_online = *perf_cpus(s->perf);
         if (perf_third_event(s->perf))
                 diag_add(diag, "hardware counters: cycles, instructions and %s on each CPU%s%s",
                          perf_third_event(s->perf), reason[0] ? "; " : "", reason);
@@ -140,6 +145,79 @@ int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag)
                 diag_add(diag, "hardware counters: cycles and instructions on each CPU%s%s",
                          reason[0] ? "; " : "", reason);
         return 0;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+set_problem(struct bl_sampler *s, enum sampler_problem kind, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(s->problem[kind], sizeof(s->problem[kind]), fmt, ap);
+        va_end(ap);
+}
+
+static void say_counters_failed(struct bl_sampler *s)
+{
+        bool many = cpuset_count(&s->counters_failed) > 1;
+        char list[128];
+
+        if (cpuset_empty(&s->counters_failed)) {
+                s->problem[SAMPLER_PROBLEM_COUNTERS][0] = '\0';
+                return;
+        }
+        cpuset_format(&s->counters_failed, list, sizeof(list));
+        set_problem(s, SAMPLER_PROBLEM_COUNTERS, "the hardware counters of %s %s did not open when %s online "
+                    "(%s); %s without until it next comes online", many ? "CPUs" : "CPU", list,
+                    many ? "they came" : "it came", s->counters_error, many ? "each goes" : "it goes");
+}
+
+static void counters_cpu_online(struct bl_sampler *s, unsigned cpu)
+{
+        char reason[SAMPLER_PROBLEM_MAX];
+        int r;
+
+        r = perf_cpu_online(s->perf, cpu, reason, sizeof(reason));
+        if (r < 0) {
+                cpuset_set(&s->counters_failed, cpu);
+                snprintf(s->counters_error, sizeof(s->counters_error), "%s", reason);
+        } else {
+                cpuset_clear(&s->counters_failed, cpu);
+        }
+        say_counters_failed(s);
+}
+
+/* /proc/stat lists the online CPUs; the counters follow them. */
+static void counters_follow_hotplug(struct bl_sampler *s)
+{
+        bl_cpuset came, went;
+        unsigned span;
+
+        if (!s->perf || cpuset_equal(&s->cur.cpus, &s->counters_online))
+                return;
+        came = s->cur.cpus;
+        cpuset_andnot(&came, &s->counters_online);
+        cpuset_and(&came, &s->topo->present);
+        went = s->counters_online;
+        cpuset_andnot(&went, &s->cur.cpus);
+        s->counters_online = s->cur.cpus;
+        span = cpuset_span(&s->cur.cpus);
+        if (cpuset_span(&went) > span)
+                span = cpuset_span(&went);
+        for (unsigned cpu = 0; cpu < span; cpu++) {
+                if (cpuset_isset(&went, cpu))
+                        perf_cpu_offline(s->perf, cpu);
+                else if (cpuset_isset(&came, cpu))
+                        counters_cpu_online(s, cpu);
+        }
+}
+
+void sampler_cpu_offline(struct bl_sampler *s, unsigned cpu)
+{
+        if (!s->perf)
+                return;
+        perf_cpu_offline(s->perf, cpu);
+        cpuset_clear(&s->counters_online, cpu);
 }
 
 /* Counters go with the CPUs' records; a CPU whose group did not run in the
@@ -194,16 +272,6 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
                 (void)cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
                                        progress(a->idle, b->idle), &s->busy[cpu]);
         }
-}
-
-static void __attribute__((format(printf, 3, 4)))
-set_problem(struct bl_sampler *s, enum sampler_problem kind, const char *fmt, ...)
-{
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(s->problem[kind], sizeof(s->problem[kind]), fmt, ap);
-        va_end(ap);
 }
 
 static const char *parse_error(int r)
@@ -335,6 +403,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         }
 
         read_pressure(s, out->interval, out);
+        counters_follow_hotplug(s);
         read_counters(s, buf);
 
         if (thermal_read(&s->thermal, &mc) == 0) {
@@ -353,6 +422,9 @@ void sampler_restart(struct bl_sampler *s)
 {
         s->have_prev = false;
         s->have_psi_prev = false;
+        /* Suspend to RAM takes every CPU but the boot one offline and back,
+         * which neither /proc/stat nor udev shows: every group opens anew. */
+        cpuset_zero(&s->counters_online);
         cpuidle_restart(&s->idle);
 }
 

@@ -19,6 +19,7 @@ enum sampler_problem {
         SAMPLER_PROBLEM_PSI,            /* the sample carries no pressure */
         SAMPLER_PROBLEM_FREQ,           /* a policy's last frequency stands */
         SAMPLER_PROBLEM_THERMAL,        /* a zone is left out */
+        SAMPLER_PROBLEM_COUNTERS,       /* CPUs back online go without counters */
         SAMPLER_PROBLEMS,
 };
 
@@ -44,6 +45,17 @@ struct bl_sampler {
         struct perf_source *perf;
         struct perf_counts *counts;     /* per CPU number, topo->ncpus of them */
         bool perf_tried;                /* refused once: not asked again */
+        /* What the counters are opened with; NULL: the kernel and the
+         * hardware events (tests count software events through a stand-in). */
+        const struct perf_syscalls *perf_sys;
+        const struct perf_event_list *perf_events;
+        /* The CPUs in /proc/stat when the counters last looked: one that
+         * joins them gets a fresh group, one that leaves loses its own. */
+        bl_cpuset counters_online;
+        /* CPUs whose group did not open when they came online: tried again
+         * when they next come online, said once until then. */
+        bl_cpuset counters_failed;
+        char counters_error[SAMPLER_PROBLEM_MAX];      /* why the last of them failed */
         /* For the log, per kind: what reads badly at the last read, for a
          * person ("" when it reads well). The text stays the same while
          * the problem does, so that a change is worth a line. */
@@ -65,7 +77,9 @@ void sampler_close(struct bl_sampler *s);
 
 /* Forgets the previous readings, so that the next sampler_read() starts a
  * fresh interval (interval 0, no busy time) as the first one does: counters
- * that ran on across a suspend would otherwise look like a burst of load. */
+ * that ran on across a suspend would otherwise look like a burst of load.
+ * That read also opens every hardware counter group anew: suspend to RAM
+ * takes the CPUs offline and back unseen. */
 void sampler_restart(struct bl_sampler *s);
 
 /* The BL_NEEDS_* signals the open sources provide. */
@@ -80,3 +94,15 @@ bool sampler_counters_wanted(const struct bl_config *c);
  * goes to 'diag' for the log. Returns 0, or the errno of a refusal (the
  * sampler works on without counters either way). */
 int sampler_want_counters(struct bl_sampler *s, bool want, struct bl_diag *diag);
+
+/* The kernel never counts a CPU's events again once the CPU went offline,
+ * so sampler_read() gives a CPU that appears in /proc/stat a fresh group of
+ * counters (reporting none for it until the read after) and closes the group
+ * of one that leaves. A CPU whose group does not open goes without, until it
+ * next comes online; s->problem[SAMPLER_PROBLEM_COUNTERS] says which and
+ * why. Only a change of the online CPUs costs anything.
+ *
+ * For a CPU that udev says went offline: its group is closed now, and the
+ * next read that finds it online opens a fresh one, also when it came back
+ * before that read saw it gone. */
+void sampler_cpu_offline(struct bl_sampler *s, unsigned cpu);

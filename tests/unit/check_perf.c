@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -521,6 +522,7 @@ struct call {
         uint32_t type;
         uint64_t config;
         bool leader;
+        int fd;                         /* what it returned */
 };
 
 struct fake_kernel {
@@ -541,7 +543,7 @@ static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd, void *
         long fd;
 
         ck_assert_uint_lt(k->ncalls, 64);
-        k->call[k->ncalls++] = (struct call){ cpu, attr->type, attr->config, group_fd < 0 };
+        k->call[k->ncalls++] = (struct call){ cpu, attr->type, attr->config, group_fd < 0, -1 };
         ck_assert_uint_eq(attr->read_format, PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
                                              PERF_FORMAT_TOTAL_TIME_RUNNING);
         ck_assert_uint_eq(attr->disabled, group_fd < 0);
@@ -557,6 +559,7 @@ static int fake_open(struct perf_event_attr *attr, int cpu, int group_fd, void *
                         return -k->refuse_err;
         fd = raw_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, group_fd);
         ck_assert_int_ge(fd, 0);
+        k->call[k->ncalls - 1].fd = (int)fd;
         return (int)fd;
 }
 
@@ -750,7 +753,7 @@ START_TEST(test_open_skips_offline_cpu)
         f.kernel.err_cpu[3] = ENXIO;
         ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
         assert_cpus(perf_cpus(p), "0,2");
-        snprintf(expect, sizeof(expect), "CPUs 1,3 offline (%s), not counted", strerror(ENODEV));
+        snprintf(expect, sizeof(expect), "CPUs 1,3 offline (%s), counted once online", strerror(ENODEV));
         ck_assert_str_eq(f.reason, expect);
         usleep(2000);
         ck_assert_int_eq(perf_read(p, out, 4), 0);
@@ -765,8 +768,264 @@ START_TEST(test_open_skips_offline_cpu)
         fixture_init(&f, "sysfs-none", "0-1");
         f.kernel.err_cpu[1] = ENODEV;
         ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
-        snprintf(expect, sizeof(expect), "CPU 1 offline (%s), not counted", strerror(ENODEV));
+        snprintf(expect, sizeof(expect), "CPU 1 offline (%s), counted once online", strerror(ENODEV));
         ck_assert_str_eq(f.reason, expect);
+        perf_close(p);
+}
+END_TEST
+
+/* What the kernel does to a CPU going offline: its events leave the CPU's
+ * context and stop (here: the stand-in group of its last open is
+ * disabled), and opens on it fail. */
+static void kernel_takes_offline(struct fake_kernel *k, int cpu)
+{
+        for (unsigned i = k->ncalls; i-- > 0;) {
+                if (k->call[i].cpu != cpu || !k->call[i].leader || k->call[i].fd < 0)
+                        continue;
+                ck_assert_int_eq(ioctl(k->call[i].fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP), 0);
+                break;
+        }
+        k->err_cpu[cpu] = ENODEV;
+}
+
+/* The calls since 'from' that went to 'cpu'. */
+static unsigned calls_on(const struct fake_kernel *k, unsigned from, int cpu)
+{
+        unsigned n = 0;
+
+        for (unsigned i = from; i < k->ncalls; i++)
+                n += k->call[i].cpu == cpu;
+        return n;
+}
+
+/* 'cpu' back: perf_cpu_online() opens its whole group anew (the process
+ * then has 'fds' descriptors), the next read only starts the interval and
+ * the one after counts. */
+static void assert_reopens(struct fixture *f, struct perf_source *p, struct perf_counts *out, unsigned ncpus,
+                           int cpu, unsigned fds)
+{
+        unsigned before = f->kernel.ncalls;
+
+        f->kernel.err_cpu[cpu] = 0;
+        ck_assert_int_eq(perf_cpu_online(p, (unsigned)cpu, f->reason, sizeof(f->reason)), 0);
+        ck_assert_str_eq(f->reason, "");
+        ck_assert_uint_eq(calls_on(&f->kernel, before, cpu), 3);
+        ck_assert_uint_eq(count_fds(), fds);
+        ck_assert(cpuset_isset(perf_cpus(p), (unsigned)cpu));
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, ncpus), 0);
+        ck_assert(!out[cpu].has_counters);
+        ck_assert_uint_eq(out[cpu].cycles, 0);
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, ncpus), 0);
+        ck_assert(out[cpu].has_counters && out[cpu].has_ipc && out[cpu].has_mpki);
+        ck_assert_uint_gt(out[cpu].cycles, 0);
+}
+
+START_TEST(test_cpu_offline_at_start_counted_once_online)
+{
+        struct perf_counts out[3];
+        struct perf_source *p;
+        struct fixture f;
+        unsigned before;
+
+        if (!software_events_allowed())
+                return;
+        fixture_init(&f, "sysfs-none", "0-2");
+        f.kernel.err_cpu[1] = ENODEV;
+        ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
+        assert_cpus(perf_cpus(p), "0,2");
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, 3), 0);
+        ck_assert(!out[1].has_counters);
+
+        before = f.kernel.ncalls;
+        assert_reopens(&f, p, out, 3, 1, count_fds() + 3);
+        assert_cpus(perf_cpus(p), "0-2");
+        /* The whole group, the third event as chosen at the start. */
+        ck_assert_uint_eq(f.kernel.ncalls, before + 3);
+        assert_call(&f.kernel, before, 1, PERF_COUNT_HW_CPU_CYCLES, true);
+        assert_call(&f.kernel, before + 1, 1, PERF_COUNT_HW_INSTRUCTIONS, false);
+        assert_call(&f.kernel, before + 2, 1, PERF_COUNT_HW_CACHE_MISSES, false);
+        ck_assert(out[0].has_counters && out[2].has_counters);
+        ck_assert_uint_ge(out[1].enabled_ns, 2000000);
+        ck_assert_uint_ge(out[1].cycles, 1000000);
+        perf_close(p);
+}
+END_TEST
+
+START_TEST(test_cpu_back_online_gets_a_new_group)
+{
+        struct perf_counts out[2];
+        struct perf_source *p;
+        struct fixture f;
+        unsigned fds;
+
+        if (!software_events_allowed())
+                return;
+        fixture_init(&f, "sysfs-none", "0-1");
+        ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
+        fds = count_fds();
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        ck_assert(out[1].has_counters);
+
+        /* The interval it went in counts up to then; after that its group
+         * stays open, counting nothing. */
+        kernel_takes_offline(&f.kernel, 1);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        ck_assert(out[0].has_counters);
+        ck_assert(!out[1].has_counters);
+
+        perf_cpu_offline(p, 1);
+        assert_cpus(perf_cpus(p), "0");
+        ck_assert_uint_eq(count_fds(), fds - 3);
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        ck_assert(out[0].has_counters && !out[1].has_counters);
+        /* Again: nothing left to close. */
+        perf_cpu_offline(p, 1);
+        ck_assert_uint_eq(count_fds(), fds - 3);
+
+        assert_reopens(&f, p, out, 2, 1, fds);
+        assert_cpus(perf_cpus(p), "0-1");
+
+        /* Off and back between two looks: online again without offline
+         * first replaces the dead group, it does not add one. */
+        kernel_takes_offline(&f.kernel, 1);
+        assert_reopens(&f, p, out, 2, 1, fds);
+        perf_close(p);
+}
+END_TEST
+
+/* The new group counts from 0 and the old one's last reading may be far
+ * ahead or behind: neither may show as an interval. */
+START_TEST(test_first_read_after_reopen_is_no_data)
+{
+        struct perf_counts out[2];
+        struct perf_source *p;
+        struct fixture f;
+
+        if (!software_events_allowed())
+                return;
+        fixture_init(&f, "sysfs-none", "0-1");
+        ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
+        /* The old group's readings grow large. */
+        usleep(20000);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        ck_assert_uint_ge(out[1].cycles, 20000000);
+        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), 0);
+        usleep(5000);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        ck_assert(!out[1].has_counters && !out[1].has_ipc && !out[1].has_mpki);
+        ck_assert_uint_eq(out[1].cycles, 0);
+        ck_assert_uint_eq(out[1].enabled_ns, 0);
+        /* The next interval is the one between the reads, as cpu0's, not
+         * since the open, 5 ms longer (less a margin for a busy machine). */
+        usleep(2000);
+        ck_assert_int_eq(perf_read(p, out, 2), 0);
+        ck_assert(out[1].has_counters);
+        ck_assert_uint_ge(out[1].enabled_ns, 2000000);
+        ck_assert_uint_lt(out[1].enabled_ns, out[0].enabled_ns + 4000000);
+        ck_assert_uint_le(out[1].cycles, out[1].enabled_ns + out[1].enabled_ns / 20);
+        perf_close(p);
+}
+END_TEST
+
+START_TEST(test_failed_reopen_waits_for_the_next_online)
+{
+        struct perf_counts out[2];
+        struct perf_source *p;
+        struct fixture f;
+        unsigned before, fds;
+        char expect[256];
+
+        if (!software_events_allowed())
+                return;
+        fixture_init(&f, "sysfs-none", "0-1");
+        ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
+        fds = count_fds();
+        kernel_takes_offline(&f.kernel, 1);
+        perf_cpu_offline(p, 1);
+
+        /* Back, but out of descriptors: instructions fails after cycles. */
+        f.kernel.err_cpu[1] = 0;
+        f.kernel.refuse_config[0] = PERF_COUNT_HW_INSTRUCTIONS + 1;
+        f.kernel.refuse_err = EMFILE;
+        f.kernel.refuse_from_cpu = 1;
+        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), -EMFILE);
+        snprintf(expect, sizeof(expect), "perf_event_open instructions on cpu1: %s", strerror(EMFILE));
+        ck_assert_str_eq(f.reason, expect);
+        assert_cpus(perf_cpus(p), "0");
+        ck_assert_uint_eq(count_fds(), fds - 3);
+
+        /* Reads do not try again. */
+        before = f.kernel.ncalls;
+        for (unsigned i = 0; i < 3; i++) {
+                usleep(1000);
+                ck_assert_int_eq(perf_read(p, out, 2), 0);
+                ck_assert(out[0].has_counters && !out[1].has_counters);
+        }
+        ck_assert_uint_eq(f.kernel.ncalls, before);
+
+        /* Off and on again: tried again, and it opens. */
+        perf_cpu_offline(p, 1);
+        f.kernel.refuse_config[0] = 0;
+        assert_reopens(&f, p, out, 2, 1, fds);
+
+        /* The CPU is still offline: the kernel's ENODEV, said as such. */
+        kernel_takes_offline(&f.kernel, 1);
+        ck_assert_int_eq(perf_cpu_online(p, 1, f.reason, sizeof(f.reason)), -ENODEV);
+        snprintf(expect, sizeof(expect), "perf_event_open cycles on cpu1: %s", strerror(ENODEV));
+        ck_assert_str_eq(f.reason, expect);
+        ck_assert_uint_eq(count_fds(), fds - 3);
+
+        /* Not a CPU counted on. */
+        ck_assert_int_eq(perf_cpu_online(p, 7, f.reason, sizeof(f.reason)), -EINVAL);
+        ck_assert_str_eq(f.reason, "cpu7 is not among the CPUs counted on");
+        perf_cpu_offline(p, 7);
+        assert_cpus(perf_cpus(p), "0");
+        perf_close(p);
+        ck_assert_uint_eq(count_fds(), fds - 6);
+}
+END_TEST
+
+/* The third event chosen at the start, on a CPU that was offline then. */
+START_TEST(test_reopen_keeps_the_third_event)
+{
+        struct perf_source *p;
+        struct fixture f;
+        unsigned before;
+        char expect[256];
+
+        if (!software_events_allowed())
+                return;
+        fixture_init(&f, "sysfs-hybrid", "0,12");
+        f.kernel.err_cpu[0] = ENODEV;
+        f.kernel.refuse_config[0] = PERF_COUNT_HW_CACHE_MISSES + 1;
+        f.kernel.refuse_err = EOPNOTSUPP;
+        ck_assert_int_eq(perf_open(&p, &f.opt, f.reason, sizeof(f.reason)), 0);
+        ck_assert_str_eq(perf_third_event(p), "stalled-cycles-backend");
+
+        f.kernel.err_cpu[0] = 0;
+        before = f.kernel.ncalls;
+        ck_assert_int_eq(perf_cpu_online(p, 0, f.reason, sizeof(f.reason)), 0);
+        ck_assert_str_eq(f.reason, "");
+        ck_assert_uint_eq(f.kernel.ncalls, before + 3);
+        /* cpu0 is cpu_core's: its PMU type, as at the start. */
+        assert_call(&f.kernel, before, 0, UINT64_C(4) << 32 | PERF_COUNT_HW_CPU_CYCLES, true);
+        assert_call(&f.kernel, before + 2, 0, UINT64_C(4) << 32 | PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+                    false);
+
+        /* Where the chosen event does not open, the CPU goes without it. */
+        f.kernel.refuse_config[1] = PERF_COUNT_HW_STALLED_CYCLES_BACKEND + 1;
+        ck_assert_int_eq(perf_cpu_online(p, 0, f.reason, sizeof(f.reason)), 0);
+        snprintf(expect, sizeof(expect), "cpu0 counts without stalled-cycles-backend (%s): no mpki there",
+                 strerror(EOPNOTSUPP));
+        ck_assert_str_eq(f.reason, expect);
+        assert_cpus(perf_cpus(p), "0,12");
         perf_close(p);
 }
 END_TEST
@@ -1135,6 +1394,14 @@ static Suite *perf_suite(void)
         tcase_add_test(tc, test_open_not_permitted);
         tcase_add_test(tc, test_failures_close_every_descriptor);
         tcase_add_test(tc, test_open_bad_options);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("hotplug");
+        tcase_add_test(tc, test_cpu_offline_at_start_counted_once_online);
+        tcase_add_test(tc, test_cpu_back_online_gets_a_new_group);
+        tcase_add_test(tc, test_first_read_after_reopen_is_no_data);
+        tcase_add_test(tc, test_failed_reopen_waits_for_the_next_online);
+        tcase_add_test(tc, test_reopen_keeps_the_third_event);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("machine");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <umockdev.h>
 #include <unistd.h>
 
@@ -883,6 +884,271 @@ START_TEST(test_sampler_offline_cpu)
 }
 END_TEST
 
+/* The hardware counters across hotplug, through a stand-in kernel: opens on
+ * the CPUs it holds offline fail with ENODEV, those it is told to refuse
+ * fail so, and every other open counts cpu-clock on cpu0 for real, so that
+ * groups and reads are the kernel's. */
+struct perf_stub {
+        bl_cpuset offline;
+        int refuse[8];
+        unsigned opens[8];
+};
+
+static int stub_open(struct perf_event_attr *attr, int cpu, int group_fd, void *userdata)
+{
+        struct perf_stub *k = userdata;
+        long fd;
+
+        ck_assert(cpu >= 0 && cpu < 8);
+        k->opens[cpu]++;
+        if (cpuset_isset(&k->offline, (unsigned)cpu))
+                return -ENODEV;
+        if (k->refuse[cpu])
+                return -k->refuse[cpu];
+        fd = syscall(SYS_perf_event_open, attr, -1, 0, group_fd, PERF_FLAG_FD_CLOEXEC);
+        return fd < 0 ? -errno : (int)fd;
+}
+
+static int stub_perfmon(void *userdata)
+{
+        (void)userdata;
+        return 1;
+}
+
+static const struct perf_event_list clock_events = {
+        .cycles = { "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+        .instructions = { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+        .nthird = 1,
+        .third = { { "clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK } },
+};
+
+struct counted {
+        struct board *b;
+        struct perf_stub kernel;
+        struct perf_syscalls sys;
+        bl_usec_t now;
+        unsigned ticks;
+};
+
+/* The Exynos board with counters wanted after it opened, 'offline' out of
+ * /proc/stat and the stand-in. False when this machine refuses cpu-wide
+ * software events: the test does not run then. */
+static bool counted_open(struct counted *c, const char *offline)
+{
+        static const unsigned ticks[8] = { 0 };
+        bl_cpuset online = cpus_of("0-7"), gone = cpus_of(offline);
+        int r;
+
+        memset(c, 0, sizeof(*c));
+        c->b = exynos_sampler(true);
+        c->kernel.offline = gone;
+        c->sys = (struct perf_syscalls){ stub_open, stub_perfmon, &c->kernel };
+        c->b->sampler.perf_sys = &c->sys;
+        c->b->sampler.perf_events = &clock_events;
+        cpuset_andnot(&online, &gone);
+        write_stat(ticks, ticks, 8, &online);
+        r = sampler_want_counters(&c->b->sampler, true, &c->b->diag);
+        if (r == -EACCES || r == -EPERM) {
+                fprintf(stderr, "# cpu-wide software events refused here (%s): test not run\n", strerror(-r));
+                free_board(c->b);
+                return false;
+        }
+        ck_assert_int_eq(r, 0);
+        return true;
+}
+
+/* One tick with 'online' in /proc/stat, each CPU a tick further. */
+static void counted_tick(struct counted *c, const char *online)
+{
+        unsigned busy[8], idle[8];
+        bl_cpuset set = cpus_of(online);
+
+        c->ticks++;
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                busy[cpu] = c->ticks;
+                idle[cpu] = c->ticks;
+        }
+        write_stat(busy, idle, 8, &set);
+        usleep(1000);
+        c->now += 10000;
+        ck_assert_int_eq(sampler_read(&c->b->sampler, c->now, &c->b->sample), 0);
+}
+
+/* The CPUs whose record carries counters, as a list. */
+static const char *counted_cpus(const struct counted *c)
+{
+        static char list[64];
+        bl_cpuset set;
+
+        cpuset_zero(&set);
+        for (unsigned cpu = 0; cpu < c->b->sample.s.ncpus; cpu++)
+                if (c->b->sample.cpu[cpu].has_counters)
+                        cpuset_set(&set, cpu);
+        cpuset_format(&set, list, sizeof(list));
+        return list;
+}
+
+static unsigned opens_total(const struct perf_stub *k)
+{
+        unsigned n = 0;
+
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                n += k->opens[cpu];
+        return n;
+}
+
+START_TEST(test_sampler_counters_follow_hotplug)
+{
+        char said[128];
+        struct counted c;
+        unsigned before;
+
+        if (!counted_open(&c, "6"))
+                return;
+        snprintf(said, sizeof(said), "CPU 6 offline (%s), counted once online", strerror(ENODEV));
+        ck_assert(diag_has(&c.b->diag, said));
+        ck_assert_uint_eq(c.kernel.opens[6], 1);
+        counted_tick(&c, "0-5,7");
+        counted_tick(&c, "0-5,7");
+        ck_assert_str_eq(counted_cpus(&c), "0-5,7");
+        ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], "");
+
+        /* cpu6, offline at the start, comes online: a group of its own,
+         * counting from the tick after. */
+        cpuset_clear(&c.kernel.offline, 6);
+        counted_tick(&c, "0-7");
+        ck_assert_uint_eq(c.kernel.opens[6], 4);
+        ck_assert(!c.b->sample.cpu[6].has_counters);
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+        ck_assert_float_gt(c.b->sample.cpu[6].ipc, 0.0f);
+
+        /* The hotplug backend's switch: 4-7 off, and back. */
+        cpuset_or(&c.kernel.offline, &(bl_cpuset){ .bits = { 0xf0 } });
+        before = opens_total(&c.kernel);
+        counted_tick(&c, "0-3");
+        counted_tick(&c, "0-3");
+        ck_assert_str_eq(counted_cpus(&c), "0-3");
+        ck_assert_uint_eq(opens_total(&c.kernel), before);
+        cpuset_zero(&c.kernel.offline);
+        counted_tick(&c, "0-7");
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_uint_eq(c.kernel.opens[cpu], cpu == 6 ? 7 : 6);
+        ck_assert_str_eq(counted_cpus(&c), "0-3");
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+
+        /* Nothing changes: nothing is opened. */
+        before = opens_total(&c.kernel);
+        for (unsigned i = 0; i < 3; i++)
+                counted_tick(&c, "0-7");
+        ck_assert_uint_eq(opens_total(&c.kernel), before);
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+        free_board(c.b);
+}
+END_TEST
+
+START_TEST(test_sampler_counters_failed_open_said_once)
+{
+        char expect[SAMPLER_PROBLEM_MAX];
+        struct counted c;
+        unsigned before;
+
+        if (!counted_open(&c, ""))
+                return;
+        counted_tick(&c, "0-7");
+        cpuset_set(&c.kernel.offline, 4);
+        cpuset_set(&c.kernel.offline, 5);
+        counted_tick(&c, "0-3,6-7");
+
+        /* Back, but the kernel is out of descriptors for them. */
+        cpuset_zero(&c.kernel.offline);
+        c.kernel.refuse[4] = c.kernel.refuse[5] = EMFILE;
+        counted_tick(&c, "0-7");
+        snprintf(expect, sizeof(expect), "the hardware counters of CPUs 4-5 did not open when they came "
+                 "online (perf_event_open cpu-clock on cpu5: %s); each goes without until it next comes "
+                 "online", strerror(EMFILE));
+        ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], expect);
+        before = opens_total(&c.kernel);
+        for (unsigned i = 0; i < 3; i++) {
+                counted_tick(&c, "0-7");
+                ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], expect);
+                ck_assert_str_eq(counted_cpus(&c), "0-3,6-7");
+        }
+        /* Not tried again tick after tick. */
+        ck_assert_uint_eq(opens_total(&c.kernel), before);
+
+        /* Tried again when they next come online: cpu5 opens, cpu4 not. */
+        cpuset_set(&c.kernel.offline, 4);
+        cpuset_set(&c.kernel.offline, 5);
+        counted_tick(&c, "0-3,6-7");
+        ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], expect);
+        cpuset_zero(&c.kernel.offline);
+        c.kernel.refuse[5] = 0;
+        before = c.kernel.opens[4];
+        counted_tick(&c, "0-7");
+        ck_assert_uint_eq(c.kernel.opens[4], before + 1);
+        snprintf(expect, sizeof(expect), "the hardware counters of CPU 4 did not open when it came online "
+                 "(perf_event_open cpu-clock on cpu4: %s); it goes without until it next comes online",
+                 strerror(EMFILE));
+        ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], expect);
+        counted_tick(&c, "0-3,5-7");
+        c.kernel.refuse[4] = 0;
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], "");
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+
+        /* Counters no longer wanted: nothing left to say. */
+        c.kernel.refuse[2] = EMFILE;
+        counted_tick(&c, "0-1,3-7");
+        counted_tick(&c, "0-7");
+        ck_assert_str_ne(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], "");
+        ck_assert_int_eq(sampler_want_counters(&c.b->sampler, false, &c.b->diag), 0);
+        ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], "");
+        free_board(c.b);
+}
+END_TEST
+
+/* Gone and back between two reads: /proc/stat shows no change, udev's
+ * offline event does; a resume shows neither. */
+START_TEST(test_sampler_counters_unseen_hotplug)
+{
+        struct counted c;
+        unsigned before;
+
+        if (!counted_open(&c, ""))
+                return;
+        counted_tick(&c, "0-7");
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+
+        sampler_cpu_offline(&c.b->sampler, 3);
+        before = c.kernel.opens[3];
+        counted_tick(&c, "0-7");
+        ck_assert_uint_eq(c.kernel.opens[3], before + 3);
+        ck_assert_str_eq(counted_cpus(&c), "0-2,4-7");
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+
+        before = opens_total(&c.kernel);
+        sampler_restart(&c.b->sampler);
+        counted_tick(&c, "0-7");
+        ck_assert_uint_eq(opens_total(&c.kernel), before + 24);
+        ck_assert_str_eq(counted_cpus(&c), "");
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "0-7");
+
+        /* A CPU not counted on (none here beyond 7), and counters closed. */
+        sampler_cpu_offline(&c.b->sampler, 9);
+        ck_assert_int_eq(sampler_want_counters(&c.b->sampler, false, &c.b->diag), 0);
+        sampler_cpu_offline(&c.b->sampler, 3);
+        counted_tick(&c, "0-7");
+        ck_assert_str_eq(counted_cpus(&c), "");
+        free_board(c.b);
+}
+END_TEST
+
 START_TEST(test_sampler_without_psi)
 {
         static const unsigned busy[8] = { 101, 201, 301, 401, 501, 601, 701, 801 };
@@ -1253,6 +1519,9 @@ static Suite *sources_suite(void)
         tcase_add_test(tc, test_sampler_bad_stat_read_keeps_previous);
         tcase_add_test(tc, test_sampler_thermal_config);
         tcase_add_test(tc, test_sampler_without_proc_stat);
+        tcase_add_test(tc, test_sampler_counters_follow_hotplug);
+        tcase_add_test(tc, test_sampler_counters_failed_open_said_once);
+        tcase_add_test(tc, test_sampler_counters_unseen_hotplug);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("cpuidle");
