@@ -37,10 +37,14 @@ unit_tests = \
 	tests/unit/check_tune \
 	tests/unit/check_holds_store \
 	tests/unit/check_saved_state \
-	tests/unit/check_conflicts
+	tests/unit/check_conflicts \
+	tests/unit/check_fileio
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
+tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
+tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
 tests_unit_check_cpuset_SOURCES = tests/unit/check_cpuset.c
 tests_unit_check_cpuset_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cpuset_LDADD = $(UNIT_LDADD)

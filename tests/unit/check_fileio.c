@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse_int(): the plain-decimal fast path must answer exactly as the
+ * strtoll() path it stands in front of, value and error alike. */
+#include <check.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+
+/* What parse_int() answered before the fast path: strtoll() alone. */
+static int parse_int_by_strtoll(const char *text, long long *ret)
+{
+        char *end;
+        long long v;
+
+        while (*text == ' ' || *text == '\t')
+                text++;
+        if (*text == '\0')
+                return -EINVAL;
+        errno = 0;
+        v = strtoll(text, &end, 10);
+        if (errno)
+                return -errno;
+        if (end == text)
+                return -EINVAL;
+        while (*end == ' ' || *end == '\t' || *end == '\n')
+                end++;
+        if (*end != '\0')
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+static void assert_same_as_strtoll(const char *text)
+{
+        long long got = 12345, want = 12345;
+        int r = parse_int(text, &got), r_want = parse_int_by_strtoll(text, &want);
+
+        ck_assert_msg(r == r_want, "\"%s\": %d, strtoll says %d", text, r, r_want);
+        if (r == 0)
+                ck_assert_msg(got == want, "\"%s\": %lld, strtoll says %lld", text, got, want);
+}
+
+START_TEST(test_values)
+{
+        static const struct {
+                const char *text;
+                long long value;
+        } ok[] = {
+                { "0", 0 },
+                { "-0", 0 },
+                { "+7", 7 },
+                { "1024\n", 1024 },
+                { "  42 \t\n", 42 },
+                { "-40000", -40000 },
+                { "000000000000000000000000017", 17 },
+                { "9223372036854775807", LLONG_MAX },
+                { "-9223372036854775808", LLONG_MIN },
+                { "-9223372036854775807", -LLONG_MAX },
+        };
+        long long v;
+
+        for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+                ck_assert_msg(parse_int(ok[i].text, &v) == 0, "\"%s\"", ok[i].text);
+                ck_assert_msg(v == ok[i].value, "\"%s\": %lld", ok[i].text, v);
+        }
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+        static const struct {
+                const char *text;
+                int err;
+        } bad[] = {
+                { "", -EINVAL },         { "   ", -EINVAL },       { "-", -EINVAL },       { "+", -EINVAL },
+                { "12x", -EINVAL },      { "1 2", -EINVAL },       { "0x10", -EINVAL },    { "+-5", -EINVAL },
+                { "5\r", -EINVAL },      { "9223372036854775808", -ERANGE },
+                { "-9223372036854775809", -ERANGE },                { "99999999999999999999999", -ERANGE },
+        };
+        long long v = 99;
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                int r = parse_int(bad[i].text, &v);
+
+                ck_assert_msg(r == bad[i].err, "\"%s\": %d, expected %d", bad[i].text, r, bad[i].err);
+        }
+        /* A refused text leaves the result alone. */
+        ck_assert_int_eq(v, 99);
+}
+END_TEST
+
+/* Around every edge of the fast path (signs, digits, overflow, what may
+ * follow) and on random short texts of the characters that matter. */
+START_TEST(test_agrees_with_strtoll)
+{
+        static const char *const edges[] = {
+                "\n5", "\v5", "5\v", "5\n\n", "5 \n ", "\t-3", "- 3", "1e3", "١", "12\0003",
+                "922337203685477580", "9223372036854775806", "-9223372036854775807", "18446744073709551615",
+                "18446744073709551616", "-18446744073709551616",
+        };
+        static const char alphabet[] = "0123456789-+ \t\nx";
+        char text[24];
+        unsigned seed = 1;
+
+        for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+                assert_same_as_strtoll(edges[i]);
+        for (unsigned n = 0; n < 200000; n++) {
+                size_t len = (size_t)(rand_r(&seed) % (int)(sizeof(text) - 1));
+
+                for (size_t k = 0; k < len; k++)
+                        text[k] = alphabet[rand_r(&seed) % (int)(sizeof(alphabet) - 1)];
+                text[len] = '\0';
+                assert_same_as_strtoll(text);
+        }
+}
+END_TEST
+
+static Suite *fileio_suite(void)
+{
+        Suite *s = suite_create("fileio");
+        TCase *tc = tcase_create("parse_int");
+
+        tcase_add_test(tc, test_values);
+        tcase_add_test(tc, test_errors);
+        tcase_add_test(tc, test_agrees_with_strtoll);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        SRunner *sr = srunner_create(fileio_suite());
+        int failed;
+
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
