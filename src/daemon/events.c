@@ -238,7 +238,9 @@ static void leave_out(struct bl_daemon *d, const bl_cpuset *online)
         daemon_save_state(d);
 }
 
-static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname)
+/* 'cpu' is the CPU's number, or -1 for one beyond BL_MAX_CPUS (which still
+ * changes the topology). */
+static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname, int cpu)
 {
         char now_list[256], known_list[256];
         bl_cpuset online;
@@ -247,8 +249,8 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
 
         /* Also the daemon's own: the CPU may be back before the sampler
          * sees it gone, its old counters dead. */
-        if (strcmp(action, "offline") == 0 && d->sampler_opened)
-                sampler_cpu_offline(&d->sampler, (unsigned)strtoul(sysname + 3, NULL, 10));
+        if (strcmp(action, "offline") == 0 && d->sampler_opened && cpu >= 0)
+                sampler_cpu_offline(&d->sampler, (unsigned)cpu);
         if (cpu_online_read_set(&d->topo.present, &online) < 0)
                 online = d->known_online;
         if (!physical && cpuset_equal(&online, &d->known_online)) {
@@ -324,25 +326,20 @@ out:
         free(diag);
 }
 
-static bool is_cpu_name(const char *sysname)
-{
-        if (strncmp(sysname, "cpu", 3) != 0 || sysname[3] == '\0')
-                return false;
-        for (const char *p = sysname + 3; *p; p++)
-                if (*p < '0' || *p > '9')
-                        return false;
-        return true;
-}
-
 void events_on_uevent(const char *subsystem, const char *action, const char *sysname, void *userdata)
 {
         struct bl_daemon *d = userdata;
+        unsigned cpu;
+        int r;
 
         /* Cooling devices share the thermal subsystem. */
-        if (strcmp(subsystem, "thermal") == 0 && strncmp(sysname, "thermal_zone", 12) == 0)
+        if (strcmp(subsystem, "thermal") == 0 && strncmp(sysname, "thermal_zone", 12) == 0) {
                 reopen_thermal(d, action, sysname);
-        else if (strcmp(subsystem, "cpu") == 0 && is_cpu_name(sysname))
-                on_cpu_event(d, action, sysname);
+        } else if (strcmp(subsystem, "cpu") == 0) {
+                r = topology_cpu_number(sysname, &cpu);
+                if (r != -EINVAL)
+                        on_cpu_event(d, action, sysname, r == 0 ? (int)cpu : -1);
+        }
 }
 
 /* CLOCK_MONOTONIC stops during a suspend, CLOCK_BOOTTIME does not. After

@@ -192,8 +192,7 @@ static int read_pmu_kinds(struct discovery *d, struct bl_diag *diag)
         return 0;
 }
 
-/* "cpu12" -> 12; other devices of the subsystem (none today) are not CPUs. */
-static int cpu_number(const char *sysname, unsigned *ret)
+int topology_cpu_number(const char *sysname, unsigned *ret)
 {
         unsigned v = 0;
         const char *p;
@@ -224,7 +223,7 @@ static int scan_cpu(struct udev_device *dev, void *userdata)
         unsigned cpu;
         int r;
 
-        r = cpu_number(udev_device_get_sysname(dev), &cpu);
+        r = topology_cpu_number(udev_device_get_sysname(dev), &cpu);
         if (r == -ERANGE) {
                 diag_add(scan->diag, "%s: beyond the %u CPUs supported, ignored", udev_device_get_syspath(dev),
                          BL_MAX_CPUS);

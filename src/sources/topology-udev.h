@@ -8,3 +8,7 @@
 #include "core/topology.h"
 
 int topology_discover(struct bl_topology *t, struct bl_diag *diag);
+
+/* "cpu12" -> 12. -EINVAL: not a CPU's device name (other devices of the
+ * subsystem, none today); -ERANGE: a CPU beyond BL_MAX_CPUS. */
+int topology_cpu_number(const char *sysname, unsigned *ret);
