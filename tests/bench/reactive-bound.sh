@@ -21,20 +21,22 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 board=${2:-$src/conf/boards/exynos5422-like.ini}
 intervals=${3:-1 2 5 10 20}
 blsim=$build/src/sim/blsim
-# "late / eta" of the policy (which=policy) or of the reactive oracle
-# (which=reactive, sampling every $2 ms) in one blsim run --json.
+# "late / eta" of the reactive oracle sampling every $2 ms, then "|", then
+# "late / eta" of the shipped default (the same in every run), from one
+# blsim run --json.
 figures() {
-        "$blsim" run --board "$board" --mode cluster --workload "$1" --json ${2:+--reactive-interval "$2"} |
-        awk -v which="$3" '
+        "$blsim" run --board "$board" --mode cluster --workload "$1" --json --reactive-interval "$2" |
+        awk '
         function value(line) { sub(/^[^:]*: */, "", line); sub(/,$/, "", line); return line }
+        function cell(which) {
+                e = eta[which]
+                return sprintf("%.3g / %s", late[which], e == "null" ? "n/a" : sprintf("%.2f", e))
+        }
         /^  "late_work_ratio":/ { late["policy"] = value($0) }
         /^  "eta":/ { eta["policy"] = value($0) }
         /^  "reactive_oracle_late_work_ratio":/ { late["reactive"] = value($0) }
         /^  "reactive_oracle_eta":/ { eta["reactive"] = value($0) }
-        END {
-                e = eta[which]
-                printf "%.3g / %s\n", late[which], e == "null" ? "n/a" : sprintf("%.2f", e)
-        }'
+        END { printf "%s|%s\n", cell("reactive"), cell("policy") }'
 }
 
 table() {
@@ -47,13 +49,15 @@ table() {
                 met=
                 printf '| %s |' "${w#"$src"/tests/workloads/}"
                 for t in $intervals; do
-                        cell=$(figures "$w" "$t" reactive)
+                        both=$(figures "$w" "$t")
+                        cell=${both%|*}
+                        default=${both#*|}
                         printf ' %s |' "$cell"
                         if awk -v late="${cell%% *}" 'BEGIN { exit !(late <= 0.01) }'; then
                                 met="${met:+$met, }$t"
                         fi
                 done
-                printf ' %s | %s |\n' "$(figures "$w" "" policy)" "${met:-none}"
+                printf ' %s | %s |\n' "$default" "${met:-none}"
         done
 }
 
