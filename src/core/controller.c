@@ -197,6 +197,12 @@ static unsigned largest(const double *v, unsigned n, double *top, unsigned size)
         return k;
 }
 
+void controller_set_switch_cost(struct bl_controller *c, const struct bl_switch_cost *cost)
+{
+        for (unsigned i = 0; i < c->nengines; i++)
+                engine_set_switch_cost(&c->engine[i], cost);
+}
+
 void controller_set_hold(struct bl_controller *c, int level, const char *who)
 {
         c->hold_level = level < 0 || (unsigned)level >= c->ladder->nlevels ? -1 : level;

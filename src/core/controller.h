@@ -51,6 +51,9 @@ int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg,
  * zones change); heuristics, levels and thermal state kept. */
 void controller_set_params(struct bl_controller *c, const struct bl_config *cfg);
 
+/* What one switch costs with the backend in use (every engine). */
+void controller_set_switch_cost(struct bl_controller *c, const struct bl_switch_cost *cost);
+
 /* Puts a hold in force (every engine, every pair, at 'level'; thermal
  * limits still apply) or, with level < 0, ends it. 'who' describes it for
  * the reasons. The heuristics keep scoring while it holds. */

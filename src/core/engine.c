@@ -75,6 +75,11 @@ void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p)
         e->pending_since = 0;
 }
 
+void engine_set_switch_cost(struct bl_engine *e, const struct bl_switch_cost *c)
+{
+        e->cost = *c;
+}
+
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now)
 {
         if (e->started) {

@@ -8,6 +8,7 @@
 
 #include "core/config.h"
 #include "core/ladder.h"
+#include "core/switch-cost.h"
 
 #define BL_ENGINE_MAX_RATE 1000
 
@@ -59,6 +60,8 @@ struct bl_engine {
         /* times of recent switches, for the rate limit (ring buffer) */
         bl_usec_t recent[BL_ENGINE_MAX_RATE];
         unsigned recent_head, recent_n;
+        /* what a switch costs on this machine (engine_set_switch_cost()) */
+        struct bl_switch_cost cost;
 };
 
 void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c);
@@ -85,6 +88,10 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
  * the reason ("hold 3 by uid 1000 (benchmark)"). */
 void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, const int *temp_mc,
                         bl_usec_t now, struct bl_decision *d);
+
+/* What one switch costs with the backend in use, as measured or modelled;
+ * kept across engine_set_params(). Zero until set. */
+void engine_set_switch_cost(struct bl_engine *e, const struct bl_switch_cost *c);
 
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);

@@ -179,3 +179,18 @@ void ladder_all_cpus(const struct bl_ladder *l, bl_cpuset *cpus)
         for (unsigned i = 0; i < l->nlevels; i++)
                 cpuset_or(cpus, &l->levels[i].cpus);
 }
+
+unsigned ladder_cpus_changed(const struct bl_ladder *l, unsigned from, unsigned to)
+{
+        bl_cpuset joined, left;
+
+        if (from == to || from >= l->nlevels || to >= l->nlevels)
+                return 0;
+        if (l->mode == BL_MODE_PAIR)
+                return 2;
+        joined = l->levels[to].cpus;
+        cpuset_andnot(&joined, &l->levels[from].cpus);
+        left = l->levels[from].cpus;
+        cpuset_andnot(&left, &l->levels[to].cpus);
+        return cpuset_count(&joined) + cpuset_count(&left);
+}

@@ -61,5 +61,10 @@ void ladder_cluster_level_name(char *buf, size_t size, unsigned index, unsigned 
 /* Index of the level called 'name', or -ENOENT. */
 int ladder_find(const struct bl_ladder *l, const char *name);
 
+/* How many CPUs change state (join or leave the CPUs work runs on) when the
+ * ladder moves from level 'from' to 'to': what a switch's cost scales with.
+ * In pair mode a pair's move changes its two CPUs. */
+unsigned ladder_cpus_changed(const struct bl_ladder *l, unsigned from, unsigned to);
+
 /* All CPUs any level (or pair) may run work on. */
 void ladder_all_cpus(const struct bl_ladder *l, bl_cpuset *cpus);

@@ -13,6 +13,7 @@ src_core_libblcore_a_SOURCES = \
 	src/core/config.h src/core/config.c \
 	src/core/thermal-limits.h src/core/thermal-limits.c \
 	src/core/scorer.h src/core/scorer.c \
+	src/core/switch-cost.h src/core/switch-cost.c \
 	src/core/engine.h src/core/engine.c \
 	src/core/controller.h src/core/controller.c \
 	src/core/holds.h src/core/holds.c \

@@ -38,10 +38,14 @@ unit_tests = \
 	tests/unit/check_holds_store \
 	tests/unit/check_saved_state \
 	tests/unit/check_conflicts \
-	tests/unit/check_fileio
+	tests/unit/check_fileio \
+	tests/unit/check_switch_cost
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
+tests_unit_check_switch_cost_SOURCES = tests/unit/check_switch_cost.c
+tests_unit_check_switch_cost_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_switch_cost_LDADD = $(UNIT_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
