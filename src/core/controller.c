@@ -203,6 +203,12 @@ void controller_set_switch_cost(struct bl_controller *c, const struct bl_switch_
                 engine_set_switch_cost(&c->engine[i], cost);
 }
 
+void controller_set_energy_model(struct bl_controller *c, const struct bl_energy_model *m)
+{
+        for (unsigned i = 0; i < c->nengines; i++)
+                engine_set_energy_model(&c->engine[i], m);
+}
+
 void controller_set_hold(struct bl_controller *c, int level, const char *who)
 {
         c->hold_level = level < 0 || (unsigned)level >= c->ladder->nlevels ? -1 : level;

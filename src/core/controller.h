@@ -54,6 +54,10 @@ void controller_set_params(struct bl_controller *c, const struct bl_config *cfg)
 /* What one switch costs with the backend in use (every engine). */
 void controller_set_switch_cost(struct bl_controller *c, const struct bl_switch_cost *cost);
 
+/* The power of each level (every engine), or NULL; it must outlive the
+ * controller's use of it. */
+void controller_set_energy_model(struct bl_controller *c, const struct bl_energy_model *m);
+
 /* Puts a hold in force (every engine, every pair, at 'level'; thermal
  * limits still apply) or, with level < 0, ends it. 'who' describes it for
  * the reasons. The heuristics keep scoring while it holds. */

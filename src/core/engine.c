@@ -17,6 +17,20 @@
  * 3. Dwell: the same direction must be seen on consecutive decisions; the
  *    timer starts at the first decision that saw it and any other decision
  *    resets it. The move is due once now - since >= up_delay (down_delay).
+ * 3b. Break-even (with break_even): a due move down to L also waits until
+ *    the stay on L is expected to pay for the switch there and back. Its
+ *    break-even time B is the two switches' energy over what L saves per
+ *    unit of time at the demand seen (engine_break_even_us()). How long L
+ *    will still do is learned: the lengths of past periods in which L did
+ *    (core/gaps.h) give the expected rest R of the current one, which has
+ *    lasted t: the move goes once R >= B (a gap longer than any recorded
+ *    is expected to last as long again, so an idle machine goes down once
+ *    t >= B). Before there is history, once t >= B: by then, waiting
+ *    longer costs as much as the switches could have (the ski-rental
+ *    rule, never worse than twice the best choice in hindsight). With
+ *    cheap switches B is below down_delay and nothing changes; with
+ *    hotplug's it is seconds, and a frame's or a timer's gap no longer
+ *    takes the machine down.
  * 4. Residency: a due move waits until the current level has been applied for
  *    min_residency (not before engine_switched() has been called once).
  * 5. Rate: with max_rate_hz > 0, a due move waits while max_rate_hz switches
@@ -31,6 +45,7 @@
  * one. While a thermal limit holds the level (at 0 when critical, at the
  * capped maximum when more is wanted) the cause is CRITICAL or THERMAL_CAP
  * with no change. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -56,6 +71,7 @@ void engine_params_from_config(struct bl_engine_params *p, const struct bl_confi
                 .cap_mc = c->cap_temp_mc,
                 .release_mc = c->release_temp_mc,
                 .critical_mc = c->critical_temp_mc,
+                .break_even = c->break_even,
         };
 }
 
@@ -78,6 +94,29 @@ void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p)
 void engine_set_switch_cost(struct bl_engine *e, const struct bl_switch_cost *c)
 {
         e->cost = *c;
+}
+
+void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *m)
+{
+        e->model = m && m->known ? m : NULL;
+}
+
+double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand)
+{
+        const unsigned ncpus = ladder_cpus_changed(e->ladder, from, to);
+        const double energy_uj = 2 * switch_cost_energy_uj(&e->cost, ncpus);
+        const double latency_us = 2 * switch_cost_latency_us(&e->cost, ncpus);
+        double saved_mw;
+
+        if (energy_uj <= 0 && latency_us <= 0)
+                return 0;
+        if (!e->model)
+                return BL_BREAK_EVEN_PER_LATENCY * latency_us;
+        saved_mw = energy_model_power(e->model, from, demand) - energy_model_power(e->model, to, demand);
+        if (!(saved_mw > 0))
+                return INFINITY;
+        /* µJ / mW = ms */
+        return energy_uj / saved_mw * BL_USEC_PER_MSEC;
 }
 
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now)
@@ -266,6 +305,50 @@ static void format_condition(char *buf, size_t size, const struct bl_ladder *l, 
                          ordinal_suffix(lv->rank + 1), demand, op, pct, l->levels[0].name, lv->fit);
 }
 
+/* Each level below the top did for this sample when no move up from it would
+ * be wanted: the gaps its history learns (rule 3b). */
+static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, bl_usec_t now)
+{
+        const struct bl_ladder *l = e->ladder;
+
+        for (unsigned i = 0; i + 1 < l->nlevels && i < BL_ENGINE_GAP_LEVELS; i++)
+                gaps_observe(&e->gaps[i], !above_pct(rung_demand(l, i, top, ntop), e->p.up_pct, l->levels[i].fit),
+                             now);
+}
+
+/* Rule 3b for a move down to 'to' at 'demand'; when it must wait, why. */
+static bool break_even_reached(const struct bl_engine *e, unsigned to, double demand, bl_usec_t now, char *why,
+                               size_t size)
+{
+        double be, rest;
+        bl_usec_t lasted;
+
+        if (!e->p.break_even)
+                return true;
+        be = BL_BREAK_EVEN_MARGIN * engine_break_even_us(e, e->level, to, demand);
+        if (be <= 0)
+                return true;
+        if (to >= BL_ENGINE_GAP_LEVELS) {
+                lasted = elapsed(now, e->pending_since);
+                if ((double)lasted >= be)
+                        return true;
+                snprintf(why, size, "break-even %.0f ms", be / BL_USEC_PER_MSEC);
+                return false;
+        }
+        lasted = gaps_elapsed(&e->gaps[to], now);
+        if (gaps_expected_rest(&e->gaps[to], lasted, &rest)) {
+                if (rest >= be)
+                        return true;
+                snprintf(why, size, "%s expected for %.0f ms more, break-even %.0f ms", e->ladder->levels[to].name,
+                         rest / BL_USEC_PER_MSEC, be / BL_USEC_PER_MSEC);
+                return false;
+        }
+        if ((double)lasted >= be)
+                return true;
+        snprintf(why, size, "break-even %.0f ms", be / BL_USEC_PER_MSEC);
+        return false;
+}
+
 void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now,
                    struct bl_decision *d)
 {
@@ -278,13 +361,14 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         const struct bl_ladder *l = e->ladder;
         const unsigned n = l->nlevels;
         const unsigned cur = e->level;
-        char thermal[96] = "", cond[96] = "";
+        char thermal[96] = "", cond[96] = "", why[96];
         unsigned highest = n > 0 ? n - 1 : 0;
         unsigned want = cur;
         bl_usec_t delay, held;
         int dir;
 
         *d = (struct bl_decision){ .from = cur, .to = cur, .cause = BL_CAUSE_NONE };
+        observe_gaps(e, top, ntop, now);
         if (thermal_decides(e, temp_mc, d, &highest, thermal, sizeof(thermal)))
                 return;
 
@@ -345,6 +429,12 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         if (held < delay) {
                 d->cause = BL_CAUSE_PENDING;
                 set_reason(d, "%s for %llu ms, waiting for %llu ms", cond, to_ms(held), to_ms(delay));
+                return;
+        }
+
+        if (dir < 0 && !break_even_reached(e, want, rung_demand(l, want, top, ntop), now, why, sizeof(why))) {
+                d->cause = BL_CAUSE_PENDING;
+                set_reason(d, "%s for %llu ms, waiting: %s", cond, to_ms(held), why);
                 return;
         }
 

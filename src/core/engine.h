@@ -8,9 +8,22 @@
 
 #include "core/config.h"
 #include "core/ladder.h"
+#include "core/energy-model.h"
+#include "core/gaps.h"
 #include "core/switch-cost.h"
 
 #define BL_ENGINE_MAX_RATE 1000
+/* Levels whose gaps are learned (the rest wait the break-even time). */
+#define BL_ENGINE_GAP_LEVELS 8
+/* Without a model of the levels' power, the break-even time is this many
+ * times the switches' own time there and back: on the boards modelled, what
+ * a fast cluster draws idle against an efficient one pays back a switch's
+ * energy in 90-300 times its duration. */
+#define BL_BREAK_EVEN_PER_LATENCY 200
+/* A move down waits for a stay expected to save this many times what the
+ * switches there and back cost, not just as much: the way back up also
+ * stalls the work that calls for it, which the energy does not count. */
+#define BL_BREAK_EVEN_MARGIN 2
 
 struct bl_engine_params {
         unsigned up_pct;
@@ -22,6 +35,7 @@ struct bl_engine_params {
         int cap_mc;
         int release_mc;
         int critical_mc;
+        bool break_even;
 };
 
 enum bl_cause {
@@ -62,6 +76,9 @@ struct bl_engine {
         unsigned recent_head, recent_n;
         /* what a switch costs on this machine (engine_set_switch_cost()) */
         struct bl_switch_cost cost;
+        const struct bl_energy_model *model;    /* NULL: none known */
+        /* gaps[L]: how long level L did, learned from the demand */
+        struct bl_gaps gaps[BL_ENGINE_GAP_LEVELS];
 };
 
 void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c);
@@ -92,6 +109,17 @@ void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, co
 /* What one switch costs with the backend in use, as measured or modelled;
  * kept across engine_set_params(). Zero until set. */
 void engine_set_switch_cost(struct bl_engine *e, const struct bl_switch_cost *c);
+
+/* The power of each level at the load seen, or NULL; kept across
+ * engine_set_params(). The model must outlive the engine's use of it. */
+void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *m);
+
+/* How long a stay on level 'to' must last to pay for the switch from 'from'
+ * and back, at 'demand': the switches' energy over what 'to' saves per
+ * unit of time at that demand (energy model), or BL_BREAK_EVEN_PER_LATENCY
+ * times their time without a model; 0 when switching costs nothing;
+ * INFINITY when 'to' saves nothing. */
+double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand);
 
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);

@@ -30,7 +30,8 @@
         "up_delay_ms = 0\n" \
         "down_delay_ms = 0\n" \
         "min_residency_ms = 0\n" \
-        "max_switch_rate_hz = 0\n"
+        "max_switch_rate_hz = 0\n" \
+        "break_even = no\n"
 
 #define BASELINE(heuristic, interval_ms) \
         "[daemon]\n" \

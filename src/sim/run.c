@@ -35,6 +35,7 @@
 #include "core/controller.h"
 #include "core/sample.h"
 #include "sim/exec.h"
+#include "sim/policy-inputs.h"
 #include "sim/run.h"
 
 int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct bl_ladder *l)
@@ -196,6 +197,7 @@ int sim_timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsign
 /* Everything a policy run needs; kept off the stack. */
 struct policy_run {
         struct bl_controller ctl;
+        struct bl_energy_model model;
         bool ctl_ready;
         struct bl_decision d[BL_MAX_PAIRS];
         struct observer obs;
@@ -252,6 +254,7 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
         if (err < 0)
                 goto out;
         p->ctl_ready = true;
+        sim_policy_inputs(&p->ctl, b, lv, &p->model);
         observer_init(&p->obs, b, lv);
         next_decision = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
 

@@ -83,6 +83,9 @@ static void probe_reset(void)
 
 /* The probe alone, thresholds 80/60 and no delays, residency or rate limit:
  * the engine then does exactly what the demand says at every decision. */
+/* The probe's demand, decided on at once: every rule that would hold a
+ * move (delays, residency, the rate limit, the break-even wait) is off, so
+ * the tests see the simulator's mechanics alone. */
 static void probe_config(struct bl_config *cfg, unsigned interval_ms)
 {
         static const struct bl_heuristic_ops *const table[] = { &probe_ops, NULL };
@@ -100,6 +103,7 @@ static void probe_config(struct bl_config *cfg, unsigned interval_ms)
         cfg->down_delay_ms = 0;
         cfg->min_residency_ms = 0;
         cfg->max_switch_rate_hz = 0;
+        cfg->break_even = false;
 }
 
 static void add_cluster(struct sim_board *b, const char *name, unsigned cpus, double off_mw)

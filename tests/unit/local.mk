@@ -39,13 +39,21 @@ unit_tests = \
 	tests/unit/check_saved_state \
 	tests/unit/check_conflicts \
 	tests/unit/check_fileio \
-	tests/unit/check_switch_cost
+	tests/unit/check_switch_cost \
+	tests/unit/check_break_even \
+	tests/unit/check_policy_inputs
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
 tests_unit_check_switch_cost_SOURCES = tests/unit/check_switch_cost.c
 tests_unit_check_switch_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_switch_cost_LDADD = $(UNIT_LDADD)
+tests_unit_check_break_even_SOURCES = tests/unit/check_break_even.c
+tests_unit_check_break_even_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_break_even_LDADD = $(UNIT_LDADD)
+tests_unit_check_policy_inputs_SOURCES = tests/unit/check_policy_inputs.c
+tests_unit_check_policy_inputs_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_policy_inputs_LDADD = $(SIM_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
