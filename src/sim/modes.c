@@ -260,6 +260,7 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
         const unsigned nlanes = w->nlanes;
         double *new_work, *capacity, energy_nj = 0, late = 0;
         unsigned prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
+        struct sim_stall stall = { 0, 0 };
         size_t size = 0;
         int err;
 
@@ -302,7 +303,8 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
                         break;
                 for (unsigned i = 0; i < nlanes; i++)
                         r->total_work += new_work[i];
-                err = exec_level_step(b, lv, here, prev, (double)w->step_us, nlanes, backlog, new_work, &st);
+                err = exec_level_step_stalled(b, lv, here, prev, &stall, (double)w->step_us, nlanes, backlog,
+                                              new_work, &st);
                 if (err < 0)
                         break;
                 if (w->end_step)
