@@ -28,7 +28,9 @@
 # Every miss is listed under its table; a summary line per board, mode and
 # cost counts them (and, for generated traces, gives each family's worst eta
 # and late_work_ratio). --summary prints the summaries only. --modes picks the
-# modes (default "cluster pair mp"). Recorded in tests/bench/RESULTS.md.
+# modes (default "cluster pair mp"; a mode in GENERATED's place does the
+# same). Every policy's eta / late per workload: eta-table.sh. Recorded in
+# tests/bench/RESULTS.md.
 set -eu
 summary_only=0
 modes="cluster pair mp"
@@ -43,6 +45,10 @@ while [ $# -gt 0 ]; do
 done
 build=$(cd "${1:?usage: $0 [--summary] [--modes \"M ...\"] BUILDDIR [GENERATED]}" && pwd)
 generated=${2:-}
+# The script's older form took a mode there.
+case $generated in
+cluster|pair|mp) modes=$generated; generated= ;;
+esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 blsim=$build/src/sim/blsim
 config=${CONFIG:-}
@@ -137,7 +143,7 @@ judge() { # BOARD MODE COST
                 if (eta != "null" && !near) { sum_eta += eta; n_eta++ }
                 if (set ~ /^generated:/) {
                         f = substr(set, 11)
-                        if (!(f in worst_eta) || (eta != "null" && eta < worst_eta[f])) worst_eta[f] = eta
+                        if (eta != "null" && (!(f in worst_eta) || eta < worst_eta[f])) worst_eta[f] = eta
                         if (!(f in worst_late) || late > worst_late[f]) worst_late[f] = late
                         fam[f]++
                 }
