@@ -252,7 +252,8 @@ static unsigned enter_section(struct board_parser *p, const char *section)
                 return 0;
         }
         if (strncmp(section, CLUSTER_PREFIX, strlen(CLUSTER_PREFIX)) != 0) {
-                report(p, "unknown section [%s] (expected [board], [cluster.NAME] or [backend.NAME])", section);
+                report(p, "unknown section [%s] (expected [board], [cluster.NAME] or [backend.NAME])",
+                          section);
                 return 1;
         }
 

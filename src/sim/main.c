@@ -210,8 +210,8 @@ static int parse_shared_option(int c, const char *verb, struct options *o)
                 return -1;
         case OPT_SWITCH_COST:
                 if (!parse_switch_cost(optarg, &o->switch_latency_us, &o->switch_energy_uj)) {
-                        fprintf(stderr, "blsim %s: --switch-cost: expected US,UJ (two numbers 0-1000000), got "
-                                        "\"%s\"\n", verb, optarg);
+                        fprintf(stderr, "blsim %s: --switch-cost: expected US,UJ (two numbers 0-1000000), "
+                                        "got \"%s\"\n", verb, optarg);
                         return EXIT_USAGE;
                 }
                 o->switch_cost_given = true;

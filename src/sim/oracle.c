@@ -921,7 +921,8 @@ struct span_solver {
 /* Steps s, s+1, ... on level 'to' coming from 'from' (SIM_LEVEL_NONE: no
  * switch), each from no backlog, until the stall has passed or the trace
  * ends; returns the last step priced. */
-static size_t span_price(const struct span_solver *sv, size_t s, unsigned to, unsigned from, struct cost *cost)
+static size_t span_price(const struct span_solver *sv, size_t s, unsigned to, unsigned from,
+                         struct cost *cost)
 {
         const struct sim_trace *t = sv->t;
         struct sim_stall stall = { 0, 0 };
@@ -988,8 +989,8 @@ static int span_solve(const struct span_solver *sv, unsigned char *seq)
                         if (s == 0)
                                 span_relax(best, pred, start, 0, n, l, here, l, 0, true);
                         else
-                                span_relax(best, pred, start, s, n, l, cost_add(best[(s - 1) * n + l], here), l, s,
-                                           true);
+                                span_relax(best, pred, start, s, n, l, cost_add(best[(s - 1) * n + l], here),
+                                           l, s, true);
                 }
                 if (s == 0 || n < 2)
                         continue;
@@ -1077,8 +1078,8 @@ static int span_replay(const struct span_solver *sv, const unsigned char *seq, s
         return 0;
 }
 
-static int oracle_solve_span(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                             bool want_sequence, struct sim_level_oracle *o)
+static int oracle_solve_span(const struct sim_board *b, const struct sim_levels *lv,
+                             const struct sim_trace *t, bool want_sequence, struct sim_level_oracle *o)
 {
         _cleanup_free_ unsigned char *seq = NULL;
         _cleanup_free_ double *work = NULL, *scratch = NULL;

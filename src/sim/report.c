@@ -252,12 +252,15 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         double eta;
 
         fprintf(f, "%-*s %s\n", w, "board", rep->board);
-        if (rep->model)
-                fprintf(f, "%-*s %s: %g us + %g us per CPU, %g uJ + %g uJ per CPU, stalls %s, %s while stalled\n",
-                        w, "switch cost", rep->model->switch_source, rep->model->switch_latency_us,
-                        rep->model->switch_latency_per_cpu_us, rep->model->switch_energy_uj,
-                        rep->model->switch_energy_per_cpu_uj, rep->model->stall_all ? "all" : "switched",
-                        rep->model->stall_busy ? "busy" : "idle");
+        if (rep->model) {
+                const struct sim_board *m = rep->model;
+
+                fprintf(f, "%-*s %s: %g us + %g us per CPU, %g uJ + %g uJ per CPU, stalls %s, %s while "
+                           "stalled\n", w, "switch cost", m->switch_source, m->switch_latency_us,
+                        m->switch_latency_per_cpu_us,
+                        m->switch_energy_uj, m->switch_energy_per_cpu_uj, m->stall_all ? "all" : "switched",
+                        m->stall_busy ? "busy" : "idle");
+        }
         fprintf(f, "%-*s %s\n", w, "workload", rep->workload);
         fprintf(f, "%-*s %s\n", w, "policy", p->policy);
         fprintf(f, "%-*s %zu x %llu us\n", w, "steps", p->steps, (unsigned long long)rep->step_us);

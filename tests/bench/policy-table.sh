@@ -59,7 +59,10 @@ figures() { # TRACE BOARD MODE COST
         "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} \
                 $([ "$4" = board ] || echo "--switch-cost $4") --json |
         awk '
-        function value(line) { sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line); return line }
+        function value(line) {
+                sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line)
+                return line
+        }
         /^  "oracle_energy_uj":/ { o = value($0) }
         /^  "oracle_switches":/ { osw = value($0) }
         /^      "policy":/ { p = value($0); if (p == "config") p = "default" }
@@ -70,7 +73,8 @@ figures() { # TRACE BOARD MODE COST
         END {
                 printf "oracle_e=%s oracle_sw=%s", o, osw
                 for (q in e)
-                        printf " %s_e=%s %s_eta=%s %s_late=%s %s_sw=%s", q, e[q], q, eta[q], q, late[q], q, sw[q]
+                        printf " %s_e=%s %s_eta=%s %s_late=%s %s_sw=%s", q, e[q], q, eta[q], q, late[q],
+                               q, sw[q]
                 printf "\n"
         }'
 }
@@ -106,10 +110,12 @@ judge() { # BOARD MODE COST
                 misses[++nm] = sprintf("- %s %s: %s %s", set, name, t, what)
         }
         BEGIN {
-                ncl = split("ondemand conservative interactive hmp exynos5410 always-big always-little", classic, " ")
+                ncl = split("ondemand conservative interactive hmp exynos5410 always-big always-little",
+                            classic, " ")
                 if (!summary_only) {
                         printf "\n### %s, %s mode, switch cost %s\n\n", board, mode, cost
-                        print "| trace | set | default energy (J) | late | eta | switches | reactive eta | reactive late | reactive switches | oracle switches |"
+                        printf "| trace | set | default energy (J) | late | eta | switches | reactive eta "
+                        print "| reactive late | reactive switches | oracle switches |"
                         print "|---|---|---|---|---|---|---|---|---|---|"
                 }
         }
@@ -129,17 +135,18 @@ judge() { # BOARD MODE COST
                 for (c = 1; c <= ncl; c++) {
                         p = classic[c]
                         if ((p "_e") in v && v[p "_e"] < 0.995 * e && v[p "_late"] <= bound)
-                                miss("T1", sprintf("%s uses %.1f %% less energy at late %.3g (default %.3g)", p,
-                                                   100 * (1 - v[p "_e"] / e), v[p "_late"], late))
+                                miss("T1", sprintf("%s uses %.1f %% less energy at late %.3g (default %.3g)",
+                                                   p, 100 * (1 - v[p "_e"] / e), v[p "_late"], late))
                 }
                 if (late > (ro_late + 0.005 > 0.01 ? ro_late + 0.005 : 0.01))
                         miss("T2", sprintf("late %.3g, reactive oracle %.3g", late, ro_late))
                 if (ro_eta != "null" && ro_eta >= 0.95 && ro_late <= 0.01 && (eta == "null" || eta < 0.85))
-                        miss("T3", sprintf("eta %s where the reactive oracle has %.2f at late %.3g", num(eta), ro_eta,
-                                           ro_late))
+                        miss("T3", sprintf("eta %s where the reactive oracle has %.2f at late %.3g",
+                                           num(eta), ro_eta, ro_late))
                 near = big <= 1.02 * oracle
                 if (near && e > 1.01 * oracle)
-                        miss("T5", sprintf("energy %.4f x the oracle'"'"'s (always-big %.4f x)", e / oracle, big / oracle))
+                        miss("T5", sprintf("energy %.4f x the oracle'"'"'s (always-big %.4f x)", e / oracle,
+                                           big / oracle))
                 if (eta != "null" && !near) { sum_eta += eta; n_eta++ }
                 if (set ~ /^generated:/) {
                         f = substr(set, 11)
@@ -158,12 +165,13 @@ judge() { # BOARD MODE COST
                         printf "\nMisses:\n\n"
                         for (i = 1; i <= nm; i++) print misses[i]
                 }
-                printf "%sSUMMARY %s %s cost %s: %d traces, mean eta %s over %d; misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d\n",
-                       summary_only ? "" : "\n", board, mode, cost, n, n_eta ? sprintf("%.3f", mean) : "n/a", n_eta,
-                       nmiss["T1"], nmiss["T2"], nmiss["T3"], nmiss["T4"], nmiss["T5"], total
+                printf "%sSUMMARY %s %s cost %s: %d traces, mean eta %s over %d; ", summary_only ? "" : "\n",
+                       board, mode, cost, n, n_eta ? sprintf("%.3f", mean) : "n/a", n_eta
+                printf "misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d\n", nmiss["T1"], nmiss["T2"],
+                       nmiss["T3"], nmiss["T4"], nmiss["T5"], total
                 for (f in fam)
-                        printf "  family %s: %d traces, worst eta %s, worst late %.3g\n", f, fam[f], num(worst_eta[f]),
-                               worst_late[f]
+                        printf "  family %s: %d traces, worst eta %s, worst late %.3g\n", f, fam[f],
+                               num(worst_eta[f]), worst_late[f]
         }'
 }
 
@@ -172,7 +180,8 @@ for board in "$src"/conf/boards/exynos5422-like.ini "$src"/conf/boards/tc2.ini; 
         for mode in $modes; do
                 for cost in $costs; do
                         traces | while read -r set trace path; do
-                                printf '%s %s %s\n' "$set" "$trace" "$(figures "$path" "$board" "$mode" "$cost")"
+                                printf '%s %s %s\n' "$set" "$trace" \
+                                       "$(figures "$path" "$board" "$mode" "$cost")"
                         done | judge "$name" "$mode" "$cost"
                 done
         done

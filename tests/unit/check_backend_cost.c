@@ -206,8 +206,8 @@ START_TEST(test_stall_over_steps)
         parse_ok(&b, TINY_BOARD);
         levels(&lv, &b, BL_MODE_CLUSTER);
         for (unsigned s = 0; s < 5; s++) {
-                ck_assert_int_eq(exec_level_step_stalled(&b, &lv, seq[s], prev, &stall, 1000, 1, &backlog, &work,
-                                                         &out), 0);
+                ck_assert_int_eq(exec_level_step_stalled(&b, &lv, seq[s], prev, &stall, 1000, 1, &backlog,
+                                                         &work, &out), 0);
                 ck_assert_double_eq_tol(out.stall_us, stall_us[s], 1e-9);
                 ck_assert_double_eq_tol(backlog, left[s], 1e-9);
                 ck_assert_uint_eq(out.switched, s == 1);
@@ -284,7 +284,8 @@ END_TEST
 /* Idle and heavy phases (heavy: more than LITTLE does in a step), so that
  * a switch pays in some and not in others (work a stall holds back is
  * dropped, which the oracle avoids before anything else). */
-static void random_trace(struct sim_trace *t, unsigned nlanes, size_t nsteps, unsigned max_work, uint64_t *state)
+static void random_trace(struct sim_trace *t, unsigned nlanes, size_t nsteps, unsigned max_work,
+                         uint64_t *state)
 {
         bool heavy = false;
 
@@ -296,9 +297,10 @@ static void random_trace(struct sim_trace *t, unsigned nlanes, size_t nsteps, un
                 if ((*state >> 33) % 4 == 0)
                         heavy = !heavy;
                 for (unsigned i = 0; i < nlanes; i++) {
+                        const unsigned half = max_work / 2;
+
                         *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-                        t->work[s * nlanes + i] = heavy ? (float)(max_work / 2 + (*state >> 40) % (max_work / 2)) :
-                                                          0.0f;
+                        t->work[s * nlanes + i] = heavy ? (float)(half + (*state >> 40) % half) : 0.0f;
                 }
         }
 }
@@ -310,7 +312,8 @@ struct best {
 
 /* Every sequence that does not switch while a stall runs, each step from no
  * backlog with the stall carried, by (dropped, energy). */
-static struct best brute_force(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t)
+static struct best brute_force(const struct sim_board *b, const struct sim_levels *lv,
+                               const struct sim_trace *t)
 {
         struct best best = { 0 };
         unsigned long total = 1;
@@ -337,8 +340,8 @@ static struct best brute_force(const struct sim_board *b, const struct sim_level
                                 work[i] = t->work[s * t->nlanes + i];
                                 backlog[i] = 0;
                         }
-                        if (exec_level_step_stalled(b, lv, l, prev, &stall, (double)t->step_us, t->nlanes, backlog,
-                                                    work, &out) != 0)
+                        if (exec_level_step_stalled(b, lv, l, prev, &stall, (double)t->step_us, t->nlanes,
+                                                    backlog, work, &out) != 0)
                                 cur.found = false;
                         cur.energy_nj += out.energy_nj;
                         cur.dropped += out.backlog;
@@ -500,8 +503,8 @@ static int blsim(char *out, size_t size, const char *const *args)
 START_TEST(test_cli_backend)
 {
         static char out[65536];
-        const char *hotplug[] = { "run", "--board", EXYNOS, "--workload", TRACE, "--backend", "hotplug", "--json",
-                                  NULL };
+        const char *hotplug[] = { "run", "--board", EXYNOS, "--workload", TRACE, "--backend", "hotplug",
+                                  "--json", NULL };
         const char *plain[] = { "run", "--board", EXYNOS, "--workload", TRACE, "--json", NULL };
         const char *cost[] = { "run", "--board", EXYNOS, "--workload", TRACE, "--backend", "hotplug",
                                "--switch-cost", "2000,5000.5", "--json", NULL };
@@ -527,8 +530,10 @@ static const struct {
         int status;
         const char *msg;
 } bad_options[] = {
-        { "--backend", "gpu", 64, "blsim run: --backend: expected switcher, cpufreq, cpuset or hotplug, got \"gpu\"" },
-        { "--switch-cost", "2000", 64, "blsim run: --switch-cost: expected US,UJ (two numbers 0-1000000), got \"2000\"" },
+        { "--backend", "gpu", 64,
+          "blsim run: --backend: expected switcher, cpufreq, cpuset or hotplug, got \"gpu\"" },
+        { "--switch-cost", "2000", 64,
+          "blsim run: --switch-cost: expected US,UJ (two numbers 0-1000000), got \"2000\"" },
         { "--switch-cost", "2000,", 64, "got \"2000,\"" },
         { "--switch-cost", "-1,5", 64, "got \"-1,5\"" },
         { "--switch-cost", "1,5x", 64, "got \"1,5x\"" },
