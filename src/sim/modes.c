@@ -40,6 +40,13 @@
  *      A = step - switch_latency_us (at least 0) of available time, every
  *      other CPU A = step. The run's first step pays nothing. (In cluster
  *      mode every CPU of a newly entered cluster stalls: DESIGN.md step 1.)
+ *      A backend's cost (board.h, struct sim_switch_model) adds
+ *      switch_latency_per_cpu_us per CPU in S xor S', may stall every CPU
+ *      of S (stalls = all), and a stall longer than the step goes on into
+ *      the next steps, in which those CPUs have A = step - what is left of
+ *      it (exec_level_step_stalled(); a switch during a stall queues
+ *      behind it). A stalled CPU that is "busy" while stalled draws its
+ *      cluster's core_mW for the stalled time on top of rule 5.
  *   3. DVFS, per cluster with an active CPU: the lowest OPP whose capacity
  *      is at least 1.25 x reference_capacity x the largest pending / A over
  *      the cluster's active CPUs, else the top one; a CPU with A = 0 asks
@@ -61,6 +68,7 @@
  *      a single pair, or a single CPU brought up or down, pays its share of
  *      the cluster's figure, and switching every pair at once costs what a
  *      cluster migration costs.
+ *      A backend's energy_per_cpu_uj is added per CPU in S xor S'.
  *   A step "switches" when its level differs from the previous step's (one
  *   switch per such step, whatever changed); pair mode also counts the
  *   pairs that changed core, mp mode the CPUs added or removed.

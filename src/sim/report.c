@@ -244,6 +244,15 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         fputs("\n}\n", f);
 }
 
+/* One line, the label padded to 'w'. */
+static void text_switch_cost(FILE *f, int w, const struct sim_board *m)
+{
+        fprintf(f, "%-*s %s: %g us + %g us per CPU, %g uJ + %g uJ per CPU, stalls %s, %s while stalled\n", w,
+                "switch cost", m->switch_source, m->switch_latency_us, m->switch_latency_per_cpu_us,
+                m->switch_energy_uj, m->switch_energy_per_cpu_uj, m->stall_all ? "all" : "switched",
+                m->stall_busy ? "busy" : "idle");
+}
+
 void report_run_text(FILE *f, const struct sim_report *rep)
 {
         const struct sim_result *p = &rep->policy[0];
@@ -252,15 +261,8 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         double eta;
 
         fprintf(f, "%-*s %s\n", w, "board", rep->board);
-        if (rep->model) {
-                const struct sim_board *m = rep->model;
-
-                fprintf(f, "%-*s %s: %g us + %g us per CPU, %g uJ + %g uJ per CPU, stalls %s, %s while "
-                           "stalled\n", w, "switch cost", m->switch_source, m->switch_latency_us,
-                        m->switch_latency_per_cpu_us,
-                        m->switch_energy_uj, m->switch_energy_per_cpu_uj, m->stall_all ? "all" : "switched",
-                        m->stall_busy ? "busy" : "idle");
-        }
+        if (rep->model)
+                text_switch_cost(f, w, rep->model);
         fprintf(f, "%-*s %s\n", w, "workload", rep->workload);
         fprintf(f, "%-*s %s\n", w, "policy", p->policy);
         fprintf(f, "%-*s %zu x %llu us\n", w, "steps", p->steps, (unsigned long long)rep->step_us);
@@ -380,8 +382,11 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
                 if ((int)strlen(rows[i].policy) > name_w)
                         name_w = (int)strlen(rows[i].policy);
 
-        fprintf(f, "board %s, workload %s: %zu steps of %llu us\n\n", rep->board, rep->workload, rep->steps,
+        fprintf(f, "board %s, workload %s: %zu steps of %llu us\n", rep->board, rep->workload, rep->steps,
                 (unsigned long long)rep->step_us);
+        if (rep->model)
+                text_switch_cost(f, 0, rep->model);
+        fputc('\n', f);
         fprintf(f, "%-*s %11s %9s %7s %10s %8s", name_w, "policy", "energy mJ", "saving %", "eta",
                 "late work", "switches");
         for (unsigned l = 0; l < rep->mode->nclasses; l++) {
