@@ -2,7 +2,8 @@
 # The shipped default against issue 16's targets, on both board models, with
 # three switch costs (the board's own, 2 ms / 5 mJ, 10 ms / 50 mJ), in
 # cluster mode and then in pair and mp mode, as markdown.
-#   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] BUILDDIR [GENERATED]
+#   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] [--costs "C ..."] BUILDDIR
+#                                             [GENERATED]
 # Traces: the visible ones (tests/workloads/*.csv), the held-out ones
 # (tests/workloads/holdout/*.csv, never tuned on) and, when GENERATED is
 # given, every *.csv under it (blsim generate's output; the family is the
@@ -29,21 +30,26 @@
 # cost counts them (and, for generated traces, gives each family's worst eta
 # and late_work_ratio). --summary prints the summaries only. --modes picks the
 # modes (default "cluster pair mp"; a mode in GENERATED's place does the
-# same). Every policy's eta / late per workload: eta-table.sh. Recorded in
+# same), --costs the switch costs: "board", US,UJ (blsim --switch-cost) or a
+# backend's name (blsim --backend), default "board 2000,5000 10000,50000".
+# Every policy's eta / late per workload: eta-table.sh. Recorded in
 # tests/bench/RESULTS.md.
 set -eu
+usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] BUILDDIR [GENERATED]"
 summary_only=0
 modes="cluster pair mp"
+costs="board 2000,5000 10000,50000"
 while [ $# -gt 0 ]; do
         case $1 in
         --summary) summary_only=1; shift ;;
         --modes) modes=${2:?--modes needs a list}; shift 2 ;;
+        --costs) costs=${2:?--costs needs a list}; shift 2 ;;
         --) shift; break ;;
-        -*) echo "usage: $0 [--summary] [--modes \"M ...\"] BUILDDIR [GENERATED]" >&2; exit 64 ;;
+        -*) echo "$usage" >&2; exit 64 ;;
         *) break ;;
         esac
 done
-build=$(cd "${1:?usage: $0 [--summary] [--modes \"M ...\"] BUILDDIR [GENERATED]}" && pwd)
+build=$(cd "${1:?$usage}" && pwd)
 generated=${2:-}
 # The script's older form took a mode there.
 case $generated in
@@ -52,12 +58,17 @@ esac
 src=$(cd "$(dirname "$0")/../.." && pwd)
 blsim=$build/src/sim/blsim
 config=${CONFIG:-}
-costs="board 2000,5000 10000,50000"
 
 # One line per trace: the set, the name, then key=value pairs for awk.
 figures() { # TRACE BOARD MODE COST
-        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} \
-                $([ "$4" = board ] || echo "--switch-cost $4") --json |
+        case $4 in
+        board) cost_option= ;;
+        *,*) cost_option="--switch-cost $4" ;;
+        *) cost_option="--backend $4" ;;
+        esac
+        # shellcheck disable=SC2086 # the option and its value are two words
+        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $cost_option \
+                --json |
         awk '
         function value(line) {
                 sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line)
