@@ -410,7 +410,7 @@ static const struct sim_gen_family audio = {
 static const struct sim_gen_param sensor_params[] = {
         { "period_ms", 50, 250, false, NULL, 0, "time between batches" },
         { "jitter_ms", 1, 10, false, NULL, 0, "each batch early or late by up to this" },
-        { "batch_ms", 10, 40, false, NULL, 0, "length of a batch (x 0.8-1.2, at most half the period)" },
+        { "batch_ms", 10, 40, false, NULL, 0, "length of a batch (x 0.8-1.2, at most 40 % of the period)" },
         { "batch_rate", 500, 900, false, NULL, 0, "the fusion thread's rate per ms" },
         { "helper_rate", 300, 500, false, NULL, 0, "the helper's rate per ms" },
         { "blip_ms", 20, 100, false, NULL, 0, "time between timer blips (x 0.5-1.5)" },
@@ -419,7 +419,8 @@ static const struct sim_gen_param sensor_params[] = {
 static void build_sensor(struct gen *g, const double *p)
 {
         const double period = p[0], jitter = p[1], batch_rate = p[3], helper_rate = p[4];
-        const double batch = p[2] < 0.5 * period ? p[2] : 0.5 * period;
+        /* Batches never touch: a fusion run ends before the next begins. */
+        const double batch = p[2] < 0.4 * period ? p[2] : 0.4 * period;
 
         gen_blips(g, 2, 1, 0.5 * p[5], 1.5 * p[5], 20, 100);
         for (double ms = g->t0 + gen_uniform(g, 0, period); ms < g->t1; ms += period) {
@@ -441,14 +442,14 @@ static const struct sim_gen_param ml_params[] = {
         { "period_ms", 100, 500, false, NULL, 0, "time between inferences" },
         { "jitter_ms", 2, 20, false, NULL, 0, "each early or late by up to this" },
         { "threads", 2, 4, true, NULL, 0, "threads of an inference" },
-        { "burst_ms", 20, 80, false, NULL, 0, "length of an inference (x 0.8-1.2, at most 60 % of the period)" },
+        { "burst_ms", 20, 80, false, NULL, 0, "length of an inference (x 0.8-1.2, at most 40 % of the period)" },
         { "rate", 400, 900, false, NULL, 0, "each thread's rate per ms (x 0.9-1.1)" },
 };
 
 static void build_ml(struct gen *g, const double *p)
 {
         const double period = p[0], jitter = p[1], rate = p[4];
-        const double burst = p[3] < 0.6 * period ? p[3] : 0.6 * period;
+        const double burst = p[3] < 0.4 * period ? p[3] : 0.4 * period;
         const unsigned threads = (unsigned)p[2];
 
         gen_blips(g, 0, 4, 100, 300, 20, 60);
