@@ -17,17 +17,19 @@
 /* Game loops: per frame the main thread runs near a LITTLE CPU's top for most
  * of the frame, the render thread after it; the compositor wakes once a frame
  * (lane 3), the audio mixer every 10 ms (lane 2); every few seconds a heavy
- * burst (a level load, an explosion) on the main thread and a worker. */
+ * burst (a level load, an explosion) on the main thread and a worker. The
+ * worker shares the renderer's lane so that a board with two big CPUs (tc2:
+ * lanes 0 and 2 on one, 1 and 3 on the other) can carry the burst. */
 #define GAME_PARAMS(fps)                                                                                     \
         {                                                                                                    \
                 { "fps", fps, fps, false, NULL, 0, "frames per second" },                                    \
                 { "main_load", 0.5, 0.85, false, NULL, 0, "share of a frame the main thread works (+-10 %)" }, \
                 { "main_rate", 300, 365, false, NULL, 0, "the main thread's rate per ms" },                  \
-                { "render_share", 0.3, 0.8, false, NULL, 0, "render work per frame over the main thread's" }, \
+                { "render_share", 0.3, 0.6, false, NULL, 0, "render work per frame over the main thread's" }, \
                 { "render_rate", 250, 360, false, NULL, 0, "the render thread's rate per ms" },              \
                 { "burst_every_s", 1.5, 5, false, NULL, 0, "time between heavy bursts (x 0.5-1.5)" },       \
                 { "burst_ms", 30, 150, false, NULL, 0, "length of a heavy burst" },                          \
-                { "burst_rate", 700, 1000, false, NULL, 0, "the main thread's rate in one (a worker: 70 %)" }, \
+                { "burst_rate", 700, 1000, false, NULL, 0, "main thread's rate in one (a worker by the renderer: 70 %)" }, \
         }
 
 static void build_game(struct gen *g, const double *p)
@@ -35,19 +37,22 @@ static void build_game(struct gen *g, const double *p)
         const double fps = p[0], load = p[1], main_rate = p[2], render_share = p[3], render_rate = p[4];
         const double burst_every = p[5] * 1000, burst_ms = p[6], burst_rate = p[7];
         const double period = 1000.0 / fps;
-        double next_burst = g->t0 + gen_uniform(g, 0.2, 1.0) * burst_every;
+        double next_burst = g->t0 + gen_uniform(g, 0.2, 1.0) * burst_every, burst_end = g->t0;
 
         for (double ms = g->t0 + gen_uniform(g, 0, period); ms < g->t1; ms += period) {
                 double work = load * period * main_rate * gen_uniform(g, 0.9, 1.1);
-                double end = gen_burst(g, 0, ms, work, main_rate);
+                double end;
 
-                gen_burst(g, 1, end, render_share * work * gen_uniform(g, 0.9, 1.1), render_rate);
-                gen_run(g, 3, ms, 1, gen_uniform(g, 150, 300));
                 if (ms >= next_burst) {
+                        burst_end = ms + burst_ms;
                         gen_run(g, 0, ms, burst_ms, burst_rate);
-                        gen_run(g, 2, ms, burst_ms * gen_uniform(g, 0.5, 1.0), 0.7 * burst_rate);
+                        gen_run(g, 1, ms, burst_ms * gen_uniform(g, 0.5, 1.0), 0.7 * burst_rate);
                         next_burst = ms + burst_every * gen_uniform(g, 0.5, 1.5);
                 }
+                /* In a burst the frame's own work is part of the burst's. */
+                end = ms < burst_end ? ms + work / main_rate : gen_burst(g, 0, ms, work, main_rate);
+                gen_burst(g, 1, end, render_share * work * gen_uniform(g, 0.9, 1.1), render_rate);
+                gen_run(g, 3, ms, 1, gen_uniform(g, 150, 300));
         }
         for (double ms = g->t0 + gen_uniform(g, 0, 10); ms < g->t1; ms += 10)
                 gen_burst(g, 2, ms, gen_uniform(g, 150, 300), 300);
