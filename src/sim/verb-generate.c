@@ -195,7 +195,8 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
         return -1;
 }
 
-/* Writes one trace to 'path' ("-" or NULL: stdout). Returns the exit status. */
+/* Writes one trace to 'path' ("-" or NULL: stdout). Returns the exit status
+ * (blsim(1): 1 out of memory, 74 the file). */
 static int write_trace(const struct sim_gen_family *f, uint64_t seed, bl_usec_t duration_us, const char *path)
 {
         struct sim_trace t;
@@ -206,17 +207,15 @@ static int write_trace(const struct sim_gen_family *f, uint64_t seed, bl_usec_t 
         int r;
 
         r = sim_generate(&t, &drawn, f, seed, duration_us);
-        if (r < 0) {
-                fprintf(stderr, "blsim generate: %s, seed %llu: %s\n", f->name, (unsigned long long)seed,
-                        strerror(-r));
-                return EX_SOFTWARE;
+        if (r == 0) {
+                r = sim_generate_format(&t, &drawn, f, seed, &text, &len);
+                trace_free(&t);
         }
-        r = sim_generate_format(&t, &drawn, f, seed, &text, &len);
-        trace_free(&t);
         if (r < 0) {
+                /* The duration was checked: only memory can run out. */
                 fprintf(stderr, "blsim generate: %s, seed %llu: %s\n", f->name, (unsigned long long)seed,
                         strerror(-r));
-                return EX_SOFTWARE;
+                return r == -ENOMEM ? EXIT_FAILURE : EX_SOFTWARE;
         }
         if (!path || strcmp(path, "-") == 0) {
                 if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
@@ -228,7 +227,7 @@ static int write_trace(const struct sim_gen_family *f, uint64_t seed, bl_usec_t 
         out = fopen(path, "w");
         if (!out) {
                 fprintf(stderr, "blsim generate: %s: %s\n", path, strerror(errno));
-                return EX_CANTCREAT;
+                return EX_IOERR;
         }
         r = fwrite(text, 1, len, out) == len ? 0 : -errno;
         if (fclose(out) != 0 && r == 0)
@@ -246,7 +245,7 @@ static int write_all(const struct generate_options *o)
 
         if (mkdir(o->out_dir, 0755) < 0 && errno != EEXIST) {
                 fprintf(stderr, "blsim generate: --out-dir: %s: %s\n", o->out_dir, strerror(errno));
-                return EX_CANTCREAT;
+                return EX_IOERR;
         }
         for (const struct sim_gen_family *const *f = sim_gen_families; *f; f++)
                 for (uint64_t seed = o->seed;; seed++) {
