@@ -19,7 +19,7 @@
 
 struct generate_options {
         const char *family;
-        bool all, list, have_seed;
+        bool all, list, help, have_seed;
         uint64_t seed, seed_last;       /* --seeds A-B: seed .. seed_last */
         bool have_seeds;
         bl_usec_t duration_us;          /* 0: each family's own */
@@ -69,6 +69,23 @@ static bool parse_duration(const char *text, bl_usec_t *ret)
         return *ret >= SIM_GEN_STEP_US;
 }
 
+static void usage(void)
+{
+        printf("Usage: blsim generate FAMILY --seed N [--duration S] [--out FILE]\n"
+               "       blsim generate --all --seeds A-B --out-dir DIR [--duration S]\n"
+               "       blsim generate --list\n"
+               "Write trace workloads of the workload families (blsim(1), WORKLOAD FAMILIES).\n\n"
+               "      --seed N          the seed of the one trace (a whole number)\n"
+               "      --duration S      length in seconds, at most %llu (default: the family's)\n"
+               "  -o, --out FILE        write the trace to FILE (default: standard output)\n"
+               "      --all             every family, for every seed of --seeds\n"
+               "      --seeds A-B       seeds A to B (tuning 1-16, report 1001-1016)\n"
+               "      --out-dir DIR     write DIR/FAMILY-SEED.csv\n"
+               "      --list            list the families and the ranges of their parameters\n"
+               "  -h, --help            show this help\n",
+               SIM_GEN_MAX_DURATION_US / BL_USEC_PER_SEC);
+}
+
 static void list_families(void)
 {
         for (const struct sim_gen_family *const *f = sim_gen_families; *f; f++) {
@@ -98,6 +115,7 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                 { "out-dir", required_argument, NULL, OPT_OUT_DIR },
                 { "all", no_argument, NULL, OPT_ALL },
                 { "list", no_argument, NULL, OPT_LIST },
+                { "help", no_argument, NULL, 'h' },
                 {},
         };
         const char *end;
@@ -105,7 +123,7 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
 
         *o = (struct generate_options){ 0 };
         optind = 0;     /* glibc: start afresh, whoever parsed before */
-        while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
                 switch (c) {
                 case OPT_SEED:
                         if (!parse_u64(optarg, &end, &o->seed) || *end != '\0') {
@@ -142,6 +160,9 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                 case OPT_LIST:
                         o->list = true;
                         break;
+                case 'h':
+                        o->help = true;
+                        return -1;
                 default:
                         return EX_USAGE;        /* getopt said why */
                 }
@@ -276,6 +297,10 @@ int sim_verb_generate(int argc, char **argv)
 
         if (status >= 0)
                 return status;
+        if (o.help) {
+                usage();
+                return fflush(stdout) == 0 ? EXIT_SUCCESS : EX_IOERR;
+        }
         if (o.list) {
                 list_families();
                 return fflush(stdout) == 0 ? EXIT_SUCCESS : EX_IOERR;
