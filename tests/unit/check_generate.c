@@ -178,6 +178,8 @@ END_TEST
 
 START_TEST(test_draws_and_work_within_ranges)
 {
+        unsigned nfamilies = 0;
+
         for (const struct sim_gen_family *const *f = sim_gen_families; *f; f++) {
                 double total = 0;
 
@@ -208,7 +210,10 @@ START_TEST(test_draws_and_work_within_ranges)
                         unmake(&m);
                 }
                 ck_assert_msg(total > 0, "%s: no work in 16 traces", (*f)->name);
+                nfamilies++;
         }
+        /* Issue 16: at least 200 traces from one set of 16 seeds. */
+        ck_assert_uint_ge(nfamilies * 16, 200);
 }
 END_TEST
 
@@ -261,6 +266,23 @@ START_TEST(test_sensor_batch_period)
 
                 make(&m, family("sensor-batch"), seed, 0);
                 ck_assert_double_eq_tol(mean_period(&m.t, 0), m.drawn.value[0], 1.0);
+                unmake(&m);
+        }
+}
+END_TEST
+
+/* Audio: a mixer tick every mixer_ms. Camera: the renderer once a preview
+ * frame, after the ISP's work. */
+START_TEST(test_audio_and_camera_periods)
+{
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+                struct made m;
+
+                make(&m, family("audio"), seed, 0);
+                ck_assert_double_eq_tol(mean_period(&m.t, 0), m.drawn.value[0], 0.2);
+                unmake(&m);
+                make(&m, family("camera"), seed, 0);
+                ck_assert_double_eq_tol(mean_period(&m.t, 1), 1000.0 / m.drawn.value[0], 0.5);
                 unmake(&m);
         }
 }
@@ -428,6 +450,7 @@ int main(void)
         tcase_add_test(tc, test_game_frame_period_and_main_thread);
         tcase_add_test(tc, test_video_frame_period);
         tcase_add_test(tc, test_sensor_batch_period);
+        tcase_add_test(tc, test_audio_and_camera_periods);
         tcase_add_test(tc, test_duration);
         tcase_add_test(tc, test_bad_arguments_named);
         tcase_add_test(tc, test_cli_writes_what_it_generates);
