@@ -24,6 +24,7 @@
 #include "sim/report.h"
 #include "sim/rtapp.h"
 #include "sim/tune.h"
+#include "sim/verb-generate.h"
 
 /* Exit statuses (sysexits.h), documented in blsim(1). */
 #define EXIT_USAGE 64
@@ -86,6 +87,9 @@ static void usage(FILE *f)
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--testbed DIR] [--plot FILE] [--json] -- COMMAND [ARG]...\n"
+                "       blsim generate FAMILY --seed N [--duration S] [--out FILE]\n"
+                "       blsim generate --all --seeds A-B --out-dir DIR [--duration S]\n"
+                "       blsim generate --list\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
@@ -1402,6 +1406,7 @@ int main(int argc, char **argv)
                 { "compare", verb_compare },
                 { "tune", verb_tune },
                 { "live", verb_live },
+                { "generate", sim_verb_generate },
                 { "list", verb_list },
         };
 

@@ -42,7 +42,8 @@ unit_tests = \
 	tests/unit/check_switch_cost \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs \
-	tests/unit/check_backend_cost
+	tests/unit/check_backend_cost \
+	tests/unit/check_generate
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -55,6 +56,9 @@ tests_unit_check_break_even_LDADD = $(UNIT_LDADD)
 tests_unit_check_policy_inputs_SOURCES = tests/unit/check_policy_inputs.c
 tests_unit_check_policy_inputs_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_policy_inputs_LDADD = $(SIM_LDADD)
+tests_unit_check_generate_SOURCES = tests/unit/check_generate.c
+tests_unit_check_generate_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_generate_LDADD = src/sim/libblgen.a $(SIM_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
