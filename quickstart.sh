@@ -5,6 +5,9 @@
 #                          and the timeline plot (tests/demo/run-demo.sh)
 #   ./quickstart.sh test   build, then run the whole test suite: plain (-Werror), under
 #                          AddressSanitizer + UndefinedBehaviorSanitizer, and make distcheck
+#   ./quickstart.sh vm     build, then make check-vm: the daemon on Debian's arm64 kernel under
+#                          QEMU (tests/vm/check-vm.sh); first installs QEMU, the arm64 cross
+#                          toolchain and the arm64 -dev packages (multiarch)
 # As root on Debian 12 it first installs the build dependencies with apt-get.
 set -eu
 cd "$(dirname "$0")"
@@ -27,6 +30,27 @@ install_deps() {
         echo "quickstart: installing$missing"
         apt-get update -q
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+}
+
+# What make check-vm needs beyond the build: QEMU, dtc, cpio and an arm64 cross
+# build (Debian multiarch). Returns non-zero when they cannot be installed.
+VM_DEPS="qemu-system-arm device-tree-compiler cpio crossbuild-essential-arm64
+         libsystemd-dev:arm64 libudev-dev:arm64 libinih-dev:arm64"
+
+install_vm_deps() {
+        missing=""
+        for p in $VM_DEPS; do
+                dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+        done
+        [ -n "$missing" ] || return 0
+        if [ "$(id -u)" -ne 0 ]; then
+                echo "quickstart: missing packages:$missing (run as root, or install them)" >&2
+                return 1
+        fi
+        echo "quickstart: installing$missing"
+        dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+        apt-get update -q &&
+                DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 }
 
 # build DIR CONFIGURE-ARGS...: an out-of-tree build, so plain and sanitizer
@@ -76,8 +100,17 @@ test)
         fi
         grep -A3 "archives ready for distribution" build/distcheck.log || true
         ;;
+vm)
+        install_deps
+        if ! install_vm_deps; then
+                echo "quickstart: the VM test packages cannot be installed here; make check-vm not run" >&2
+                exit 0
+        fi
+        build build --enable-werror
+        make -C build check-vm
+        ;;
 *)
-        echo "usage: $0 demo|test" >&2
+        echo "usage: $0 demo|test|vm" >&2
         exit 64
         ;;
 esac
