@@ -152,6 +152,17 @@ out=$(as_user reload 2>&1)
 r=$?
 [ "$r" = 4 ] && echo "$out" | grep -q "not permitted"
 ok $? "switchctl reload as $user refused" "rc $r: $out"
+# The installed bus policy: a user may read properties (status above) but not
+# set them; the call is stopped by the bus (access denied), while root's
+# reaches the daemon, which says the property is read-only.
+out=$(timeout 60 runuser -u "$user" -- busctl --system set-property "${bus_args[@]}" Level s "$top" 2>&1)
+r=$?
+[ "$r" != 0 ] && echo "$out" | grep -q "Access denied"
+ok $? "the bus policy stops $user's Properties.Set: $out"
+out=$(timeout 60 busctl --system set-property "${bus_args[@]}" Level s "$top" 2>&1)
+r=$?
+[ "$r" != 0 ] && ! echo "$out" | grep -q "Access denied"
+ok $? "root's Properties.Set reaches the daemon: $out"
 out=$(pkaction --action-id org.bigLittle.Switch1.manage --verbose 2>&1)
 r=$?
 [ "$r" = 0 ] && echo "$out" | grep -q "implicit any: *auth_admin"
