@@ -246,7 +246,26 @@ ok $? "journal: $(since_mark | grep -m 1 '^restored: ')"
 offline=$(grep -l '^0$' /sys/devices/system/cpu/cpu*/online 2>/dev/null)
 [ -z "$offline" ]
 ok $? "every cpuN/online reads 1" "$offline"
+
+# --- the cpuset backend through the real systemd: AllowedCPUs= of the slices
+allowed() { systemctl show -P AllowedCPUs "$1"; }
+sys0=$(allowed system.slice) user0=$(allowed user.slice)
+sed -i 's/^backend = .*/backend = cpuset/' /etc/bigLittle.conf
+mark
+timeout 300 systemctl start "$unit" && is_active && wait_for 20 said '^started: .*backend cpuset'
+ok $? "backend = cpuset: $(since_mark | grep -m 1 -o 'backend cpuset[^;]*')" "$(since_mark | tail -n 20)"
 ctl release --all >/dev/null 2>&1
+hold=$(ctl hold "$top" --persist --for 10min 2>/dev/null | grep -o '^[0-9][0-9]*$' | head -n 1)
+wait_for 30 sh -c "[ \"\$(systemctl show -P AllowedCPUs system.slice)\" = 4-7 ]"
+ok $? "held at $top: system.slice AllowedCPUs '$sys0' -> '$(allowed system.slice)', user.slice '$(allowed user.slice)', CPUs online $(online)" \
+        "$(since_mark | tail -n 20)"
+mark
+timeout 120 systemctl stop "$unit"
+r=$?
+[ "$(allowed system.slice)" = "$sys0" ] && [ "$(allowed user.slice)" = "$user0" ] && all_online
+ok $? "systemctl stop (rc $r): AllowedCPUs back to '$(allowed system.slice)' and '$(allowed user.slice)'" "$(since_mark)"
+rm -f /run/bigLittle/holds*
+cp /root/bigLittle.conf.good /etc/bigLittle.conf
 
 # --- the sandbox as systemd sees it
 out=$(systemd-analyze security --no-pager "$unit" 2>&1)
