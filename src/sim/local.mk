@@ -29,8 +29,10 @@ src_sim_libblgen_a_SOURCES = \
 	src/sim/verb-generate.h src/sim/verb-generate.c
 src_sim_libblgen_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
-bin_PROGRAMS = src/sim/blsim
+if HAVE_UMOCKDEV
+bin_PROGRAMS += src/sim/blsim
 src_sim_blsim_SOURCES = src/sim/main.c
 src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"'
 src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+endif
