@@ -80,9 +80,11 @@ static void usage(FILE *f)
 {
         fprintf(f,
                 "Usage: blsim run --board B --workload W [--mode M] [--config C] [--policy NAME]\n"
-                "                 [--step-us N] [--duration S] [--reactive-interval MS] [--json]\n"
+                "                 [--step-us N] [--duration S] [--reactive-interval MS]\n"
+                "                 [--oracle-start S] [--json]\n"
                 "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
-                "                 [--duration S] [--reactive-interval MS] [--json] [--plot FILE]\n"
+                "                 [--duration S] [--reactive-interval MS] [--oracle-start S] [--json]\n"
+                "                 [--plot FILE]\n"
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
