@@ -59,6 +59,7 @@ struct options {
         const char *backend;            /* whose switch cost to simulate; NULL: the board's plain one */
         bool switch_cost_given;         /* --switch-cost: the plain figures below instead */
         double switch_latency_us, switch_energy_uj;
+        bool oracle_start_free;         /* --oracle-start free; else the lowest level, where runs start */
         bool json;
         const char *testbed;            /* live: a link to the testbed, for other commands */
         char **command;                 /* live: what switches the board */
@@ -79,9 +80,11 @@ static void usage(FILE *f)
 {
         fprintf(f,
                 "Usage: blsim run --board B --workload W [--mode M] [--config C] [--policy NAME]\n"
-                "                 [--step-us N] [--duration S] [--reactive-interval MS] [--json]\n"
+                "                 [--step-us N] [--duration S] [--reactive-interval MS]\n"
+                "                 [--oracle-start S] [--json]\n"
                 "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
-                "                 [--duration S] [--reactive-interval MS] [--json] [--plot FILE]\n"
+                "                 [--duration S] [--reactive-interval MS] [--oracle-start S] [--json]\n"
+                "                 [--plot FILE]\n"
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
@@ -105,6 +108,9 @@ static void usage(FILE *f)
                 "                        switch_latency_us and switch_energy_uj)\n"
                 "      --switch-cost US,UJ\n"
                 "                        every switch stalls US us and costs UJ uJ (over --backend)\n"
+                "      --oracle-start S  lowest: the oracle starts on the lowest level, as every run does,\n"
+                "                        and pays the switch up from it (default); free: its first step\n"
+                "                        is free on any level\n"
                 "      --reactive-interval MS\n"
                 "                        run, compare: the reactive oracle's sampling interval\n"
                 "                        (default: the configuration's sample_interval_ms)\n"
@@ -149,7 +155,7 @@ static bool parse_usec(const char *text, double scale, bl_usec_t *ret)
 /* Returns -1 to go on, or the status to exit with. */
 /* Options every verb reads the same way (the verb's own enum starts after
  * these). */
-enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_BACKEND, OPT_SWITCH_COST, OPT_VERB_FIRST };
+enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_BACKEND, OPT_SWITCH_COST, OPT_ORACLE_START, OPT_VERB_FIRST };
 
 /* "US,UJ": two numbers of at most 1e6 each, as a board file's. */
 static bool parse_switch_cost(const char *text, double *latency_us, double *energy_uj)
@@ -220,6 +226,14 @@ static int parse_shared_option(int c, const char *verb, struct options *o)
                 }
                 o->switch_cost_given = true;
                 return -1;
+        case OPT_ORACLE_START:
+                if (strcmp(optarg, "free") != 0 && strcmp(optarg, "lowest") != 0) {
+                        fprintf(stderr, "blsim %s: --oracle-start: expected free or lowest, got \"%s\"\n", verb,
+                                optarg);
+                        return EXIT_USAGE;
+                }
+                o->oracle_start_free = strcmp(optarg, "free") == 0;
+                return -1;
         default:
                 return 0;
         }
@@ -259,6 +273,7 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "duration", required_argument, NULL, OPT_DURATION },
                 { "backend", required_argument, NULL, OPT_BACKEND },
                 { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
+                { "oracle-start", required_argument, NULL, OPT_ORACLE_START },
                 { "json", no_argument, NULL, 'j' },
                 { "plot", required_argument, NULL, OPT_PLOT },
                 { "testbed", required_argument, NULL, OPT_TESTBED },
@@ -522,15 +537,15 @@ static int run_failed(const char *what, int r)
  * LITTLE and could hardly ever use it. */
 /* The oracle over the mode's system levels, reported like the cluster
  * oracle: time per class. */
-static int solve_levels(struct scenario *sc)
+static int solve_levels(struct scenario *sc, unsigned start)
 {
         struct sim_level_oracle lo;
         int r;
 
-        r = oracle_solve_levels(&sc->board, &sc->mode.levels, &sc->trace, true, &lo);
+        r = oracle_solve_levels_from(&sc->board, &sc->mode.levels, &sc->trace, start, true, &lo);
         if (r < 0)
                 return r;
-        sc->oracle = (struct sim_oracle){ .energy_uj = lo.energy_uj, .switches = lo.switches,
+        sc->oracle = (struct sim_oracle){ .energy_uj = lo.energy_uj, .switches = lo.switches, .start = lo.start,
                                           .infeasible_steps = lo.infeasible_steps, .sequence = lo.sequence };
         for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
                 sc->oracle.time_in[sc->mode.class_of[l]] += lo.time_in[l];
@@ -542,6 +557,10 @@ static int run_references(struct scenario *sc, const struct options *o)
         struct sim_report *rep = &sc->report;
         const struct sim_mode *m = &sc->mode;
         const unsigned top = m->levels.nlevels - 1;
+        /* Level 0 is where every run starts (and the daemon, which applies
+         * it first): an oracle starting anywhere else for free has a head
+         * start no policy has. */
+        const unsigned start = o->oracle_start_free ? ORACLE_START_FREE : 0;
         int r;
 
         if (m->mode == BL_MODE_CLUSTER) {
@@ -568,7 +587,7 @@ static int run_references(struct scenario *sc, const struct options *o)
 
         /* The cluster oracle prices the plain cost only. */
         r = m->mode == BL_MODE_CLUSTER && board_switch_plain(&sc->board, (double)sc->trace.step_us) ?
-                oracle_solve(&sc->board, &sc->trace, true, &sc->oracle) : solve_levels(sc);
+                oracle_solve_from(&sc->board, &sc->trace, start, true, &sc->oracle) : solve_levels(sc, start);
         if (r < 0)
                 return run_failed("oracle", r);
 
@@ -885,6 +904,7 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 { "duration", required_argument, NULL, OPT_DURATION },
                 { "backend", required_argument, NULL, OPT_BACKEND },
                 { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
+                { "oracle-start", required_argument, NULL, OPT_ORACLE_START },
                 { "json", no_argument, NULL, 'j' },
                 { "help", no_argument, NULL, 'h' },
                 {},

@@ -2,10 +2,13 @@
 /* The offline optimum over cluster sequences, by dynamic programming.
  *
  * Definition. A sequence gives every step a cluster; a step whose cluster
- * differs from the previous step's pays the switch (stall and energy), the
- * first step pays none. Each step starts with no backlog and runs by the
- * execution rules (exec_step: same DVFS rule, same energy). Whatever a step
- * leaves unfinished is DROPPED, never carried. The oracle chooses the
+ * differs from the previous step's pays the switch (stall and energy). The
+ * first step pays none when the start is free; from a start cluster (the
+ * lowest, where runs start), it pays the switch out of it like any other:
+ * the programme's step 0 is then relaxed from that one state. Each step
+ * starts with no backlog and runs by the execution rules (exec_step: same
+ * DVFS rule, same energy). Whatever a step leaves unfinished is DROPPED,
+ * never carried. The oracle chooses the
  * sequence that minimises, in this order,
  *   1. the total work dropped, then
  *   2. the energy.
@@ -71,6 +74,7 @@ struct solver {
         const struct sim_board *b;
         const struct sim_trace *t;
         double step_us;
+        unsigned start;                         /* ORACLE_START_FREE or the cluster before step 0 */
         double off_others[BL_MAX_CLUSTERS];     /* mW of the clusters not running */
         /* Clusters with the same number of CPUs share the lanes' placement:
          * one group per distinct count, with its CPUs' work in this step. */
@@ -188,9 +192,12 @@ static unsigned solve_forward(struct solver *sv, unsigned char *pred)
 
                 solver_load_step(sv, s);
                 if (s == 0) {
+                        /* From a start, leaving it is a switch like any other. */
                         for (unsigned k = 0; k < n; k++) {
-                                cur[k] = step_cost(sv, k, false);
-                                pred[k] = (unsigned char)k;
+                                bool from_start = sv->start != ORACLE_START_FREE && sv->start != k;
+
+                                cur[k] = step_cost(sv, k, from_start);
+                                pred[k] = (unsigned char)(from_start ? sv->start : k);
                         }
                 } else {
                         /* The best and second best previous states, ties to the lower index. */
@@ -239,7 +246,8 @@ static void replay(struct solver *sv, const unsigned char *seq, struct sim_oracl
 
         for (size_t s = 0; s < t->nsteps; s++) {
                 const float *row = t->work + s * t->nlanes;
-                bool switched = s > 0 && seq[s] != seq[s - 1];
+                unsigned before = s > 0 ? seq[s - 1] : sv->start;
+                bool switched = before != ORACLE_START_FREE && seq[s] != before;
                 struct sim_step out;
 
                 for (unsigned i = 0; i < t->nlanes; i++) {
@@ -255,17 +263,17 @@ static void replay(struct solver *sv, const unsigned char *seq, struct sim_oracl
         o->energy_uj = energy_nj / 1000;
 }
 
-int oracle_solve(const struct sim_board *b, const struct sim_trace *t, bool want_sequence,
-                 struct sim_oracle *o)
+int oracle_solve_from(const struct sim_board *b, const struct sim_trace *t, unsigned start, bool want_sequence,
+                      struct sim_oracle *o)
 {
         _cleanup_free_ unsigned char *pred = NULL, *seq = NULL;
         _cleanup_free_ double *work = NULL, *scratch = NULL;
-        struct solver sv = { .b = b, .t = t, .step_us = (double)t->step_us };
+        struct solver sv = { .b = b, .t = t, .step_us = (double)t->step_us, .start = start };
         const unsigned n = b->nclusters;
         unsigned k;
 
-        *o = (struct sim_oracle){ 0 };
-        if (n == 0 || n > BL_MAX_CLUSTERS || t->nlanes == 0)
+        *o = (struct sim_oracle){ .start = start };
+        if (n == 0 || n > BL_MAX_CLUSTERS || t->nlanes == 0 || (start != ORACLE_START_FREE && start >= n))
                 return -EINVAL;
         if (t->nsteps == 0)
                 return 0;
@@ -295,6 +303,12 @@ int oracle_solve(const struct sim_board *b, const struct sim_trace *t, bool want
                 seq = NULL;
         }
         return 0;
+}
+
+int oracle_solve(const struct sim_board *b, const struct sim_trace *t, bool want_sequence,
+                 struct sim_oracle *o)
+{
+        return oracle_solve_from(b, t, ORACLE_START_FREE, want_sequence, o);
 }
 
 void oracle_free(struct sim_oracle *o)
@@ -363,6 +377,7 @@ struct level_solver {
         const struct sim_levels *lv;
         const struct sim_trace *t;
         double step_us;
+        unsigned start;                         /* ORACLE_START_FREE or the level before step 0 */
         double stalled_avail;
         bool stalls;
         unsigned nlevels;
@@ -835,7 +850,14 @@ static unsigned level_solve_forward(struct level_solver *sv, unsigned char *pred
                 const bool same = level_solver_load_step(sv, s);
                 struct cost *swap;
 
-                if (s > 0)
+                /* A start is the one state before step 0: reached at no
+                 * cost, every other level out of reach. */
+                if (s == 0 && sv->start != ORACLE_START_FREE) {
+                        for (unsigned l = 0; l < n; l++)
+                                prev[l] = l == sv->start ? (struct cost){ 0, 0 } :
+                                                           (struct cost){ INFINITY, INFINITY };
+                }
+                if (s > 0 || sv->start != ORACLE_START_FREE)
                         switch_reach(sv, prev, reach, reach_from);
                 for (unsigned l = 0; l < n; l++) {
                         /* A stall's effects are not kept: those levels are priced again. */
@@ -847,7 +869,7 @@ static unsigned level_solve_forward(struct level_solver *sv, unsigned char *pred
                                 sv->unstalled[l] = sv->price.unstalled;
                                 sv->stall_matters[l] = sv->price.non_neutral != 0;
                         }
-                        if (s == 0) {
+                        if (s == 0 && sv->start == ORACLE_START_FREE) {
                                 cur[l] = sv->price.unstalled;
                                 step_pred[l] = (unsigned char)l;
                         } else {
@@ -871,7 +893,7 @@ static int level_replay(struct level_solver *sv, const unsigned char *seq, struc
 
         for (size_t s = 0; s < t->nsteps; s++) {
                 const float *row = t->work + s * t->nlanes;
-                unsigned prev = s > 0 ? seq[s - 1] : SIM_LEVEL_NONE;
+                unsigned prev = s > 0 ? seq[s - 1] : sv->start;
                 struct sim_level_step out;
                 int err;
 
@@ -915,6 +937,7 @@ struct span_solver {
         const struct sim_levels *lv;
         const struct sim_trace *t;
         double step_us;
+        unsigned start;                 /* ORACLE_START_FREE or the level before step 0 */
         double *work, *scratch;
 };
 
@@ -985,6 +1008,13 @@ static int span_solve(const struct span_solver *sv, unsigned char *seq)
                 for (l = 0; l < n; l++) {
                         struct cost here;
 
+                        if (s == 0 && sv->start != ORACLE_START_FREE && l != sv->start) {
+                                /* Out of the start: a switch, its stall carried as any other's. */
+                                size_t e = span_price(sv, 0, l, sv->start, &here);
+
+                                span_relax(best, pred, start, e, n, l, here, sv->start, 0, false);
+                                continue;
+                        }
                         span_price(sv, s, l, SIM_LEVEL_NONE, &here);
                         if (s == 0)
                                 span_relax(best, pred, start, 0, n, l, here, l, 0, true);
@@ -1056,7 +1086,7 @@ static int span_replay(const struct span_solver *sv, const unsigned char *seq, s
 
         for (size_t s = 0; s < t->nsteps; s++) {
                 const float *row = t->work + s * t->nlanes;
-                unsigned prev = s > 0 ? seq[s - 1] : SIM_LEVEL_NONE;
+                unsigned prev = s > 0 ? seq[s - 1] : sv->start;
                 struct sim_level_step out;
                 int err;
 
@@ -1079,11 +1109,12 @@ static int span_replay(const struct span_solver *sv, const unsigned char *seq, s
 }
 
 static int oracle_solve_span(const struct sim_board *b, const struct sim_levels *lv,
-                             const struct sim_trace *t, bool want_sequence, struct sim_level_oracle *o)
+                             const struct sim_trace *t, unsigned start, bool want_sequence,
+                             struct sim_level_oracle *o)
 {
         _cleanup_free_ unsigned char *seq = NULL;
         _cleanup_free_ double *work = NULL, *scratch = NULL;
-        struct span_solver sv = { .b = b, .lv = lv, .t = t, .step_us = (double)t->step_us };
+        struct span_solver sv = { .b = b, .lv = lv, .t = t, .step_us = (double)t->step_us, .start = start };
         int err;
 
         seq = malloc(t->nsteps);
@@ -1097,7 +1128,7 @@ static int oracle_solve_span(const struct sim_board *b, const struct sim_levels 
         if (err == 0)
                 err = span_replay(&sv, seq, o);
         if (err < 0) {
-                *o = (struct sim_level_oracle){ 0 };
+                *o = (struct sim_level_oracle){ .start = start };
                 return err;
         }
         if (want_sequence) {
@@ -1107,8 +1138,8 @@ static int oracle_solve_span(const struct sim_board *b, const struct sim_levels 
         return 0;
 }
 
-int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                        bool want_sequence, struct sim_level_oracle *o)
+int oracle_solve_levels_from(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                             unsigned start, bool want_sequence, struct sim_level_oracle *o)
 {
         _cleanup_free_ unsigned char *pred = NULL, *seq = NULL;
         _cleanup_free_ double *work = NULL, *scratch = NULL;
@@ -1118,13 +1149,14 @@ int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, 
         unsigned l;
         int err;
 
-        *o = (struct sim_level_oracle){ 0 };
-        if (n == 0 || n > SIM_MAX_LEVELS || t->nlanes == 0 || t->nlanes > SIM_EXEC_MAX_LANES)
+        *o = (struct sim_level_oracle){ .start = start };
+        if (n == 0 || n > SIM_MAX_LEVELS || t->nlanes == 0 || t->nlanes > SIM_EXEC_MAX_LANES ||
+            (start != ORACLE_START_FREE && start >= n))
                 return -EINVAL;
         if (t->nsteps == 0)
                 return 0;
         if (!board_switch_plain(b, (double)t->step_us))
-                return oracle_solve_span(b, lv, t, want_sequence, o);
+                return oracle_solve_span(b, lv, t, start, want_sequence, o);
         if (t->nsteps > SIZE_MAX / n)
                 return -ENOMEM;
         sv = calloc(1, sizeof(*sv));
@@ -1136,6 +1168,7 @@ int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, 
         if (!sv || !pred || !seq || !work || !scratch || !rank)
                 return -ENOMEM;
         sv->b = b;
+        sv->start = start;
         sv->lv = lv;
         sv->t = t;
         sv->step_us = (double)t->step_us;
@@ -1154,7 +1187,7 @@ int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, 
 
         err = level_replay(sv, seq, o);
         if (err < 0) {
-                *o = (struct sim_level_oracle){ 0 };
+                *o = (struct sim_level_oracle){ .start = start };
                 return err;
         }
         if (want_sequence) {
@@ -1162,6 +1195,12 @@ int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, 
                 seq = NULL;
         }
         return 0;
+}
+
+int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                        bool want_sequence, struct sim_level_oracle *o)
+{
+        return oracle_solve_levels_from(b, lv, t, ORACLE_START_FREE, want_sequence, o);
 }
 
 void oracle_level_free(struct sim_level_oracle *o)

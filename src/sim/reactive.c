@@ -12,7 +12,9 @@
  * cluster in cluster mode, the most CPUs in mp mode (its levels are nested);
  * in pair mode, whose levels are sets of pairs on big, every pair on big in
  * any of those steps (the union: no one level of the set is highest). During [0, T) it runs the
- * most efficient level (level 0), as every policy run starts. When no step
+ * most efficient level (level 0), as every policy run starts and where the
+ * oracle starts unless its start is free (oracle.h): from a free oracle it
+ * follows levels that did not pay to be reached at the start. When no step
  * started in [(k-1)T, kT) (steps longer than T) it has seen nothing new and
  * keeps its level. So it goes up at the first sample after the oracle needed
  * more and down at the first sample after the oracle no longer did: the

@@ -202,8 +202,24 @@ static void json_live(FILE *f, const char *indent, const struct sim_report *rep)
         report_json_string(f, rep->online_at_exit ? rep->online_at_exit : "");
 }
 
+/* Where the oracle started: "free", "lowest", or "level N" for a start
+ * blsim does not offer. */
+static const char *oracle_start_name(unsigned start, char *buf, size_t size)
+{
+        if (start == ORACLE_START_FREE)
+                return "free";
+        if (start == 0)
+                return "lowest";
+        snprintf(buf, size, "level %u", start);
+        return buf;
+}
+
 static void json_references(FILE *f, const char *indent, const struct sim_report *rep)
 {
+        char buf[32];
+
+        json_key(f, indent, "oracle_start");
+        report_json_string(f, oracle_start_name(rep->oracle->start, buf, sizeof(buf)));
         json_double(f, indent, "oracle_energy_uj", 3, rep->oracle->energy_uj);
         json_ulong(f, indent, "oracle_switches", rep->oracle->switches);
         json_ulong(f, indent, "oracle_infeasible_steps", rep->oracle->infeasible_steps);
@@ -258,6 +274,7 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         const struct sim_result *p = &rep->policy[0];
         const double length = run_length_us(rep, p->steps);
         const int w = 24;
+        char buf[32];
         double eta;
 
         fprintf(f, "%-*s %s\n", w, "board", rep->board);
@@ -277,6 +294,7 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                 fprintf(f, "%-*s %llu us (%.1f%%)\n", w, key, (unsigned long long)p->time_in[i],
                         share_pct(p->time_in[i], length));
         }
+        fprintf(f, "%-*s %s\n", w, "oracle_start", oracle_start_name(rep->oracle->start, buf, sizeof(buf)));
         fprintf(f, "%-*s %.3f\n", w, "oracle_energy_uj", rep->oracle->energy_uj);
         fprintf(f, "%-*s %lu\n", w, "oracle_switches", rep->oracle->switches);
         fprintf(f, "%-*s %zu\n", w, "oracle_infeasible_steps", rep->oracle->infeasible_steps);
@@ -429,6 +447,11 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
 
         fputs("\nsaving % = energy saved against always-big; "
               "eta = (E_always-big - E) / (E_always-big - E_oracle)\n", f);
+        if (rep->oracle->start == ORACLE_START_FREE)
+                fputs("oracle: its first step is free on any level (--oracle-start free)\n", f);
+        else if (rep->oracle->start == 0)
+                fputs("oracle: starts on the lowest level, as every run does, and pays the switch up from it\n",
+                      f);
         if (rep->reactive)
                 fprintf(f, "reactive-oracle = the oracle's levels, taken at the first sample (every %g ms) "
                         "after it needed them (see blsim(1))\n", (double)rep->reactive_interval_us / 1000.0);

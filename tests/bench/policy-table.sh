@@ -2,8 +2,8 @@
 # The shipped default against issue 16's targets, on both board models, with
 # three switch costs (the board's own, 2 ms / 5 mJ, 10 ms / 50 mJ), in
 # cluster mode and then in pair and mp mode, as markdown.
-#   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] [--costs "C ..."] BUILDDIR
-#                                             [GENERATED]
+#   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] [--costs "C ..."]
+#                                             [--oracle-start lowest|free] BUILDDIR [GENERATED]
 # Traces: the visible ones (tests/workloads/*.csv), the held-out ones
 # (tests/workloads/holdout/*.csv, never tuned on) and, when GENERATED is
 # given, every *.csv under it (blsim generate's output; the family is the
@@ -32,11 +32,15 @@
 # modes (default "cluster pair mp"; a mode in GENERATED's place does the
 # same), --costs the switch costs: "board", US,UJ (blsim --switch-cost) or a
 # backend's name (blsim --backend), default "board 2000,5000 10000,50000".
+# --oracle-start is blsim's (default lowest: the oracle starts where every
+# policy does and pays the switch up; free: its first step is free), and
+# every oracle figure (eta, T3, T5, the reactive oracle's) is against it.
 # Every policy's eta / late per workload: eta-table.sh. Recorded in
 # tests/bench/RESULTS.md.
 set -eu
-usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] BUILDDIR [GENERATED]"
+usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] [--oracle-start S] BUILDDIR [GENERATED]"
 summary_only=0
+oracle_start=lowest
 modes="cluster pair mp"
 costs="board 2000,5000 10000,50000"
 while [ $# -gt 0 ]; do
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
         --summary) summary_only=1; shift ;;
         --modes) modes=${2:?--modes needs a list}; shift 2 ;;
         --costs) costs=${2:?--costs needs a list}; shift 2 ;;
+        --oracle-start) oracle_start=${2:?--oracle-start needs lowest or free}; shift 2 ;;
         --) shift; break ;;
         -*) echo "$usage" >&2; exit 64 ;;
         *) break ;;
@@ -68,7 +73,7 @@ figures() { # TRACE BOARD MODE COST
         esac
         # shellcheck disable=SC2086 # the option and its value are two words
         "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $cost_option \
-                --json |
+                --oracle-start "$oracle_start" --json |
         awk '
         function value(line) {
                 sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line)
@@ -113,7 +118,7 @@ traces() {
 # The table, the misses and the summary of one board, mode and cost, from
 # the lines "SET NAME key=value ..." on stdin.
 judge() { # BOARD MODE COST
-        awk -v board="$1" -v mode="$2" -v cost="$3" -v summary_only="$summary_only" '
+        awk -v board="$1" -v mode="$2" -v cost="$3" -v start="$oracle_start" -v summary_only="$summary_only" '
         function num(x) { return (x == "" || x == "null") ? "n/a" : x }
         function fmt(x, f) { return (x == "" || x == "null") ? "n/a" : sprintf(f, x) }
         function miss(t, what) {
@@ -124,7 +129,7 @@ judge() { # BOARD MODE COST
                 ncl = split("ondemand conservative interactive hmp exynos5410 always-big always-little",
                             classic, " ")
                 if (!summary_only) {
-                        printf "\n### %s, %s mode, switch cost %s\n\n", board, mode, cost
+                        printf "\n### %s, %s mode, switch cost %s, oracle start %s\n\n", board, mode, cost, start
                         printf "| trace | set | default energy (J) | late | eta | switches | reactive eta "
                         print "| reactive late | reactive switches | oracle switches |"
                         print "|---|---|---|---|---|---|---|---|---|---|"
@@ -176,8 +181,9 @@ judge() { # BOARD MODE COST
                         printf "\nMisses:\n\n"
                         for (i = 1; i <= nm; i++) print misses[i]
                 }
-                printf "%sSUMMARY %s %s cost %s: %d traces, mean eta %s over %d; ", summary_only ? "" : "\n",
-                       board, mode, cost, n, n_eta ? sprintf("%.3f", mean) : "n/a", n_eta
+                printf "%sSUMMARY %s %s cost %s start %s: %d traces, mean eta %s over %d; ",
+                       summary_only ? "" : "\n", board, mode, cost, start, n,
+                       n_eta ? sprintf("%.3f", mean) : "n/a", n_eta
                 printf "misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d\n", nmiss["T1"], nmiss["T2"],
                        nmiss["T3"], nmiss["T4"], nmiss["T5"], total
                 for (f in fam)

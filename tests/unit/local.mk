@@ -43,6 +43,7 @@ unit_tests = \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs \
 	tests/unit/check_backend_cost \
+	tests/unit/check_oracle_start \
 	tests/unit/check_generate
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
@@ -164,6 +165,10 @@ tests_unit_check_backend_cost_SOURCES = tests/unit/check_backend_cost.c
 tests_unit_check_backend_cost_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
 tests_unit_check_backend_cost_LDADD = $(SIM_LDADD)
+tests_unit_check_oracle_start_SOURCES = tests/unit/check_oracle_start.c
+tests_unit_check_oracle_start_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
+tests_unit_check_oracle_start_LDADD = $(SIM_LDADD)
 
 # The plugin loader. Its test plugins are shared objects built as programs
 # (-fPIC -shared): automake builds shared libraries only through libtool,
