@@ -40,6 +40,7 @@ unit_tests = \
 	tests/unit/check_conflicts \
 	tests/unit/check_fileio \
 	tests/unit/check_switch_cost \
+	tests/unit/check_settle \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs
 check_PROGRAMS += $(unit_tests)
@@ -48,6 +49,9 @@ TESTS += $(unit_tests)
 tests_unit_check_switch_cost_SOURCES = tests/unit/check_switch_cost.c
 tests_unit_check_switch_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_switch_cost_LDADD = $(UNIT_LDADD)
+tests_unit_check_settle_SOURCES = tests/unit/check_settle.c
+tests_unit_check_settle_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_settle_LDADD = $(UNIT_LDADD)
 tests_unit_check_break_even_SOURCES = tests/unit/check_break_even.c
 tests_unit_check_break_even_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_break_even_LDADD = $(UNIT_LDADD)
