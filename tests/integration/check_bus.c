@@ -885,6 +885,58 @@ static unsigned count_newlines(const char *text)
         return n;
 }
 
+/* A struct property's value, entered. */
+static sd_bus_message *get_struct(const char *property, const char *contents)
+{
+        sd_bus_message *reply = NULL;
+        char signature[64];
+
+        snprintf(signature, sizeof(signature), "(%s)", contents);
+        ck_assert_int_ge(sd_bus_get_property(bus, BUS_NAME, BUS_PATH, BUS_IFACE, property, NULL, &reply,
+                                             signature), 0);
+        ck_assert_int_ge(sd_bus_message_enter_container(reply, 'r', contents), 0);
+        return reply;
+}
+
+/* The initial level took CPUs 4-7 offline: one switch of 4 CPUs measured,
+ * its time in the estimate; the kernel settled after it, within the
+ * window's bound; no level found unreachable. */
+static void assert_cost_properties(void)
+{
+        sd_bus_message *reply;
+        double fixed, per_cpu, last, longest;
+        uint64_t settle_last, settle_mean, settle_max, discounted;
+        uint32_t measured, last_cpus, windows, bounded;
+        const char *level, *why;
+
+        reply = get_struct("SwitchCost", "ddudud");
+        ck_assert_int_gt(sd_bus_message_read(reply, "ddudud", &fixed, &per_cpu, &measured, &last, &last_cpus,
+                                             &longest), 0);
+        sd_bus_message_unref(reply);
+        ck_assert_uint_eq(measured, 1);
+        ck_assert_uint_eq(last_cpus, 4);
+        /* a fake kernel: more than nothing, far less than a second */
+        ck_assert_msg(last > 0 && last < 1e6, "last switch %g us", last);
+        ck_assert_double_eq_tol(longest, last, 1e-9);
+        /* one size measured: the mean, split as the hotplug prior splits it */
+        ck_assert_double_eq_tol(fixed + 4 * per_cpu, last, 1e-6);
+        ck_assert_double_eq_tol(per_cpu / fixed, 30000.0 / 5000.0, 1e-6);
+
+        reply = get_struct("Settle", "tttuut");
+        ck_assert_int_gt(sd_bus_message_read(reply, "tttuut", &settle_last, &settle_mean, &settle_max, &windows,
+                                             &bounded, &discounted), 0);
+        sd_bus_message_unref(reply);
+        ck_assert_uint_eq(windows, 1);
+        ck_assert_uint_le(bounded, 1);
+        ck_assert_uint_le(settle_last, 10 * SEC);
+        ck_assert_uint_eq(settle_max, settle_last);
+        ck_assert_uint_eq(settle_mean, settle_last);
+
+        reply = get_container("Unreachable", "a", "(ss)");
+        ck_assert_int_eq(sd_bus_message_read(reply, "(ss)", &level, &why), 0);
+        sd_bus_message_unref(reply);
+}
+
 /* The tests. */
 
 START_TEST(test_properties)
@@ -909,6 +961,9 @@ START_TEST(test_properties)
                 { "TimeInLevel", "a{st}" },
                 { "LastReason", "s" },
                 { "ConfigFiles", "as" },
+                { "SwitchCost", "(ddudud)" },
+                { "Settle", "(tttuut)" },
+                { "Unreachable", "a(ss)" },
         };
         const unsigned nexpected = sizeof(expected) / sizeof(expected[0]);
         bool found[sizeof(expected) / sizeof(expected[0])] = { false };
@@ -1032,6 +1087,7 @@ START_TEST(test_properties)
         ck_assert_msg(little >= 300000 && little < 60 * SEC, "time at little %" PRIu64 " us", little);
         ck_assert_uint_eq(big, 0);
         ck_assert_uint_eq(count_holds(), 0);
+        assert_cost_properties();
 }
 END_TEST
 
