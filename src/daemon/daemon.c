@@ -1233,6 +1233,20 @@ static bool wait_for_switch(struct bl_daemon *d)
         return false;
 }
 
+/* What the switches cost and how the kernel settled after them, for the
+ * stop line's reader (a VM test reads it from the journal). */
+static void log_switching(const struct bl_daemon *d)
+{
+        const struct bl_settle *t = &d->settle;
+        struct bl_switch_cost c;
+
+        daemon_switch_cost(d, &c);
+        log_info("switch cost %.0f us + %.0f us per CPU (%u measured, longest %.0f us); settle: %u windows "
+                 "(%u at the bound), last %llu us, mean %.0f us, longest %llu us; %lu samples discounted",
+                 c.latency_us, c.latency_per_cpu_us, d->cost.n, d->cost.max_us, t->windows, t->bounded,
+                 (unsigned long long)t->last_us, t->mean_us, (unsigned long long)t->max_us, t->discounted);
+}
+
 static void teardown(struct bl_daemon *d)
 {
         char detail[256], p50[32], p99[32];
@@ -1259,6 +1273,7 @@ static void teardown(struct bl_daemon *d)
                 lateness_percentile(d, 99, p99, sizeof(p99));
                 log_info("stopped after %u ticks and %lu switches; tick lateness p50 %s, p99 %s", d->ticks,
                          d->switches, p50, p99);
+                log_switching(d);
         }
         if (d->worker_open)
                 switch_worker_close(&d->worker);
