@@ -2477,6 +2477,46 @@ START_TEST(test_slow_switch_keeps_ticking)
         ck_assert_uint_eq(last_cpus, 8);
         ck_assert_msg(last >= 1e6 && last < 4e6, "the switch took %g us", last);
         ck_assert_double_eq_tol(longest, last, 1e-6);
+
+        /* A hold answers once its switch is applied: the level read after
+         * the answer is the one held. */
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        reply = call_ok(bus, BUS_IFACE, "Hold", "sts", "little", 60 * SEC, "slow");
+        sd_bus_message_unref(reply);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        took_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        assert_property("Level", "little");
+        ck_assert_msg(took_ms >= 700, "the hold answered after %.0f ms, before its switch of 4 writes of "
+                      "250 ms", took_ms);
+        ck_assert_str_eq(online_files(), "0-3");
+}
+END_TEST
+
+/* SIGTERM while a switch of four 250 ms writes is under way: the daemon
+ * lets it end, then puts back what it found (CPUs 4-7 offline), and
+ * leaves no saved state. */
+START_TEST(sigterm_waits_for_the_switch)
+{
+        char config[sizeof(base_config)];
+        unsigned line;
+
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "250000", 1), 0);
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
+        harness_start_bus(NULL);
+        snprintf(config, sizeof(config), "%s", base_config);
+        start_daemon(write_config("bigLittle.conf", config));
+        line = expect_line(0, "started: ", 10);
+        ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
+        expect_file(CPU "cpu4/online", "1", SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        line = expect_line(line, "waiting up to 20 s for the switch being applied", 10);
+        line = expect_line(line, "switch little -> big: ", 10);
+        expect_line_has(expect_line(line, "restored: ", 10), "restored: online 0-3");
+        ck_assert_str_eq(online_files(), "0-3");
+        ck_assert_str_eq(harness_saved_settings(), "");
 }
 END_TEST
 
@@ -2587,6 +2627,7 @@ static Suite *bus_suite(void)
         tcase_add_test(switching, test_aftermath_is_not_load);
         tcase_add_test(switching, test_slow_switch_keeps_ticking);
         tcase_add_test(switching, test_ignored_cap_leaves_level_out);
+        tcase_add_test(switching, sigterm_waits_for_the_switch);
         suite_add_tcase(s, switching);
         return s;
 }
