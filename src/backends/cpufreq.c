@@ -314,11 +314,12 @@ static bool caps_ignored(const struct bl_backend *b, char *detail, size_t size)
         if (!first)
                 return false;
         if (first->min_khz >= first->saved_khz)
-                snprintf(detail, size, "policy%u cannot be capped: its lowest frequency is its highest (%u kHz, "
-                         "one operating point)", first->id, first->min_khz);
+                snprintf(detail, size,
+                         "policy%u cannot be capped: its lowest frequency is its highest (%u kHz, one "
+                         "operating point)", first->id, first->min_khz);
         else
-                snprintf(detail, size, "policy%u: scaling_max_freq=%u was written, it stays at %u kHz", first->id,
-                         first->want_khz, first->now_khz);
+                snprintf(detail, size, "policy%u: scaling_max_freq=%u was written, it stays at %u kHz",
+                         first->id, first->want_khz, first->now_khz);
         return true;
 }
 

@@ -73,7 +73,8 @@ static int run_plan(struct bl_backend *b, int nsteps, unsigned *retries, char *d
                         undo_failed = sysfs_undo_run(&b->undo);
                         snprintf(detail, size, "cpu%u: wrote online=%d, it stays %s; %s", b->steps[i].cpu,
                                  b->steps[i].online, b->steps[i].online ? "offline" : "online",
-                                 undo_failed ? "could not undo every earlier write" : "earlier writes undone");
+                                 undo_failed ? "could not undo every earlier write"
+                                             : "earlier writes undone");
                         return undo_failed ? -EIO : BL_BACKEND_NO_EFFECT;
                 }
                 if (r >= 0) {

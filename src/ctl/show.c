@@ -456,16 +456,17 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
                 for_each_level_time(s, json_time_entry, &first);
                 putchar('}');
                 if (s->cost.known)
-                        printf(", \"switch_cost\": {\"fixed_usec\": %.1f, \"per_cpu_usec\": %.1f, \"measured\": %" PRIu32
-                               ", \"last_usec\": %.1f, \"last_cpus\": %" PRIu32 ", \"longest_usec\": %.1f}",
+                        printf(", \"switch_cost\": {\"fixed_usec\": %.1f, \"per_cpu_usec\": %.1f, "
+                               "\"measured\": %" PRIu32 ", \"last_usec\": %.1f, \"last_cpus\": %" PRIu32
+                               ", \"longest_usec\": %.1f}",
                                s->cost.fixed_us, s->cost.per_cpu_us, s->cost.measured, s->cost.last_us,
                                s->cost.last_cpus, s->cost.max_us);
                 if (s->settle.known)
                         printf(", \"settle\": {\"last_usec\": %" PRIu64 ", \"mean_usec\": %" PRIu64
-                               ", \"longest_usec\": %" PRIu64 ", \"windows\": %" PRIu32 ", \"bounded\": %" PRIu32
-                               ", \"discounted_samples\": %" PRIu64 "}",
-                               s->settle.last_usec, s->settle.mean_usec, s->settle.max_usec, s->settle.windows,
-                               s->settle.bounded, s->settle.discounted);
+                               ", \"longest_usec\": %" PRIu64 ", \"windows\": %" PRIu32
+                               ", \"bounded\": %" PRIu32 ", \"discounted_samples\": %" PRIu64 "}",
+                               s->settle.last_usec, s->settle.mean_usec, s->settle.max_usec,
+                               s->settle.windows, s->settle.bounded, s->settle.discounted);
                 puts("}");
                 return 0;
         }

@@ -543,7 +543,9 @@ static int deny(sd_bus_error *error)
 
 static int reply_now(sd_bus_message *call, bool has_value, uint32_t value)
 {
-        return has_value ? sd_bus_reply_method_return(call, "u", value) : sd_bus_reply_method_return(call, NULL);
+        if (has_value)
+                return sd_bus_reply_method_return(call, "u", value);
+        return sd_bus_reply_method_return(call, NULL);
 }
 
 static void waiter_free(struct waiter *w)
@@ -589,7 +591,9 @@ static int reply_after_switch(struct bl_bus *b, sd_bus_message *call, bool has_v
         w = calloc(1, sizeof(*w));
         if (!w)
                 return reply_now(call, has_value, value);
-        *w = (struct waiter){ .b = b, .call = sd_bus_message_ref(call), .has_value = has_value, .value = value };
+        *w = (struct waiter){
+                .b = b, .call = sd_bus_message_ref(call), .has_value = has_value, .value = value,
+        };
         r = sd_event_add_time_relative(b->d->event, &w->timeout, CLOCK_MONOTONIC, BUS_SWITCH_WAIT_USEC, 0,
                                        on_waiter_timeout, w);
         if (r < 0) {

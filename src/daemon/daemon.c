@@ -344,16 +344,28 @@ void daemon_switch_cost(const struct bl_daemon *d, struct bl_switch_cost *cost)
 }
 
 /* A switch that went through: its time goes into the estimate, which the
- * engines decide with from now on. */
+ * engines decide with from now on. A switch the scheduler held up (a
+ * loaded machine) says little of what switching costs: once something was
+ * measured, one switch counts at most SWITCH_OUTLIER times what the
+ * estimate expects for its size, so one slow switch cannot multiply the
+ * policy's waits; a kernel that really got slower moves the estimate there
+ * over a few switches. The log line has the time as measured. */
 static void measure(struct bl_daemon *d, const struct switch_job *job)
 {
         const unsigned ncpus = cpus_changed(&d->applied_cpus, &job->cpus);
+        double took = (double)(job->finished - job->started), expected;
         struct bl_switch_cost cost;
 
         d->applied_cpus = job->cpus;
         if (ncpus == 0)
                 return;
-        switch_estimate_add(&d->cost, (double)(job->finished - job->started), ncpus);
+        if (d->cost.n > 0) {
+                daemon_switch_cost(d, &cost);
+                expected = switch_cost_latency_us(&cost, ncpus);
+                if (expected > 0 && took > SWITCH_OUTLIER * expected)
+                        took = SWITCH_OUTLIER * expected;
+        }
+        switch_estimate_add(&d->cost, took, ncpus);
         daemon_switch_cost(d, &cost);
         if (d->controller_ready)
                 controller_set_switch_cost(&d->ctl, &cost);
@@ -449,8 +461,8 @@ static void switch_done(struct switch_job *job, void *userdata)
                  * once, not every second. */
                 if (strcmp(job->detail, d->failed_detail) == 0) {
                         d->failed_repeats++;
-                        log_debug("switch %s failed again: %s; staying at %s", d->inflight_changes, job->detail,
-                                  state);
+                        log_debug("switch %s failed again: %s; staying at %s", d->inflight_changes,
+                                  job->detail, state);
                 } else {
                         log_error("switch %s failed: %s; staying at %s", d->inflight_changes, job->detail,
                                   state);
@@ -527,7 +539,8 @@ static void start_switch(struct bl_daemon *d, bl_usec_t now)
                 r = switch_worker_start(&d->worker, d->backend_ops, d->backend, &cpus);
                 if (r == 0)
                         return;
-                log_warning("cannot start a thread for the switch (%s): applying it on the loop", strerror(-r));
+                log_warning("cannot start a thread for the switch (%s): applying it on the loop",
+                            strerror(-r));
         }
         job = (struct switch_job){ .ops = d->backend_ops, .backend = d->backend, .cpus = cpus };
         switch_job_run(&job);

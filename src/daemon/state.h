@@ -38,6 +38,9 @@ struct uevent_monitor;
  * are restored: hotplug under emulation takes seconds, and restoring
  * while it runs would race it. */
 #define SWITCH_EXIT_WAIT_USEC (20 * BL_USEC_PER_SEC)
+/* One measured switch counts at most this many times what the estimate
+ * expects (daemon.c, measure()). */
+#define SWITCH_OUTLIER 4.0
 /* The settle window's floor, in ticks at sample_interval_ms: the kernel's
  * work after a fast switch still takes a few samples to pass. */
 #define SETTLE_MIN_TICKS 5

@@ -594,7 +594,8 @@ static int get_switch_cost(sd_bus *bus, const char *path, const char *iface, con
 {
         const double *c = ((struct fake *)userdata)->sc->cost;
 
-        return sd_bus_message_append(reply, "(ddudud)", c[0], c[1], (uint32_t)c[2], c[3], (uint32_t)c[4], c[5]);
+        return sd_bus_message_append(reply, "(ddudud)", c[0], c[1], (uint32_t)c[2], c[3], (uint32_t)c[4],
+                                     c[5]);
 }
 
 static int get_settle(sd_bus *bus, const char *path, const char *iface, const char *property,
@@ -602,7 +603,8 @@ static int get_settle(sd_bus *bus, const char *path, const char *iface, const ch
 {
         const uint64_t *t = ((struct fake *)userdata)->sc->settle;
 
-        return sd_bus_message_append(reply, "(tttuut)", t[0], t[1], t[2], (uint32_t)t[3], (uint32_t)t[4], t[5]);
+        return sd_bus_message_append(reply, "(tttuut)", t[0], t[1], t[2], (uint32_t)t[3], (uint32_t)t[4],
+                                     t[5]);
 }
 
 static int get_unreachable(sd_bus *bus, const char *path, const char *iface, const char *property,

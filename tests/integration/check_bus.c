@@ -923,8 +923,8 @@ static void assert_cost_properties(void)
         ck_assert_double_eq_tol(per_cpu / fixed, 30000.0 / 5000.0, 1e-6);
 
         reply = get_struct("Settle", "tttuut");
-        ck_assert_int_gt(sd_bus_message_read(reply, "tttuut", &settle_last, &settle_mean, &settle_max, &windows,
-                                             &bounded, &discounted), 0);
+        ck_assert_int_gt(sd_bus_message_read(reply, "tttuut", &settle_last, &settle_mean, &settle_max,
+                                             &windows, &bounded, &discounted), 0);
         sd_bus_message_unref(reply);
         ck_assert_uint_eq(windows, 1);
         ck_assert_uint_le(bounded, 1);
@@ -2549,7 +2549,8 @@ START_TEST(test_ignored_cap_leaves_level_out)
          * online): a hold asks for big instead. */
         reply = call_ok(bus, BUS_IFACE, "Hold", "sts", "big", 60 * SEC, "test");
         sd_bus_message_unref(reply);
-        line = expect_line(line, "switch little -> big did nothing: policy0 cannot be capped", SWITCH_BOUND_MS);
+        line = expect_line(line, "switch little -> big did nothing: policy0 cannot be capped",
+                           SWITCH_BOUND_MS);
         expect_line_has(line, "one operating point");
         expect_line_has(line, "level big is left out");
         /* The cap on big was undone: the kernel is at little, as the daemon. */

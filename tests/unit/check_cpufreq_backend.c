@@ -222,8 +222,8 @@ START_TEST(cap_on_one_opp_has_no_effect)
         assert_max(4, "200000");
         /* big caps policy0: raising policy4 first, then nothing to cap */
         ck_assert_int_eq(apply(b, "4-7", detail, sizeof(detail)), BL_BACKEND_NO_EFFECT);
-        ck_assert_str_eq(detail, "policy0 cannot be capped: its lowest frequency is its highest (1400000 kHz, "
-                                 "one operating point)");
+        ck_assert_str_eq(detail, "policy0 cannot be capped: its lowest frequency is its highest "
+                                 "(1400000 kHz, one operating point)");
         assert_max(4, "200000");
         assert_max(0, "1400000");
         /* nothing was taken for asked: little again writes nothing */
