@@ -34,9 +34,11 @@
 /* Quiet samples the baseline is the peak of. */
 #define BL_SETTLE_BASE_SAMPLES 4
 /* The window's bound is this many times the switch's own duration... */
-#define BL_SETTLE_BOUND_PER_SWITCH 10
-/* ...at most this long. */
-#define BL_SETTLE_MAX_BOUND_USEC (5 * BL_USEC_PER_SEC)
+#define BL_SETTLE_BOUND_PER_SWITCH 3
+/* ...at most this long: load that arrives just after a switch is not seen
+ * for up to this long, and is the price of not taking the switch's own
+ * work for load. */
+#define BL_SETTLE_MAX_BOUND_USEC (2 * BL_USEC_PER_SEC)
 /* Back at the baseline: within this much demand (capacity units, 1024 = the
  * biggest core at its top speed; noise on an idle CPU and one kworker's
  * wakeup stay under it) or this share of the baseline, whichever is larger... */

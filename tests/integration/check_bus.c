@@ -2397,8 +2397,8 @@ static void get_settle(uint32_t *windows, uint32_t *bounded, uint64_t *discounte
 }
 
 /* A real kernel is busy for a while after a hotplug (stop_machine,
- * migration, kworkers), for longer the longer the hotplug took: here 300
- * ms at 90 % busy and 50 % pressure after writes of 20 ms each. Idle, with
+ * migration, kworkers), for longer the longer the hotplug took: here 200
+ * ms at 90 % busy and 50 % pressure after writes of 30 ms each. Idle, with
  * the shipped policy, the daemon must not take that for load: no switch
  * at all, and the samples it discounted show the aftermath was there. */
 START_TEST(test_aftermath_is_not_load)
@@ -2407,10 +2407,10 @@ START_TEST(test_aftermath_is_not_load)
         uint64_t switches = 1, discounted = 0;
         uint32_t windows = 0, bounded = 1;
 
-        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "20000", 1), 0);
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "30000", 1), 0);
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
-        ck_assert_int_eq(fakeboard_set_switch_aftermath(fb, 300, 90, 50), 0);
+        ck_assert_int_eq(fakeboard_set_switch_aftermath(fb, 200, 90, 50), 0);
         harness_start_bus(NULL);
         start_daemon(write_config("bigLittle.conf", config));
         expect_online("0-3", SWITCH_BOUND_MS);

@@ -156,8 +156,8 @@ START_TEST(test_bound_follows_switch_duration)
 {
         struct bl_settle s;
         struct bl_sample_buf b;
-        const bl_usec_t took[] = { MS, 30 * MS, 2 * BL_USEC_PER_SEC };
-        const bl_usec_t bound[] = { 5 * TICK, 300 * MS, BL_SETTLE_MAX_BOUND_USEC };
+        const bl_usec_t took[] = { MS, 60 * MS, BL_USEC_PER_SEC };
+        const bl_usec_t bound[] = { 5 * TICK, 180 * MS, BL_SETTLE_MAX_BOUND_USEC };
 
         for (unsigned k = 0; k < 3; k++) {
                 bl_usec_t t0 = 5 * TICK, t;
