@@ -57,7 +57,10 @@ static const char base_config[] =
         "up_delay_ms = 200\n"
         "down_delay_ms = 300\n"
         "min_residency_ms = 40\n"
-        "max_switch_rate_hz = 10\n";
+        "max_switch_rate_hz = 10\n"
+        /* the bus is under test: a switch down does not wait for the
+         * measured cost to pay back */
+        "break_even = no\n";
 
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
@@ -1175,7 +1178,9 @@ START_TEST(test_hold_and_release)
         ck_assert_msg(r >= 0, "Hold: %s", error.message);
         ck_assert_uint_gt(id, 0);
         expect_online("0,4-7", SWITCH_BOUND_MS);
-        assert_property("Level", "big");
+        /* the kernel's state comes a moment before the daemon hears its
+         * switch ended */
+        expect_property("Level", "big", 1000);
         assert_property("TargetLevel", "big");
         ck_assert_double_eq_tol(get_double("UpThreshold"), 0.0, 1e-9);
         ck_assert_double_eq_tol(get_double("DownThreshold"), 0.6 * 377, 1e-9);
@@ -1209,7 +1214,7 @@ START_TEST(test_hold_and_release)
         ck_assert_int_ge(call_u(bus, "Release", &error, NULL, "u", id), 0);
         ck_assert_uint_eq(count_holds(), 0);
         expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
-        assert_property("Level", "little");
+        expect_property("Level", "little", 1000);
         expect_line(0, "released", 1000);
 
         r = call_u(bus, "Release", &error, NULL, "u", id);
@@ -2398,7 +2403,9 @@ static void get_settle(uint32_t *windows, uint32_t *bounded, uint64_t *discounte
 
 /* A real kernel is busy for a while after a hotplug (stop_machine,
  * migration, kworkers), for longer the longer the hotplug took: here 200
- * ms at 90 % busy and 50 % pressure after writes of 30 ms each. Idle, with
+ * ms at 90 % busy and 50 % pressure after writes of 60 ms each (the window
+ * is bound at 3 x 240 ms, and the board may see the last write late on a
+ * loaded machine). Idle, with
  * the shipped policy, the daemon must not take that for load: no switch
  * at all, and the samples it discounted show the aftermath was there. */
 START_TEST(test_aftermath_is_not_load)
@@ -2407,7 +2414,7 @@ START_TEST(test_aftermath_is_not_load)
         uint64_t switches = 1, discounted = 0;
         uint32_t windows = 0, bounded = 1;
 
-        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "30000", 1), 0);
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "60000", 1), 0);
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         ck_assert_int_eq(fakeboard_set_switch_aftermath(fb, 200, 90, 50), 0);
