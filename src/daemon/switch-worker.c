@@ -70,7 +70,13 @@ int switch_worker_open(struct switch_worker *w, sd_event *e, switch_done_fn done
         if (w->efd < 0)
                 return -errno;
         r = sd_event_add_io(e, &w->source, w->efd, EPOLLIN, on_done, w);
+        /* Before a bus call or a tick due at the same time: they then see
+         * the level the kernel is at. */
+        if (r >= 0)
+                r = sd_event_source_set_priority(w->source, SD_EVENT_PRIORITY_IMPORTANT);
         if (r < 0) {
+                sd_event_source_disable_unref(w->source);
+                w->source = NULL;
                 close(w->efd);
                 w->efd = -1;
                 return r;
