@@ -1239,6 +1239,7 @@ static bool wait_for_switch(struct bl_daemon *d)
         r = switch_worker_wait(&d->worker, SWITCH_EXIT_WAIT_USEC);
         if (r == 0)
                 return true;
+        d->switch_abandoned = true;
         log_error("the switch being applied did not end within %llu s (%s): leaving without restoring the "
                   "CPUs; the next start puts back the state saved in %s/%s",
                   (unsigned long long)(SWITCH_EXIT_WAIT_USEC / BL_USEC_PER_SEC), strerror(-r), d->runtime_dir,
@@ -1328,7 +1329,9 @@ int daemon_run(const struct options *o)
                 }
         }
         teardown(d);
-        free(d);
+        /* A switch left running still writes into it until the exit. */
+        if (!d->switch_abandoned)
+                free(d);
         return status;
 }
 

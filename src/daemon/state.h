@@ -105,6 +105,7 @@ struct bl_daemon {
         bool cpus_changed_meanwhile;    /* a CPU uevent came while it ran: checked after */
         bool cpus_physical_meanwhile;   /* one of them added or removed a CPU */
         bool stopping;                  /* no new switch: the daemon is leaving */
+        bool switch_abandoned;          /* leaving with one still running */
         bl_cpuset applied_cpus;         /* what the last switch that went through applied */
         /* What a switch costs here (measured, from the backend's prior) and
          * how long the kernel takes to settle after one. */
