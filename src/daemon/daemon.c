@@ -581,7 +581,11 @@ static void log_sample_problems(struct bl_daemon *d)
                                  k == SAMPLER_PROBLEM_THERMAL || k == SAMPLER_PROBLEM_COUNTERS ? "" : "s");
                 snprintf(d->problem_said[k], sizeof(d->problem_said[k]), "%s", now);
         }
-        /* A CPU just brought online may lack its line for a moment. */
+        /* A CPU just brought online may lack its line for a moment; while
+         * a switch runs, the CPUs it takes down lose theirs before the
+         * daemon hears it ended. */
+        if (daemon_switching(d))
+                return;
         cpuset_andnot(&missing, &d->sampler.cur.cpus);
         if (cpuset_empty(&missing)) {
                 if (d->missing_lines >= 2)
