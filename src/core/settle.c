@@ -46,6 +46,7 @@ void settle_applied(struct bl_settle *s, bl_usec_t now)
         s->phase = BL_SETTLE_SETTLING;
         s->applied = now;
         s->deadline = now + bound;
+        s->quiet = 0;
 }
 
 static void remember(struct bl_settle *s, double demand, double pressure)
@@ -66,6 +67,7 @@ static bool at_baseline(const struct bl_settle *s, double demand, double pressur
         return demand <= s->base_demand + slack && pressure <= s->base_pressure + BL_SETTLE_PRESSURE_SLACK;
 }
 
+/* 'now': where the window is measured to. */
 static void close_window(struct bl_settle *s, bl_usec_t now, bool settled)
 {
         bl_usec_t len = now > s->applied ? now - s->applied : 0;
@@ -118,14 +120,21 @@ bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now)
         }
         if (s->phase == BL_SETTLE_SETTLING) {
                 if (after && at_baseline(s, demand, pressure)) {
-                        close_window(s, now, true);
-                        remember(s, demand, pressure);
-                        return false;
-                }
-                if (now >= s->deadline) {
-                        close_window(s, now, false);
-                        remember(s, demand, pressure);
-                        return false;
+                        /* settled since the first of the quiet samples */
+                        if (s->quiet++ == 0)
+                                s->quiet_since = now;
+                        if (s->quiet >= BL_SETTLE_QUIET_SAMPLES || now >= s->deadline) {
+                                close_window(s, s->quiet_since, true);
+                                remember(s, demand, pressure);
+                                return false;
+                        }
+                } else {
+                        s->quiet = 0;
+                        if (now >= s->deadline) {
+                                close_window(s, now, false);
+                                remember(s, demand, pressure);
+                                return false;
+                        }
                 }
         }
         if (cut(s, b))

@@ -15,9 +15,10 @@
  * that was there before still counts in full, so a switch up under load
  * keeps its reason; only what the switch added is left out.
  *
- * The window ends at the first sample after the switch whose own (raw)
- * pressure and peak demand are back at the baseline, which measures how
- * long the kernel took to settle; or at a bound that grows with the
+ * The window ends once the samples after the switch have their own (raw)
+ * pressure and peak demand back at the baseline a few times in a row, which
+ * measures how long the kernel took to settle (to the first of them); or at
+ * a bound that grows with the
  * switch's own duration (the work it leaves behind scales with the work it
  * did), between a floor (a few ticks) and a ceiling, so that real load
  * arriving just after a switch waits at most that long. A switch made
@@ -44,8 +45,11 @@
  * wakeup stay under it) or this share of the baseline, whichever is larger... */
 #define BL_SETTLE_DEMAND_SLACK 48.0
 #define BL_SETTLE_DEMAND_SLACK_SHARE 0.25
-/* ...and within this much pressure (share of the interval). */
+/* ...and within this much pressure (share of the interval)... */
 #define BL_SETTLE_PRESSURE_SLACK 0.05
+/* ...for this many samples in a row: one quiet sample between two bursts
+ * of kernel work is not the end of it. */
+#define BL_SETTLE_QUIET_SAMPLES 3
 
 enum bl_settle_phase {
         BL_SETTLE_QUIET,        /* no switch since the machine was last back at its baseline */
@@ -66,6 +70,8 @@ struct bl_settle {
         bl_usec_t started;              /* the switch's first write */
         bl_usec_t applied;              /* its last read-back */
         bl_usec_t deadline;             /* the window closes here at the latest */
+        unsigned quiet;                 /* samples in a row back at the baseline */
+        bl_usec_t quiet_since;          /* the end of the first of them */
         /* What was measured, for status: */
         unsigned windows;               /* windows closed */
         unsigned bounded;               /* of them, closed by the bound, not settled */

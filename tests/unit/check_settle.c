@@ -36,6 +36,24 @@ static void quiet(struct bl_settle *s, double busy, bl_usec_t from, bl_usec_t no
         }
 }
 
+/* Quiet samples from 'from' until the window closes: it must take
+ * BL_SETTLE_QUIET_SAMPLES of them. Returns the time of the last. */
+static bl_usec_t quiet_until_settled(struct bl_settle *s, bl_usec_t from)
+{
+        struct bl_sample_buf b;
+        bl_usec_t t = from;
+
+        for (unsigned i = 1; i < BL_SETTLE_QUIET_SAMPLES; i++, t += TICK) {
+                sample(&b, 0.02, 0.0, t);
+                ck_assert(settle_filter(s, &b, t));
+                ck_assert(settle_active(s));
+        }
+        sample(&b, 0.02, 0.0, t);
+        ck_assert(!settle_filter(s, &b, t));
+        ck_assert(!settle_active(s));
+        return t;
+}
+
 /* Idle, a switch, then the kernel's work after it: cut to what idle read,
  * until the machine is idle again; the window is measured. */
 START_TEST(test_aftermath_is_not_load)
@@ -58,9 +76,15 @@ START_TEST(test_aftermath_is_not_load)
                 ck_assert_double_eq_tol(b.s.pressure, 0.0, 1e-9);
         }
         ck_assert_uint_eq(s.discounted, 4);
-        /* back at idle: the window closes, that sample counts as read */
-        sample(&b, 0.03, 0.01, t);
-        ck_assert(!settle_filter(&s, &b, t));
+        /* back at idle: the window closes after a few quiet samples, the
+         * last of them counting as read; settled since the first */
+        for (unsigned i = 0; i + 1 < BL_SETTLE_QUIET_SAMPLES; i++) {
+                sample(&b, 0.03, 0.01, t + i * TICK);
+                ck_assert(settle_filter(&s, &b, t + i * TICK));
+                ck_assert(settle_active(&s));
+        }
+        sample(&b, 0.03, 0.01, t + (BL_SETTLE_QUIET_SAMPLES - 1) * TICK);
+        ck_assert(!settle_filter(&s, &b, t + (BL_SETTLE_QUIET_SAMPLES - 1) * TICK));
         ck_assert(!settle_active(&s));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.03, 1e-6);
         ck_assert_uint_eq(s.windows, 1);
@@ -68,8 +92,9 @@ START_TEST(test_aftermath_is_not_load)
         ck_assert_uint_eq(s.last_us, t - (10 * TICK + 5 * MS));
         ck_assert_double_eq_tol(s.mean_us, (double)s.last_us, 1e-6);
         /* after the window, load counts again */
-        sample(&b, 0.9, 0.4, t + TICK);
-        ck_assert(!settle_filter(&s, &b, t + TICK));
+        t += BL_SETTLE_QUIET_SAMPLES * TICK;
+        sample(&b, 0.9, 0.4, t);
+        ck_assert(!settle_filter(&s, &b, t));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.9, 1e-6);
 }
 END_TEST
@@ -124,6 +149,32 @@ START_TEST(test_baseline_is_recent_peak)
 }
 END_TEST
 
+/* One quiet sample between two bursts of the kernel's work is not the end
+ * of it: the burst after it is still cut. */
+START_TEST(test_quiet_between_bursts)
+{
+        struct bl_settle s;
+        struct bl_sample_buf b;
+
+        settle_init(&s, 20 * TICK);
+        quiet(&s, 0.02, TICK, 4 * TICK);
+        settle_begin(&s, 4 * TICK + MS);
+        settle_applied(&s, 4 * TICK + 2 * MS);
+        sample(&b, 0.9, 0.3, 5 * TICK);
+        ck_assert(settle_filter(&s, &b, 5 * TICK));
+        sample(&b, 0.02, 0.0, 6 * TICK);
+        ck_assert(settle_filter(&s, &b, 6 * TICK));
+        sample(&b, 0.9, 0.3, 7 * TICK);
+        ck_assert(settle_filter(&s, &b, 7 * TICK));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.02, 1e-6);
+        ck_assert(settle_active(&s));
+        /* settled from the first of the quiet samples that end it */
+        quiet_until_settled(&s, 8 * TICK);
+        ck_assert_uint_eq(s.last_us, 8 * TICK - (4 * TICK + 2 * MS));
+        ck_assert_uint_eq(s.bounded, 0);
+}
+END_TEST
+
 /* A sample that began before the last read-back still holds the switch's
  * own work: even at the baseline it does not end the window. So do the
  * samples while the switch is in flight. */
@@ -142,9 +193,7 @@ START_TEST(test_only_after_the_switch_settles)
         sample(&b, 0.02, 0.0, 6 * TICK);
         ck_assert(settle_filter(&s, &b, 6 * TICK));
         ck_assert(settle_active(&s));
-        sample(&b, 0.02, 0.0, 7 * TICK);
-        ck_assert(!settle_filter(&s, &b, 7 * TICK));
-        ck_assert(!settle_active(&s));
+        quiet_until_settled(&s, 7 * TICK);
         ck_assert_uint_eq(s.last_us, 2 * TICK - MS);
 }
 END_TEST
@@ -204,8 +253,7 @@ START_TEST(test_switch_in_window_keeps_baseline)
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.02, 1e-6);
         ck_assert_double_eq_tol(b.s.pressure, 0.0, 1e-9);
         /* the window runs from the second switch's read-back */
-        sample(&b, 0.02, 0.0, 7 * TICK);
-        ck_assert(!settle_filter(&s, &b, 7 * TICK));
+        quiet_until_settled(&s, 7 * TICK);
         ck_assert_uint_eq(s.windows, 1);
         ck_assert_uint_eq(s.last_us, 7 * TICK - (5 * TICK + 2 * MS));
 }
@@ -256,8 +304,7 @@ START_TEST(test_windows_are_measured)
                         ck_assert(settle_filter(&s, &b, t));
                 }
                 t += TICK;
-                sample(&b, 0.02, 0.0, t);
-                ck_assert(!settle_filter(&s, &b, t));
+                t = quiet_until_settled(&s, t);
                 ck_assert_uint_eq(s.last_us, (k * 2 + 1) * TICK);
                 t += TICK;
         }
@@ -278,6 +325,7 @@ int main(void)
         tcase_add_test(tc, test_load_before_still_counts);
         tcase_add_test(tc, test_baseline_is_recent_peak);
         tcase_add_test(tc, test_only_after_the_switch_settles);
+        tcase_add_test(tc, test_quiet_between_bursts);
         tcase_add_test(tc, test_bound_follows_switch_duration);
         tcase_add_test(tc, test_switch_in_window_keeps_baseline);
         tcase_add_test(tc, test_start_before_any_sample);
