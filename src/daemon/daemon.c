@@ -855,6 +855,7 @@ int daemon_reload(struct bl_daemon *d)
         d->files = files;
         log_set_max_level(cfg.log_level);
         d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        d->settle.min_bound = SETTLE_MIN_TICKS * d->interval;
         (void)sd_event_source_set_time_accuracy(d->timer, tick_accuracy(&cfg, d->interval));
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
                 d->next_tick = now + d->interval;
