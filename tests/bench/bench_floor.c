@@ -6,13 +6,16 @@
  * callgrind with --toggle-collect=floor_tick on the same fake boards as the
  * daemon (see tests/bench/run.sh); the ratio of the two is the daemon's
  * overhead over the bare reading.
- *   bench_floor [TICKS]   prints the CPUs and the sum of what it parsed */
+ *   bench_floor [TICKS [INTERVAL_US]]   prints the CPUs and the sum of what it parsed;
+ * with INTERVAL_US it ticks at that rate, as the daemon does, so that its CPU
+ * time can be set beside the daemon's (tests/vm, issue 15). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FLOOR_MAX_CPUS 1024
@@ -104,6 +107,8 @@ int main(int argc, char **argv)
 {
         static struct floor f;
         unsigned long ticks = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
+        unsigned long interval_us = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
+        struct timespec next;
         uint64_t sum = 0;
         int r = 0;
 
@@ -113,8 +118,17 @@ int main(int argc, char **argv)
                 perror("bench_floor: open");
                 return EXIT_FAILURE;
         }
-        for (unsigned long t = 0; t < ticks && r == 0; t++)
+        clock_gettime(CLOCK_MONOTONIC, &next);
+        for (unsigned long t = 0; t < ticks && r == 0; t++) {
                 r = floor_tick(&f);
+                if (interval_us == 0)
+                        continue;
+                /* Absolute deadlines: a late tick does not shift the rest. */
+                next.tv_nsec += (long)(interval_us % 1000000) * 1000;
+                next.tv_sec += (time_t)(interval_us / 1000000) + next.tv_nsec / 1000000000;
+                next.tv_nsec %= 1000000000;
+                clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+        }
         if (r < 0) {
                 fprintf(stderr, "bench_floor: %s\n", strerror(-r));
                 return EXIT_FAILURE;

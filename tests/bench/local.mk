@@ -8,7 +8,8 @@ tests_bench_bench_core_LDADD = policy/libblpolicy.a src/core/libblcore.a $(INIH_
 noinst_PROGRAMS += tests/bench/bench_floor
 tests_bench_bench_floor_SOURCES = tests/bench/bench_floor.c
 EXTRA_DIST += tests/bench/run.sh tests/bench/footprint.sh tests/bench/eta-table.sh tests/bench/policy-table.sh \
-	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/slow-switch.sh \
+	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/families.sh \
+	tests/bench/slow-switch.sh \
 	tests/bench/RESULTS.md
 
 # The simulator's trace parser, execution rules and oracle on one hour of an
@@ -29,6 +30,7 @@ tests_bench_bench_bus_LDADD = $(SYSTEMD_LIBS)
 # Soak: the real daemon on a fake board with a changing load, reloads and
 # holds every second, under a watchdog; its memory must not grow. 20 s in
 # make check; tests/bench/soak.sh runs it longer, or under valgrind.
+if ENABLE_TESTS
 check_PROGRAMS += tests/bench/soak
 TESTS += tests/bench/soak
 tests_bench_soak_SOURCES = tests/bench/soak.c $(INTEGRATION_HARNESS)
@@ -37,4 +39,5 @@ tests_bench_soak_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"'
 tests_bench_soak_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_bench_soak_DEPENDENCIES = tests/fakeboard/refuse-writes.so src/daemon/bigLittled src/ctl/switchctl
+endif
 EXTRA_DIST += tests/bench/soak.sh

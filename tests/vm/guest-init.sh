@@ -1,0 +1,489 @@
+#!/bin/sh
+# The guest's /init (busybox): runs the scenarios the kernel command line
+# names against the real kernel and prints one line per result on the
+# console, which check-vm.sh turns into TAP:
+#   BLVM ok|fail NAME - DETAIL      an assertion held or did not
+#   BLVM skip NAME - REASON
+#   BLVM measure KEY VALUE          a figure for tests/bench/RESULTS.md
+#   BLVM end                        every scenario ran
+# Command line: bl.topo=4+4 (CPUs per cluster, slowest first)
+# bl.scenarios=a,b,... bl.idle_s=SECONDS.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^bl\.$1=//p"; }
+topo=$(arg topo)
+scenarios=$(arg scenarios | tr ',' ' ')
+idle_s=$(arg idle_s)
+[ -n "$idle_s" ] || idle_s=30
+sys=/sys/devices/system/cpu
+ncpus=$(ls -d $sys/cpu[0-9]* | wc -l)
+
+say() { echo "BLVM $*"; }
+ok() { say "ok $name - $*"; }
+fail() { say "fail $name - $*"; }
+measure() { say "measure $name.$1 $2"; }
+
+# cpufreq-dt is a module; its policies appear only where the device tree has
+# OPP tables.
+insmod /lib/modules/cpufreq-dt.ko 2>/dev/null
+have_cpufreq=no
+[ -d $sys/cpufreq/policy0 ] && have_cpufreq=yes
+have_cpuidle=no
+[ -d $sys/cpu0/cpuidle/state1 ] && have_cpuidle=yes
+say "info topology $topo, $ncpus CPUs, cpufreq $have_cpufreq, cpuidle $have_cpuidle, kernel $(uname -r)"
+
+# The cpuset backend's group; the loads run in it.
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+mkdir -p /sys/fs/cgroup/work
+
+# The CPU state every backend must put back: online CPUs, the cpufreq caps,
+# the group's cpuset.
+cpu_state() {
+        s="online $(cat $sys/online)"
+        for p in $sys/cpufreq/policy*; do
+                [ -f "$p/scaling_max_freq" ] && s="$s ${p##*/} $(cat $p/scaling_max_freq)"
+        done
+        echo "$s cpuset '$(cat /sys/fs/cgroup/work/cpuset.cpus)'"
+}
+
+# CPUs of the clusters bl.topo names: "0-3 4-7".
+cluster_cpus() {
+        first=0
+        for n in $(echo "$topo" | tr '+' ' '); do
+                last=$((first + n - 1))
+                if [ "$n" -eq 1 ]; then printf '%s ' "$first"; else printf '%s-%s ' "$first" "$last"; fi
+                first=$((last + 1))
+        done
+}
+
+# --- the daemon -----------------------------------------------------------
+# start_daemon NAME BACKEND [KEY=VALUE...]: the shipped configuration with
+# the backend and the given keys changed.
+start_daemon() {
+        log=/tmp/$1.log conf=/tmp/$1.conf backend=$2
+        shift 2
+        sed -e "s/^backend = .*/backend = $backend/" -e "s/^groups = .*/groups = work/" \
+                -e "s/^manager = .*/manager = cgroupfs/" /etc/bigLittle.conf >"$conf"
+        for kv in "$@"; do
+                sed -i "s/^${kv%%=*} = .*/${kv%%=*} = ${kv#*=}/" "$conf"
+        done
+        bigLittled -f -c "$conf" >"$log" 2>&1 &
+        dpid=$!
+        i=0
+        while [ $i -lt 120 ]; do
+                grep -q '^started: ' "$log" && return 0
+                alive $dpid || break
+                sleep 0.5
+                i=$((i + 1))
+        done
+        why="daemon did not start: $(tail -n 3 "$log" | tr '\n' ' ')"
+        return 1
+}
+
+# alive PID: running (a dead child stays a zombie until waited for).
+alive() { [ -r /proc/$1/stat ] && awk '{ exit $3 == "Z" }' /proc/$1/stat; }
+
+# stop_daemon [SIGNAL]: waits for it (a hotplug restore takes seconds under TCG).
+stop_daemon() {
+        kill -"${1:-TERM}" $dpid 2>/dev/null
+        wait $dpid
+        dstatus=$?
+}
+
+levels() { sed -n 's/^started: .*; levels \(.*\); backend .*/\1/p' "$log" | sed 's/ ([^)]*)//g; s/,//g'; }
+lowest() { levels | awk '{ print $1 }'; }
+top() { levels | awk '{ print $NF }'; }
+# level_cpus LEVEL: "4-7"
+level_cpus() { sed -n "s/^started: .*[; ]$1 (cpus \([^,]*\),.*/\1/p" "$log"; }
+level() {
+        l=$(sed -n 's/^switch \([^ ]*\) -> \([^:]*\):.*/\2/p' "$log" | tail -n 1)
+        [ -n "$l" ] || l=$(sed -n 's/^started: .*; level \([^ ]*\) \[.*/\1/p' "$log")
+        echo "$l"
+}
+switches() { grep -c '^switch ' "$log"; }
+# wait_level LEVEL SECONDS: 0 when reached, the seconds it took in $took.
+wait_level() {
+        start=$(cut -d' ' -f1 /proc/uptime)
+        end=$(awk -v s="$start" -v d="$2" 'BEGIN { print s + d }')
+        while :; do
+                now=$(cut -d' ' -f1 /proc/uptime)
+                took=$(awk -v s="$start" -v n="$now" 'BEGIN { printf "%.1f", n - s }')
+                [ "$(level)" = "$1" ] && return 0
+                awk -v n="$now" -v e="$end" 'BEGIN { exit !(n >= e) }' && return 1
+                sleep 0.2
+        done
+}
+# cputime PID: user + system in clock ticks (USER_HZ, 100 a second).
+cputime() { awk '{ print $14 + $15 }' /proc/$1/stat; }
+# busy_jiffies: every CPU's non-idle time from /proc/stat (user..steal minus idle, iowait).
+busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+
+# --- loads ----------------------------------------------------------------
+loads=""
+load_start() {
+        i=0
+        while [ $i -lt "$1" ]; do
+                (echo 0 >/sys/fs/cgroup/work/cgroup.procs; exec vm-tool burn 100000) &
+                loads="$loads $!"
+                i=$((i + 1))
+        done
+}
+load_stop() {
+        [ -n "$loads" ] && kill $loads 2>/dev/null
+        for p in $loads; do wait $p 2>/dev/null; done
+        loads=""
+}
+
+# --- scenarios --------------------------------------------------------------
+# topology, idle, load, load-gone and one-thread share one daemon on the
+# configuration as shipped (backend auto).
+core_started=no
+core_start() {
+        [ $core_started = yes ] && return 0
+        core_started=yes
+        start_daemon core auto
+}
+
+scenario_topology() {
+        name=topology
+        if ! core_start; then fail "$why"; return; fi
+        want=$(cluster_cpus)
+        got=""
+        for l in $(levels); do got="$got$(level_cpus "$l") "; done
+        kernel=$(cat $sys/cpu*/topology/cluster_id | sort -u | wc -l)
+        if [ "$got" = "$want" ] && [ "$kernel" -eq "$(echo "$topo" | tr '+' '\n' | wc -l)" ]; then
+                ok "levels $(levels | tr ' ' ',') on CPUs $got($kernel clusters in sysfs)"
+        else
+                fail "levels on CPUs '$got', expected '$want'; sysfs clusters $kernel; $(grep '^started' "$log")"
+        fi
+}
+
+scenario_idle() {
+        name=idle
+        if ! core_start; then fail "$why"; return; fi
+        # Starting with every CPU online, one switch to the lowest level is right.
+        if ! wait_level "$(lowest)" 20; then
+                fail "not at the lowest level $(lowest) 20 s after the start on an idle machine (at $(level), $(switches) switches)"
+                return
+        fi
+        before=$(switches)
+        sleep "$idle_s"
+        n=$(($(switches) - before))
+        if [ "$n" -eq 0 ]; then
+                ok "no switch in $idle_s s idle at $(lowest)"
+        else
+                fail "$n switches in $idle_s s idle: $(grep '^switch ' "$log" | tail -n +$((before + 1)) | head -n 2 | cut -c1-100 | tr '\n' ';')"
+        fi
+}
+
+scenario_load() {
+        name=load
+        if ! core_start; then fail "$why"; return; fi
+        load_start "$ncpus"
+        if wait_level "$(top)" 20; then
+                ok "load on all $ncpus CPUs: at $(top) after $took s"
+                measure up_s "$took"
+        else
+                fail "load on all $ncpus CPUs: not at $(top) within 20 s (at $(level))"
+        fi
+        load_stop
+        name=load-gone
+        if wait_level "$(lowest)" 30; then
+                ok "load gone: at $(lowest) after $took s"
+                measure down_s "$took"
+        else
+                fail "load gone: not at $(lowest) within 30 s (at $(level))"
+        fi
+}
+
+scenario_one_thread() {
+        name=one-thread
+        if ! core_start; then fail "$why"; return; fi
+        wait_level "$(lowest)" 30
+        load_start 1
+        # One thread saturating a little CPU runs faster on a big one.
+        if ! wait_level "$(top)" 20; then
+                fail "one CPU-bound thread: not at $(top) within 20 s (at $(level))"
+                load_stop
+                return
+        fi
+        t=$took
+        before=$(switches)
+        sleep 10
+        n=$(($(switches) - before))
+        load_stop
+        if [ "$n" -eq 0 ]; then
+                ok "one CPU-bound thread: at $(top) after $t s and stayed 10 s"
+        else
+                fail "one CPU-bound thread: at $(top) after $t s, then $n switches in 10 s"
+        fi
+}
+
+core_stop() {
+        [ $core_started = yes ] || return 0
+        core_started=done
+        stop_daemon
+}
+
+# backend_BACKEND: the daemon switches down and up with that backend, and
+# SIGTERM puts back exactly the state it found.
+scenario_backend() {
+        b=$1
+        name=backend-$b
+        if [ "$b" = cpufreq ] && [ $have_cpufreq = no ]; then
+                say "skip $name - no cpufreq policies (the device tree has no OPP tables)"
+                return
+        fi
+        s0=$(cpu_state)
+        if ! start_daemon "$b" "$b"; then fail "$why"; return; fi
+        changed=no
+        problems=""
+        cpu0=unknown
+        # Down to the lowest level on the idle machine, then up under load.
+        if wait_level "$(lowest)" 20; then
+                [ "$(cpu_state)" != "$s0" ] && changed=yes
+                check_level_state "$b" "$(lowest)"
+        else
+                problems="$problems not at $(lowest) in 20 s;"
+        fi
+        cpu0_low=$cpu0 cpu0=unknown
+        load_start "$ncpus"
+        if wait_level "$(top)" 20; then
+                [ "$(cpu_state)" != "$s0" ] && changed=yes
+                check_level_state "$b" "$(top)"
+        else
+                problems="$problems not at $(top) under load in 20 s;"
+        fi
+        cpu0_top=$cpu0 cpu0=unknown
+        load_stop
+        if wait_level "$(lowest)" 30; then
+                check_level_state "$b" "$(lowest)"
+        else
+                problems="$problems not back at $(lowest) in 30 s;"
+        fi
+        cpu0_back=$cpu0
+        n=$(switches)
+        stop_daemon
+        s1=$(cpu_state)
+        if [ "$b" = dryrun ]; then
+                [ "$changed" = yes ] && problems="$problems dry run changed the CPUs;"
+        else
+                [ "$changed" = no ] && problems="$problems the CPUs never changed;"
+        fi
+        [ "$s1" = "$s0" ] || problems="$problems after SIGTERM [$s1], found [$s0];"
+        [ "$n" -ge 2 ] || problems="$problems $n switches;"
+        if [ -z "$problems" ]; then
+                ok "$n switches, restored [$s0]"
+        else
+                fail "$problems"
+        fi
+        if [ "$b" = hotplug ]; then
+                name=cpu0-hotplug
+                # CPU 0 is in the lowest cluster: offline at the top level, back below.
+                if [ "$cpu0_low" = 1 ] && [ "$cpu0_top" = 0 ] && [ "$cpu0_back" = 1 ]; then
+                        ok "CPU 0 online at $(lowest), offline at $(top), online again"
+                else
+                        fail "CPU 0 online: $cpu0_low at $(lowest), $cpu0_top at $(top), $cpu0_back back"
+                fi
+        fi
+}
+
+# state_matches BACKEND LEVEL: the kernel shows LEVEL as BACKEND applies it.
+state_matches() {
+        cpus=$(level_cpus "$2")
+        case $1 in
+        hotplug) seen="online $(cat $sys/online)" want="online $cpus" ;;
+        cpuset) seen="cpuset $(cat /sys/fs/cgroup/work/cpuset.cpus)" want="cpuset $cpus" ;;
+        cpufreq)
+                # Some policy outside the level is capped below its top.
+                seen="no policy capped" want="capped"
+                for p in $sys/cpufreq/policy*; do
+                        [ "$(cat $p/scaling_max_freq)" -lt "$(cat $p/cpuinfo_max_freq)" ] && seen=capped
+                done
+                ;;
+        *) seen=any want=any ;;
+        esac
+        [ "$seen" = "$want" ]
+}
+
+# check_level_state BACKEND LEVEL: the daemon says LEVEL and the kernel
+# agrees, read between two looks at the log that both say LEVEL (a switch
+# may be under way, or follow at once); within 10 s. CPU 0's online file
+# read meanwhile goes to $cpu0.
+check_level_state() {
+        i=0
+        while [ $i -lt 50 ]; do
+                l1=$(level)
+                cpu0=$(cat $sys/cpu0/online 2>/dev/null)
+                if state_matches "$1" "$2"; then
+                        [ "$l1" = "$2" ] && [ "$(level)" = "$2" ] && return 0
+                fi
+                sleep 0.2
+                i=$((i + 1))
+        done
+        problems="$problems at $2 (log at $(level)) $seen, expected $want;"
+        return 1
+}
+
+# SIGKILL while a hotplug switch is under way; the next start puts back what
+# the killed run found.
+scenario_kill() {
+        name=kill-mid-switch
+        s0=$(cpu_state)
+        online0=$(cat $sys/online)
+        if ! start_daemon kill hotplug; then fail "$why"; return; fi
+        killed=no
+        i=0
+        # The first CPU changed: the switch is under way (one CPU takes 0.5-4 s under TCG).
+        while [ $i -lt 400 ]; do
+                if [ "$(cat $sys/online)" != "$online0" ]; then
+                        stop_daemon KILL
+                        killed=yes
+                        break
+                fi
+                [ $i -eq 100 ] && load_start "$ncpus"
+                sleep 0.1
+                i=$((i + 1))
+        done
+        load_stop
+        if [ $killed = no ]; then
+                stop_daemon
+                fail "no switch began within 40 s"
+                return
+        fi
+        mid=$(cat $sys/online)
+        saved=no
+        [ -n "$(ls /run/bigLittle 2>/dev/null)" ] && saved=yes
+        if ! start_daemon kill2 hotplug; then fail "restart: $why"; return; fi
+        reconciled=no
+        grep -q 'found the state a previous run saved' "$log" && reconciled=yes
+        stop_daemon
+        s1=$(cpu_state)
+        if [ $saved = yes ] && [ $reconciled = yes ] && [ "$s1" = "$s0" ]; then
+                ok "killed with CPUs $mid online; restart: $(grep -o 'found the state.*' "$log" | cut -c1-120); stop: [$s1]"
+        else
+                fail "killed with CPUs $mid online; saved state $saved, reconciled $reconciled; after restart and stop [$s1], found [$s0]"
+        fi
+}
+
+# The kernel refuses to offline a CPU when the SCHED_DEADLINE bandwidth
+# reserved would no longer fit on the CPUs left: 2 CPUs' worth of sleeping
+# deadline tasks fit on the big cluster and on everything, not on the little
+# cluster alone. The daemon must survive the refused switch down and restore.
+scenario_refuse() {
+        name=offline-refused
+        s0=$(cpu_state)
+        vm-tool deadline 4 50000 100000 >/tmp/deadline.out 2>&1 &
+        dl=$!
+        sleep 1
+        if ! grep -q '^deadline' /tmp/deadline.out || grep -q sched_setattr /tmp/deadline.out; then
+                fail "cannot reserve deadline bandwidth: $(cat /tmp/deadline.out | tr '\n' ' ')"
+                kill $dl; wait $dl
+                return
+        fi
+        if ! start_daemon refuse hotplug; then fail "$why"; kill $dl; wait $dl; return; fi
+        sleep 20
+        alive=no
+        alive $dpid && alive=yes
+        online=$(cat $sys/online)
+        noticed=$(grep -i -m 1 'busy\|refus' "$log" | cut -c1-140)
+        n=$(switches)
+        stop_daemon
+        kill $dl
+        wait $dl
+        s1=$(cpu_state)
+        if [ $alive = yes ] && [ -n "$noticed" ] && [ "$s1" = "$s0" ]; then
+                ok "online $online after 20 s, $n switches; logged: $noticed; restored [$s1]"
+        else
+                fail "alive $alive, online $online, $n switches, logged '$noticed'; after stop [$s1], found [$s0]"
+        fi
+}
+
+# Item 5: the daemon's CPU time per tick at a fixed 10 ms tick (dry run, so
+# no switch adds to it), against bench_floor reading /proc/stat and
+# /proc/pressure/cpu at the same rate, and the whole guest's busy time idle
+# without either.
+scenario_cost() {
+        name=cost
+        secs=20
+        b0=$(busy_jiffies)
+        sleep $secs
+        measure guest_idle_busy_jiffies $(($(busy_jiffies) - b0))
+        if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
+        sleep 2
+        c0=$(cputime $dpid)
+        b0=$(busy_jiffies)
+        sleep $secs
+        c1=$(cputime $dpid)
+        b1=$(busy_jiffies)
+        stop_daemon
+        ticks=$(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$log")
+        measure daemon_cpu_jiffies $((c1 - c0))
+        measure daemon_guest_busy_jiffies $((b1 - b0))
+        measure daemon_ticks_total "$ticks"
+        measure daemon_lateness "$(sed -n 's/.*tick lateness //p' "$log")"
+        # Children's times reach the shell's cutime/cstime when waited for.
+        f0=$(awk '{ print $16 + $17 }' /proc/$$/stat)
+        b0=$(busy_jiffies)
+        bench_floor $((secs * 100)) 10000 >/dev/null
+        f1=$(awk '{ print $16 + $17 }' /proc/$$/stat)
+        measure floor_cpu_jiffies $((f1 - f0))
+        measure floor_guest_busy_jiffies $(($(busy_jiffies) - b0))
+        measure window_s $secs
+        ok "measured over $secs s at 10 ms ($ticks daemon ticks in all)"
+}
+
+# Item 6: what each backend's writes cost the kernel, and how long a thread
+# spinning on another CPU stalls meanwhile.
+scenario_switch_cost() {
+        name=switch-cost
+        last=$((ncpus - 1))
+        measure quiet_gap "$(vm-tool gaps 3 | tr '\n' ' ')"
+        for cpu in $(seq 0 $last); do
+                spin=$(( (cpu + ncpus / 2) % ncpus ))
+                measure "offline_cpu$cpu" "$(vm-tool write $sys/cpu$cpu/online 0 $spin | tr '\n' ' ')"
+                measure "online_cpu$cpu" "$(vm-tool write $sys/cpu$cpu/online 1 $spin | tr '\n' ' ')"
+        done
+        load_start "$ncpus"
+        sleep 1
+        first=$(cluster_cpus | awk '{ print $1 }')
+        lastc=$(cluster_cpus | awk '{ print $NF }')
+        measure cpuset_to_first "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "$first" $last | tr '\n' ' ')"
+        measure cpuset_to_last "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "$lastc" 0 | tr '\n' ' ')"
+        measure cpuset_back "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "" 0 | tr '\n' ' ')"
+        load_stop
+        if [ $have_cpufreq = yes ]; then
+                p=$sys/cpufreq/policy0
+                max=$(cat $p/cpuinfo_max_freq)
+                min=$(cat $p/cpuinfo_min_freq)
+                measure cpufreq_cap "$(vm-tool write $p/scaling_max_freq "$min" $last | tr '\n' ' ')"
+                measure cpufreq_uncap "$(vm-tool write $p/scaling_max_freq "$max" $last | tr '\n' ' ')"
+        fi
+        ok "see the measures"
+}
+
+for s in $scenarios; do
+        case $s in
+        topology | idle | load | one-thread) scenario_$(echo "$s" | tr '-' '_') ;;
+        backends)
+                core_stop
+                for b in hotplug cpuset cpufreq dryrun; do scenario_backend $b; done
+                ;;
+        kill) core_stop; scenario_kill ;;
+        refuse) core_stop; scenario_refuse ;;
+        cost) core_stop; scenario_cost ;;
+        switch-cost) core_stop; scenario_switch_cost ;;
+        *) say "fail $s - no such scenario" ;;
+        esac
+done
+core_stop
+say "info core log: $(grep -c '^switch ' /tmp/core.log 2>/dev/null) switches; $(tail -n 1 /tmp/core.log 2>/dev/null)"
+say end
+poweroff -f
