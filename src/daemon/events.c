@@ -41,6 +41,8 @@ static void reapply(struct bl_daemon *d, const char *why)
                 log_warning("%s: re-applying level %s did nothing: %s", why, state, detail);
         } else {
                 log_info("%s: level %s re-applied [%s]", why, state, detail);
+                /* what the next switch's CPUs changed are counted from */
+                d->applied_cpus = cpus;
         }
         daemon_note_online(d);
 }
