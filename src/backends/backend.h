@@ -9,6 +9,13 @@
 #include "core/config.h"
 #include "core/diag.h"
 #include "core/ladder.h"
+#include "core/switch-cost.h"
+
+/* apply()'s answer when the kernel took the writes but nothing changed (a
+ * cpufreq cap on a policy with one operating point, a CPU that stays
+ * online): the kernel is back where it was, and trying again will not help.
+ * Positive: not an error, a fact the caller must handle. */
+#define BL_BACKEND_NO_EFFECT 1
 
 struct bl_backend;
 
@@ -19,7 +26,9 @@ struct bl_backend_ops {
          * go to 'diag'; so do warnings when it succeeds. */
         int (*open)(struct bl_backend **ret, const struct bl_topology *t, const struct bl_ladder *l,
                     const struct bl_config *cfg, struct bl_diag *diag);
-        /* 'detail' receives a short description of the writes made. */
+        /* 'detail' receives a short description of the writes made.
+         * Returns 0, a negative errno, or BL_BACKEND_NO_EFFECT ('detail'
+         * then says what the kernel ignored). */
         int (*apply)(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size);
         /* Puts back what open() found. */
         int (*restore)(struct bl_backend *b, char *detail, size_t size);
@@ -39,6 +48,9 @@ struct bl_backend_ops {
          * they set is what restore() puts back for them, so that leaving
          * does not undo their change. Returns 0 or the read's -errno. */
         int (*adopt)(struct bl_backend *b, const bl_cpuset *cpus);
+        /* What one switch is believed to cost before any is measured: the
+         * start of the daemon's estimate (core/switch-cost.h). */
+        struct bl_switch_cost prior;
 };
 
 /* The value of the one setting a backend saves: 'text' must be exactly one

@@ -292,8 +292,40 @@ static void describe_other_limits(const struct bl_backend *b, char *detail, size
                 sysfs_append(detail, size, " and %u more polic%s", held - 1, held == 2 ? "y" : "ies");
 }
 
+/* Whether every policy the level caps runs as fast as it would uncapped:
+ * a table with one operating point (cpuinfo_min_freq is the top), or a
+ * kernel that keeps scaling_max_freq where it was. Such a cap changes
+ * nothing, and the level it makes is the one above it. 'detail' says
+ * which policy and what it reads. */
+static bool caps_ignored(const struct bl_backend *b, char *detail, size_t size)
+{
+        const struct cpufreq_policy *first = NULL;
+
+        for (unsigned i = 0; i < b->npolicies; i++) {
+                const struct cpufreq_policy *p = &b->policies[i];
+
+                if (!p->capped)
+                        continue;
+                if (p->now_khz < p->saved_khz)
+                        return false;
+                if (!first)
+                        first = p;
+        }
+        if (!first)
+                return false;
+        if (first->min_khz >= first->saved_khz)
+                snprintf(detail, size,
+                         "policy%u cannot be capped: its lowest frequency is its highest (%u kHz, one "
+                         "operating point)", first->id, first->min_khz);
+        else
+                snprintf(detail, size, "policy%u: scaling_max_freq=%u was written, it stays at %u kHz",
+                         first->id, first->want_khz, first->now_khz);
+        return true;
+}
+
 static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
 {
+        unsigned asked_before[BL_MAX_CPUS];
         struct sysfs_write_stats st;
         bl_cpuset capped;
         char list[256];
@@ -314,10 +346,24 @@ static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *deta
                 if (p->capped)
                         cpuset_or(&capped, &p->cpus);
         }
+        for (unsigned i = 0; i < b->npolicies; i++)
+                asked_before[i] = b->policies[i].asked_khz;
         detail[0] = '\0';
         r = change(b, true, &st, detail, size);
         if (r < 0)
                 return r;
+        if (!cpuset_empty(&capped) && caps_ignored(b, detail, size)) {
+                /* Nothing slower than before: the level is not there to
+                 * be had. Whatever was raised goes back, so that the
+                 * kernel stays at the level the daemon thinks it is at. */
+                unsigned undo_failed = sysfs_undo_run(&b->undo);
+
+                for (unsigned i = 0; i < b->npolicies; i++)
+                        b->policies[i].asked_khz = asked_before[i];
+                if (undo_failed)
+                        sysfs_append(detail, size, "; could not undo every earlier write");
+                return undo_failed ? -EIO : BL_BACKEND_NO_EFFECT;
+        }
         if (cpuset_empty(&capped)) {
                 snprintf(detail, size, "nothing capped");
         } else {
@@ -432,6 +478,11 @@ static int cpufreq_restore_saved(const struct bl_topology *t, const char *text, 
 
 const struct bl_backend_ops backend_cpufreq = {
         .name = "cpufreq",
+        /* A scaling_max_freq write moves the policy at its next
+         * frequency transition: the OPP change itself (cpufreq-dt boards
+         * give transition latencies of 0.1-0.3 ms) and the governor's
+         * reaction; about 1 ms, whatever the number of CPUs. */
+        .prior = { .latency_us = 1000 },
         .open = cpufreq_open,
         .apply = cpufreq_apply,
         .restore = cpufreq_restore,

@@ -45,6 +45,9 @@ static void dryrun_free(struct bl_backend *b)
 
 const struct bl_backend_ops backend_dryrun = {
         .name = "dryrun",
+        /* Changes nothing, so costs nothing: decisions stay those made
+         * without a cost, as before the daemon measured one. */
+        .prior = { 0 },
         .open = dryrun_open,
         .apply = dryrun_apply,
         .restore = dryrun_restore,

@@ -54,7 +54,9 @@ int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpu
 
 /* Runs a plan; on the first refusal undoes the steps already made, newest
  * first, so the kernel is back where it started. '*retries' gets the
- * writes the kernel refused for a moment. */
+ * writes the kernel refused for a moment. Returns 0, a negative errno, or
+ * BL_BACKEND_NO_EFFECT when a CPU kept its state through a write the
+ * kernel took. */
 static int run_plan(struct bl_backend *b, int nsteps, unsigned *retries, char *detail, size_t size)
 {
         *retries = 0;
@@ -65,6 +67,16 @@ static int run_plan(struct bl_backend *b, int nsteps, unsigned *retries, char *d
                 int r = cpu_online_write(b->steps[i].cpu, b->steps[i].online, &tries);
 
                 *retries += tries > 1 ? tries - 1 : 0;
+                if (r == SYSFS_IGNORED) {
+                        /* The kernel said yes and did nothing: the level is
+                         * not there to be had, trying again will not help. */
+                        undo_failed = sysfs_undo_run(&b->undo);
+                        snprintf(detail, size, "cpu%u: wrote online=%d, it stays %s; %s", b->steps[i].cpu,
+                                 b->steps[i].online, b->steps[i].online ? "offline" : "online",
+                                 undo_failed ? "could not undo every earlier write"
+                                             : "earlier writes undone");
+                        return undo_failed ? -EIO : BL_BACKEND_NO_EFFECT;
+                }
                 if (r >= 0) {
                         cpu_online_path(b->steps[i].cpu, path, sizeof(path));
                         r = sysfs_undo_push(&b->undo, path, b->steps[i].online ? "0" : "1",
@@ -116,7 +128,7 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *
                 return n;
         }
         r = run_plan(b, n, &retries, detail, size);
-        if (r < 0)
+        if (r != 0)
                 return r;
         r = cpu_online_read_set(&here, &current);
         if (r < 0)
@@ -163,9 +175,16 @@ static int hotplug_apply(struct bl_backend *b, const bl_cpuset *cpus, char *deta
         return hotplug_apply_set(b, cpus, detail, size);
 }
 
+/* Putting back what was found has no level to drop: a CPU that keeps its
+ * state is a failure to restore. */
+static int restore_result(int r)
+{
+        return r == BL_BACKEND_NO_EFFECT ? -EIO : r;
+}
+
 static int hotplug_restore(struct bl_backend *b, char *detail, size_t size)
 {
-        return hotplug_apply_set(b, &b->saved, detail, size);
+        return restore_result(hotplug_apply_set(b, &b->saved, detail, size));
 }
 
 static void hotplug_free(struct bl_backend *b)
@@ -240,7 +259,7 @@ static int hotplug_restore_saved(const struct bl_topology *t, const char *text, 
         b->present = t->present;
         b->can_offline = t->can_offline;
         b->saved = online;
-        r = hotplug_apply_set(b, &online, detail, size);
+        r = restore_result(hotplug_apply_set(b, &online, detail, size));
         free(b);
         return r;
 }
@@ -262,6 +281,12 @@ static int hotplug_adopt(struct bl_backend *b, const bl_cpuset *cpus)
 
 const struct bl_backend_ops backend_hotplug = {
         .name = "hotplug",
+        /* CPU hotplug: tens of milliseconds per CPU, much of it with the
+         * machine stopped (stop_machine), and a fixed part for the
+         * scheduler domains' rebuild: Holmbacka & Lilius, "Evaluation of
+         * CPU Hotplug Latency on Multi-Core ARM Chips" (MCC 2014);
+         * Panneerselvam & Swift, "Bolt" (USENIX ATC 2015). */
+        .prior = { .latency_us = 5000, .latency_per_cpu_us = 30000 },
         .open = hotplug_open,
         .apply = hotplug_apply,
         .restore = hotplug_restore,

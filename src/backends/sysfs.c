@@ -166,7 +166,7 @@ int cpu_online_write(unsigned cpu, bool online, unsigned *tries)
         r = sysfs_write_read_back(path, online ? "1" : "0", value, sizeof(value), tries);
         if (r < 0)
                 return r;
-        return strcmp(value, online ? "1" : "0") == 0 ? 0 : -EIO;
+        return strcmp(value, online ? "1" : "0") == 0 ? 0 : SYSFS_IGNORED;
 }
 
 int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online)

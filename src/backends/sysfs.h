@@ -76,10 +76,13 @@ int cpu_online_read(unsigned cpu, bool *online);
 /* The CPUs of 'cpus' whose cpuN directory is there: those that were not
  * unplugged for good since. */
 void cpu_present_set(const bl_cpuset *cpus, bl_cpuset *present);
+/* cpu_online_write(): the kernel took the write and kept the CPU as it was. */
+#define SYSFS_IGNORED 1
+
 /* Writes cpuN/online (with sysfs_write_read_back()'s retries; '*tries', may
  * be NULL, gets the number of writes) and checks the read-back. Returns 0,
- * the write's -errno, or -EIO when the kernel accepted the write but reports
- * another state. */
+ * the write's -errno, or SYSFS_IGNORED when the kernel accepted the write
+ * but reports another state. */
 int cpu_online_write(unsigned cpu, bool online, unsigned *tries);
 /* The path of cpuN/online. */
 void cpu_online_path(unsigned cpu, char *buf, size_t size);

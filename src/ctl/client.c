@@ -330,6 +330,71 @@ static int read_holds(sd_bus_message *m, struct ctl_status *s, void *field)
         return client_read_holds(m, &s->holds, &s->n_holds);
 }
 
+static int read_switch_cost(sd_bus_message *m, struct ctl_status *s, void *field)
+{
+        struct ctl_switch_cost *c = field;
+        int r;
+
+        r = sd_bus_message_read(m, "(ddudud)", &c->fixed_us, &c->per_cpu_us, &c->measured, &c->last_us,
+                                &c->last_cpus, &c->max_us);
+        if (r < 0)
+                return r;
+        c->known = true;
+        return 0;
+}
+
+static int read_settle(sd_bus_message *m, struct ctl_status *s, void *field)
+{
+        struct ctl_settle *t = field;
+        int r;
+
+        r = sd_bus_message_read(m, "(tttuut)", &t->last_usec, &t->mean_usec, &t->max_usec, &t->windows,
+                                &t->bounded, &t->discounted);
+        if (r < 0)
+                return r;
+        t->known = true;
+        return 0;
+}
+
+static void unreachable_free(struct ctl_unreachable *u, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(u[i].level);
+                free(u[i].why);
+        }
+        free(u);
+}
+
+static int read_unreachable(sd_bus_message *m, struct ctl_status *s, void *field)
+{
+        int r;
+
+        unreachable_free(s->unreachable, s->n_unreachable);
+        s->unreachable = NULL;
+        s->n_unreachable = 0;
+        r = sd_bus_message_enter_container(m, 'a', "(ss)");
+        if (r < 0)
+                return r;
+        for (;;) {
+                const char *level, *why;
+                struct ctl_unreachable *a;
+
+                r = sd_bus_message_read(m, "(ss)", &level, &why);
+                if (r <= 0)
+                        break;
+                a = realloc(s->unreachable, (s->n_unreachable + 1) * sizeof(*a));
+                if (!a)
+                        return -ENOMEM;
+                s->unreachable = a;
+                a[s->n_unreachable] = (struct ctl_unreachable){ .level = strdup(level), .why = strdup(why) };
+                if (!a[s->n_unreachable++].level || !a[s->n_unreachable - 1].why)
+                        return -ENOMEM;
+        }
+        if (r < 0)
+                return r;
+        return sd_bus_message_exit_container(m);
+}
+
 #define FIELD(f) offsetof(struct ctl_status, f)
 
 static const struct property properties[] = {
@@ -352,6 +417,9 @@ static const struct property properties[] = {
         { "TimeInLevel", "a{st}", FIELD(time_in_level), read_time_in_level },
         { "LastReason", "s", FIELD(last_reason), read_string },
         { "ConfigFiles", "as", FIELD(config_files), read_strv },
+        { "SwitchCost", "(ddudud)", FIELD(cost), read_switch_cost },
+        { "Settle", "(tttuut)", FIELD(settle), read_settle },
+        { "Unreachable", "a(ss)", FIELD(unreachable), read_unreachable },
 };
 
 /* The value of property 'name', inside its variant of signature 'sig'.
@@ -386,6 +454,7 @@ void client_status_done(struct ctl_status *s)
         free(s->time_in_level);
         client_holds_free(s->holds, s->n_holds);
         limits_free(s->limits, s->n_limits);
+        unreachable_free(s->unreachable, s->n_unreachable);
         *s = (struct ctl_status){ .temperature = -1 };
 }
 

@@ -59,6 +59,30 @@ struct ctl_limit {
         char *origin;
 };
 
+/* What a switch costs, as the daemon estimates it (SwitchCost). */
+struct ctl_switch_cost {
+        bool known;             /* the daemon sent it */
+        double fixed_us, per_cpu_us;
+        uint32_t measured;      /* switches measured; 0: the backend's prior */
+        double last_us;
+        uint32_t last_cpus;
+        double max_us;
+};
+
+/* How long the kernel took to settle after switches (Settle). */
+struct ctl_settle {
+        bool known;
+        uint64_t last_usec, mean_usec, max_usec;
+        uint32_t windows, bounded;
+        uint64_t discounted;    /* samples that counted less than they read */
+};
+
+/* A level the backend cannot reach, and what the kernel did instead. */
+struct ctl_unreachable {
+        char *level;
+        char *why;
+};
+
 /* The properties of the object; strings are NULL and counts 0 for what
  * the daemon did not send. */
 struct ctl_status {
@@ -81,6 +105,10 @@ struct ctl_status {
         size_t n_time_in_level;
         char *last_reason;
         char **config_files;
+        struct ctl_switch_cost cost;
+        struct ctl_settle settle;
+        struct ctl_unreachable *unreachable;
+        size_t n_unreachable;
 };
 
 struct ctl_switch {

@@ -185,6 +185,58 @@ static void print_share(const char *level, uint64_t usec, void *userdata)
         sl->first = false;
 }
 
+/* A switch's time for people: "15 us", "2.4 ms", "1.20 s". */
+static const char *format_us(char *buf, size_t size, double us)
+{
+        if (us < 1000)
+                snprintf(buf, size, "%.0f us", us);
+        else if (us < 1e6)
+                snprintf(buf, size, "%.1f ms", us / 1000);
+        else
+                snprintf(buf, size, "%.2f s", us / 1e6);
+        return buf;
+}
+
+/* "Switch cost: 1.0 ms + 4.0 ms per CPU (12 measured, last 17.0 ms for 4
+ * CPUs)", and how long the kernel took to settle after them. */
+static void print_switch_cost(FILE *f, const struct ctl_status *s)
+{
+        const struct ctl_switch_cost *c = &s->cost;
+        const struct ctl_settle *t = &s->settle;
+        char a[32], b[32], l[32];
+
+        if (c->known) {
+                label(f, "Switch cost");
+                fprintf(f, "%s + %s per CPU", format_us(a, sizeof(a), c->fixed_us),
+                        format_us(b, sizeof(b), c->per_cpu_us));
+                if (c->measured == 0)
+                        fputs(" (the backend's prior, none measured yet)\n", f);
+                else
+                        fprintf(f, " (%" PRIu32 " measured, last %s for %" PRIu32 " CPU%s, longest %s)\n",
+                                c->measured, format_us(l, sizeof(l), c->last_us), c->last_cpus,
+                                c->last_cpus == 1 ? "" : "s", format_us(a, sizeof(a), c->max_us));
+        }
+        if (t->known) {
+                label(f, "Settle");
+                if (t->windows == 0)
+                        fputs("-\n", f);
+                else
+                        fprintf(f, "last %s, mean %s, longest %s (%" PRIu32 " switch%s, %" PRIu32
+                                " cut off at the bound)\n",
+                                format_us(l, sizeof(l), (double)t->last_usec),
+                                format_us(a, sizeof(a), (double)t->mean_usec),
+                                format_us(b, sizeof(b), (double)t->max_usec), t->windows,
+                                t->windows == 1 ? "" : "es", t->bounded);
+        }
+        for (size_t i = 0; i < s->n_unreachable; i++) {
+                if (i == 0)
+                        label(f, "Unreachable");
+                else
+                        continuation(f);
+                fprintf(f, "%s: %s\n", s->unreachable[i].level, s->unreachable[i].why);
+        }
+}
+
 static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
 {
         label(f, "Mode");
@@ -224,6 +276,7 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
         fprintf(f, "%s\n", or_dash(s->last_reason));
         label(f, "Backend");
         fprintf(f, "%s\n", or_dash(s->backend));
+        print_switch_cost(f, s);
         label(f, "Config");
         if (!s->config_files || !s->config_files[0])
                 fputs("built-in defaults\n", f);
@@ -401,7 +454,20 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
                        ", \"time_in_level_usec\": {",
                        s->switches, s->n_holds, total);
                 for_each_level_time(s, json_time_entry, &first);
-                puts("}}");
+                putchar('}');
+                if (s->cost.known)
+                        printf(", \"switch_cost\": {\"fixed_usec\": %.1f, \"per_cpu_usec\": %.1f, "
+                               "\"measured\": %" PRIu32 ", \"last_usec\": %.1f, \"last_cpus\": %" PRIu32
+                               ", \"longest_usec\": %.1f}",
+                               s->cost.fixed_us, s->cost.per_cpu_us, s->cost.measured, s->cost.last_us,
+                               s->cost.last_cpus, s->cost.max_us);
+                if (s->settle.known)
+                        printf(", \"settle\": {\"last_usec\": %" PRIu64 ", \"mean_usec\": %" PRIu64
+                               ", \"longest_usec\": %" PRIu64 ", \"windows\": %" PRIu32
+                               ", \"bounded\": %" PRIu32 ", \"discounted_samples\": %" PRIu64 "}",
+                               s->settle.last_usec, s->settle.mean_usec, s->settle.max_usec,
+                               s->settle.windows, s->settle.bounded, s->settle.discounted);
+                puts("}");
                 return 0;
         }
 
@@ -433,6 +499,8 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
                         printf(" (%.1f per hour)", (double)s->switches * 3600.0 * (double)USEC_PER_SEC /
                                                            (double)total);
                 printf(", %zu hold%s in force.\n", s->n_holds, s->n_holds == 1 ? "" : "s");
+                if (s->cost.known || s->settle.known || s->n_unreachable > 0)
+                        print_switch_cost(stdout, s);
         }
         return 0;
 }

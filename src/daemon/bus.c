@@ -36,6 +36,10 @@
 #define RECONNECT_FIRST_USEC BL_USEC_PER_SEC
 #define RECONNECT_MAX_USEC (60 * BL_USEC_PER_SEC)
 
+/* The longest a call waits for the switch it caused before it is answered
+ * anyway: well within a client's default timeout of 25 s. */
+#define BUS_SWITCH_WAIT_USEC (10 * BL_USEC_PER_SEC)
+
 /* HoldWithFlags() flags. */
 #define HOLD_FLAG_PERSIST (UINT64_C(1) << 0)
 #define HOLD_FLAGS_KNOWN HOLD_FLAG_PERSIST
@@ -83,8 +87,20 @@ struct request {
         uint32_t id;
 };
 
+/* A call whose answer waits for the switch it caused (a hold, a release):
+ * answered when no switch runs any more, or after BUS_SWITCH_WAIT_USEC. */
+struct waiter {
+        struct waiter *next;
+        struct bl_bus *b;
+        sd_bus_message *call;
+        sd_event_source *timeout;
+        bool has_value;
+        uint32_t value;                 /* the "u" the call returns */
+};
+
 struct bl_bus {
         struct bl_daemon *d;
+        struct waiter *waiters;
         sd_bus *bus;                    /* NULL while the bus is away */
         sd_bus_slot *object;
         sd_bus_slot *filter;            /* watches for the connection's end */
@@ -345,6 +361,43 @@ static int get_last_reason(sd_bus *bus, const char *path, const char *interface,
         return sd_bus_message_append(reply, "s", b->d->last_reason);
 }
 
+static int get_switch_cost(sd_bus *bus, const char *path, const char *interface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_switch_estimate *e = &b->d->cost;
+        struct bl_switch_cost c;
+
+        daemon_switch_cost(b->d, &c);
+        return sd_bus_message_append(reply, "(ddudud)", c.latency_us, c.latency_per_cpu_us, e->n, e->last_us,
+                                     e->last_ncpus, e->max_us);
+}
+
+static int get_settle(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_settle *s = &b->d->settle;
+
+        return sd_bus_message_append(reply, "(tttuut)", (uint64_t)s->last_us, (uint64_t)(s->mean_us + 0.5),
+                                     (uint64_t)s->max_us, s->windows, s->bounded, (uint64_t)s->discounted);
+}
+
+static int get_unreachable(sd_bus *bus, const char *path, const char *interface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        const struct bl_daemon *d = b->d;
+        int r;
+
+        r = sd_bus_message_open_container(reply, 'a', "(ss)");
+        for (unsigned i = 0; r >= 0 && i < d->ladder.nlevels && i < 64; i++)
+                if (d->unreachable & (UINT64_C(1) << i))
+                        r = sd_bus_message_append(reply, "(ss)", d->ladder.levels[i].name,
+                                                  d->unreachable_why[i]);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 static int get_config_files(sd_bus *bus, const char *path, const char *interface, const char *property,
                             sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -488,6 +541,70 @@ static int deny(sd_bus_error *error)
         return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, BUS_DENIED_MESSAGE);
 }
 
+static int reply_now(sd_bus_message *call, bool has_value, uint32_t value)
+{
+        if (has_value)
+                return sd_bus_reply_method_return(call, "u", value);
+        return sd_bus_reply_method_return(call, NULL);
+}
+
+static void waiter_free(struct waiter *w)
+{
+        sd_event_source_disable_unref(w->timeout);
+        sd_bus_message_unref(w->call);
+        free(w);
+}
+
+static void waiter_answer(struct waiter *w)
+{
+        int r = reply_now(w->call, w->has_value, w->value);
+
+        if (r < 0)
+                log_debug("bus: cannot answer a call after the switch: %s", strerror(-r));
+        for (struct waiter **p = &w->b->waiters; *p; p = &(*p)->next)
+                if (*p == w) {
+                        *p = w->next;
+                        break;
+                }
+        waiter_free(w);
+}
+
+static int on_waiter_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+{
+        struct waiter *w = userdata;
+
+        log_notice("bus: the switch is still being applied after %llu s; answering without waiting longer",
+                   (unsigned long long)(BUS_SWITCH_WAIT_USEC / BL_USEC_PER_SEC));
+        waiter_answer(w);
+        return 0;
+}
+
+/* Answers 'call' once the switch it caused has been applied: a client that
+ * reads the level after its hold returns finds it. */
+static int reply_after_switch(struct bl_bus *b, sd_bus_message *call, bool has_value, uint32_t value)
+{
+        struct waiter *w;
+        int r;
+
+        if (!daemon_switching(b->d))
+                return reply_now(call, has_value, value);
+        w = calloc(1, sizeof(*w));
+        if (!w)
+                return reply_now(call, has_value, value);
+        *w = (struct waiter){
+                .b = b, .call = sd_bus_message_ref(call), .has_value = has_value, .value = value,
+        };
+        r = sd_event_add_time_relative(b->d->event, &w->timeout, CLOCK_MONOTONIC, BUS_SWITCH_WAIT_USEC, 0,
+                                       on_waiter_timeout, w);
+        if (r < 0) {
+                waiter_free(w);
+                return reply_now(call, has_value, value);
+        }
+        w->next = b->waiters;
+        b->waiters = w;
+        return 1;
+}
+
 static int perform_hold(struct request *q, sd_bus_error *error)
 {
         struct bl_daemon *d = q->b->d;
@@ -525,7 +642,7 @@ static int perform_hold(struct request *q, sd_bus_error *error)
                 return r;
         if (!h.persist)
                 owner_watch(q->b, h.owner);
-        return sd_bus_reply_method_return(q->call, "u", id);
+        return reply_after_switch(q->b, q->call, true, id);
 }
 
 static int no_such_hold(sd_bus_error *error, uint32_t id)
@@ -543,7 +660,7 @@ static int perform(struct request *q, sd_bus_error *error)
         case ACTION_RELEASE:
                 if (daemon_release(q->b->d, q->id) < 0)
                         return no_such_hold(error, q->id);
-                return sd_bus_reply_method_return(q->call, NULL);
+                return reply_after_switch(q->b, q->call, false, 0);
         case ACTION_RELOAD:
                 r = daemon_reload(q->b->d);
                 if (r == -EINVAL)
@@ -811,7 +928,7 @@ static int method_release_all(sd_bus_message *m, void *userdata, sd_bus_error *e
 
         if (caller_identify(m, &c) < 0)
                 return deny(error);
-        return sd_bus_reply_method_return(m, "u", daemon_release_uid(b->d, c.uid, c.uid == 0));
+        return reply_after_switch(b, m, true, daemon_release_uid(b->d, c.uid, c.uid == 0));
 }
 
 static int method_reload(sd_bus_message *m, void *userdata, sd_bus_error *error)
@@ -914,6 +1031,55 @@ static void describe_limits(struct json *j, const struct bl_thermal_limits *l)
         json_close(j, '}');
 }
 
+/* What switches cost here and how long the kernel took to settle after
+ * them; the levels the backend cannot reach. */
+static void describe_switching(struct json *j, const struct bl_daemon *d)
+{
+        const struct bl_switch_estimate *e = &d->cost;
+        const struct bl_settle *s = &d->settle;
+        struct bl_switch_cost c;
+
+        daemon_switch_cost(d, &c);
+        json_key(j, "switch_cost");
+        json_open(j, '{');
+        json_key(j, "fixed_usec");
+        json_double(j, c.latency_us);
+        json_key(j, "per_cpu_usec");
+        json_double(j, c.latency_per_cpu_us);
+        json_key(j, "measured");
+        json_uint(j, e->n);
+        json_key(j, "last_usec");
+        json_double(j, e->last_us);
+        json_key(j, "last_cpus");
+        json_uint(j, e->last_ncpus);
+        json_key(j, "longest_usec");
+        json_double(j, e->max_us);
+        json_close(j, '}');
+        json_key(j, "settle");
+        json_open(j, '{');
+        json_key(j, "last_usec");
+        json_uint(j, s->last_us);
+        json_key(j, "mean_usec");
+        json_uint(j, (uint64_t)(s->mean_us + 0.5));
+        json_key(j, "longest_usec");
+        json_uint(j, s->max_us);
+        json_key(j, "windows");
+        json_uint(j, s->windows);
+        json_key(j, "bounded");
+        json_uint(j, s->bounded);
+        json_key(j, "discounted_samples");
+        json_uint(j, s->discounted);
+        json_close(j, '}');
+        json_key(j, "unreachable");
+        json_open(j, '{');
+        for (unsigned i = 0; i < d->ladder.nlevels && i < 64; i++)
+                if (d->unreachable & (UINT64_C(1) << i)) {
+                        json_key(j, d->ladder.levels[i].name);
+                        json_string(j, d->unreachable_why[i]);
+                }
+        json_close(j, '}');
+}
+
 static void describe_state(struct json *j, const struct bl_daemon *d)
 {
         const struct bl_scorer *s = demand_scorer(d);
@@ -968,6 +1134,7 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
         json_close(j, '}');
         json_key(j, "last_reason");
         json_string(j, d->last_reason);
+        describe_switching(j, d);
 }
 
 /* Describe()'s document; the keys are documented in switchctl(1). */
@@ -1043,6 +1210,10 @@ static const sd_bus_vtable switch_vtable[] = {
                         SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
         SD_BUS_PROPERTY("LastReason", "s", get_last_reason, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("ConfigFiles", "as", get_config_files, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        /* Change with every switch and settle: read them. */
+        SD_BUS_PROPERTY("SwitchCost", "(ddudud)", get_switch_cost, 0, 0),
+        SD_BUS_PROPERTY("Settle", "(tttuut)", get_settle, 0, 0),
+        SD_BUS_PROPERTY("Unreachable", "a(ss)", get_unreachable, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         /* Unprivileged: sd-bus would otherwise demand CAP_SYS_ADMIN; the
          * handlers decide who may do what. */
         SD_BUS_METHOD_WITH_ARGS("Hold", SD_BUS_ARGS("s", level, "t", duration_usec, "s", reason),
@@ -1297,10 +1468,27 @@ void bus_thermal_changed(struct bl_bus *b)
         announce_state(b);
 }
 
+void bus_switch_done(struct bl_bus *b)
+{
+        if (!b)
+                return;
+        while (b->waiters)
+                waiter_answer(b->waiters);
+}
+
+void bus_unreachable_changed(struct bl_bus *b)
+{
+        if (b)
+                emit_changed(b, "Unreachable");
+}
+
 void bus_close(struct bl_bus *b)
 {
         if (!b)
                 return;
+        /* Answered: the client would wait for its timeout otherwise. */
+        while (b->waiters)
+                waiter_answer(b->waiters);
         bus_disconnect(b);
         sd_event_source_disable_unref(b->reconnect);
         sd_event_source_unref(b->post);

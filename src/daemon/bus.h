@@ -23,5 +23,10 @@ void bus_thermal_changed(struct bl_bus *b);
 /* The thermal limits were resolved anew (zones changed). */
 void bus_limits_changed(struct bl_bus *b);
 
+/* No switch runs any more: calls that waited for one are answered. */
+void bus_switch_done(struct bl_bus *b);
+/* A level was found unreachable. */
+void bus_unreachable_changed(struct bl_bus *b);
+
 /* Releases the name and the connection. NULL is fine. */
 void bus_close(struct bl_bus *b);

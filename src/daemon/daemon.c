@@ -178,13 +178,14 @@ void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
 }
 
 /* "little -> big", or in pair mode "pair 2 little -> big, pair 3 ...". */
-static void describe_changes(const struct bl_daemon *d, char *buf, size_t size)
+static void describe_changes(const struct bl_daemon *d, const struct bl_decision *decisions, char *buf,
+                             size_t size)
 {
         size_t len = 0;
 
         buf[0] = '\0';
         for (unsigned i = 0; i < d->ctl.nengines && len < size; i++) {
-                const struct bl_decision *dec = &d->decisions[i];
+                const struct bl_decision *dec = &decisions[i];
 
                 if (!dec->change)
                         continue;
@@ -287,19 +288,27 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
 
 int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
 {
+        struct bl_switch_cost cost;
         int r;
 
         if (d->controller_ready)
                 controller_done(&d->ctl);
         d->controller_ready = false;
         free(d->decisions);
+        free(d->inflight);
         d->decisions = NULL;
+        d->inflight = NULL;
         r = controller_init(&d->ctl, &d->ladder, &d->cfg, sampler_signals(&d->sampler), now);
         if (r < 0)
                 return r;
         d->controller_ready = true;
         d->decisions = calloc(d->ctl.nengines, sizeof(*d->decisions));
-        return d->decisions ? 0 : -ENOMEM;
+        d->inflight = calloc(d->ctl.nengines, sizeof(*d->inflight));
+        if (!d->decisions || !d->inflight)
+                return -ENOMEM;
+        daemon_switch_cost(d, &cost);
+        controller_set_switch_cost(&d->ctl, &cost);
+        return 0;
 }
 
 void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus)
@@ -318,63 +327,232 @@ void daemon_note_online(struct bl_daemon *d)
                 d->known_online = online;
 }
 
-/* Applies what the decisions want; returns 0, or the backend's error. */
-static int apply(struct bl_daemon *d, bl_usec_t now)
+/* How many CPUs join or leave the CPUs work runs on: what a switch's cost
+ * scales with. */
+static unsigned cpus_changed(const bl_cpuset *before, const bl_cpuset *after)
 {
-        char detail[256], changes[512], state[BL_MAX_PAIRS + BL_NAME_MAX], from[BL_STATE_NAME_MAX];
-        char to[BL_STATE_NAME_MAX];
-        const char *thermal_before = daemon_thermal_state(d);
-        bl_cpuset cpus;
-        int r;
+        bl_cpuset joined = *after, left = *before;
 
-        describe_changes(d, changes, sizeof(changes));
-        daemon_target_cpus(d, d->decisions, &cpus);
-        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
-        if (r < 0) {
+        cpuset_andnot(&joined, before);
+        cpuset_andnot(&left, after);
+        return cpuset_count(&joined) + cpuset_count(&left);
+}
+
+void daemon_switch_cost(const struct bl_daemon *d, struct bl_switch_cost *cost)
+{
+        switch_estimate_cost(&d->cost, cost);
+}
+
+/* A switch that went through: its time goes into the estimate, which the
+ * engines decide with from now on. A switch the scheduler held up (a
+ * loaded machine) says little of what switching costs: once something was
+ * measured, one switch counts at most SWITCH_OUTLIER times what the
+ * estimate expects for its size, so one slow switch cannot multiply the
+ * policy's waits; a kernel that really got slower moves the estimate there
+ * over a few switches. The log line has the time as measured. */
+static void measure(struct bl_daemon *d, const struct switch_job *job)
+{
+        const unsigned ncpus = cpus_changed(&d->applied_cpus, &job->cpus);
+        double took = (double)(job->finished - job->started), expected;
+        struct bl_switch_cost cost;
+
+        d->applied_cpus = job->cpus;
+        if (ncpus == 0)
+                return;
+        if (d->cost.n > 0) {
+                daemon_switch_cost(d, &cost);
+                expected = switch_cost_latency_us(&cost, ncpus);
+                if (expected > 0 && took > SWITCH_OUTLIER * expected)
+                        took = SWITCH_OUTLIER * expected;
+        }
+        switch_estimate_add(&d->cost, took, ncpus);
+        daemon_switch_cost(d, &cost);
+        if (d->controller_ready)
+                controller_set_switch_cost(&d->ctl, &cost);
+        log_debug("switch took %llu us for %u CPUs; estimate %.0f us + %.0f us per CPU",
+                  (unsigned long long)(job->finished - job->started), ncpus, cost.latency_us,
+                  cost.latency_per_cpu_us);
+}
+
+static bool reachable(const struct bl_daemon *d, unsigned level)
+{
+        return level >= 64 || !(d->unreachable & (UINT64_C(1) << level));
+}
+
+/* A decision for a level the backend cannot reach goes to the next level
+ * above it that it can (never less capacity than asked for); down, that
+ * may be where the engine is already: no switch. */
+static unsigned skip_unreachable(struct bl_daemon *d)
+{
+        unsigned changes = 0;
+
+        for (unsigned i = 0; i < d->ctl.nengines; i++) {
+                struct bl_decision *dec = &d->decisions[i];
+                unsigned to = dec->to;
+
+                if (!dec->change)
+                        continue;
+                while (!reachable(d, to) && to + 1 < d->ladder.nlevels && to != dec->from)
+                        to++;
+                if (!reachable(d, to))
+                        to = dec->from;
+                if (to != dec->to)
+                        log_debug("level %s cannot be reached with backend %s: %s instead",
+                                  daemon_level_name(d, dec->to), d->backend_ops->name,
+                                  daemon_level_name(d, to));
+                dec->to = to;
+                dec->change = to != dec->from;
+                if (dec->change)
+                        changes++;
+        }
+        return changes;
+}
+
+/* The kernel ignored the switch: said once, and its target levels are
+ * not tried again. */
+static void mark_unreachable(struct bl_daemon *d, const char *detail)
+{
+        for (unsigned i = 0; i < d->ctl.nengines; i++) {
+                const struct bl_decision *dec = &d->inflight[i];
+
+                if (!dec->change || dec->to >= 64 || !reachable(d, dec->to))
+                        continue;
+                d->unreachable |= UINT64_C(1) << dec->to;
+                snprintf(d->unreachable_why[dec->to], sizeof(d->unreachable_why[dec->to]), "%s", detail);
+                log_warning("switch %s did nothing: %s; level %s is left out: backend %s cannot reach it "
+                            "on this machine", d->inflight_changes, detail, daemon_level_name(d, dec->to),
+                            d->backend_ops->name);
+        }
+        bus_unreachable_changed(d->bus);
+}
+
+/* After the switch in flight ended, however it ended. */
+static void after_switch(struct bl_daemon *d)
+{
+        if (d->cpus_changed_meanwhile) {
+                d->cpus_changed_meanwhile = false;
+                events_check_cpus(d);
+        }
+        if (d->decide_after_switch && !d->stopping) {
+                d->decide_after_switch = false;
+                daemon_decide_now(d);
+        }
+        /* Calls waiting for the switch's result are answered once no
+         * other switch follows it. */
+        if (!daemon_switching(d))
+                bus_switch_done(d->bus);
+}
+
+/* The loop's half of a switch: what the thread's apply() said. */
+static void switch_done(struct switch_job *job, void *userdata)
+{
+        struct bl_daemon *d = userdata;
+        char state[BL_MAX_PAIRS + BL_NAME_MAX], from[BL_STATE_NAME_MAX], to[BL_STATE_NAME_MAX];
+        const char *thermal_before = daemon_thermal_state(d);
+        /* The engines count the level from the tick that decided it, plus
+         * the time the kernel took. */
+        const bl_usec_t at = d->inflight_at + (job->finished - job->started);
+        const double took_ms = (double)(job->finished - job->started) / BL_USEC_PER_MSEC;
+
+        settle_applied(&d->settle, job->finished);
+        if (job->result < 0) {
                 controller_state_name(&d->ctl, state, sizeof(state));
                 /* A kernel that keeps refusing (a CPU gone for good) is said
                  * once, not every second. */
-                if (strcmp(detail, d->failed_detail) == 0) {
+                if (strcmp(job->detail, d->failed_detail) == 0) {
                         d->failed_repeats++;
-                        log_debug("switch %s failed again: %s; staying at %s", changes, detail, state);
+                        log_debug("switch %s failed again: %s; staying at %s", d->inflight_changes,
+                                  job->detail, state);
                 } else {
-                        log_error("switch %s failed: %s; staying at %s", changes, detail, state);
-                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
+                        log_error("switch %s failed: %s; staying at %s", d->inflight_changes, job->detail,
+                                  state);
+                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", job->detail);
                         d->failed_repeats = 0;
                 }
-                d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
-                return r;
+                d->retry_after = at + RETRY_AFTER_FAILURE_USEC;
+                goto out;
+        }
+        if (job->result == BL_BACKEND_NO_EFFECT) {
+                mark_unreachable(d, job->detail);
+                goto out;
         }
         if (d->failed_repeats > 0)
-                log_notice("switch %s went through after failing %u more times the same way", changes,
-                           d->failed_repeats);
+                log_notice("switch %s went through after failing %u more times the same way",
+                           d->inflight_changes, d->failed_repeats);
         d->failed_detail[0] = '\0';
         d->failed_repeats = 0;
+        measure(d, job);
         daemon_note_online(d);
-        account(d, now);
+        account(d, at);
         controller_state_name(&d->ctl, from, sizeof(from));
-        controller_switched(&d->ctl, d->decisions, now);
+        controller_switched(&d->ctl, d->inflight, at);
         controller_state_name(&d->ctl, to, sizeof(to));
         for (unsigned i = 0; i < d->ctl.nengines; i++) {
-                const struct bl_decision *dec = &d->decisions[i];
+                const struct bl_decision *dec = &d->inflight[i];
 
                 if (!dec->change)
                         continue;
                 d->switches++;
                 snprintf(d->last_reason, sizeof(d->last_reason), "%s", dec->reason);
                 if (d->ladder.mode == BL_MODE_PAIR)
-                        log_info("switch pair %u %s -> %s: %s [%s]", i, daemon_level_name(d, dec->from),
-                                 daemon_level_name(d, dec->to), dec->reason, detail);
+                        log_info("switch pair %u %s -> %s: %s [%s] in %.1f ms", i,
+                                 daemon_level_name(d, dec->from), daemon_level_name(d, dec->to), dec->reason,
+                                 job->detail, took_ms);
                 else
-                        log_info("switch %s -> %s: %s [%s]", daemon_level_name(d, dec->from),
-                                 daemon_level_name(d, dec->to), dec->reason, detail);
+                        log_info("switch %s -> %s: %s [%s] in %.1f ms", daemon_level_name(d, dec->from),
+                                 daemon_level_name(d, dec->to), dec->reason, job->detail, took_ms);
         }
-        history_add(&d->history, now, wall_usec(), from, to, d->last_reason);
+        history_add(&d->history, at, wall_usec(), from, to, d->last_reason);
         bus_switched(d->bus, from, to, d->last_reason);
         if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
                 bus_thermal_changed(d->bus);
         notify_status(d);
-        return 0;
+out:
+        after_switch(d);
+}
+
+/* Starts applying what the decisions want, on the worker thread (on the
+ * loop when no thread can be had); the loop goes on sampling meanwhile
+ * and switch_done() takes the result. One switch at a time: while one
+ * runs, the engines go on deciding and the next tick after it tries
+ * again. */
+static void start_switch(struct bl_daemon *d, bl_usec_t now)
+{
+        struct switch_job job;
+        bl_cpuset cpus;
+        int r;
+
+        if (d->stopping)
+                return;
+        if (daemon_switching(d)) {
+                log_debug("a switch is being applied: the next decision waits for it");
+                return;
+        }
+        if (skip_unreachable(d) == 0)
+                return;
+        memcpy(d->inflight, d->decisions, d->ctl.nengines * sizeof(*d->inflight));
+        d->inflight_at = now;
+        describe_changes(d, d->inflight, d->inflight_changes, sizeof(d->inflight_changes));
+        daemon_target_cpus(d, d->inflight, &cpus);
+        settle_begin(&d->settle, switch_clock_now());
+        if (d->worker_open) {
+                r = switch_worker_start(&d->worker, d->backend_ops, d->backend, &cpus);
+                if (r == 0)
+                        return;
+                log_warning("cannot start a thread for the switch (%s): applying it on the loop",
+                            strerror(-r));
+        }
+        job = (struct switch_job){ .ops = d->backend_ops, .backend = d->backend, .cpus = cpus };
+        switch_job_run(&job);
+        switch_done(&job, d);
+}
+
+int daemon_switch_wait(struct bl_daemon *d, bl_usec_t timeout)
+{
+        if (!daemon_switching(d))
+                return 0;
+        log_debug("waiting for the switch being applied");
+        return switch_worker_wait(&d->worker, timeout);
 }
 
 /* A source that reads badly, or well again, is worth a line; one that
@@ -403,7 +581,11 @@ static void log_sample_problems(struct bl_daemon *d)
                                  k == SAMPLER_PROBLEM_THERMAL || k == SAMPLER_PROBLEM_COUNTERS ? "" : "s");
                 snprintf(d->problem_said[k], sizeof(d->problem_said[k]), "%s", now);
         }
-        /* A CPU just brought online may lack its line for a moment. */
+        /* A CPU just brought online may lack its line for a moment; while
+         * a switch runs, the CPUs it takes down lose theirs before the
+         * daemon hears it ended. */
+        if (daemon_switching(d))
+                return;
         cpuset_andnot(&missing, &d->sampler.cur.cpus);
         if (cpuset_empty(&missing)) {
                 if (d->missing_lines >= 2)
@@ -439,6 +621,8 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 d->read_failures = 0;
         }
         log_sample_problems(d);
+        /* What the last switch left behind is not load (core/settle.h). */
+        (void)settle_filter(&d->settle, &d->sample, now);
 
         sync_holds(d, now);
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
@@ -452,7 +636,7 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         d->demand = controller_demand(&d->ctl);
         if (now < d->retry_after)
                 return;
-        (void)apply(d, now);
+        start_switch(d, now);
 }
 
 /* Persistent holds are kept on disk; everyone on the bus is told. */
@@ -472,9 +656,14 @@ void daemon_decide_now(struct bl_daemon *d)
 
         if (d->paused || sd_event_now(d->event, CLOCK_MONOTONIC, &now) < 0)
                 return;
+        /* The engines are not where the switch takes them yet. */
+        if (daemon_switching(d)) {
+                d->decide_after_switch = true;
+                return;
+        }
         sync_holds(d, now);
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) > 0)
-                (void)apply(d, now);
+                start_switch(d, now);
 }
 
 int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
@@ -666,6 +855,7 @@ int daemon_reload(struct bl_daemon *d)
         d->files = files;
         log_set_max_level(cfg.log_level);
         d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        d->settle.min_bound = SETTLE_MIN_TICKS * d->interval;
         (void)sd_event_source_set_time_accuracy(d->timer, tick_accuracy(&cfg, d->interval));
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
                 d->next_tick = now + d->interval;
@@ -810,6 +1000,44 @@ static void warn_conflicts(struct bl_diag *diag)
         diag_init(diag);
 }
 
+/* The level the engines start at, applied on the loop (nothing samples
+ * yet), measured, and the settle window opened: taking CPUs away at start
+ * leaves the same work behind as any switch. */
+static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_size, char *detail,
+                               size_t size)
+{
+        struct switch_job job = { .ops = d->backend_ops, .backend = d->backend };
+        bl_cpuset all;
+        int r;
+
+        ladder_all_cpus(&d->ladder, &all);
+        r = cpu_online_read_set(&all, &d->applied_cpus);
+        if (r < 0)
+                d->applied_cpus = all;
+        settle_init(&d->settle, SETTLE_MIN_TICKS * (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC);
+        daemon_target_cpus(d, NULL, &job.cpus);
+        controller_state_name(&d->ctl, state, state_size);
+        settle_begin(&d->settle, switch_clock_now());
+        switch_job_run(&job);
+        settle_applied(&d->settle, job.finished);
+        snprintf(detail, size, "%s", job.detail);
+        if (job.result < 0) {
+                log_error("cannot apply the initial level %s: %s", state, detail);
+                return job.result;
+        }
+        if (job.result == BL_BACKEND_NO_EFFECT) {
+                d->unreachable |= 1;
+                snprintf(d->unreachable_why[0], sizeof(d->unreachable_why[0]), "%s", detail);
+                log_warning("the initial level %s did nothing: %s; level %s is left out: backend %s cannot "
+                            "reach it on this machine", state, detail, daemon_level_name(d, 0),
+                            d->backend_ops->name);
+        } else {
+                measure(d, &job);
+        }
+        daemon_note_online(d);
+        return 0;
+}
+
 /* Sets up everything up to the initial level. Returns 0, or the exit status
  * to leave with. */
 static int setup(struct bl_daemon *d)
@@ -817,7 +1045,6 @@ static int setup(struct bl_daemon *d)
         struct bl_diag *diag;
         char why[256], detail[256], levels[1024], state[BL_MAX_PAIRS + BL_NAME_MAX];
         enum bl_mode mode;
-        bl_cpuset cpus;
         uint64_t now;
         sigset_t mask;
         int r, status = EXIT_FAILURE;
@@ -887,6 +1114,7 @@ static int setup(struct bl_daemon *d)
                 log_error("backend %s cannot start: %s", d->backend_ops->name, strerror(-r));
                 goto out;
         }
+        switch_estimate_init(&d->cost, &d->backend_ops->prior);
         /* before the backend changes anything */
         daemon_save_state(d);
         warn_conflicts(diag);
@@ -931,14 +1159,14 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         log_disabled_heuristics(d);
-        daemon_target_cpus(d, NULL, &cpus);
-        controller_state_name(&d->ctl, state, sizeof(state));
-        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
-        if (r < 0) {
-                log_error("cannot apply the initial level %s: %s", state, detail);
+        r = apply_initial_level(d, state, sizeof(state), detail, sizeof(detail));
+        if (r < 0)
                 goto out;
-        }
-        daemon_note_online(d);
+        r = switch_worker_open(&d->worker, d->event, switch_done, d);
+        if (r < 0)
+                log_warning("cannot watch for switches applied on a thread (%s): switches are applied on "
+                            "the loop, which waits for them", strerror(-r));
+        d->worker_open = r >= 0;
         r = uevent_monitor_open(&d->uevents, d->event, events_on_uevent, d);
         if (r < 0)
                 log_warning("cannot watch udev events (%s): CPUs and thermal zones changed by others go "
@@ -979,28 +1207,74 @@ out:
         return status;
 }
 
-/* The upper edge of the bin the p-th percentile of tick lateness falls in. */
-static bl_usec_t lateness_percentile(const struct bl_daemon *d, unsigned p)
+/* The p-th percentile of tick lateness, as the upper edge of its bin:
+ * "1250 us", or "over 100000 us" when it falls in the last bin, which
+ * holds every tick later than that. */
+static void lateness_percentile(const struct bl_daemon *d, unsigned p, char *buf, size_t size)
 {
         uint64_t total = 0, seen = 0;
 
+        snprintf(buf, size, "0 us");
         for (unsigned i = 0; i < BL_LATENESS_BINS; i++)
                 total += d->lateness[i];
         for (unsigned i = 0; i < BL_LATENESS_BINS; i++) {
                 seen += d->lateness[i];
-                if (total > 0 && seen * 100 >= total * p)
-                        return (bl_usec_t)(i + 1) * BL_LATENESS_BIN_USEC;
+                if (total == 0 || seen * 100 < total * p)
+                        continue;
+                if (i == BL_LATENESS_BINS - 1)
+                        snprintf(buf, size, "over %llu us", (unsigned long long)i * BL_LATENESS_BIN_USEC);
+                else
+                        snprintf(buf, size, "%llu us", (unsigned long long)(i + 1) * BL_LATENESS_BIN_USEC);
+                return;
         }
-        return 0;
+}
+
+/* SIGTERM during a switch: the switch is let end (bounded) before the
+ * CPUs are restored, which would otherwise race it. Returns whether the
+ * backend is the loop's again. */
+static bool wait_for_switch(struct bl_daemon *d)
+{
+        int r;
+
+        d->stopping = true;
+        if (!daemon_switching(d))
+                return true;
+        log_notice("waiting up to %llu s for the switch being applied before restoring the CPUs",
+                   (unsigned long long)(SWITCH_EXIT_WAIT_USEC / BL_USEC_PER_SEC));
+        r = switch_worker_wait(&d->worker, SWITCH_EXIT_WAIT_USEC);
+        if (r == 0)
+                return true;
+        d->switch_abandoned = true;
+        log_error("the switch being applied did not end within %llu s (%s): leaving without restoring the "
+                  "CPUs; the next start puts back the state saved in %s/%s",
+                  (unsigned long long)(SWITCH_EXIT_WAIT_USEC / BL_USEC_PER_SEC), strerror(-r), d->runtime_dir,
+                  SAVED_STATE_FILE);
+        return false;
+}
+
+/* What the switches cost and how the kernel settled after them, for the
+ * stop line's reader (a VM test reads it from the journal). */
+static void log_switching(const struct bl_daemon *d)
+{
+        const struct bl_settle *t = &d->settle;
+        struct bl_switch_cost c;
+
+        daemon_switch_cost(d, &c);
+        log_info("switch cost %.0f us + %.0f us per CPU (%u measured, longest %.0f us); settle: %u windows "
+                 "(%u at the bound), last %llu us, mean %.0f us, longest %llu us; %lu samples discounted",
+                 c.latency_us, c.latency_per_cpu_us, d->cost.n, d->cost.max_us, t->windows, t->bounded,
+                 (unsigned long long)t->last_us, t->mean_us, (unsigned long long)t->max_us, t->discounted);
 }
 
 static void teardown(struct bl_daemon *d)
 {
+        char detail[256], p50[32], p99[32];
+        bool backend_ours;
+
         bus_close(d->bus);
         d->bus = NULL;
-        char detail[256];
-
-        if (d->backend) {
+        backend_ours = wait_for_switch(d);
+        if (d->backend && backend_ours) {
                 int r = d->backend_ops->restore(d->backend, detail, sizeof(detail));
 
                 if (r < 0) {
@@ -1012,19 +1286,27 @@ static void teardown(struct bl_daemon *d)
                                 (void)saved_state_remove(d->runtime_dir);
                 }
                 d->backend_ops->free(d->backend);
-                log_info("stopped after %u ticks and %lu switches; tick lateness p50 %llu us, p99 %llu us",
-                         d->ticks, d->switches, (unsigned long long)lateness_percentile(d, 50),
-                         (unsigned long long)lateness_percentile(d, 99));
         }
+        if (d->backend) {
+                lateness_percentile(d, 50, p50, sizeof(p50));
+                lateness_percentile(d, 99, p99, sizeof(p99));
+                log_info("stopped after %u ticks and %lu switches; tick lateness p50 %s, p99 %s", d->ticks,
+                         d->switches, p50, p99);
+                log_switching(d);
+        }
+        if (d->worker_open)
+                switch_worker_close(&d->worker);
         if (d->controller_ready)
                 controller_done(&d->ctl);
         free(d->decisions);
+        free(d->inflight);
         if (d->sampler_opened)
                 sampler_close(&d->sampler);
         uevent_monitor_free(d->uevents);
         sd_event_source_unref(d->timer);
         sd_event_unref(d->event);
-        /* Last: the heuristics' code lives in them. */
+        /* Last: the heuristics' code lives in them (a switch left running
+         * still uses the backend, not them). */
         plugins_unload(&d->plugins);
 }
 
@@ -1052,7 +1334,9 @@ int daemon_run(const struct options *o)
                 }
         }
         teardown(d);
-        free(d);
+        /* A switch left running still writes into it until the exit. */
+        if (!d->switch_abandoned)
+                free(d);
         return status;
 }
 

@@ -24,6 +24,12 @@ static void reapply(struct bl_daemon *d, const char *why)
         uint64_t now;
         int r;
 
+        /* The backend is the switch's until it ends. */
+        if (daemon_switch_wait(d, SWITCH_EXIT_WAIT_USEC) < 0) {
+                log_error("%s: a switch is still being applied after %llu s; level not re-applied", why,
+                          (unsigned long long)(SWITCH_EXIT_WAIT_USEC / BL_USEC_PER_SEC));
+                return;
+        }
         daemon_target_cpus(d, NULL, &cpus);
         controller_state_name(&d->ctl, state, sizeof(state));
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
@@ -31,8 +37,12 @@ static void reapply(struct bl_daemon *d, const char *why)
                 log_error("%s: re-applying level %s failed: %s", why, state, detail);
                 if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0)
                         d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
+        } else if (r == BL_BACKEND_NO_EFFECT) {
+                log_warning("%s: re-applying level %s did nothing: %s", why, state, detail);
         } else {
                 log_info("%s: level %s re-applied [%s]", why, state, detail);
+                /* what the next switch's CPUs changed are counted from */
+                d->applied_cpus = cpus;
         }
         daemon_note_online(d);
 }
@@ -251,6 +261,16 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
          * sees it gone, its old counters dead. */
         if (strcmp(action, "offline") == 0 && d->sampler_opened && cpu >= 0)
                 sampler_cpu_offline(&d->sampler, (unsigned)cpu);
+        /* The daemon's own switch is under way: what it leaves is known
+         * when it ends, and only then can someone else's change be told
+         * from it. */
+        if (daemon_switching(d)) {
+                log_debug("%s %s: during a switch; checked when it ends", sysname, action);
+                d->cpus_changed_meanwhile = true;
+                if (physical)
+                        d->cpus_physical_meanwhile = true;
+                return;
+        }
         if (cpu_online_read_set(&d->topo.present, &online) < 0)
                 online = d->known_online;
         if (!physical && cpuset_equal(&online, &d->known_online)) {
@@ -264,6 +284,14 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
         if (!physical)
                 leave_out(d, &online);
         rediscover(d);
+}
+
+void events_check_cpus(struct bl_daemon *d)
+{
+        bool physical = d->cpus_physical_meanwhile;
+
+        d->cpus_physical_meanwhile = false;
+        on_cpu_event(d, physical ? "add" : "change", "cpu", -1);
 }
 
 static bool same_zones(const struct thermal_reader *a, const struct thermal_reader *b)

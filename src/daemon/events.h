@@ -13,5 +13,9 @@ void events_on_uevent(const char *subsystem, const char *action, const char *sys
  * dropped, the sampler starts afresh and the level is applied again. */
 bool events_resumed(struct bl_daemon *d, bl_usec_t now);
 
+/* After a switch during which CPU uevents came: someone else's change, if
+ * the CPUs are not as the switch left them, is handled now. */
+void events_check_cpus(struct bl_daemon *d);
+
 /* Says when the wall clock was stepped since the last tick. */
 void events_wall_clock(struct bl_daemon *d, bl_usec_t now);

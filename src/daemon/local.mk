@@ -6,10 +6,12 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/state.h \
 	src/daemon/bus.h src/daemon/bus.c \
 	src/daemon/events.h src/daemon/events.c \
+	src/daemon/switch-worker.h src/daemon/switch-worker.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c \
 	src/daemon/saved-state.h src/daemon/saved-state.c \
 	src/daemon/record.h src/daemon/record.c
-src_daemon_bigLittled_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS) $(UDEV_CFLAGS)
+src_daemon_bigLittled_CFLAGS = $(AM_CFLAGS) -pthread $(SYSTEMD_CFLAGS) $(UDEV_CFLAGS)
+src_daemon_bigLittled_LDFLAGS = -pthread
 src_daemon_bigLittled_LDADD = \
 	src/backends/libblbackends.a src/sources/libblsources.a src/common/libblcommon.a \
 	policy/libblpolicy.a src/core/libblcore.a \

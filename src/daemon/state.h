@@ -14,8 +14,11 @@
 #include "core/controller.h"
 #include "core/history.h"
 #include "core/holds.h"
+#include "core/settle.h"
+#include "core/switch-cost.h"
 #include "core/thermal-limits.h"
 #include "daemon/options.h"
+#include "daemon/switch-worker.h"
 #include "sources/sampler.h"
 
 struct bl_bus;
@@ -28,7 +31,19 @@ struct uevent_monitor;
 #define RETRY_AFTER_FAILURE_USEC BL_USEC_PER_SEC
 
 #define BL_LATENESS_BIN_USEC 10
-#define BL_LATENESS_BINS 10000
+/* 0-100 ms in bins, and one for every tick later than that. */
+#define BL_LATENESS_BINS 10001
+
+/* On SIGTERM, a switch in flight is waited for this long before the CPUs
+ * are restored: hotplug under emulation takes seconds, and restoring
+ * while it runs would race it. */
+#define SWITCH_EXIT_WAIT_USEC (20 * BL_USEC_PER_SEC)
+/* One measured switch counts at most this many times what the estimate
+ * expects (daemon.c, measure()). */
+#define SWITCH_OUTLIER 4.0
+/* The settle window's floor, in ticks at sample_interval_ms: the kernel's
+ * work after a fast switch still takes a few samples to pass. */
+#define SETTLE_MIN_TICKS 5
 
 struct bl_daemon {
         const struct options *opt;
@@ -79,6 +94,28 @@ struct bl_daemon {
         /* How late each tick's wakeup came, in bins of BL_LATENESS_BIN_USEC
          * (the last bin holds everything later), for the stop line. */
         uint32_t lateness[BL_LATENESS_BINS];
+
+        /* The switch in flight, applied on a thread (switch-worker.h). */
+        struct switch_worker worker;
+        bool worker_open;
+        struct bl_decision *inflight;   /* the decisions it applies, one per engine */
+        bl_usec_t inflight_at;          /* the tick they were made at */
+        char inflight_changes[512];     /* "little -> big" */
+        bool decide_after_switch;       /* a hold or release came while it ran */
+        bool cpus_changed_meanwhile;    /* a CPU uevent came while it ran: checked after */
+        bool cpus_physical_meanwhile;   /* one of them added or removed a CPU */
+        bool stopping;                  /* no new switch: the daemon is leaving */
+        bool switch_abandoned;          /* leaving with one still running */
+        bl_cpuset applied_cpus;         /* what the last switch that went through applied */
+        /* What a switch costs here (measured, from the backend's prior) and
+         * how long the kernel takes to settle after one. */
+        struct bl_switch_estimate cost;
+        struct bl_settle settle;
+        /* Levels the backend cannot reach on this machine: a switch to them
+         * did nothing (the kernel ignored it). Not tried again until a
+         * restart; bit L is level L. */
+        uint64_t unreachable;
+        char unreachable_why[BL_MAX_LEVELS][256];
 
         /* Events: CPUs and thermal zones others change, and suspend. */
         struct uevent_monitor *uevents; /* NULL when udev cannot be watched */
@@ -145,5 +182,20 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now);
 /* Records in saved-state what the backend would put back (at start, and
  * after it adopted someone else's change). */
 void daemon_save_state(struct bl_daemon *d);
-/* Decides on the last sample now, not at the next tick. */
+/* Decides on the last sample now, not at the next tick (after the switch
+ * in flight, if one is). */
 void daemon_decide_now(struct bl_daemon *d);
+
+/* Whether a switch is being applied. */
+static inline bool daemon_switching(const struct bl_daemon *d)
+{
+        return d->worker.busy;
+}
+
+/* Waits (at most 'timeout') for the switch in flight to end, for the code
+ * that uses the backend itself (re-applying a level). Returns 0, or
+ * -ETIMEDOUT when it still runs. */
+int daemon_switch_wait(struct bl_daemon *d, bl_usec_t timeout);
+
+/* The current cost estimate of one switch. */
+void daemon_switch_cost(const struct bl_daemon *d, struct bl_switch_cost *cost);

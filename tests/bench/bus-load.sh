@@ -46,7 +46,7 @@ run() {
         fi
         kill -TERM "$(cat "$out/pid")"
         wait "$board" || true
-        sed -n 's/.*stopped after \([0-9]*\) ticks.*tick lateness p50 \([0-9]*\) us, p99 \([0-9]*\) us.*/\1 ticks: p50 \2 us, p99 \3 us/p' \
+        sed -n 's/.*stopped after \([0-9]*\) ticks.*tick lateness p50 \([a-z ]*[0-9]*\) us, p99 \([a-z ]*[0-9]*\) us.*/\1 ticks: p50 \2 us, p99 \3 us/p' \
                 "$out/daemon.log"
 }
 

@@ -82,6 +82,10 @@ struct scenario {
         const char *const *config_files;
         const struct entry *history;
         const char *describe;
+        /* SwitchCost, Settle and Unreachable (level, why; NULL-ended) */
+        double cost[6];
+        uint64_t settle[6];
+        const char *const *unreachable;
 };
 
 static const char *const two_levels[] = { "little", "big", NULL };
@@ -119,6 +123,9 @@ static const struct entry full_history[] = {
         { 0 },
 };
 static const struct entry no_history[] = { { 0 } };
+static const char *const quiet_unreachable[] = {
+        "big", "cpu5: wrote online=1, it stays offline; earlier writes undone", NULL,
+};
 
 static const struct scenario full = {
         .mode = "cluster",
@@ -161,6 +168,11 @@ static const struct scenario full = {
                 "\"time_in_level\":{\"little\":10800000000,\"big\":3600000000},"
                 "\"last_reason\":\"hold 5 by uid 0: \\\"on battery\\\"\","
                 "\"config_files\":[\"/etc/bigLittle.conf\",\"/etc/bigLittle.conf.d/50-laptop.conf\"]}",
+        /* 1 ms + 6 ms per CPU; 3 measured, the last 25 ms for 4 CPUs, the longest 31.2 ms */
+        .cost = { 1000, 6000, 3, 25000, 4, 31200 },
+        /* settled after 120 ms last, 90 ms on average, 300 ms at most; 3 windows, 1 at its bound */
+        .settle = { 120000, 90000, 300000, 3, 1, 17 },
+        .unreachable = no_strings,
 };
 
 static const struct scenario quiet = {
@@ -187,6 +199,10 @@ static const struct scenario quiet = {
         .describe =
                 "{\"mode\":\"pair\",\"level\":\"LLLL\",\"levels\":[\"little\",\"big\"],\"demand\":100,"
                 "\"switches\":0,\"holds\":[],\"thermal\":{\"state\":\"normal\",\"temperature_mc\":null}}\n",
+        /* the switcher backend's prior, nothing measured or settled */
+        .cost = { 0, 15, 0, 0, 0, 0 },
+        .settle = { 0 },
+        .unreachable = quiet_unreachable,
 };
 
 struct fake {
@@ -573,6 +589,35 @@ static int get_holds(sd_bus *bus, const char *path, const char *iface, const cha
         return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+static int get_switch_cost(sd_bus *bus, const char *path, const char *iface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const double *c = ((struct fake *)userdata)->sc->cost;
+
+        return sd_bus_message_append(reply, "(ddudud)", c[0], c[1], (uint32_t)c[2], c[3], (uint32_t)c[4],
+                                     c[5]);
+}
+
+static int get_settle(sd_bus *bus, const char *path, const char *iface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const uint64_t *t = ((struct fake *)userdata)->sc->settle;
+
+        return sd_bus_message_append(reply, "(tttuut)", t[0], t[1], t[2], (uint32_t)t[3], (uint32_t)t[4],
+                                     t[5]);
+}
+
+static int get_unreachable(sd_bus *bus, const char *path, const char *iface, const char *property,
+                           sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const char *const *u = ((struct fake *)userdata)->sc->unreachable;
+        int r = sd_bus_message_open_container(reply, 'a', "(ss)");
+
+        for (; u[0] && r >= 0; u += 2)
+                r = sd_bus_message_append(reply, "(ss)", u[0], u[1]);
+        return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_PROPERTY("Mode", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
@@ -595,6 +640,9 @@ static const sd_bus_vtable switch1_vtable[] = {
                         SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
         SD_BUS_PROPERTY("LastReason", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("ConfigFiles", "as", get_strv, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("SwitchCost", "(ddudud)", get_switch_cost, 0, 0),
+        SD_BUS_PROPERTY("Settle", "(tttuut)", get_settle, 0, 0),
+        SD_BUS_PROPERTY("Unreachable", "a(ss)", get_unreachable, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_METHOD("Hold", "sts", "u", method_hold, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("HoldWithFlags", "stst", "u", method_hold_with_flags, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Release", "u", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),

@@ -31,6 +31,12 @@ struct taskload {
         unsigned norder;
         double demand[FAKEBOARD_MAX_CPUS];      /* placed on each CPU for the time until the next step */
         double capacity_now[FAKEBOARD_MAX_CPUS];
+
+        /* fakeboard_set_switch_aftermath() */
+        unsigned aftermath_ms, aftermath_busy_pct, aftermath_stall_pct;
+        bl_cpuset seen_online;
+        bool have_seen;
+        bl_usec_t aftermath_until;
 };
 
 static void order_allowed(struct taskload *t, const struct fakeboard_state *in)
@@ -186,12 +192,39 @@ static void place_and_scale(struct taskload *t, const struct fakeboard_state *in
         out->running = t->ntasks;
 }
 
+/* What a real kernel does for a while after CPUs went on or off line:
+ * stop_machine, tasks migrating, kworkers. The online set changing starts
+ * it; the steps overlapping it add the busy time and waiting. */
+static void aftermath(struct taskload *t, const struct fakeboard_state *in, bl_usec_t dt,
+                      struct fakeboard_output *out)
+{
+        const double time = (double)dt;
+
+        if (t->aftermath_ms == 0)
+                return;
+        if (t->have_seen && !cpuset_equal(&t->seen_online, &in->online))
+                t->aftermath_until = in->now + (bl_usec_t)t->aftermath_ms * BL_USEC_PER_MSEC;
+        t->seen_online = in->online;
+        t->have_seen = true;
+        if (in->now >= t->aftermath_until + dt)
+                return;
+        for (unsigned cpu = 0; cpu < in->ncpus; cpu++) {
+                double busy = time * t->aftermath_busy_pct / 100.0;
+
+                if (cpuset_isset(&in->was_online, cpu) && out->busy_us[cpu] < busy)
+                        out->busy_us[cpu] = busy;
+        }
+        if (out->stall_us < time * t->aftermath_stall_pct / 100.0)
+                out->stall_us = time * t->aftermath_stall_pct / 100.0;
+}
+
 static int taskload_step(void *userdata, const struct fakeboard_state *in, bl_usec_t dt,
                          struct fakeboard_output *out)
 {
         struct taskload *t = userdata;
 
         account(t, in, dt, out);
+        aftermath(t, in, dt, out);
         order_allowed(t, in);
         advance_pattern(t, in->now);
         place_and_scale(t, in, out);
@@ -273,4 +306,16 @@ bool fakeboard_pattern_done(const struct fakeboard *fb)
         const struct taskload *t = fakeboard_driver_data(fb);
 
         return t->phases && !t->pattern_active;
+}
+
+int fakeboard_set_switch_aftermath(struct fakeboard *fb, unsigned ms, unsigned busy_pct, unsigned stall_pct)
+{
+        struct taskload *t = fakeboard_driver_data(fb);
+
+        if (busy_pct > 100 || stall_pct > 100)
+                return -EINVAL;
+        t->aftermath_ms = ms;
+        t->aftermath_busy_pct = busy_pct;
+        t->aftermath_stall_pct = stall_pct;
+        return 0;
 }

@@ -51,3 +51,9 @@ int fakeboard_set_load(struct fakeboard *fb, const unsigned *demand, unsigned nt
  * no load. */
 int fakeboard_set_pattern(struct fakeboard *fb, const struct fakeboard_phase *phases, unsigned nphases);
 bool fakeboard_pattern_done(const struct fakeboard *fb);
+
+/* Plays what a real kernel does after CPU hotplug (stop_machine, tasks
+ * migrating, kworkers): for 'ms' after the online CPUs change, each CPU
+ * online is busy at least 'busy_pct' % of the time and tasks wait at least
+ * 'stall_pct' % (CPU pressure). 0 ms turns it off (the default). */
+int fakeboard_set_switch_aftermath(struct fakeboard *fb, unsigned ms, unsigned busy_pct, unsigned stall_pct);

@@ -57,7 +57,10 @@ static const char base_config[] =
         "up_delay_ms = 200\n"
         "down_delay_ms = 300\n"
         "min_residency_ms = 40\n"
-        "max_switch_rate_hz = 10\n";
+        "max_switch_rate_hz = 10\n"
+        /* the bus is under test: a switch down does not wait for the
+         * measured cost to pay back */
+        "break_even = no\n";
 
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
@@ -885,6 +888,58 @@ static unsigned count_newlines(const char *text)
         return n;
 }
 
+/* A struct property's value, entered. */
+static sd_bus_message *get_struct(const char *property, const char *contents)
+{
+        sd_bus_message *reply = NULL;
+        char signature[64];
+
+        snprintf(signature, sizeof(signature), "(%s)", contents);
+        ck_assert_int_ge(sd_bus_get_property(bus, BUS_NAME, BUS_PATH, BUS_IFACE, property, NULL, &reply,
+                                             signature), 0);
+        ck_assert_int_ge(sd_bus_message_enter_container(reply, 'r', contents), 0);
+        return reply;
+}
+
+/* The initial level took CPUs 4-7 offline: one switch of 4 CPUs measured,
+ * its time in the estimate; the kernel settled after it, within the
+ * window's bound; no level found unreachable. */
+static void assert_cost_properties(void)
+{
+        sd_bus_message *reply;
+        double fixed, per_cpu, last, longest;
+        uint64_t settle_last, settle_mean, settle_max, discounted;
+        uint32_t measured, last_cpus, windows, bounded;
+        const char *level, *why;
+
+        reply = get_struct("SwitchCost", "ddudud");
+        ck_assert_int_gt(sd_bus_message_read(reply, "ddudud", &fixed, &per_cpu, &measured, &last, &last_cpus,
+                                             &longest), 0);
+        sd_bus_message_unref(reply);
+        ck_assert_uint_eq(measured, 1);
+        ck_assert_uint_eq(last_cpus, 4);
+        /* a fake kernel: more than nothing, far less than a second */
+        ck_assert_msg(last > 0 && last < 1e6, "last switch %g us", last);
+        ck_assert_double_eq_tol(longest, last, 1e-9);
+        /* one size measured: the mean, split as the hotplug prior splits it */
+        ck_assert_double_eq_tol(fixed + 4 * per_cpu, last, 1e-6);
+        ck_assert_double_eq_tol(per_cpu / fixed, 30000.0 / 5000.0, 1e-6);
+
+        reply = get_struct("Settle", "tttuut");
+        ck_assert_int_gt(sd_bus_message_read(reply, "tttuut", &settle_last, &settle_mean, &settle_max,
+                                             &windows, &bounded, &discounted), 0);
+        sd_bus_message_unref(reply);
+        ck_assert_uint_eq(windows, 1);
+        ck_assert_uint_le(bounded, 1);
+        ck_assert_uint_le(settle_last, 10 * SEC);
+        ck_assert_uint_eq(settle_max, settle_last);
+        ck_assert_uint_eq(settle_mean, settle_last);
+
+        reply = get_container("Unreachable", "a", "(ss)");
+        ck_assert_int_eq(sd_bus_message_read(reply, "(ss)", &level, &why), 0);
+        sd_bus_message_unref(reply);
+}
+
 /* The tests. */
 
 START_TEST(test_properties)
@@ -909,6 +964,9 @@ START_TEST(test_properties)
                 { "TimeInLevel", "a{st}" },
                 { "LastReason", "s" },
                 { "ConfigFiles", "as" },
+                { "SwitchCost", "(ddudud)" },
+                { "Settle", "(tttuut)" },
+                { "Unreachable", "a(ss)" },
         };
         const unsigned nexpected = sizeof(expected) / sizeof(expected[0]);
         bool found[sizeof(expected) / sizeof(expected[0])] = { false };
@@ -1032,6 +1090,7 @@ START_TEST(test_properties)
         ck_assert_msg(little >= 300000 && little < 60 * SEC, "time at little %" PRIu64 " us", little);
         ck_assert_uint_eq(big, 0);
         ck_assert_uint_eq(count_holds(), 0);
+        assert_cost_properties();
 }
 END_TEST
 
@@ -1119,7 +1178,9 @@ START_TEST(test_hold_and_release)
         ck_assert_msg(r >= 0, "Hold: %s", error.message);
         ck_assert_uint_gt(id, 0);
         expect_online("0,4-7", SWITCH_BOUND_MS);
-        assert_property("Level", "big");
+        /* the kernel's state comes a moment before the daemon hears its
+         * switch ended */
+        expect_property("Level", "big", 1000);
         assert_property("TargetLevel", "big");
         ck_assert_double_eq_tol(get_double("UpThreshold"), 0.0, 1e-9);
         ck_assert_double_eq_tol(get_double("DownThreshold"), 0.6 * 377, 1e-9);
@@ -1153,7 +1214,7 @@ START_TEST(test_hold_and_release)
         ck_assert_int_ge(call_u(bus, "Release", &error, NULL, "u", id), 0);
         ck_assert_uint_eq(count_holds(), 0);
         expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
-        assert_property("Level", "little");
+        expect_property("Level", "little", 1000);
         expect_line(0, "released", 1000);
 
         r = call_u(bus, "Release", &error, NULL, "u", id);
@@ -2324,12 +2385,219 @@ START_TEST(test_bus_rejects_malformed_strings)
 }
 END_TEST
 
+/* Switching on a kernel that is slow, busy after a switch, or ignores it. */
+
+#define CPU "/sys/devices/system/cpu/"
+
+/* The Settle property: how many windows closed, at their bound, and how
+ * many samples counted less than they read. */
+static void get_settle(uint32_t *windows, uint32_t *bounded, uint64_t *discounted)
+{
+        sd_bus_message *reply = get_struct("Settle", "tttuut");
+        uint64_t last, mean, longest;
+
+        ck_assert_int_gt(sd_bus_message_read(reply, "tttuut", &last, &mean, &longest, windows, bounded,
+                                             discounted), 0);
+        sd_bus_message_unref(reply);
+}
+
+/* A real kernel is busy for a while after a hotplug (stop_machine,
+ * migration, kworkers), for longer the longer the hotplug took: here 200
+ * ms at 90 % busy and 50 % pressure after writes of 60 ms each (the window
+ * is bound at 3 x 240 ms, and the board may see the last write late on a
+ * loaded machine). Idle, with
+ * the shipped policy, the daemon must not take that for load: no switch
+ * at all, and the samples it discounted show the aftermath was there. */
+START_TEST(test_aftermath_is_not_load)
+{
+        static const char config[] = "[daemon]\nsample_interval_ms = 10\nbackend = hotplug\n";
+        uint64_t switches = 1, discounted = 0;
+        uint32_t windows = 0, bounded = 1;
+
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "60000", 1), 0);
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        ck_assert_int_eq(fakeboard_set_switch_aftermath(fb, 200, 90, 50), 0);
+        harness_start_bus(NULL);
+        start_daemon(write_config("bigLittle.conf", config));
+        expect_online("0-3", SWITCH_BOUND_MS);
+        expect_online_stays("0-3", 3000);
+        get_trivial("Switches", 't', &switches);
+        ck_assert_msg(switches == 0, "%" PRIu64 " switches; the daemon said:%s", switches, log_text());
+        get_settle(&windows, &bounded, &discounted);
+        ck_assert_uint_eq(windows, 1);
+        ck_assert_uint_eq(bounded, 0);
+        ck_assert_uint_gt(discounted, 0);
+}
+END_TEST
+
+/* Hotplug writes of 250 ms each: a switch of four CPUs takes a second.
+ * Meanwhile the daemon keeps sampling (each tick that wants the switch
+ * says it waits for it) and answers on the bus at once, showing the level
+ * it is still at; afterwards the switch's time is in SwitchCost. */
+START_TEST(test_slow_switch_keeps_ticking)
+{
+        char config[sizeof(base_config) + 64];
+        struct timespec t0, t1;
+        sd_bus_message *reply;
+        double fixed, per_cpu, last, longest, took_ms;
+        uint32_t measured, last_cpus;
+        unsigned line, waited;
+        const char *level;
+
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "250000", 1), 0);
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        /* At little already: starting writes nothing and takes no time. */
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
+        harness_start_bus(NULL);
+        snprintf(config, sizeof(config), "%s[daemon]\nlog_level = debug\n", base_config);
+        start_daemon(write_config("bigLittle.conf", config));
+        line = expect_line(0, "started: ", 10);
+        ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
+        /* The first write of the switch up has been made. */
+        expect_file(CPU "cpu4/online", "1", SWITCH_BOUND_MS);
+
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        reply = call_ok(bus, BUS_IFACE, "Describe", "");
+        sd_bus_message_unref(reply);
+        level = get_string("Level");
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        took_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        ck_assert_msg(took_ms < 200, "the bus took %.0f ms to answer during the switch", took_ms);
+        ck_assert_str_eq(level, "little");
+        free((char *)level);
+
+        line = expect_line(line, "switch little -> big: ", 5000);
+        waited = count_lines(0, "a switch is being applied") - count_lines(line, "a switch is being applied");
+        /* 750 ms to go at 20 ms a tick, and a loaded machine */
+        ck_assert_msg(waited >= 10, "%u ticks during the switch; the daemon said:%s", waited, log_text());
+        assert_property("Level", "big");
+        /* CPUs 1-3 lost their /proc/stat lines one by one during it: the
+         * daemon's own doing, not a CPU whose load goes unseen */
+        ck_assert_uint_eq(count_lines(0, "has no line for CPUs"), 0);
+
+        reply = get_struct("SwitchCost", "ddudud");
+        ck_assert_int_gt(sd_bus_message_read(reply, "ddudud", &fixed, &per_cpu, &measured, &last, &last_cpus,
+                                             &longest), 0);
+        sd_bus_message_unref(reply);
+        ck_assert_uint_eq(measured, 1);
+        /* four writes of 250 ms, up 4-7 from 0-3: 8 CPUs changed */
+        ck_assert_uint_eq(last_cpus, 8);
+        ck_assert_msg(last >= 1e6 && last < 4e6, "the switch took %g us", last);
+        ck_assert_double_eq_tol(longest, last, 1e-6);
+
+        /* A hold answers once its switch is applied: the level read after
+         * the answer is the one held. */
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        reply = call_ok(bus, BUS_IFACE, "Hold", "sts", "little", 60 * SEC, "slow");
+        sd_bus_message_unref(reply);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        took_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        assert_property("Level", "little");
+        ck_assert_msg(took_ms >= 700, "the hold answered after %.0f ms, before its switch of 4 writes of "
+                      "250 ms", took_ms);
+        ck_assert_str_eq(online_files(), "0-3");
+}
+END_TEST
+
+/* SIGTERM while a switch of four 250 ms writes is under way: the daemon
+ * lets it end, then puts back what it found (CPUs 4-7 offline), and
+ * leaves no saved state. */
+START_TEST(sigterm_waits_for_the_switch)
+{
+        char config[sizeof(base_config)];
+        unsigned line;
+
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "250000", 1), 0);
+        new_board("exynos5422");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
+        harness_start_bus(NULL);
+        snprintf(config, sizeof(config), "%s", base_config);
+        start_daemon(write_config("bigLittle.conf", config));
+        line = expect_line(0, "started: ", 10);
+        ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
+        expect_file(CPU "cpu4/online", "1", SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        line = expect_line(line, "waiting up to 20 s for the switch being applied", 10);
+        line = expect_line(line, "switch little -> big: ", 10);
+        expect_line_has(expect_line(line, "restored: ", 10), "restored: online 0-3");
+        ck_assert_str_eq(online_files(), "0-3");
+        ck_assert_str_eq(harness_saved_settings(), "");
+}
+END_TEST
+
+/* The little cluster's cpufreq table with one operating point: capping it
+ * changes nothing, so level big (little capped) cannot be had with the
+ * cpufreq backend. Asked for big, the daemon says so once, leaves big out
+ * (it stays at little, as the kernel does; asked again, nothing is written)
+ * and shows it in status. */
+START_TEST(test_ignored_cap_leaves_level_out)
+{
+        char config[sizeof(base_config) + 64], out[8192], *at;
+        sd_bus_message *reply;
+        const char *name, *why, *text;
+        unsigned line;
+
+        snprintf(config, sizeof(config), "%s", base_config);
+        at = strstr(config, "backend = hotplug");
+        ck_assert_ptr_nonnull(at);
+        memcpy(at, "backend = cpufreq", strlen("backend = cpufreq"));
+        strcat(config, "[daemon]\nlog_level = debug\n");
+        new_board("exynos5422");
+        write_board_file(CPU "cpufreq/policy0/cpuinfo_min_freq", "1400000\n");
+        ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
+        harness_start_bus(NULL);
+        start_daemon(write_config("bigLittle.conf", config));
+        line = expect_line(0, "started: ", 10);
+        expect_file(CPU "cpufreq/policy4/scaling_max_freq", "200000", SWITCH_BOUND_MS);
+
+        /* The load would run on big's capped CPUs too (cpufreq leaves them
+         * online): a hold asks for big instead. */
+        reply = call_ok(bus, BUS_IFACE, "Hold", "sts", "big", 60 * SEC, "test");
+        sd_bus_message_unref(reply);
+        line = expect_line(line, "switch little -> big did nothing: policy0 cannot be capped",
+                           SWITCH_BOUND_MS);
+        expect_line_has(line, "one operating point");
+        expect_line_has(line, "level big is left out");
+        /* The cap on big was undone: the kernel is at little, as the daemon. */
+        assert_file(CPU "cpufreq/policy4/scaling_max_freq", "200000");
+        /* asked again: nothing is tried */
+        reply = call_ok(bus, BUS_IFACE, "Hold", "sts", "big", 60 * SEC, "again");
+        sd_bus_message_unref(reply);
+        ck_assert_int_eq(fakeboard_run_for(fb, 1000), 0);
+        ck_assert_uint_eq(count_lines(0, "did nothing"), 1);
+        ck_assert_uint_eq(count_lines(0, "switch little -> big"), 1);
+        assert_file(CPU "cpufreq/policy4/scaling_max_freq", "200000");
+        assert_file(CPU "cpufreq/policy0/scaling_max_freq", "1400000");
+        assert_property("Level", "little");
+
+        reply = get_container("Unreachable", "a", "(ss)");
+        ck_assert_int_gt(sd_bus_message_read(reply, "(ss)", &name, &why), 0);
+        ck_assert_str_eq(name, "big");
+        ck_assert_msg(strstr(why, "one operating point"), "%s", why);
+        ck_assert_int_eq(sd_bus_message_read(reply, "(ss)", &name, &why), 0);
+        sd_bus_message_unref(reply);
+
+        ck_assert_int_eq(switchctl("status", out, sizeof(out)), 0);
+        ck_assert_msg(strstr(out, "Unreachable: big: policy0 cannot be capped"), "%s", out);
+        reply = call_ok(bus, BUS_IFACE, "Describe", "");
+        ck_assert_int_ge(sd_bus_message_read(reply, "s", &text), 0);
+        ck_assert_msg(strstr(text, "\"unreachable\":{\"big\":\"policy0 cannot be capped"), "%s", text);
+        sd_bus_message_unref(reply);
+}
+END_TEST
+
 static Suite *bus_suite(void)
 {
         Suite *s = suite_create("bus");
         TCase *tc = tcase_create("service");
         TCase *auth = tcase_create("authorization");
         TCase *hostile = tcase_create("hostile");
+        TCase *switching = tcase_create("switching");
 
         tcase_add_checked_fixture(tc, setup, teardown);
         tcase_set_timeout(tc, 60);
@@ -2364,6 +2632,14 @@ static Suite *bus_suite(void)
         tcase_add_test(hostile, test_total_hold_limit);
         tcase_add_test(hostile, test_bus_rejects_malformed_strings);
         suite_add_tcase(s, hostile);
+
+        tcase_add_checked_fixture(switching, setup, teardown);
+        tcase_set_timeout(switching, 60);
+        tcase_add_test(switching, test_aftermath_is_not_load);
+        tcase_add_test(switching, test_slow_switch_keeps_ticking);
+        tcase_add_test(switching, test_ignored_cap_leaves_level_out);
+        tcase_add_test(switching, sigterm_waits_for_the_switch);
+        suite_add_tcase(s, switching);
         return s;
 }
 

@@ -31,7 +31,8 @@
         "up_delay_ms = 200\n"                                                                          \
         "down_delay_ms = 300\n"                                                                        \
         "min_residency_ms = 40\n"                                                                      \
-        "max_switch_rate_hz = 10\n"
+        "max_switch_rate_hz = 10\n"                                                                    \
+        "break_even = no\n"
 
 static const char config_auto[] = CONFIG_HEAD "[cpuset]\ngroups = system.slice, user.slice\nmanager = auto\n";
 static const char config_cgroupfs[] = CONFIG_HEAD "[cpuset]\nmanager = cgroupfs\n";

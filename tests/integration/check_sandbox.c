@@ -247,12 +247,15 @@ static bool unit_runs_as_root(const struct unit_model *u)
 
 /* --- the backends on their boards --- */
 
-/* Quick to switch each way, with one heuristic that follows busy time. */
+/* Quick to switch each way, with one heuristic that follows busy time; a
+ * switch down does not wait for the measured cost (cpuset through systemd
+ * takes ~10 ms) to pay back. */
 static const char config_format[] =
         "[daemon]\n"
         "backend = %s\n"
         "sample_interval_ms = 10\n"
         "[hysteresis]\n"
+        "break_even = no\n"
         "down_delay_ms = 60\n"
         "up_threshold = 80\n"
         "down_threshold = 60\n"

@@ -195,6 +195,10 @@ const char *write_fast_config(const char *backend, const struct fast_timing *t, 
                                   "down_delay_ms = %u\n"
                                   "min_residency_ms = %u\n"
                                   "max_switch_rate_hz = %u\n"
+                                  /* These tests time the mechanism: a switch
+                                   * down must not wait for the measured
+                                   * cost (slowed writes) to pay back. */
+                                  "break_even = no\n"
                                   "%s",
                                   backend, t->up_delay_ms, t->down_delay_ms, t->min_residency_ms,
                                   t->max_switch_rate_hz, extra),

@@ -61,7 +61,7 @@ struct fast_timing {
 };
 /* Writes the work directory's bigLittle.conf for fast switching: samples
  * every 10 ms, backend 'backend', the pelt heuristic, thresholds 80/60,
- * 't', and the sections 'extra' (may be ""); returns its path (as
+ * 't', no break-even wait, and the sections 'extra' (may be ""); returns its path (as
  * write_config()). */
 const char *write_fast_config(const char *backend, const struct fast_timing *t, const char *extra);
 /* The path of the work directory's file 'name' (a static buffer). */

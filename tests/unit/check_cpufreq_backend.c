@@ -208,6 +208,34 @@ START_TEST(unchanged_level_writes_nothing)
 }
 END_TEST
 
+/* A policy whose table has one operating point cannot be capped: the
+ * level that caps it is not there. apply() says so and puts back what it
+ * raised on the way, so the kernel stays at the level before. */
+START_TEST(cap_on_one_opp_has_no_effect)
+{
+        struct bl_backend *b;
+        char detail[256];
+
+        put(policy_file(0, "cpuinfo_min_freq"), "1400000\n");
+        b = open_backend();
+        ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
+        assert_max(4, "200000");
+        /* big caps policy0: raising policy4 first, then nothing to cap */
+        ck_assert_int_eq(apply(b, "4-7", detail, sizeof(detail)), BL_BACKEND_NO_EFFECT);
+        ck_assert_str_eq(detail, "policy0 cannot be capped: its lowest frequency is its highest "
+                                 "(1400000 kHz, one operating point)");
+        assert_max(4, "200000");
+        assert_max(0, "1400000");
+        /* nothing was taken for asked: little again writes nothing */
+        ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
+        ck_assert_str_eq(detail, "capped 4-7; no write");
+        ck_assert_int_eq(backend_cpufreq.restore(b, detail, sizeof(detail)), 0);
+        assert_max(4, "2000000");
+        assert_max(0, "1400000");
+        backend_cpufreq.free(b);
+}
+END_TEST
+
 START_TEST(someone_else_lowered_the_limit)
 {
         struct bl_backend *b = open_backend();
@@ -541,6 +569,7 @@ static Suite *cpufreq_suite(void)
         tcase_add_test(board, saved_state_restores_after_a_crash);
         tcase_add_test(board, saved_state_not_understood_changes_nothing);
         tcase_add_test(board, open_needs_two_policies);
+        tcase_add_test(board, cap_on_one_opp_has_no_effect);
         suite_add_tcase(s, board);
 
         tcase_add_checked_fixture(select, board_setup, board_teardown);

@@ -240,6 +240,30 @@ START_TEST(apply_a_pair_mode_set)
 }
 END_TEST
 
+/* The kernel takes the write and keeps the CPU online: the level cannot be
+ * had. apply() says so and undoes what it did on the way (CPUs brought up,
+ * one taken down), so the kernel stays at the level before. */
+START_TEST(ignored_write_has_no_effect)
+{
+        struct bl_backend *b = open_backend();
+        struct write_watch *w;
+        char detail[256];
+
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
+        assert_online("0,4-7");
+        w = write_watch_add(online_path(6));
+        w->clamp = "1\n";
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)),
+                         BL_BACKEND_NO_EFFECT);
+        ck_assert_str_eq(detail, "cpu6: wrote online=0, it stays online; earlier writes undone");
+        assert_online("0,4-7");
+        ck_assert_uint_eq(w->writes, 1);
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        assert_online("0-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
 START_TEST(refused_write_rolls_back)
 {
         struct bl_backend *b = open_backend();
@@ -376,6 +400,7 @@ static Suite *hotplug_suite(void)
         tcase_add_test(board, apply_a_pair_mode_set);
         tcase_add_test(board, restore_brings_back_an_unusual_start);
         tcase_add_test(board, refused_write_rolls_back);
+        tcase_add_test(board, ignored_write_has_no_effect);
         tcase_add_test(board, adopt_keeps_someone_elses_change);
         tcase_add_test(board, retry_is_reported);
         tcase_add_test(board, persistent_refusal_is_undone);

@@ -40,6 +40,8 @@ unit_tests = \
 	tests/unit/check_conflicts \
 	tests/unit/check_fileio \
 	tests/unit/check_switch_cost \
+	tests/unit/check_settle \
+	tests/unit/check_switch_worker \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs \
 	tests/unit/check_backend_cost \
@@ -51,6 +53,15 @@ TESTS += $(unit_tests)
 tests_unit_check_switch_cost_SOURCES = tests/unit/check_switch_cost.c
 tests_unit_check_switch_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_switch_cost_LDADD = $(UNIT_LDADD)
+tests_unit_check_settle_SOURCES = tests/unit/check_settle.c
+tests_unit_check_settle_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_settle_LDADD = $(UNIT_LDADD)
+# The daemon's switch thread, on its own with a slow stand-in backend.
+tests_unit_check_switch_worker_SOURCES = tests/unit/check_switch_worker.c \
+	src/daemon/switch-worker.h src/daemon/switch-worker.c
+tests_unit_check_switch_worker_CFLAGS = $(UNIT_CFLAGS) -pthread $(SYSTEMD_CFLAGS)
+tests_unit_check_switch_worker_LDFLAGS = -pthread
+tests_unit_check_switch_worker_LDADD = $(UNIT_LDADD)
 tests_unit_check_break_even_SOURCES = tests/unit/check_break_even.c
 tests_unit_check_break_even_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_break_even_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* What a switch leaves behind is not load.
+ *
+ * A switch makes the kernel work: CPU hotplug runs stop_machine, migrates
+ * every task off the CPUs going away and wakes kworkers for a while after;
+ * a cpuset move migrates tasks; both show as CPU pressure and busy time on
+ * the CPUs that stay. Read as demand, that work asks for the level the
+ * switch just left (a real kernel, idle, went little -> big -> little every
+ * 3-4 s on it). So from the first write of a switch until the machine is
+ * back where it was before it, each sample counts at most what the machine
+ * did before the switch started: a CPU's demand (busy x capacity) up to the
+ * peak demand of the samples just before, the pressure up to theirs. Load
+ * that was there before still counts in full, so a switch up under load
+ * keeps its reason; only what the switch added is left out.
+ *
+ * The window ends once the samples after the switch have their own (raw)
+ * pressure and peak demand back at the baseline a few times in a row, which
+ * measures how long the kernel took to settle (to the first of them); or at
+ * a bound that grows with the
+ * switch's own duration (the work it leaves behind scales with the work it
+ * did), between a floor (a few ticks) and a ceiling, so that real load
+ * arriving just after a switch waits at most that long. A switch made
+ * inside a window keeps the baseline from before the first one: one
+ * switch's aftermath never triggers the next.
+ *
+ * Pure: no I/O, time is an argument. */
+
+#include <stdbool.h>
+
+#include "core/sample.h"
+#include "core/types.h"
+
+/* Quiet samples the baseline is the peak of. */
+#define BL_SETTLE_BASE_SAMPLES 4
+/* The window's bound is this many times the switch's own duration... */
+#define BL_SETTLE_BOUND_PER_SWITCH 3
+/* ...at most this long: load that arrives just after a switch is not seen
+ * for up to this long, and is the price of not taking the switch's own
+ * work for load. */
+#define BL_SETTLE_MAX_BOUND_USEC (2 * BL_USEC_PER_SEC)
+/* Back at the baseline: within this much demand (capacity units, 1024 = the
+ * biggest core at its top speed; noise on an idle CPU and one kworker's
+ * wakeup stay under it) or this share of the baseline, whichever is larger... */
+#define BL_SETTLE_DEMAND_SLACK 48.0
+#define BL_SETTLE_DEMAND_SLACK_SHARE 0.25
+/* ...and within this much pressure (share of the interval)... */
+#define BL_SETTLE_PRESSURE_SLACK 0.05
+/* ...for this many samples in a row: one quiet sample between two bursts
+ * of kernel work is not the end of it. */
+#define BL_SETTLE_QUIET_SAMPLES 3
+
+enum bl_settle_phase {
+        BL_SETTLE_QUIET,        /* no switch since the machine was last back at its baseline */
+        BL_SETTLE_SWITCHING,    /* a switch is being applied */
+        BL_SETTLE_SETTLING,     /* applied; waiting for the machine to settle */
+};
+
+struct bl_settle {
+        bl_usec_t min_bound;            /* the floor of the bound (a few ticks) */
+        enum bl_settle_phase phase;
+        /* The last quiet samples' peak demand and pressure (a ring). */
+        double recent_demand[BL_SETTLE_BASE_SAMPLES];
+        double recent_pressure[BL_SETTLE_BASE_SAMPLES];
+        unsigned recent_n, recent_head;
+        /* What the window lets each sample count, frozen when it opens. */
+        double base_demand;
+        double base_pressure;
+        bl_usec_t started;              /* the switch's first write */
+        bl_usec_t applied;              /* its last read-back */
+        bl_usec_t deadline;             /* the window closes here at the latest */
+        unsigned quiet;                 /* samples in a row back at the baseline */
+        bl_usec_t quiet_since;          /* the end of the first of them */
+        /* What was measured, for status: */
+        unsigned windows;               /* windows closed */
+        unsigned bounded;               /* of them, closed by the bound, not settled */
+        bl_usec_t last_us;              /* the last window, applied to settled (or bound) */
+        bl_usec_t max_us;
+        double mean_us;                 /* decayed mean, about the last ten windows */
+        unsigned long discounted;       /* samples that counted less than they read */
+};
+
+/* No window open; 'min_bound' is the shortest bound a window gets. */
+void settle_init(struct bl_settle *s, bl_usec_t min_bound);
+
+/* A switch's first write is about to happen at 'now'. */
+void settle_begin(struct bl_settle *s, bl_usec_t now);
+
+/* The switch's last read-back came at 'now'. The window runs from here,
+ * also after a switch that failed or did nothing (it may have written and
+ * undone). */
+void settle_applied(struct bl_settle *s, bl_usec_t now);
+
+/* Filters the sample ending at 'now' in place before anything decides on
+ * it: outside a window it becomes part of the baseline and is unchanged;
+ * inside one, each CPU's busy time and the pressure are cut to the
+ * baseline, and the window closes when the sample read (before the cut) is
+ * back at it, or its bound has passed. Returns true when the sample lies in
+ * a window. */
+bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now);
+
+/* Whether a window is open (a switch in flight or settling). */
+static inline bool settle_active(const struct bl_settle *s)
+{
+        return s->phase != BL_SETTLE_QUIET;
+}
