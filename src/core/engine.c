@@ -111,7 +111,7 @@ double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned t
         if (energy_uj <= 0 && latency_us <= 0)
                 return 0;
         if (!e->model)
-                return BL_BREAK_EVEN_PER_LATENCY * latency_us;
+                return fmin(BL_BREAK_EVEN_PER_LATENCY * latency_us, BL_BREAK_EVEN_MAX_NO_MODEL_US);
         saved_mw = energy_model_power(e->model, from, demand) - energy_model_power(e->model, to, demand);
         if (!(saved_mw > 0))
                 return INFINITY;

@@ -20,6 +20,15 @@
  * a fast cluster draws idle against an efficient one pays back a switch's
  * energy in 90-300 times its duration. */
 #define BL_BREAK_EVEN_PER_LATENCY 200
+/* ... but no longer than this. The factor holds for a cluster switch, whose
+ * time is spent with both clusters powered; a hotplug's or a cpuset's time is
+ * mostly spent waiting (RCU grace periods, stop_machine's handshakes, task
+ * migration), so its duration overstates its energy many times: the boards'
+ * hotplug figures (tens of mJ for a cluster) break even in about half a
+ * second, where 200 x its measured time would say tens of seconds and the
+ * machine would never come down after a load. Waiting this long costs at
+ * most this long at the upper level's extra power. */
+#define BL_BREAK_EVEN_MAX_NO_MODEL_US (1000 * 1000)
 /* A move down waits for a stay expected to save this many times what the
  * switches there and back cost, not just as much: the way back up also
  * stalls the work that calls for it, which the energy does not count. */
@@ -117,7 +126,8 @@ void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *
 /* How long a stay on level 'to' must last to pay for the switch from 'from'
  * and back, at 'demand': the switches' energy over what 'to' saves per
  * unit of time at that demand (energy model), or BL_BREAK_EVEN_PER_LATENCY
- * times their time without a model; 0 when switching costs nothing;
+ * times their time without a model (at most BL_BREAK_EVEN_MAX_NO_MODEL_US);
+ * 0 when switching costs nothing;
  * INFINITY when 'to' saves nothing. */
 double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand);
 

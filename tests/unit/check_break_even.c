@@ -144,6 +144,12 @@ START_TEST(test_break_even_time)
         m.known = false;
         engine_set_energy_model(&e, &m);
         ck_assert_double_eq_tol(engine_break_even_us(&e, 1, 0, 100), 800000, 1e-6);
+        /* No model and a hotplug's 125 ms a switch: 200 x would be 50 s, the
+         * wait is capped at a second. */
+        engine_set_energy_model(&e, NULL);
+        cost = (struct bl_switch_cost){ .latency_us = 5000, .latency_per_cpu_us = 30000 };
+        engine_set_switch_cost(&e, &cost);
+        ck_assert_double_eq_tol(engine_break_even_us(&e, 1, 0, 100), BL_BREAK_EVEN_MAX_NO_MODEL_US, 1e-6);
 }
 END_TEST
 
