@@ -15,33 +15,59 @@
 #define SURE_NUM 9
 #define SURE_DEN 10
 
+/* The weight the cycle's history keeps per period ended since: it is
+ * averaged over the last ~8 periods, long enough that the count of periods
+ * ending per interval (1 or 2 at 11 ms periods read every 20 ms) averages
+ * out, and short in time where periods are short (a busier CPU, whose
+ * rhythm changes with its load). Past CYCLE_FORGET_PERIODS at once, the
+ * history is gone. */
+#define CYCLE_KEEP_PER_PERIOD 0.88
+#define CYCLE_FORGET_PERIODS 32
+
 static void close_states(struct cpuidle_cpu *c)
 {
-        for (unsigned k = 0; k < c->nstates; k++)
+        for (unsigned k = 0; k < c->nstates; k++) {
                 close(c->fd[k]);
+                if (c->usage_fd[k] >= 0)
+                        close(c->usage_fd[k]);
+        }
         c->nstates = 0;
+        c->have_usage = false;
         c->have_total = false;
         c->have_idle = false;
-        c->pending = (struct cpuidle_pending){ 0 };
+        c->est = (struct cpuidle_estimate){ 0 };
 }
 
-/* States are numbered from 0 without gaps; the first that does not open
- * ends the list. */
+static int open_state_file(const struct cpuidle_reader *r, unsigned cpu, unsigned k, const char *name)
+{
+        char path[PATH_SIZE];
+        int n;
+
+        n = snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u/%s", r->dir, cpu, k, name);
+        if (n < 0 || (size_t)n >= sizeof(path))
+                return -ENAMETOOLONG;
+        return open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+/* States are numbered from 0 without gaps; the first whose time does not
+ * open ends the list. The count of ended periods needs every state's
+ * usage; without, an interval with residency counts as one period. */
 static void open_states(const struct cpuidle_reader *r, unsigned cpu, struct cpuidle_cpu *c)
 {
         close_states(c);
+        c->have_usage = true;
         for (unsigned k = 0; k < CPUIDLE_MAX_STATES; k++) {
-                char path[PATH_SIZE];
-                int n, fd;
+                int fd = open_state_file(r, cpu, k, "time");
 
-                n = snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u/time", r->dir, cpu, k);
-                if (n < 0 || (size_t)n >= sizeof(path))
-                        break;
-                fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
                 if (fd < 0)
                         break;
-                c->fd[c->nstates++] = fd;
+                c->fd[k] = fd;
+                c->usage_fd[k] = open_state_file(r, cpu, k, "usage");
+                c->have_usage = c->have_usage && c->usage_fd[k] >= 0;
+                c->nstates++;
         }
+        if (c->nstates == 0)
+                c->have_usage = false;
 }
 
 int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset *cpus)
@@ -84,46 +110,56 @@ static int read_state(int fd, uint64_t *ret)
         return 0;
 }
 
-static int read_total(const struct cpuidle_cpu *c, uint64_t *ret)
+/* The kernel adds a period's time, then counts it in usage; each state's
+ * usage is read before its time so that a period ending between the two
+ * reads shows as time without its count (taken as one more period), never
+ * as a count without its time (a period of no length: busy). */
+static int read_total(const struct cpuidle_cpu *c, uint64_t *ret_us, uint64_t *ret_usage)
 {
-        uint64_t total = 0;
+        uint64_t total = 0, usage = 0;
 
         for (unsigned k = 0; k < c->nstates; k++) {
-                uint64_t v;
-                int r = read_state(c->fd[k], &v);
+                uint64_t v, u = 0;
+                int r;
 
+                if (c->have_usage && (r = read_state(c->usage_fd[k], &u)) < 0)
+                        return r;
+                r = read_state(c->fd[k], &v);
                 if (r < 0)
                         return r;
-                if (__builtin_add_overflow(total, v, &total))
+                if (__builtin_add_overflow(total, v, &total) || __builtin_add_overflow(usage, u, &usage))
                         return -ERANGE;
         }
-        *ret = total;
+        *ret_us = total;
+        *ret_usage = usage;
         return 0;
 }
 
 static void read_cpu(const struct cpuidle_reader *r, unsigned cpu, struct cpuidle_cpu *c)
 {
-        uint64_t total;
+        uint64_t total, usage;
 
         c->have_idle = false;
         if (c->nstates == 0)
                 return;
-        if (read_total(c, &total) < 0) {
+        if (read_total(c, &total, &usage) < 0) {
                 /* The states went away (the kernel re-created them, or the
                  * CPU went offline between the reads): look them up again,
                  * and start a new interval with what they say. */
                 open_states(r, cpu, c);
-                if (c->nstates == 0 || read_total(c, &total) < 0) {
+                if (c->nstates == 0 || read_total(c, &total, &usage) < 0) {
                         close_states(c);
                         return;
                 }
-        } else if (c->have_total && total >= c->total_us) {
+        } else if (c->have_total && total >= c->total_us && usage >= c->total_usage) {
                 c->idle_us = total - c->total_us;
+                c->periods = c->have_usage ? usage - c->total_usage : c->idle_us > 0;
                 c->have_idle = true;
         }
         if (!c->have_idle)
-                c->pending = (struct cpuidle_pending){ 0 };
+                c->est = (struct cpuidle_estimate){ 0 };
         c->total_us = total;
+        c->total_usage = usage;
         c->have_total = true;
 }
 
@@ -135,7 +171,7 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online)
                 if (!cpuset_isset(online, cpu)) {
                         c->have_total = false;
                         c->have_idle = false;
-                        c->pending = (struct cpuidle_pending){ 0 };
+                        c->est = (struct cpuidle_estimate){ 0 };
                         continue;
                 }
                 /* Back from offline: its states may have been re-created,
@@ -152,37 +188,63 @@ bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)
         return cpu < r->ncpus && r->cpu[cpu].nstates > 0;
 }
 
-float cpuidle_busy(uint64_t idle_us, uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
-                   struct cpuidle_pending *p)
+static float stat_share(uint64_t stat_busy, uint64_t stat_idle)
+{
+        return (float)((double)stat_busy / (double)(stat_busy + stat_idle));
+}
+
+/* No idle period ended in the interval: [busy x][idle], x unknown unless
+ * the CPU was idle at its start (x = 0). */
+static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
+                                       struct cpuidle_estimate *e)
+{
+        /* An idle CPU has no tick to charge busy time to: a busy tick says
+         * the CPU was not idle at the last read after all. */
+        if (e->idle && stat_busy == 0) {
+                e->span_us += interval_us;
+                return 0.0f;
+        }
+        if (stat_idle > 0) {
+                e->idle = true;
+                e->span_us += interval_us;
+                return stat_share(stat_busy, stat_idle);
+        }
+        /* Busy through the read: the next period to end begins after it. */
+        e->idle = false;
+        e->span_us = 0;
+        return 1.0f;
+}
+
+float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
+                   uint64_t stat_idle, struct cpuidle_estimate *e)
 {
         uint64_t ticks = stat_busy + stat_idle;
-        bool ended = false;
-        double busy;
+        double span, keep, cycle, per_period, busy;
 
         if (interval_us == 0)
                 return 0.0f;
-        if (p->idle && idle_us == 0 && stat_busy == 0) {
-                p->credited_us += interval_us;
-                return 0.0f;
-        }
-        if (p->idle && idle_us > 0) {
-                /* The period ended and its whole time came at once: the
-                 * intervals it filled were reported idle already. */
-                idle_us -= idle_us < p->credited_us ? idle_us : p->credited_us;
-                ended = true;
-        }
-        p->idle = false;
-        p->credited_us = 0;
-        /* No idle period ended, yet /proc/stat, which counts the current
-         * one, saw idle time: the CPU went idle in the interval and still
-         * is. How long ago only the ticks tell. */
-        if (!ended && idle_us == 0 && stat_idle > 0) {
-                p->idle = true;
-                return (float)((double)stat_busy / (double)ticks);
-        }
-        busy = idle_us >= interval_us ? 0.0 : 1.0 - (double)idle_us / (double)interval_us;
+        /* Time without its count: the period ended between the reads of
+         * usage and time (read_total()). */
+        if (periods == 0 && idle_us > 0)
+                periods = 1;
+        if (periods == 0)
+                return busy_without_ended_period(interval_us, stat_busy, stat_idle, e);
+
+        span = (double)e->span_us + (double)interval_us;
+        e->span_us = 0;
+        keep = 1.0;
+        for (uint64_t i = 0; i < periods && i < CYCLE_FORGET_PERIODS; i++)
+                keep *= CYCLE_KEEP_PER_PERIOD;
+        e->cycle_us = e->cycle_us * keep + span;
+        e->cycle_periods = e->cycle_periods * keep + (double)periods;
+        cycle = e->cycle_us / e->cycle_periods;
+        per_period = (double)idle_us / (double)periods;
+        busy = per_period >= cycle ? 0.0 : 1.0 - per_period / cycle;
         if (busy * SURE_DEN >= SURE_NUM && ticks > 0 && stat_idle * SURE_DEN >= ticks * SURE_NUM)
-                return (float)((double)stat_busy / (double)ticks);
+                busy = stat_share(stat_busy, stat_idle);
+        /* Mostly idle: most likely in a period at the read, which the next
+         * interval's busy ticks would contradict. */
+        e->idle = busy < 0.5;
         return (float)busy;
 }
 
@@ -196,7 +258,7 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
         c = &r->cpu[cpu];
         if (c->nstates == 0 || !c->have_idle)
                 return false;
-        *ret = cpuidle_busy(c->idle_us, interval_us, stat_busy, stat_idle, &c->pending);
+        *ret = cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
         return true;
 }
 
@@ -205,7 +267,7 @@ void cpuidle_restart(struct cpuidle_reader *r)
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 r->cpu[cpu].have_total = false;
                 r->cpu[cpu].have_idle = false;
-                r->cpu[cpu].pending = (struct cpuidle_pending){ 0 };
+                r->cpu[cpu].est = (struct cpuidle_estimate){ 0 };
         }
 }
 

@@ -41,7 +41,8 @@ unit_tests = \
 	tests/unit/check_fileio \
 	tests/unit/check_switch_cost \
 	tests/unit/check_break_even \
-	tests/unit/check_policy_inputs
+	tests/unit/check_policy_inputs \
+	tests/unit/check_cpuidle_estimate
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -54,6 +55,9 @@ tests_unit_check_break_even_LDADD = $(UNIT_LDADD)
 tests_unit_check_policy_inputs_SOURCES = tests/unit/check_policy_inputs.c
 tests_unit_check_policy_inputs_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_policy_inputs_LDADD = $(SIM_LDADD)
+tests_unit_check_cpuidle_estimate_SOURCES = tests/unit/check_cpuidle_estimate.c
+tests_unit_check_cpuidle_estimate_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_cpuidle_estimate_LDADD = $(UNIT_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
