@@ -15,14 +15,18 @@
 #define SURE_NUM 9
 #define SURE_DEN 10
 
-/* The weight the cycle's history keeps per period ended since: it is
- * averaged over the last ~8 periods, long enough that the count of periods
- * ending per interval (1 or 2 at 11 ms periods read every 20 ms) averages
- * out, and short in time where periods are short (a busier CPU, whose
- * rhythm changes with its load). Past CYCLE_FORGET_PERIODS at once, the
- * history is gone. */
+/* The weight the history keeps per period ended since: the idle share is
+ * taken over the last ~8 periods, long enough that the count of periods
+ * ending per interval (1 or 2 at 11 ms periods read every 20 ms) and their
+ * lengths' jitter average out, short in time where periods are short (a
+ * busier CPU, whose rhythm changes with its load). Past
+ * CYCLE_FORGET_PERIODS at once, the history is gone. */
 #define CYCLE_KEEP_PER_PERIOD 0.88
 #define CYCLE_FORGET_PERIODS 32
+/* A CPU's history starts from its mean since it came online (cpuidle_cpu_busy()),
+ * weighing as this many periods, once it has at least CYCLE_PRIOR_MIN. */
+#define CYCLE_PRIOR_PERIODS 4
+#define CYCLE_PRIOR_MIN 32
 
 static void close_states(struct cpuidle_cpu *c)
 {
@@ -205,8 +209,10 @@ static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy,
                 return 0.0f;
         }
         if (stat_idle > 0) {
+                /* Its busy part is reported now, by the ticks: only the
+                 * idle part is left for the period's end to account for. */
                 e->idle = true;
-                e->span_us += interval_us;
+                e->span_us += interval_us * stat_idle / (stat_busy + stat_idle);
                 return stat_share(stat_busy, stat_idle);
         }
         /* Busy through the read: the next period to end begins after it. */
@@ -219,7 +225,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
                    uint64_t stat_idle, struct cpuidle_estimate *e)
 {
         uint64_t ticks = stat_busy + stat_idle;
-        double span, keep, cycle, per_period, busy;
+        double span, keep, busy;
 
         if (interval_us == 0)
                 return 0.0f;
@@ -236,10 +242,9 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
         for (uint64_t i = 0; i < periods && i < CYCLE_FORGET_PERIODS; i++)
                 keep *= CYCLE_KEEP_PER_PERIOD;
         e->cycle_us = e->cycle_us * keep + span;
+        e->cycle_idle_us = e->cycle_idle_us * keep + (double)idle_us;
         e->cycle_periods = e->cycle_periods * keep + (double)periods;
-        cycle = e->cycle_us / e->cycle_periods;
-        per_period = (double)idle_us / (double)periods;
-        busy = per_period >= cycle ? 0.0 : 1.0 - per_period / cycle;
+        busy = e->cycle_idle_us >= e->cycle_us ? 0.0 : 1.0 - e->cycle_idle_us / e->cycle_us;
         if (busy * SURE_DEN >= SURE_NUM && ticks > 0 && stat_idle * SURE_DEN >= ticks * SURE_NUM)
                 busy = stat_share(stat_busy, stat_idle);
         /* Mostly idle: most likely in a period at the read, which the next
@@ -249,7 +254,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
 }
 
 bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_us, uint64_t stat_busy,
-                      uint64_t stat_idle, float *ret)
+                      uint64_t stat_idle, uint64_t online_us, float *ret)
 {
         struct cpuidle_cpu *c;
 
@@ -258,6 +263,33 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
         c = &r->cpu[cpu];
         if (c->nstates == 0 || !c->have_idle)
                 return false;
+        /* Without a history, the first interval's count of periods would
+         * be all there is, and it aliases (one period of 11 ms in 20: 46 %
+         * busy, on an idle machine, at the daemon's start). The CPU's mean
+         * since it came online is a better start, or /proc/stat's share,
+         * coarse but not aliased, until there is one. */
+        /* Without usage files, periods are not counted: each interval
+         * stands alone, from its residency (and the span of a period that
+         * lasted through the intervals before). */
+        if (!c->have_usage)
+                c->est.cycle_us = c->est.cycle_idle_us = c->est.cycle_periods = 0;
+        if (c->est.cycle_periods == 0 && c->have_usage && c->periods > 0) {
+                if (c->total_usage >= CYCLE_PRIOR_MIN && online_us > 0) {
+                        double w = CYCLE_PRIOR_PERIODS / (double)c->total_usage;
+
+                        c->est.cycle_us = (double)online_us * w;
+                        c->est.cycle_idle_us = (double)c->total_us * w;
+                        c->est.cycle_periods = CYCLE_PRIOR_PERIODS;
+                } else if (stat_busy + stat_idle > 0) {
+                        c->est.cycle_us = (double)c->est.span_us + (double)interval_us;
+                        c->est.cycle_idle_us = (double)c->idle_us;
+                        c->est.cycle_periods = (double)c->periods;
+                        c->est.span_us = 0;
+                        *ret = (float)((double)stat_busy / (double)(stat_busy + stat_idle));
+                        c->est.idle = *ret < 0.5f;
+                        return true;
+                }
+        }
         *ret = cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
         return true;
 }

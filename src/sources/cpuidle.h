@@ -31,9 +31,8 @@ struct cpuidle_estimate {
         bool idle;              /* believed in an idle period at the last read */
         uint64_t span_us;       /* time since the last read with an ended period, or since it was seen busy */
         /* Decayed sums over the reads with ended periods: the time they
-         * spanned and how many periods ended; their ratio is the CPU's
-         * cycle (one idle period and the busy time after it). */
-        double cycle_us, cycle_periods;
+         * spanned, the residency of the periods that ended and how many. */
+        double cycle_us, cycle_idle_us, cycle_periods;
 };
 
 struct cpuidle_cpu {
@@ -74,10 +73,12 @@ bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu);
 
 /* The CPU's busy fraction over the last 'interval_us' (0..1), from its idle
  * time, its ended periods and the interval's /proc/stat ticks (busy, and
- * idle + iowait), by cpuidle_busy(), into *ret. Returns false, leaving *ret, where cpuidle does not cover the
+ * idle + iowait), by cpuidle_busy(), into *ret. 'online_us' is the CPU's
+ * time online so far (/proc/stat's busy + idle): with the count of periods
+ * since, its first cycle. Returns false, leaving *ret, where cpuidle does not cover the
  * interval for that CPU. */
 bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_us, uint64_t stat_busy,
-                      uint64_t stat_idle, float *ret);
+                      uint64_t stat_idle, uint64_t online_us, float *ret);
 
 /* Forgets the baselines: the next read starts a new interval for every CPU. */
 void cpuidle_restart(struct cpuidle_reader *r);
@@ -92,12 +93,12 @@ void cpuidle_close(struct cpuidle_reader *r);
  *   x = 0 if the CPU was idle at the last read (e->idle): idle throughout
  *   unless a busy tick says it was not; else /proc/stat's share, busy when
  *   it saw no idle.
- * - Periods ended: the residency per period over the CPU's cycle (the time
- *   per ended period, decayed over the last reads), not the residency over
- *   the interval. The periods that end in an interval began before it and
- *   the one in progress at its end is not counted, so the residency of an
- *   interval jumps with the count of periods ending in it; the length of
- *   one period against the time between period ends does not.
+ * - Periods ended: the residency of the last ~8 ended periods over the
+ *   time they spanned (from read to read), not the residency over the
+ *   interval. The periods that end in an interval began before it and the
+ *   one in progress at its end is not counted, so the residency of one
+ *   interval jumps with the count of periods ending in it; summed over a
+ *   few periods' worth of reads, it does not.
  * - Either way, where cpuidle says busy (>= 90 %) and /proc/stat idle
  *   (>= 90 % of at least one tick), /proc/stat's share is taken: cpuidle
  *   is behind (a period that began before the interval and has not ended).
