@@ -11,6 +11,10 @@
 
 #define PATH_SIZE 512
 
+/* A USER_HZ tick: /proc/stat counts in these (USER_HZ is 100 on every
+ * Linux ABI). */
+#define USEC_PER_TICK 10000
+
 /* "Contradict each other": both sources this sure, in opposite directions. */
 #define SURE_NUM 9
 #define SURE_DEN 10
@@ -203,11 +207,17 @@ static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy,
                                        struct cpuidle_estimate *e)
 {
         /* An idle CPU has no tick to charge busy time to: a busy tick says
-         * the CPU was not idle at the last read after all. */
-        if (e->idle && stat_busy == 0) {
+         * the CPU was not idle at the last read after all, or that a wake
+         * fell between the last read of /proc/stat and of cpuidle (its
+         * period counted then, its busy tick now). The two look alike for
+         * one interval: a second in a row without a period ending is not
+         * a skew. */
+        if (e->idle && (stat_busy == 0 || !e->doubt)) {
+                e->doubt = stat_busy > 0;
                 e->span_us += interval_us;
                 return 0.0f;
         }
+        e->doubt = false;
         if (stat_idle > 0) {
                 /* Its busy part is reported now, by the ticks: only the
                  * idle part is left for the period's end to account for. */
@@ -229,6 +239,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
 
         if (interval_us == 0)
                 return 0.0f;
+        e->quiet_us = stat_busy == 0 ? e->quiet_us + interval_us : 0;
         /* Time without its count: the period ended between the reads of
          * usage and time (read_total()). */
         if (periods == 0 && idle_us > 0)
@@ -238,6 +249,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
 
         span = (double)e->span_us + (double)interval_us;
         e->span_us = 0;
+        e->doubt = false;
         keep = 1.0;
         for (uint64_t i = 0; i < periods && i < CYCLE_FORGET_PERIODS; i++)
                 keep *= CYCLE_KEEP_PER_PERIOD;
@@ -245,6 +257,12 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
         e->cycle_idle_us = e->cycle_idle_us * keep + (double)idle_us;
         e->cycle_periods = e->cycle_periods * keep + (double)periods;
         busy = e->cycle_idle_us >= e->cycle_us ? 0.0 : 1.0 - e->cycle_idle_us / e->cycle_us;
+        /* /proc/stat's busy count moves on every USER_HZ tick of busy
+         * time: without a move for quiet_us, less than a tick was busy in
+         * it, whatever cpuidle is behind with (a wake between the reads, a
+         * period's time counted late). */
+        if (e->quiet_us > USEC_PER_TICK && busy * (double)e->quiet_us > USEC_PER_TICK)
+                busy = (double)USEC_PER_TICK / (double)e->quiet_us;
         if (busy * SURE_DEN >= SURE_NUM && ticks > 0 && stat_idle * SURE_DEN >= ticks * SURE_NUM)
                 busy = stat_share(stat_busy, stat_idle);
         /* Mostly idle: most likely in a period at the read, which the next

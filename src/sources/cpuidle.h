@@ -29,6 +29,8 @@
 /* What cpuidle_busy() carries from one interval to the next, per CPU. */
 struct cpuidle_estimate {
         bool idle;              /* believed in an idle period at the last read */
+        bool doubt;             /* a busy tick came while believed idle (see cpuidle_busy()) */
+        uint64_t quiet_us;      /* since /proc/stat last counted a busy tick */
         uint64_t span_us;       /* time since the last read with an ended period, or since it was seen busy */
         /* Decayed sums over the reads with ended periods: the time they
          * spanned, the residency of the periods that ended and how many. */
@@ -91,14 +93,17 @@ void cpuidle_close(struct cpuidle_reader *r);
  * idle time, unlike cpuidle's, includes the period in progress).
  * - No period ended: the interval was busy then idle, [busy x][idle], with
  *   x = 0 if the CPU was idle at the last read (e->idle): idle throughout
- *   unless a busy tick says it was not; else /proc/stat's share, busy when
- *   it saw no idle.
+ *   unless busy ticks in two such intervals in a row say it was not (one
+ *   may be a wake that fell between the reads of /proc/stat and cpuidle);
+ *   else /proc/stat's share, busy when it saw no idle.
  * - Periods ended: the residency of the last ~8 ended periods over the
  *   time they spanned (from read to read), not the residency over the
  *   interval. The periods that end in an interval began before it and the
  *   one in progress at its end is not counted, so the residency of one
  *   interval jumps with the count of periods ending in it; summed over a
  *   few periods' worth of reads, it does not.
+ * - Where /proc/stat counted no busy tick for quiet_us, the CPU was busy
+ *   less than a tick in it: at most 10 ms / quiet_us busy.
  * - Either way, where cpuidle says busy (>= 90 %) and /proc/stat idle
  *   (>= 90 % of at least one tick), /proc/stat's share is taken: cpuidle
  *   is behind (a period that began before the interval and has not ended).

@@ -47,7 +47,7 @@ static void set_shares(double little, double big)
                 share[cpu] = cpu < 4 ? little : big;
 }
 
-static void start(void)
+static void start(unsigned sample_ms)
 {
         static const struct fakeboard_driver driver = { .step = share_step };
         const struct fakeboard_desc *d = fakeboard_desc_find("exynos5422-kernel-idle");
@@ -65,7 +65,7 @@ static void start(void)
         len = strlen(shipped) + 128;
         config = malloc(len);
         ck_assert_ptr_nonnull(config);
-        snprintf(config, len, "%s\n[daemon]\nsample_interval_ms = 20\nbackend = dryrun\n", shipped);
+        snprintf(config, len, "%s\n[daemon]\nsample_interval_ms = %u\nbackend = dryrun\n", shipped, sample_ms);
         spawn_daemon(write_config("bigLittle.conf", config), NULL);
         free(config);
         free(shipped);
@@ -76,7 +76,7 @@ static void start(void)
 START_TEST(test_idle_no_switch)
 {
         set_shares(0.02, 0.02);
-        start();
+        start(20);
         ck_assert_int_eq(fakeboard_run_for(fb, 4000), 0);
         ck_assert_msg(count_lines(0, "switch ") == 0, "switched on an idle machine:%s", log_text());
         assert_exit_status(stop_daemon(SIGTERM), 0);
@@ -84,14 +84,15 @@ START_TEST(test_idle_no_switch)
 END_TEST
 
 /* 4 x 100 % on LITTLE for 2 s, then 2 % everywhere: up during the load,
- * back to the lowest level within 1 s of its end, and staying there. */
-START_TEST(test_back_to_little_after_load)
+ * back to the lowest level within 1 s of its end, and staying there. The
+ * time back is printed for tests/bench/idle-return.sh. */
+static void back_to_little_after_load(unsigned sample_ms)
 {
         bl_usec_t end, down_at;
         unsigned up, down;
 
         set_shares(0.02, 0.02);
-        start();
+        start(sample_ms);
         ck_assert_int_eq(fakeboard_run_for(fb, 500), 0);
         set_shares(1.0, 0.02);
         up = expect_line(0, "switch little -> big: ", UP_BOUND_MS);
@@ -102,10 +103,23 @@ START_TEST(test_back_to_little_after_load)
         (void)fakeboard_line(fb, down, &down_at);
         ck_assert_msg(down_at <= end + BACK_BOUND_MS * BL_USEC_PER_MSEC, "back to little %.0f ms after the load:%s",
                       (double)(down_at - end) / 1000.0, log_text());
-        printf("# back to little %.0f ms after the load ended\n", (double)(down_at - end) / 1000.0);
+        printf("# sampling %u ms: back to little %.0f ms after the load ended\n", sample_ms,
+               (double)(down_at - end) / 1000.0);
         ck_assert_int_eq(fakeboard_run_for(fb, 2000), 0);
         ck_assert_msg(count_lines(down + 1, "switch ") == 0, "switched again on the idle machine:%s", log_text());
         assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+
+START_TEST(test_back_to_little_after_load)
+{
+        back_to_little_after_load(20);
+}
+END_TEST
+
+/* The same at the shipped interval, issue 16's target. */
+START_TEST(test_back_to_little_after_load_10ms)
+{
+        back_to_little_after_load(10);
 }
 END_TEST
 
@@ -118,6 +132,7 @@ static Suite *idle_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_idle_no_switch);
         tcase_add_test(tc, test_back_to_little_after_load);
+        tcase_add_test(tc, test_back_to_little_after_load_10ms);
         suite_add_tcase(s, tc);
         return s;
 }
