@@ -100,6 +100,25 @@ int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset 
         return 0;
 }
 
+/* What the kernel writes, "digits\n" (at most 18 digits: no overflow), is
+ * parsed here, every state of every CPU at every tick; anything else goes
+ * to parse_int(), for its answer and errors. */
+static bool parse_counter(const char *text, uint64_t *ret)
+{
+        const char *p = text;
+        uint64_t v = 0;
+        unsigned d;
+
+        while ((d = (unsigned)(unsigned char)*p - '0') <= 9 && p - text < 18) {
+                v = v * 10 + d;
+                p++;
+        }
+        if (p == text || *p != '\n' || p[1] != '\0')
+                return false;
+        *ret = v;
+        return true;
+}
+
 static int read_state(int fd, uint64_t *ret)
 {
         char buf[32];
@@ -109,6 +128,8 @@ static int read_state(int fd, uint64_t *ret)
         r = pread_text(fd, buf, sizeof(buf), NULL);
         if (r < 0)
                 return r;
+        if (parse_counter(buf, ret))
+                return 0;
         r = parse_int(buf, &v);
         if (r < 0)
                 return r;
@@ -118,11 +139,13 @@ static int read_state(int fd, uint64_t *ret)
         return 0;
 }
 
-/* The kernel adds a period's time, then counts it in usage; each state's
- * usage is read before its time so that a period ending between the two
- * reads shows as time without its count (taken as one more period), never
- * as a count without its time (a period of no length: busy). */
-static int read_total(const struct cpuidle_cpu *c, uint64_t *ret_us, uint64_t *ret_usage)
+/* A state's usage is read only where its time moved: a period that ended
+ * added to both (a period of no length aside), and a tick of an idle
+ * machine finds most states unchanged. The kernel adds a period's time,
+ * then counts it in usage; one ending between the two reads shows as a
+ * count without its time (a busier interval, paid back at the next), or at
+ * the next read as time without its count (taken as one period). */
+static int read_total(struct cpuidle_cpu *c, uint64_t *ret_us, uint64_t *ret_usage)
 {
         uint64_t total = 0, usage = 0;
 
@@ -130,11 +153,17 @@ static int read_total(const struct cpuidle_cpu *c, uint64_t *ret_us, uint64_t *r
                 uint64_t v, u = 0;
                 int r;
 
-                if (c->have_usage && (r = read_state(c->usage_fd[k], &u)) < 0)
-                        return r;
                 r = read_state(c->fd[k], &v);
                 if (r < 0)
                         return r;
+                if (c->have_usage) {
+                        if (c->have_total && v == c->state_us[k])
+                                u = c->state_usage[k];
+                        else if ((r = read_state(c->usage_fd[k], &u)) < 0)
+                                return r;
+                }
+                c->state_us[k] = v;
+                c->state_usage[k] = u;
                 if (__builtin_add_overflow(total, v, &total) || __builtin_add_overflow(usage, u, &usage))
                         return -ERANGE;
         }
@@ -196,6 +225,22 @@ bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)
         return cpu < r->ncpus && r->cpu[cpu].nstates > 0;
 }
 
+/* CYCLE_KEEP_PER_PERIOD to the power 'periods' (0 past CYCLE_FORGET_PERIODS),
+ * without pow() on every CPU at every tick. */
+static double keep_after(uint64_t periods)
+{
+        static double table[CYCLE_FORGET_PERIODS + 1];
+
+        if (periods > CYCLE_FORGET_PERIODS)
+                return 0.0;
+        if (table[0] == 0.0) {
+                table[0] = 1.0;
+                for (unsigned i = 1; i <= CYCLE_FORGET_PERIODS; i++)
+                        table[i] = table[i - 1] * CYCLE_KEEP_PER_PERIOD;
+        }
+        return table[periods];
+}
+
 static float stat_share(uint64_t stat_busy, uint64_t stat_idle)
 {
         return (float)((double)stat_busy / (double)(stat_busy + stat_idle));
@@ -250,9 +295,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
         span = (double)e->span_us + (double)interval_us;
         e->span_us = 0;
         e->doubt = false;
-        keep = 1.0;
-        for (uint64_t i = 0; i < periods && i < CYCLE_FORGET_PERIODS; i++)
-                keep *= CYCLE_KEEP_PER_PERIOD;
+        keep = keep_after(periods);
         e->cycle_us = e->cycle_us * keep + span;
         e->cycle_idle_us = e->cycle_idle_us * keep + (double)idle_us;
         e->cycle_periods = e->cycle_periods * keep + (double)periods;

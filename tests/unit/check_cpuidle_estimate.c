@@ -400,7 +400,7 @@ START_TEST(test_reader_counts_periods)
 END_TEST
 
 /* Bad contents: a state whose time is not a number, or a usage that is
- * not, leaves the CPU without cpuidle for the interval (/proc/stat's
+ * not (read where the time moved), leaves the CPU without cpuidle for the interval (/proc/stat's
  * share stands), and the reader looks the states up again; negative or
  * falling counts start a new interval. Without usage files, residency
  * counts as one period. */
@@ -417,8 +417,10 @@ START_TEST(test_reader_bad_contents)
         }
         r = open_reader("0-3");
         put(0, 0, "time", "garbage\n");
+        put(1, 0, "time", "1500\n");           /* usage is read where time moved */
         put(1, 0, "usage", "-5\n");
         put(2, 0, "time", "");
+        put(3, 0, "time", "1200\n");
         put(3, 0, "usage", "9\n");              /* fell: someone else's, or reset */
         cpuidle_read(&r, &all);
         for (unsigned cpu = 0; cpu < 4; cpu++)
