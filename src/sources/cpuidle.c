@@ -324,24 +324,26 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
         c = &r->cpu[cpu];
         if (c->nstates == 0 || !c->have_idle)
                 return false;
-        /* Without a history, the first interval's count of periods would
-         * be all there is, and it aliases (one period of 11 ms in 20: 46 %
-         * busy, on an idle machine, at the daemon's start). The CPU's mean
-         * since it came online is a better start, or /proc/stat's share,
-         * coarse but not aliased, until there is one. */
         /* Without usage files, periods are not counted: each interval
          * stands alone, from its residency (and the span of a period that
          * lasted through the intervals before). */
         if (!c->have_usage)
                 c->est.cycle_us = c->est.cycle_idle_us = c->est.cycle_periods = 0;
-        if (c->est.cycle_periods == 0 && c->have_usage && c->periods > 0) {
+        /* Without a history, the first interval's count of periods would
+         * be all there is, and it aliases (one period of 11 ms in 20: 46 %
+         * busy, on an idle machine, at the daemon's start). The CPU's mean
+         * since it came online is a better start, and says whether it is
+         * most likely in an idle period now; or /proc/stat's share, coarse
+         * but not aliased, until there is one. */
+        if (c->est.cycle_periods == 0 && c->have_usage) {
                 if (c->total_usage >= CYCLE_PRIOR_MIN && online_us > 0) {
                         double w = CYCLE_PRIOR_PERIODS / (double)c->total_usage;
 
                         c->est.cycle_us = (double)online_us * w;
                         c->est.cycle_idle_us = (double)c->total_us * w;
                         c->est.cycle_periods = CYCLE_PRIOR_PERIODS;
-                } else if (stat_busy + stat_idle > 0) {
+                        c->est.idle = c->total_us * 2 >= online_us;
+                } else if (c->periods > 0 && stat_busy + stat_idle > 0) {
                         c->est.cycle_us = (double)c->est.span_us + (double)interval_us;
                         c->est.cycle_idle_us = (double)c->idle_us;
                         c->est.cycle_periods = (double)c->periods;

@@ -94,8 +94,9 @@ static void back_to_little_after_load(unsigned sample_ms)
         set_shares(0.02, 0.02);
         start(sample_ms);
         ck_assert_int_eq(fakeboard_run_for(fb, 500), 0);
+        ck_assert_msg(count_lines(0, "switch ") == 0, "switched before the load:%s", log_text());
         set_shares(1.0, 0.02);
-        up = expect_line(0, "switch little -> big: ", UP_BOUND_MS);
+        up = expect_line(fakeboard_n_lines(fb), "switch little -> big: ", UP_BOUND_MS);
         ck_assert_int_eq(fakeboard_run_for(fb, 2000), 0);
         set_shares(0.02, 0.02);
         end = fakeboard_now();

@@ -399,6 +399,37 @@ START_TEST(test_reader_counts_periods)
 }
 END_TEST
 
+/* A CPU's history starts from its figures since it came online: 50 s
+ * online, 49 s idle in 4500 periods (a cycle of ~11 ms, 98 % idle). An
+ * interval in which nothing moved is then an idle period going on, not
+ * busy time; when it ends, after 29.5 ms, the 30 ms read 2 % busy. A CPU
+ * that was mostly busy since it came online reads busy. */
+START_TEST(test_reader_history_from_boot)
+{
+        struct cpuidle_reader r;
+        bl_cpuset all;
+        float b = -1;
+
+        put(0, 0, "time", "49000000\n");
+        put(0, 0, "usage", "4500\n");
+        put(1, 0, "time", "5000000\n");
+        put(1, 0, "usage", "4500\n");
+        r = open_reader("0-1");
+        ck_assert_int_eq(cpuset_parse(&all, "0-1"), 0);
+        cpuidle_read(&r, &all);
+        ck_assert(cpuidle_cpu_busy(&r, 0, 10000, 0, 0, 50000000, &b));
+        ck_assert_float_eq(b, 0.0f);
+        ck_assert(cpuidle_cpu_busy(&r, 1, 10000, 0, 0, 50000000, &b));
+        ck_assert_float_eq(b, 1.0f);
+        put(0, 0, "time", "49029500\n");
+        put(0, 0, "usage", "4501\n");
+        cpuidle_read(&r, &all);
+        ck_assert(cpuidle_cpu_busy(&r, 0, 20000, 0, 2, 50020000, &b));
+        ck_assert_msg(b < 0.05f, "busy %.3f", (double)b);
+        cpuidle_close(&r);
+}
+END_TEST
+
 /* Bad contents: a state whose time is not a number, or a usage that is
  * not (read where the time moved), leaves the CPU without cpuidle for the interval (/proc/stat's
  * share stands), and the reader looks the states up again; negative or
@@ -477,6 +508,7 @@ static Suite *estimate_suite(void)
         tcase_add_checked_fixture(tc, files_setup, files_teardown);
         tcase_add_test(tc, test_reader_counts_periods);
         tcase_add_test(tc, test_reader_bad_contents);
+        tcase_add_test(tc, test_reader_history_from_boot);
         suite_add_tcase(s, tc);
         return s;
 }
