@@ -20,12 +20,12 @@
 #define SURE_DEN 10
 
 /* The weight the history keeps per period ended since: the idle share is
- * taken over the last ~8 periods, long enough that the count of periods
+ * taken over the last ~12 periods, long enough that the count of periods
  * ending per interval (1 or 2 at 11 ms periods read every 20 ms) and their
  * lengths' jitter average out, short in time where periods are short (a
  * busier CPU, whose rhythm changes with its load). Past
  * CYCLE_FORGET_PERIODS at once, the history is gone. */
-#define CYCLE_KEEP_PER_PERIOD 0.88
+#define CYCLE_KEEP_PER_PERIOD 0.92
 #define CYCLE_FORGET_PERIODS 32
 /* A CPU's history starts from its mean since it came online (cpuidle_cpu_busy()),
  * weighing as this many periods, once it has at least CYCLE_PRIOR_MIN. */

@@ -97,7 +97,7 @@ void cpuidle_close(struct cpuidle_reader *r);
  *   unless busy ticks in two such intervals in a row say it was not (one
  *   may be a wake that fell between the reads of /proc/stat and cpuidle);
  *   else /proc/stat's share, busy when it saw no idle.
- * - Periods ended: the residency of the last ~8 ended periods over the
+ * - Periods ended: the residency of the last ~12 ended periods over the
  *   time they spanned (from read to read), not the residency over the
  *   interval. The periods that end in an interval began before it and the
  *   one in progress at its end is not counted, so the residency of one
