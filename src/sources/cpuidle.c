@@ -348,7 +348,7 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
                         c->est.cycle_idle_us = (double)c->idle_us;
                         c->est.cycle_periods = (double)c->periods;
                         c->est.span_us = 0;
-                        *ret = (float)((double)stat_busy / (double)(stat_busy + stat_idle));
+                        *ret = stat_share(stat_busy, stat_idle);
                         c->est.idle = *ret < 0.5f;
                         return true;
                 }
