@@ -44,7 +44,8 @@ struct cpuidle_cpu {
         bool have_usage;        /* every state has a usage file */
         uint64_t total_us;      /* sum of the states' time at the last read */
         uint64_t total_usage;   /* sum of their usage (0 without usage files) */
-        uint64_t state_us[CPUIDLE_MAX_STATES], state_usage[CPUIDLE_MAX_STATES];        /* per state, as last read */
+        /* per state, as last read */
+        uint64_t state_us[CPUIDLE_MAX_STATES], state_usage[CPUIDLE_MAX_STATES];
         bool have_total;        /* total_us is a baseline for the next read */
         bool have_idle;         /* idle_us covers the last interval */
         uint64_t idle_us;       /* idle time between the last two reads */

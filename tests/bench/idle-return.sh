@@ -25,7 +25,8 @@ while [ "$i" -lt "$runs" ]; do
 done
 echo "$runs runs of check_idle, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ms in 20 10; do
-        sed -n "s/^# sampling $ms ms: back to little \([0-9]*\) ms after the load ended$/\1/p" "$out" | sort -n |
+        sed -n "s/^# sampling $ms ms: back to little \([0-9]*\) ms after the load ended$/\1/p" "$out" |
+        sort -n |
         awk -v ms="$ms" '
         { t[NR] = $1 }
         END {

@@ -404,7 +404,7 @@ static const struct fakeboard_desc boards[] = {
                  * period when it ends, with the CPUs' timers waking them
                  * every ~11 ms: the residency read per interval aliases. */
                 .name = "exynos5422-kernel-idle",
-                .summary = "exynos5422 with cpuidle residency credited as the kernel does (11 ms timer wakes)",
+                .summary = "exynos5422, cpuidle residency credited as the kernel does (11 ms timer wakes)",
                 .ncpus = 8,
                 .kernel_max = 15,
                 .fixed_cpus = "0",

@@ -80,8 +80,9 @@ static void model_set_load(struct cpu_model *m, double load)
                         m->idle = false;
                 }
         } else if (!m->idle) {
-                m->work = m->work > (uint64_t)(load * (double)m->wake_us) ? (uint64_t)(load * (double)m->wake_us)
-                                                                          : m->work;
+                uint64_t per_wake = (uint64_t)(load * (double)m->wake_us);
+
+                m->work = m->work > per_wake ? per_wake : m->work;
         }
 }
 
@@ -153,7 +154,8 @@ START_TEST(test_aliasing_wakes_11ms_read_20ms)
                 /* the case is the aliasing one */
                 ck_assert_msg(naive_hi > 0.4f && naive_lo == 0.0f, "phase %llu: residency alone %.3f..%.3f",
                               (unsigned long long)phase, (double)naive_lo, (double)naive_hi);
-                ck_assert_msg(hi < 0.1f, "phase %llu: busy up to %.3f", (unsigned long long)phase, (double)hi);
+                ck_assert_msg(hi < 0.1f, "phase %llu: busy up to %.3f", (unsigned long long)phase,
+                              (double)hi);
                 ck_assert_msg(fabs(sum / n - 0.02) < 0.015, "phase %llu: mean busy %.4f",
                               (unsigned long long)phase, sum / n);
                 (void)lo;
@@ -211,7 +213,8 @@ START_TEST(test_busy_cpu_reads_busy)
                                               loads[l], i, (double)b);
                         sum += b;
                 }
-                ck_assert_msg(fabs(sum / 95 - loads[l]) < 0.05, "load %.2f: mean busy %.3f", loads[l], sum / 95);
+                ck_assert_msg(fabs(sum / 95 - loads[l]) < 0.05, "load %.2f: mean busy %.3f", loads[l],
+                              sum / 95);
         }
 }
 END_TEST
