@@ -119,6 +119,10 @@ static bool parse_plain_decimal(const char *p, long long *ret)
         if (*p == '-' || *p == '+')
                 negative = *p++ == '-';
         digits = p;
+        /* 18 digits cannot overflow: no check (a division) per digit for
+         * the values the kernel writes every tick. */
+        for (; *p >= '0' && *p <= '9' && p - digits < 18; p++)
+                v = v * 10 + (unsigned)(*p - '0');
         for (; *p >= '0' && *p <= '9'; p++) {
                 if (v > (limit + 1 - (unsigned)(*p - '0')) / 10)
                         return false;

@@ -62,6 +62,7 @@ struct options {
         bool oracle_start_free;         /* --oracle-start free; else the lowest level, where runs start */
         bool json;
         const char *testbed;            /* live: a link to the testbed, for other commands */
+        enum fakeboard_residency residency;     /* live: how the board credits cpuidle residency */
         char **command;                 /* live: what switches the board */
 };
 
@@ -89,7 +90,8 @@ static void usage(FILE *f)
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
-                "                 [--duration S] [--testbed DIR] [--plot FILE] [--json] -- COMMAND [ARG]...\n"
+                "                 [--duration S] [--testbed DIR] [--residency step|kernel] [--plot FILE]\n"
+                "                 [--json] -- COMMAND [ARG]...\n"
                 "       blsim generate FAMILY --seed N [--duration S] [--out FILE]\n"
                 "       blsim generate --all --seeds A-B --out-dir DIR [--duration S]\n"
                 "       blsim generate --list\n"
@@ -123,6 +125,8 @@ static void usage(FILE *f)
                 "      --seed S          tune: seed of the random restarts (default 1)\n"
                 "  -o, --out FILE        tune: write the drop-in configuration to FILE\n"
                 "      --testbed DIR     live: make DIR a link to the board's testbed while it runs\n"
+                "      --residency R     live: cpuidle residency per board step (step, the default),\n"
+                "                        or as a kernel credits it, when an idle period ends (kernel)\n"
                 "  -h, --help            show this help\n"
                 "  -V, --version         show the version\n",
                 (unsigned long long)RTAPP_DEFAULT_STEP_US,
@@ -262,7 +266,7 @@ static bool gnuplot_installed(void)
 
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE };
+        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -278,6 +282,7 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "plot", required_argument, NULL, OPT_PLOT },
                 { "testbed", required_argument, NULL, OPT_TESTBED },
                 { "reactive-interval", required_argument, NULL, OPT_REACTIVE },
+                { "residency", required_argument, NULL, OPT_RESIDENCY },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -332,6 +337,21 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         o->testbed = optarg;
+                        break;
+                case OPT_RESIDENCY:
+                        if (!live) {
+                                fprintf(stderr, "blsim %s: --residency belongs to blsim live\n", verb);
+                                return EXIT_USAGE;
+                        }
+                        if (strcmp(optarg, "step") == 0) {
+                                o->residency = FAKEBOARD_RESIDENCY_STEP;
+                        } else if (strcmp(optarg, "kernel") == 0) {
+                                o->residency = FAKEBOARD_RESIDENCY_KERNEL;
+                        } else {
+                                fprintf(stderr, "blsim live: --residency: expected step or kernel, got "
+                                                "\"%s\"\n", optarg);
+                                return EXIT_USAGE;
+                        }
                         break;
                 case OPT_REACTIVE:
                         /* Below the daemon's 5 ms floor too: what faster sampling would buy. */
@@ -1333,6 +1353,7 @@ static int verb_live(int argc, char **argv)
                 for (unsigned i = 0; i < cfg->ncpuset_groups; i++)
                         groups[i] = cfg->cpuset_groups[i];
                 r = live_desc_build(ld, &sc->board, groups, cfg->ncpuset_groups);
+                ld->desc.residency = o.residency;
                 if (r == 0)
                         r = sim_live_new(&run, &sc->board, &sc->mode, sc->workload);
                 if (r == 0 && o.plot)

@@ -11,37 +11,71 @@
 
 #define PATH_SIZE 512
 
+/* A USER_HZ tick: /proc/stat counts in these (USER_HZ is 100 on every
+ * Linux ABI). */
+#define USEC_PER_TICK 10000
+
 /* "Contradict each other": both sources this sure, in opposite directions. */
 #define SURE_NUM 9
 #define SURE_DEN 10
 
+/* The weight the history keeps per period ended since: the idle share is
+ * taken over the last ~12 periods, long enough that the count of periods
+ * ending per interval (1 or 2 at 11 ms periods read every 20 ms) and their
+ * lengths' jitter average out, short in time where periods are short (a
+ * busier CPU, whose rhythm changes with its load). Past
+ * CYCLE_FORGET_PERIODS at once, the history is gone. */
+#define CYCLE_KEEP_PER_PERIOD 0.92
+#define CYCLE_FORGET_PERIODS 32
+/* A CPU's history starts from its mean since it came online (cpuidle_cpu_busy()),
+ * weighing as this many periods, once it has at least CYCLE_PRIOR_MIN. */
+#define CYCLE_PRIOR_PERIODS 4
+#define CYCLE_PRIOR_MIN 32
+
 static void close_states(struct cpuidle_cpu *c)
 {
-        for (unsigned k = 0; k < c->nstates; k++)
+        for (unsigned k = 0; k < c->nstates; k++) {
                 close(c->fd[k]);
+                if (c->usage_fd[k] >= 0)
+                        close(c->usage_fd[k]);
+        }
         c->nstates = 0;
+        c->have_usage = false;
         c->have_total = false;
         c->have_idle = false;
-        c->pending = (struct cpuidle_pending){ 0 };
+        c->est = (struct cpuidle_estimate){ 0 };
 }
 
-/* States are numbered from 0 without gaps; the first that does not open
- * ends the list. */
+static int open_state_file(const struct cpuidle_reader *r, unsigned cpu, unsigned k, const char *name)
+{
+        char path[PATH_SIZE];
+        int n;
+
+        n = snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u/%s", r->dir, cpu, k, name);
+        if (n < 0 || (size_t)n >= sizeof(path))
+                return -ENAMETOOLONG;
+        return open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+}
+
+/* States are numbered from 0 without gaps; the first whose time does not
+ * open ends the list. The count of ended periods needs every state's
+ * usage; without, an interval with residency counts as one period. */
 static void open_states(const struct cpuidle_reader *r, unsigned cpu, struct cpuidle_cpu *c)
 {
         close_states(c);
+        c->have_usage = true;
         for (unsigned k = 0; k < CPUIDLE_MAX_STATES; k++) {
-                char path[PATH_SIZE];
-                int n, fd;
+                int fd = open_state_file(r, cpu, k, "time");
 
-                n = snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u/time", r->dir, cpu, k);
-                if (n < 0 || (size_t)n >= sizeof(path))
-                        break;
-                fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
                 if (fd < 0)
                         break;
-                c->fd[c->nstates++] = fd;
+                c->fd[k] = fd;
+                c->usage_fd[k] = open_state_file(r, cpu, k, "usage");
+                c->have_usage = c->have_usage && c->usage_fd[k] >= 0;
+                c->nstates++;
         }
+        if (c->nstates == 0)
+                c->have_usage = false;
 }
 
 int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset *cpus)
@@ -66,6 +100,25 @@ int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset 
         return 0;
 }
 
+/* What the kernel writes, "digits\n" (at most 18 digits: no overflow), is
+ * parsed here, every state of every CPU at every tick; anything else goes
+ * to parse_int(), for its answer and errors. */
+static bool parse_counter(const char *text, uint64_t *ret)
+{
+        const char *p = text;
+        uint64_t v = 0;
+        unsigned d;
+
+        while ((d = (unsigned)(unsigned char)*p - '0') <= 9 && p - text < 18) {
+                v = v * 10 + d;
+                p++;
+        }
+        if (p == text || *p != '\n' || p[1] != '\0')
+                return false;
+        *ret = v;
+        return true;
+}
+
 static int read_state(int fd, uint64_t *ret)
 {
         char buf[32];
@@ -75,6 +128,8 @@ static int read_state(int fd, uint64_t *ret)
         r = pread_text(fd, buf, sizeof(buf), NULL);
         if (r < 0)
                 return r;
+        if (parse_counter(buf, ret))
+                return 0;
         r = parse_int(buf, &v);
         if (r < 0)
                 return r;
@@ -84,46 +139,64 @@ static int read_state(int fd, uint64_t *ret)
         return 0;
 }
 
-static int read_total(const struct cpuidle_cpu *c, uint64_t *ret)
+/* A state's usage is read only where its time moved: a period that ended
+ * added to both (a period of no length aside), and a tick of an idle
+ * machine finds most states unchanged. The kernel adds a period's time,
+ * then counts it in usage; one ending between the two reads shows as a
+ * count without its time (a busier interval, paid back at the next), or at
+ * the next read as time without its count (taken as one period). */
+static int read_total(struct cpuidle_cpu *c, uint64_t *ret_us, uint64_t *ret_usage)
 {
-        uint64_t total = 0;
+        uint64_t total = 0, usage = 0;
 
         for (unsigned k = 0; k < c->nstates; k++) {
-                uint64_t v;
-                int r = read_state(c->fd[k], &v);
+                uint64_t v, u = 0;
+                int r;
 
+                r = read_state(c->fd[k], &v);
                 if (r < 0)
                         return r;
-                if (__builtin_add_overflow(total, v, &total))
+                if (c->have_usage) {
+                        if (c->have_total && v == c->state_us[k])
+                                u = c->state_usage[k];
+                        else if ((r = read_state(c->usage_fd[k], &u)) < 0)
+                                return r;
+                }
+                c->state_us[k] = v;
+                c->state_usage[k] = u;
+                if (__builtin_add_overflow(total, v, &total) || __builtin_add_overflow(usage, u, &usage))
                         return -ERANGE;
         }
-        *ret = total;
+        *ret_us = total;
+        *ret_usage = usage;
         return 0;
 }
 
 static void read_cpu(const struct cpuidle_reader *r, unsigned cpu, struct cpuidle_cpu *c)
 {
-        uint64_t total;
+        uint64_t total, usage;
 
         c->have_idle = false;
         if (c->nstates == 0)
                 return;
-        if (read_total(c, &total) < 0) {
+        if (read_total(c, &total, &usage) < 0) {
                 /* The states went away (the kernel re-created them, or the
                  * CPU went offline between the reads): look them up again,
                  * and start a new interval with what they say. */
                 open_states(r, cpu, c);
-                if (c->nstates == 0 || read_total(c, &total) < 0) {
+                if (c->nstates == 0 || read_total(c, &total, &usage) < 0) {
                         close_states(c);
                         return;
                 }
-        } else if (c->have_total && total >= c->total_us) {
+        } else if (c->have_total && total >= c->total_us && usage >= c->total_usage) {
                 c->idle_us = total - c->total_us;
+                c->periods = c->have_usage ? usage - c->total_usage : c->idle_us > 0;
                 c->have_idle = true;
         }
         if (!c->have_idle)
-                c->pending = (struct cpuidle_pending){ 0 };
+                c->est = (struct cpuidle_estimate){ 0 };
         c->total_us = total;
+        c->total_usage = usage;
         c->have_total = true;
 }
 
@@ -135,7 +208,7 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online)
                 if (!cpuset_isset(online, cpu)) {
                         c->have_total = false;
                         c->have_idle = false;
-                        c->pending = (struct cpuidle_pending){ 0 };
+                        c->est = (struct cpuidle_estimate){ 0 };
                         continue;
                 }
                 /* Back from offline: its states may have been re-created,
@@ -152,42 +225,97 @@ bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)
         return cpu < r->ncpus && r->cpu[cpu].nstates > 0;
 }
 
-float cpuidle_busy(uint64_t idle_us, uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
-                   struct cpuidle_pending *p)
+/* CYCLE_KEEP_PER_PERIOD to the power 'periods' (0 past CYCLE_FORGET_PERIODS),
+ * without pow() on every CPU at every tick. */
+static double keep_after(uint64_t periods)
+{
+        static double table[CYCLE_FORGET_PERIODS + 1];
+
+        if (periods > CYCLE_FORGET_PERIODS)
+                return 0.0;
+        if (table[0] == 0.0) {
+                table[0] = 1.0;
+                for (unsigned i = 1; i <= CYCLE_FORGET_PERIODS; i++)
+                        table[i] = table[i - 1] * CYCLE_KEEP_PER_PERIOD;
+        }
+        return table[periods];
+}
+
+static float stat_share(uint64_t stat_busy, uint64_t stat_idle)
+{
+        return (float)((double)stat_busy / (double)(stat_busy + stat_idle));
+}
+
+/* No idle period ended in the interval: [busy x][idle], x unknown unless
+ * the CPU was idle at its start (x = 0). */
+static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
+                                       struct cpuidle_estimate *e)
+{
+        /* An idle CPU has no tick to charge busy time to: a busy tick says
+         * the CPU was not idle at the last read after all, or that a wake
+         * fell between the last read of /proc/stat and of cpuidle (its
+         * period counted then, its busy tick now). The two look alike for
+         * one interval: a second in a row without a period ending is not
+         * a skew. */
+        if (e->idle && (stat_busy == 0 || !e->doubt)) {
+                e->doubt = stat_busy > 0;
+                e->span_us += interval_us;
+                return 0.0f;
+        }
+        e->doubt = false;
+        if (stat_idle > 0) {
+                /* Its busy part is reported now, by the ticks: only the
+                 * idle part is left for the period's end to account for. */
+                e->idle = true;
+                e->span_us += interval_us * stat_idle / (stat_busy + stat_idle);
+                return stat_share(stat_busy, stat_idle);
+        }
+        /* Busy through the read: the next period to end begins after it. */
+        e->idle = false;
+        e->span_us = 0;
+        return 1.0f;
+}
+
+float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
+                   uint64_t stat_idle, struct cpuidle_estimate *e)
 {
         uint64_t ticks = stat_busy + stat_idle;
-        bool ended = false;
-        double busy;
+        double span, keep, busy;
 
         if (interval_us == 0)
                 return 0.0f;
-        if (p->idle && idle_us == 0 && stat_busy == 0) {
-                p->credited_us += interval_us;
-                return 0.0f;
-        }
-        if (p->idle && idle_us > 0) {
-                /* The period ended and its whole time came at once: the
-                 * intervals it filled were reported idle already. */
-                idle_us -= idle_us < p->credited_us ? idle_us : p->credited_us;
-                ended = true;
-        }
-        p->idle = false;
-        p->credited_us = 0;
-        /* No idle period ended, yet /proc/stat, which counts the current
-         * one, saw idle time: the CPU went idle in the interval and still
-         * is. How long ago only the ticks tell. */
-        if (!ended && idle_us == 0 && stat_idle > 0) {
-                p->idle = true;
-                return (float)((double)stat_busy / (double)ticks);
-        }
-        busy = idle_us >= interval_us ? 0.0 : 1.0 - (double)idle_us / (double)interval_us;
+        e->quiet_us = stat_busy == 0 ? e->quiet_us + interval_us : 0;
+        /* Time without its count: the period ended between the reads of
+         * usage and time (read_total()). */
+        if (periods == 0 && idle_us > 0)
+                periods = 1;
+        if (periods == 0)
+                return busy_without_ended_period(interval_us, stat_busy, stat_idle, e);
+
+        span = (double)e->span_us + (double)interval_us;
+        e->span_us = 0;
+        e->doubt = false;
+        keep = keep_after(periods);
+        e->cycle_us = e->cycle_us * keep + span;
+        e->cycle_idle_us = e->cycle_idle_us * keep + (double)idle_us;
+        e->cycle_periods = e->cycle_periods * keep + (double)periods;
+        busy = e->cycle_idle_us >= e->cycle_us ? 0.0 : 1.0 - e->cycle_idle_us / e->cycle_us;
+        /* /proc/stat's busy count moves on every USER_HZ tick of busy
+         * time: without a move for quiet_us, less than a tick was busy in
+         * it, whatever cpuidle is behind with (a wake between the reads, a
+         * period's time counted late). */
+        if (e->quiet_us > USEC_PER_TICK && busy * (double)e->quiet_us > USEC_PER_TICK)
+                busy = (double)USEC_PER_TICK / (double)e->quiet_us;
         if (busy * SURE_DEN >= SURE_NUM && ticks > 0 && stat_idle * SURE_DEN >= ticks * SURE_NUM)
-                return (float)((double)stat_busy / (double)ticks);
+                busy = stat_share(stat_busy, stat_idle);
+        /* Mostly idle: most likely in a period at the read, which the next
+         * interval's busy ticks would contradict. */
+        e->idle = busy < 0.5;
         return (float)busy;
 }
 
 bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_us, uint64_t stat_busy,
-                      uint64_t stat_idle, float *ret)
+                      uint64_t stat_idle, uint64_t online_us, float *ret)
 {
         struct cpuidle_cpu *c;
 
@@ -196,7 +324,36 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
         c = &r->cpu[cpu];
         if (c->nstates == 0 || !c->have_idle)
                 return false;
-        *ret = cpuidle_busy(c->idle_us, interval_us, stat_busy, stat_idle, &c->pending);
+        /* Without usage files, periods are not counted: each interval
+         * stands alone, from its residency (and the span of a period that
+         * lasted through the intervals before). */
+        if (!c->have_usage)
+                c->est.cycle_us = c->est.cycle_idle_us = c->est.cycle_periods = 0;
+        /* Without a history, the first interval's count of periods would
+         * be all there is, and it aliases (one period of 11 ms in 20: 46 %
+         * busy, on an idle machine, at the daemon's start). The CPU's mean
+         * since it came online is a better start, and says whether it is
+         * most likely in an idle period now; or /proc/stat's share, coarse
+         * but not aliased, until there is one. */
+        if (c->est.cycle_periods == 0 && c->have_usage) {
+                if (c->total_usage >= CYCLE_PRIOR_MIN && online_us > 0) {
+                        double w = CYCLE_PRIOR_PERIODS / (double)c->total_usage;
+
+                        c->est.cycle_us = (double)online_us * w;
+                        c->est.cycle_idle_us = (double)c->total_us * w;
+                        c->est.cycle_periods = CYCLE_PRIOR_PERIODS;
+                        c->est.idle = c->total_us * 2 >= online_us;
+                } else if (c->periods > 0 && stat_busy + stat_idle > 0) {
+                        c->est.cycle_us = (double)c->est.span_us + (double)interval_us;
+                        c->est.cycle_idle_us = (double)c->idle_us;
+                        c->est.cycle_periods = (double)c->periods;
+                        c->est.span_us = 0;
+                        *ret = stat_share(stat_busy, stat_idle);
+                        c->est.idle = *ret < 0.5f;
+                        return true;
+                }
+        }
+        *ret = cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
         return true;
 }
 
@@ -205,7 +362,7 @@ void cpuidle_restart(struct cpuidle_reader *r)
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 r->cpu[cpu].have_total = false;
                 r->cpu[cpu].have_idle = false;
-                r->cpu[cpu].pending = (struct cpuidle_pending){ 0 };
+                r->cpu[cpu].est = (struct cpuidle_estimate){ 0 };
         }
 }
 

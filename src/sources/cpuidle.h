@@ -8,10 +8,14 @@
  * counts USER_HZ ticks (at a 10 ms sample a CPU reads 0 % or 100 % busy).
  * The files are opened once and re-read with pread().
  *
- * The kernel adds an idle period's time when the period ends
- * (cpuidle_enter_state()): a CPU idle for the whole interval shows no idle
- * time at all, as if it had been busy. cpuidle_busy() checks that case
- * against /proc/stat, whose idle time includes the current period.
+ * The kernel adds an idle period's time, and counts it in the state's
+ * usage, when the period ends (cpuidle_enter_state()): a CPU idle for the
+ * whole interval shows no idle time at all, as if it had been busy, and a
+ * nearly idle CPU whose periods end at a rhythm near the sample interval
+ * shows one period in one interval and two in the next (0 % and ~45 % busy
+ * in turn at 11 ms periods read every 20 ms). cpuidle_busy() turns the
+ * residency, the count of ended periods and /proc/stat's ticks into an
+ * estimate that does neither (see there).
  */
 
 #include <stdbool.h>
@@ -22,20 +26,31 @@
 /* The kernel has at most CPUIDLE_STATE_MAX (10) states per CPU. */
 #define CPUIDLE_MAX_STATES 16
 
-/* An idle period cpuidle has not counted yet (cpuidle_busy()). */
-struct cpuidle_pending {
-        bool idle;              /* the CPU is in one */
-        uint64_t credited_us;   /* of its time, what was reported idle already */
+/* What cpuidle_busy() carries from one interval to the next, per CPU. */
+struct cpuidle_estimate {
+        bool idle;              /* believed in an idle period at the last read */
+        bool doubt;             /* a busy tick came while believed idle (see cpuidle_busy()) */
+        uint64_t quiet_us;      /* since /proc/stat last counted a busy tick */
+        uint64_t span_us;       /* time since the last read with an ended period, or since it was seen busy */
+        /* Decayed sums over the reads with ended periods: the time they
+         * spanned, the residency of the periods that ended and how many. */
+        double cycle_us, cycle_idle_us, cycle_periods;
 };
 
 struct cpuidle_cpu {
         int fd[CPUIDLE_MAX_STATES];
+        int usage_fd[CPUIDLE_MAX_STATES];       /* -1 where the state has no usage file */
         unsigned nstates;       /* 0: no cpuidle (none found, or lost) */
+        bool have_usage;        /* every state has a usage file */
         uint64_t total_us;      /* sum of the states' time at the last read */
+        uint64_t total_usage;   /* sum of their usage (0 without usage files) */
+        /* per state, as last read */
+        uint64_t state_us[CPUIDLE_MAX_STATES], state_usage[CPUIDLE_MAX_STATES];
         bool have_total;        /* total_us is a baseline for the next read */
         bool have_idle;         /* idle_us covers the last interval */
         uint64_t idle_us;       /* idle time between the last two reads */
-        struct cpuidle_pending pending;
+        uint64_t periods;       /* idle periods that ended between them (without usage: 1 if idle_us > 0) */
+        struct cpuidle_estimate est;
 };
 
 struct cpuidle_reader {
@@ -61,31 +76,39 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online);
 bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu);
 
 /* The CPU's busy fraction over the last 'interval_us' (0..1), from its idle
- * time and the interval's /proc/stat ticks (busy, and idle + iowait), into
- * *ret. Returns false, leaving *ret, where cpuidle does not cover the
+ * time, its ended periods and the interval's /proc/stat ticks (busy, and
+ * idle + iowait), by cpuidle_busy(), into *ret. 'online_us' is the CPU's
+ * time online so far (/proc/stat's busy + idle): with the count of periods
+ * since, its first cycle. Returns false, leaving *ret, where cpuidle does not cover the
  * interval for that CPU. */
 bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_us, uint64_t stat_busy,
-                      uint64_t stat_idle, float *ret);
+                      uint64_t stat_idle, uint64_t online_us, float *ret);
 
 /* Forgets the baselines: the next read starts a new interval for every CPU. */
 void cpuidle_restart(struct cpuidle_reader *r);
 void cpuidle_close(struct cpuidle_reader *r);
 
 /*
- * Busy fraction 1 - idle_us / interval_us, clamped to [0, 1], checked
- * against /proc/stat's ticks for the same interval, whose idle time
- * includes the idle period in progress:
- * - no cpuidle time but some /proc/stat idle: the CPU went idle in the
- *   interval and still is (p->idle); /proc/stat's share is taken;
- * - while p->idle, an interval without cpuidle time and without a busy
- *   tick was idle throughout (busy 0), even when /proc/stat has no tick to
- *   tell, and its length is credited; the cpuidle time that comes when the
- *   period ends pays the credit back first, so that it is not counted
- *   twice;
- * - cpuidle says busy (>= 90 %) and /proc/stat idle (>= 90 % of at least
- *   one tick): /proc/stat's share is taken.
- * Left: an idle period that began after /proc/stat's last idle tick and
- * has not ended looks busy until either source sees it.
+ * The busy fraction (0..1) of an interval of 'interval_us' in which
+ * 'periods' idle periods ended with 'idle_us' of residency between them,
+ * and /proc/stat counted 'stat_busy' and 'stat_idle' USER_HZ ticks (its
+ * idle time, unlike cpuidle's, includes the period in progress).
+ * - No period ended: the interval was busy then idle, [busy x][idle], with
+ *   x = 0 if the CPU was idle at the last read (e->idle): idle throughout
+ *   unless busy ticks in two such intervals in a row say it was not (one
+ *   may be a wake that fell between the reads of /proc/stat and cpuidle);
+ *   else /proc/stat's share, busy when it saw no idle.
+ * - Periods ended: the residency of the last ~12 ended periods over the
+ *   time they spanned (from read to read), not the residency over the
+ *   interval. The periods that end in an interval began before it and the
+ *   one in progress at its end is not counted, so the residency of one
+ *   interval jumps with the count of periods ending in it; summed over a
+ *   few periods' worth of reads, it does not.
+ * - Where /proc/stat counted no busy tick for quiet_us, the CPU was busy
+ *   less than a tick in it: at most 10 ms / quiet_us busy.
+ * - Either way, where cpuidle says busy (>= 90 %) and /proc/stat idle
+ *   (>= 90 % of at least one tick), /proc/stat's share is taken: cpuidle
+ *   is behind (a period that began before the interval and has not ended).
  */
-float cpuidle_busy(uint64_t idle_us, uint64_t interval_us, uint64_t stat_busy, uint64_t stat_idle,
-                   struct cpuidle_pending *p);
+float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
+                   uint64_t stat_idle, struct cpuidle_estimate *e);

@@ -15,6 +15,7 @@
  * is estimated); a CPU's counters falling by more than a second of ticks
  * (USER_HZ is 100 on every Linux ABI) are not the kernel's. */
 #define BACKWARDS_TOLERANCE_TICKS 100
+#define USEC_PER_TICK 10000
 
 /* Which CPUs measure busy time how, once at start: the two differ in
  * resolution by four orders of magnitude. */
@@ -270,7 +271,8 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
                 if (!cpuset_isset(&s->online, cpu))
                         continue;
                 (void)cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
-                                       progress(a->idle, b->idle), &s->busy[cpu]);
+                                       progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
+                                       &s->busy[cpu]);
         }
 }
 

@@ -71,6 +71,13 @@ struct fb_cpu {
         double state_us[IDLE_STATES];   /* cpuidle time, as counted */
         unsigned long long usage[IDLE_STATES];
         double pending_us;              /* an idle period not yet counted (cpuidle_defers_idle) */
+        /* FAKEBOARD_RESIDENCY_KERNEL */
+        bool timeline;                  /* the fields below are set */
+        bool idle;                      /* in an idle period */
+        double idle_len_us;             /* of the period in progress */
+        double owed_us;                 /* work that came and has not run */
+        double next_wake_us;            /* on the board's clock */
+        uint64_t rng;
         unsigned long long shown_us[IDLE_STATES], shown_usage[IDLE_STATES];   /* as published */
 };
 
@@ -117,6 +124,7 @@ struct fakeboard {
         int temp_mc[FAKEBOARD_MAX_ZONES];       /* as published */
         unsigned running;
 
+        double clock_us;                /* the time the driver covered: FAKEBOARD_RESIDENCY_KERNEL's clock */
         struct fakeboard_driver driver;
         void *driver_data;
         struct fakeboard_output step_out;
@@ -937,6 +945,104 @@ static void account_idle(const struct fakeboard *fb, struct fb_cpu *c, double id
         }
 }
 
+/* FAKEBOARD_RESIDENCY_KERNEL: a timer wake every ~idle_wake_us. */
+#define WAKE_JITTER 0.1
+/* A period shorter than this goes to state 0 (WFI), a longer one to state 1. */
+#define DEEP_STATE_US 1000.0
+/* A CPU loaded this much is woken by its work, not its timer. */
+#define FULL_LOAD 0.999
+
+static double uniform(struct fb_cpu *c)
+{
+        /* xorshift64*: the phases need no more */
+        c->rng ^= c->rng >> 12;
+        c->rng ^= c->rng << 25;
+        c->rng ^= c->rng >> 27;
+        return (double)((c->rng * UINT64_C(2685821657736338717)) >> 11) / (double)(UINT64_C(1) << 53);
+}
+
+static double wake_period(const struct fakeboard *fb, struct fb_cpu *c)
+{
+        double wake = fb->desc->idle_wake_us ? fb->desc->idle_wake_us : FAKEBOARD_IDLE_WAKE_USEC;
+
+        return wake * (1.0 + WAKE_JITTER * (2.0 * uniform(c) - 1.0));
+}
+
+static void end_idle_period(struct fb_cpu *c)
+{
+        unsigned k = c->idle_len_us < DEEP_STATE_US ? 0 : 1;
+
+        c->state_us[k] += c->idle_len_us;
+        c->usage[k]++;
+        c->idle = false;
+        c->idle_len_us = 0;
+}
+
+static void start_timeline(const struct fakeboard *fb, struct fb_cpu *c, unsigned cpu)
+{
+        unsigned long long seed = fb->desc->idle_seed ? fb->desc->idle_seed : 0x5eed1d1eULL;
+
+        c->timeline = true;
+        c->rng = (seed ^ ((uint64_t)(cpu + 1) * UINT64_C(0x9e3779b97f4a7c15))) | 1;
+        c->idle = true;
+        c->idle_len_us = 0;
+        c->owed_us = 0;
+        c->next_wake_us = fb->clock_us + uniform(c) * wake_period(fb, c);
+}
+
+/* Runs a CPU's timeline over 'covered' µs from the board's clock, its work
+ * arriving at 'rate' (busy share the driver gave): idle until a wake, then
+ * busy until the work that came is done (it keeps coming meanwhile, so at
+ * rate r a backlog w takes w / (1 - r)). Returns the busy time. */
+static double run_timeline(const struct fakeboard *fb, struct fb_cpu *c, double rate, double covered)
+{
+        const double start = fb->clock_us;
+        double t = 0, ran = 0;
+
+        rate = rate < 0 ? 0 : rate > 1 ? 1 : rate;
+        if (c->idle && rate >= FULL_LOAD)
+                end_idle_period(c);
+        while (t < covered) {
+                double left = covered - t;
+
+                if (!c->idle) {
+                        double drain;
+
+                        if (rate >= FULL_LOAD) {
+                                ran += left;
+                                break;
+                        }
+                        drain = c->owed_us / (1.0 - rate);
+                        if (drain >= left) {
+                                c->owed_us -= (1.0 - rate) * left;
+                                ran += left;
+                                break;
+                        }
+                        ran += drain;
+                        t += drain;
+                        c->owed_us = 0;
+                        c->idle = true;
+                        c->idle_len_us = 0;
+                        while (c->next_wake_us <= start + t)
+                                c->next_wake_us += wake_period(fb, c);
+                } else {
+                        double until = c->next_wake_us - (start + t);
+
+                        if (until >= left) {
+                                c->idle_len_us += left;
+                                c->owed_us += rate * left;
+                                break;
+                        }
+                        c->idle_len_us += until;
+                        c->owed_us += rate * until;
+                        t += until;
+                        end_idle_period(c);
+                        c->next_wake_us += wake_period(fb, c);
+                }
+        }
+        return ran;
+}
+
 /* What the driver said happened while 'was_online' were the online CPUs. */
 static void account(struct fakeboard *fb, const bl_cpuset *was_online, const struct fakeboard_output *out)
 {
@@ -952,14 +1058,35 @@ static void account(struct fakeboard *fb, const bl_cpuset *was_online, const str
                         continue;
                 if (busy < 0)
                         busy = 0;
+                if (fb->desc->residency == FAKEBOARD_RESIDENCY_KERNEL) {
+                        struct fb_cpu *c = &fb->cpu[cpu];
+
+                        if (!c->timeline)
+                                start_timeline(fb, c, cpu);
+                        busy = run_timeline(fb, c, busy / covered, covered);
+                        c->busy_us += busy;
+                        c->idle_us += busy < covered ? covered - busy : 0;
+                        continue;
+                }
                 fb->cpu[cpu].busy_us += busy;
                 fb->cpu[cpu].idle_us += busy < covered ? covered - busy : 0;
                 account_idle(fb, &fb->cpu[cpu], busy < covered ? covered - busy : 0, busy > 0);
         }
-        /* Taking a CPU down ends its idle period. */
-        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
-                if (!cpuset_isset(was_online, cpu))
-                        account_idle(fb, &fb->cpu[cpu], 0, true);
+        fb->clock_us += covered;
+        /* Taking a CPU down ends its idle period; its work goes elsewhere. */
+        for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
+                struct fb_cpu *c = &fb->cpu[cpu];
+
+                if (cpuset_isset(was_online, cpu))
+                        continue;
+                if (fb->desc->residency != FAKEBOARD_RESIDENCY_KERNEL) {
+                        account_idle(fb, c, 0, true);
+                } else if (c->timeline) {
+                        if (c->idle)
+                                end_idle_period(c);
+                        c->owed_us = 0;
+                }
+        }
         stalled = out->stall_us / covered;
         stalled = stalled < 0 ? 0 : stalled > 1 ? 1 : stalled;
         fb->psi_total_us += out->stall_us > 0 ? out->stall_us : 0;

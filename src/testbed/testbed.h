@@ -84,6 +84,27 @@ struct fakeboard_zone_desc {
         unsigned ntrips;
 };
 
+/* How cpuidle's residency (stateK/time and usage) is credited. */
+enum fakeboard_residency {
+        /* Per board step: the idle time of a step with busy time is one
+         * period ending within it (state 0), a step idle throughout one of
+         * its own (state 1), counted at once or, with cpuidle_defers_idle,
+         * when the next busy step ends it. */
+        FAKEBOARD_RESIDENCY_STEP,
+        /* As a kernel does it: each CPU is woken by a timer every
+         * idle_wake_us (within +-10 %, from a random phase) and on load
+         * of a whole CPU; at a wake it runs the work that came while it
+         * idled (the driver's busy time, conserved, arrives evenly) and
+         * goes idle again once it is done. A period's time and usage are
+         * added when it ends, to state 0 below 1 ms, else state 1;
+         * /proc/stat's idle time includes the period in progress. */
+        FAKEBOARD_RESIDENCY_KERNEL,
+};
+
+/* The timer rhythm of FAKEBOARD_RESIDENCY_KERNEL when idle_wake_us is 0:
+ * near the sample intervals, so that reads alias (issue 16). */
+#define FAKEBOARD_IDLE_WAKE_USEC 11000
+
 struct fakeboard_desc {
         const char *name;
         const char *summary;
@@ -103,6 +124,9 @@ struct fakeboard_desc {
          * long while shows no idle time until it wakes. */
         bool no_cpuidle;
         bool cpuidle_defers_idle;
+        enum fakeboard_residency residency;
+        unsigned idle_wake_us;          /* FAKEBOARD_RESIDENCY_KERNEL; 0: FAKEBOARD_IDLE_WAKE_USEC */
+        unsigned long long idle_seed;   /* of the wake phases; 0: a fixed one */
         bool bl_switcher;               /* /sys/kernel/bL_switcher/active reads 1 */
         /* A cgroup v2 hierarchy at /sys/fs/cgroup with the cpuset controller
          * enabled at the root, and groups that set no CPUs of their own:

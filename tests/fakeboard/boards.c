@@ -400,6 +400,23 @@ static const struct fakeboard_desc boards[] = {
                 .cgroup2 = true,
         },
         {
+                /* The same board on a kernel whose cpuidle credits an idle
+                 * period when it ends, with the CPUs' timers waking them
+                 * every ~11 ms: the residency read per interval aliases. */
+                .name = "exynos5422-kernel-idle",
+                .summary = "exynos5422, cpuidle residency credited as the kernel does (11 ms timer wakes)",
+                .ncpus = 8,
+                .kernel_max = 15,
+                .fixed_cpus = "0",
+                .clusters = exynos5422_clusters,
+                .nclusters = sizeof(exynos5422_clusters) / sizeof(exynos5422_clusters[0]),
+                .zones = exynos5422_zones,
+                .nzones = sizeof(exynos5422_zones) / sizeof(exynos5422_zones[0]),
+                .psi = true,
+                .cgroup2 = true,
+                .residency = FAKEBOARD_RESIDENCY_KERNEL,
+        },
+        {
                 .name = "x86-symmetric",
                 .summary = "4-core x86 desktop, intel_pstate, one kind of core",
                 .ncpus = 4,

@@ -526,6 +526,81 @@ START_TEST(test_cpuidle_defers_idle)
 }
 END_TEST
 
+/* The sum of a CPU's cpuidle state usage: the idle periods that ended. */
+static unsigned long long idle_usage(const struct fakeboard *fb, unsigned cpu)
+{
+        unsigned long long total = 0;
+
+        for (unsigned k = 0; k < 2; k++) {
+                char path[128], buf[64];
+
+                snprintf(path, sizeof(path), CPU "cpu%u/cpuidle/state%u/usage", cpu, k);
+                ck_assert_int_gt(read_board(fb, path, buf, sizeof(buf)), 0);
+                total += strtoull(buf, NULL, 10);
+        }
+        return total;
+}
+
+/* The kernel's way: a timer wake every ~11 ms ends a period and credits
+ * it; the busy time is the driver's, conserved; a read between two wakes
+ * shows the period in progress in /proc/stat only; a full load runs at
+ * once; a CPU going offline ends its period. */
+START_TEST(test_cpuidle_kernel_residency)
+{
+        static const struct fakeboard_driver driver = { .step = share_step };
+        struct fakeboard_desc desc = *fakeboard_desc_find("exynos5422-kernel-idle");
+        static double share;
+        unsigned long long f[10], idle0, usage0, busy_ticks, periods;
+        struct fakeboard *fb;
+        bl_usec_t t = T0;
+        bool seen_lag = false;
+
+        ck_assert_int_eq(desc.residency, FAKEBOARD_RESIDENCY_KERNEL);
+        share = 0.02;
+        ck_assert_int_eq(fakeboard_new_desc(&desc, &driver, &share, &fb), 0);
+        ck_assert_int_eq(fakeboard_step(fb, t), 0);
+        steps(fb, &t, 100);
+        idle0 = idle_time(fb, 0);
+        usage0 = idle_usage(fb, 0);
+        ck_assert(stat_line(fb, "cpu0", f));
+        busy_ticks = f[0];
+        /* 2 s: ~182 periods of ~10.8 ms; 2 % busy, 4 ticks */
+        for (unsigned i = 0; i < 2000 / (STEP / 1000); i++) {
+                unsigned long long before = idle_time(fb, 0);
+
+                steps(fb, &t, STEP / 1000);
+                /* at most one wake per 5 ms step */
+                ck_assert_uint_le(idle_usage(fb, 0) - usage0, i + 1);
+                seen_lag |= idle_time(fb, 0) == before;
+        }
+        periods = idle_usage(fb, 0) - usage0;
+        ck_assert_msg(periods >= 165 && periods <= 200, "%llu periods", periods);
+        ck_assert_msg(idle_time(fb, 0) - idle0 >= 2000000 - 40000 - 12000 &&
+                      idle_time(fb, 0) - idle0 <= 2000000 - 40000 + 12000, "idle %llu",
+                      idle_time(fb, 0) - idle0);
+        ck_assert(seen_lag);
+        ck_assert(stat_line(fb, "cpu0", f));
+        ck_assert_uint_ge(f[0] - busy_ticks, 3);
+        ck_assert_uint_le(f[0] - busy_ticks, 5);
+        /* the other CPUs have no load: woken by their timers all the same */
+        ck_assert_uint_ge(idle_usage(fb, 5), 165);
+        /* full load: no period ends while it lasts */
+        share = 1.0;
+        steps(fb, &t, STEP / 1000);
+        usage0 = idle_usage(fb, 0);
+        idle0 = idle_time(fb, 0);
+        steps(fb, &t, 100);
+        ck_assert_uint_eq(idle_usage(fb, 0), usage0);
+        ck_assert_uint_eq(idle_time(fb, 0), idle0);
+        /* offline ends cpu5's period at once */
+        usage0 = idle_usage(fb, 5);
+        ck_assert_int_eq(fakeboard_set_cpu_online(fb, 5, false), 0);
+        steps(fb, &t, STEP / 1000);
+        ck_assert_uint_eq(idle_usage(fb, 5), usage0 + 1);
+        fakeboard_free(fb);
+}
+END_TEST
+
 START_TEST(test_psi)
 {
         struct fakeboard *fb = board("exynos5422");
@@ -683,6 +758,7 @@ static Suite *fakeboard_suite(void)
         tcase_add_test(tc, test_proc_stat_accounting);
         tcase_add_test(tc, test_cpuidle_accounting);
         tcase_add_test(tc, test_cpuidle_defers_idle);
+        tcase_add_test(tc, test_cpuidle_kernel_residency);
         tcase_add_test(tc, test_psi);
         tcase_add_test(tc, test_rewrites_in_place);
         tcase_add_test(tc, test_pattern);

@@ -190,3 +190,13 @@ tests_integration_check_kill_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_C
 tests_integration_check_kill_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
 	$(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_kill_DEPENDENCIES = tests/fakeboard/refuse-writes.so src/daemon/bigLittled
+
+# The daemon on a board crediting cpuidle residency the kernel's way: no
+# switch on an idle machine, back to the lowest level within 1 s of a load.
+integration_tests += tests/integration/check_idle
+tests_integration_check_idle_SOURCES = tests/integration/check_idle.c $(INTEGRATION_HARNESS)
+tests_integration_check_idle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DSHIPPED_CONFIG='"$(abs_top_srcdir)/conf/bigLittle.conf"'
+tests_integration_check_idle_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_idle_DEPENDENCIES = src/daemon/bigLittled

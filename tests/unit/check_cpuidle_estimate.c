@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cpuidle_busy() on what a kernel shows: idle periods whose residency and
+ * count (stateN/time, usage) grow only when they end, and /proc/stat's
+ * USER_HZ ticks, whose idle time includes the period in progress. A small
+ * model of one CPU plays the kernel (struct cpu_model); the readers'
+ * tests at the end read the files as the daemon does. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sources/cpuidle.h"
+
+#define USEC_PER_TICK 10000
+#define RESOLUTION_US 10
+
+/*
+ * One CPU in 10 µs steps: a timer wakes it every wake_us (its first wake at
+ * phase_us); at each wake it is given load x wake_us of work and runs until
+ * the work is done, then idles until the next wake (a load of 1 or more:
+ * it never idles). An idle period that ends adds its length to 'residency'
+ * and one to 'usage', as cpuidle_enter_state() does; /proc/stat's idle
+ * counts the period in progress too.
+ */
+struct cpu_model {
+        uint64_t now, wake_us, next_wake;
+        double load;
+        uint64_t work;                  /* left to run */
+        bool idle;
+        uint64_t idle_since;
+        uint64_t residency, usage;      /* cpuidle */
+        uint64_t busy_us, idle_us;      /* /proc/stat, before the ticks */
+};
+
+static void model_init(struct cpu_model *m, uint64_t wake_us, uint64_t phase_us, double load)
+{
+        *m = (struct cpu_model){ .wake_us = wake_us, .next_wake = phase_us, .load = load, .idle = true };
+}
+
+static void model_run(struct cpu_model *m, uint64_t until)
+{
+        while (m->now < until) {
+                if (m->now >= m->next_wake) {
+                        if (m->idle) {
+                                m->residency += m->now - m->idle_since;
+                                m->usage++;
+                                m->idle = false;
+                        }
+                        m->work += m->load >= 1.0 ? UINT64_MAX / 4 : (uint64_t)(m->load * (double)m->wake_us);
+                        m->next_wake += m->wake_us;
+                }
+                if (!m->idle && m->work == 0) {
+                        m->idle = true;
+                        m->idle_since = m->now;
+                }
+                if (m->idle) {
+                        m->idle_us += RESOLUTION_US;
+                } else {
+                        m->busy_us += RESOLUTION_US;
+                        m->work = m->work > RESOLUTION_US ? m->work - RESOLUTION_US : 0;
+                }
+                m->now += RESOLUTION_US;
+        }
+}
+
+/* The CPU's load from now on; with a load of 1 or more it runs at once. */
+static void model_set_load(struct cpu_model *m, double load)
+{
+        m->load = load;
+        if (load >= 1.0) {
+                m->work = UINT64_MAX / 4;
+                if (m->idle) {
+                        m->residency += m->now - m->idle_since;
+                        m->usage++;
+                        m->idle = false;
+                }
+        } else if (!m->idle) {
+                uint64_t per_wake = (uint64_t)(load * (double)m->wake_us);
+
+                m->work = m->work > per_wake ? per_wake : m->work;
+        }
+}
+
+/* The daemon's side: reads the model every interval, as the sampler does. */
+struct reader {
+        struct cpu_model *m;
+        uint64_t last_res, last_usage, last_busy_ticks, last_idle_ticks;
+        struct cpuidle_estimate est;
+        float naive;                    /* residency over interval, clamped: what aliases */
+};
+
+static void reader_init(struct reader *r, struct cpu_model *m)
+{
+        *r = (struct reader){ .m = m };
+        r->last_res = m->residency;
+        r->last_usage = m->usage;
+        r->last_busy_ticks = m->busy_us / USEC_PER_TICK;
+        r->last_idle_ticks = m->idle_us / USEC_PER_TICK;
+}
+
+static float reader_read(struct reader *r, uint64_t interval)
+{
+        struct cpu_model *m = r->m;
+        uint64_t bt, it, res;
+        float busy;
+
+        model_run(m, m->now + interval);
+        bt = m->busy_us / USEC_PER_TICK;
+        it = m->idle_us / USEC_PER_TICK;
+        res = m->residency - r->last_res;
+        busy = cpuidle_busy(res, m->usage - r->last_usage, interval, bt - r->last_busy_ticks,
+                            it - r->last_idle_ticks, &r->est);
+        r->naive = res >= interval ? 0.0f : 1.0f - (float)res / (float)interval;
+        r->last_res = m->residency;
+        r->last_usage = m->usage;
+        r->last_busy_ticks = bt;
+        r->last_idle_ticks = it;
+        ck_assert(busy >= 0.0f && busy <= 1.0f);
+        return busy;
+}
+
+/* Wakes every 11 ms, runs 2 % of the time, read every 20 ms: the residency
+ * of an interval is one period (~46 % busy) or two (0 %). */
+START_TEST(test_aliasing_wakes_11ms_read_20ms)
+{
+        for (uint64_t phase = 0; phase < 11000; phase += 1370) {
+                struct cpu_model m;
+                struct reader r;
+                float lo = 1, hi = 0, naive_hi = 0, naive_lo = 1;
+                double sum = 0;
+                unsigned n = 0;
+
+                model_init(&m, 11000, phase, 0.02);
+                model_run(&m, 100000);
+                reader_init(&r, &m);
+                for (unsigned i = 0; i < 150; i++) {
+                        float b = reader_read(&r, 20000);
+
+                        /* the first reads learn the rhythm */
+                        if (i < 10)
+                                continue;
+                        lo = fminf(lo, b);
+                        hi = fmaxf(hi, b);
+                        naive_lo = fminf(naive_lo, r.naive);
+                        naive_hi = fmaxf(naive_hi, r.naive);
+                        sum += b;
+                        n++;
+                }
+                /* the case is the aliasing one */
+                ck_assert_msg(naive_hi > 0.4f && naive_lo == 0.0f, "phase %llu: residency alone %.3f..%.3f",
+                              (unsigned long long)phase, (double)naive_lo, (double)naive_hi);
+                ck_assert_msg(hi < 0.1f, "phase %llu: busy up to %.3f", (unsigned long long)phase,
+                              (double)hi);
+                ck_assert_msg(fabs(sum / n - 0.02) < 0.015, "phase %llu: mean busy %.4f",
+                              (unsigned long long)phase, sum / n);
+                (void)lo;
+        }
+}
+END_TEST
+
+/* The same at 10 ms: most intervals see one period end, some none. */
+START_TEST(test_aliasing_wakes_11ms_read_10ms)
+{
+        struct cpu_model m;
+        struct reader r;
+        float hi = 0;
+        double sum = 0;
+
+        model_init(&m, 11000, 3210, 0.02);
+        model_run(&m, 100000);
+        reader_init(&r, &m);
+        for (unsigned i = 0; i < 300; i++) {
+                float b = reader_read(&r, 10000);
+
+                if (i < 10)
+                        continue;
+                hi = fmaxf(hi, b);
+                sum += b;
+        }
+        ck_assert_msg(hi < 0.1f, "busy up to %.3f", (double)hi);
+        ck_assert_msg(fabs(sum / 290 - 0.02) < 0.015, "mean busy %.4f", sum / 290);
+}
+END_TEST
+
+/* Busy CPUs read busy: at 100 % no period ends; at 60 % (6.6 ms of every
+ * 11) the periods are short and many. */
+START_TEST(test_busy_cpu_reads_busy)
+{
+        static const double loads[] = { 1.0, 0.6, 0.3 };
+
+        for (unsigned l = 0; l < sizeof(loads) / sizeof(loads[0]); l++) {
+                struct cpu_model m;
+                struct reader r;
+                double sum = 0;
+
+                model_init(&m, 11000, 500, loads[l]);
+                model_run(&m, 100000);
+                reader_init(&r, &m);
+                for (unsigned i = 0; i < 100; i++) {
+                        float b = reader_read(&r, 20000);
+
+                        if (i < 5)
+                                continue;
+                        if (loads[l] >= 1.0)
+                                ck_assert_msg(b == 1.0f, "read %u: %.3f", i, (double)b);
+                        else
+                                ck_assert_msg(fabsf(b - (float)loads[l]) < 0.2f, "load %.2f, read %u: %.3f",
+                                              loads[l], i, (double)b);
+                        sum += b;
+                }
+                ck_assert_msg(fabs(sum / 95 - loads[l]) < 0.05, "load %.2f: mean busy %.3f", loads[l],
+                              sum / 95);
+        }
+}
+END_TEST
+
+/* A load starts on the idle CPU and ends again: busy within three reads
+ * of its start, back near idle within five of its end. */
+START_TEST(test_load_comes_and_goes)
+{
+        for (uint64_t phase = 0; phase < 11000; phase += 2300) {
+                struct cpu_model m;
+                struct reader r;
+
+                model_init(&m, 11000, phase, 0.02);
+                model_run(&m, 100000);
+                reader_init(&r, &m);
+                for (unsigned i = 0; i < 20; i++)
+                        (void)reader_read(&r, 20000);
+                model_run(&m, m.now + 7000);
+                model_set_load(&m, 1.0);
+                (void)reader_read(&r, 13000);
+                /* the first full interval may be taken for a read skew */
+                (void)reader_read(&r, 20000);
+                for (unsigned i = 0; i < 50; i++)
+                        ck_assert_msg(reader_read(&r, 20000) == 1.0f, "phase %llu: read %u under load",
+                                      (unsigned long long)phase, i);
+                model_run(&m, m.now + 4000);
+                model_set_load(&m, 0.02);
+                for (unsigned i = 0; i < 30; i++) {
+                        float b = reader_read(&r, 20000);
+
+                        if (i >= 5)
+                                ck_assert_msg(b < 0.1f, "phase %llu: read %u after the load: %.3f",
+                                              (unsigned long long)phase, i, (double)b);
+                }
+        }
+}
+END_TEST
+
+/* Idle periods longer than the interval (a CPU the timer wakes every 50
+ * ms): most intervals see none end, and read idle all the same. */
+START_TEST(test_long_idle_periods)
+{
+        struct cpu_model m;
+        struct reader r;
+
+        model_init(&m, 50000, 1234, 0.004);
+        model_run(&m, 200000);
+        reader_init(&r, &m);
+        for (unsigned i = 0; i < 200; i++) {
+                float b = reader_read(&r, 20000);
+
+                if (i >= 5)
+                        ck_assert_msg(b < 0.1f, "read %u: %.3f", i, (double)b);
+        }
+}
+END_TEST
+
+/* The rules one interval at a time. */
+START_TEST(test_rules)
+{
+        struct cpuidle_estimate e = { 0 };
+
+        ck_assert_float_eq(cpuidle_busy(5, 1, 0, 0, 1, &e), 0.0f);
+        /* one period of 2.5 ms in 10: without history, the interval is the cycle */
+        ck_assert_float_eq_tol(cpuidle_busy(2500, 1, 10000, 1, 0, &e), 0.75f, 1e-6f);
+        ck_assert(!e.idle);
+        /* no period ended and /proc/stat all busy: busy */
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 1, 0, &e), 1.0f);
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 0, 0, &e), 1.0f);
+        ck_assert(!e.idle);
+        ck_assert_uint_eq(e.span_us, 0);
+        /* ... it went idle: /proc/stat's share, and idle from then on until
+         * a busy tick says otherwise */
+        ck_assert_float_eq_tol(cpuidle_busy(0, 0, 10000, 1, 1, &e), 0.5f, 1e-6f);
+        ck_assert(e.idle);
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 0, 0, &e), 0.0f);
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 0, 1, &e), 0.0f);
+        /* the idle part of the first of them, and the other two */
+        ck_assert_uint_eq(e.span_us, 25000);
+        /* one busy tick may be a wake between the reads; two in a row are not */
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 1, 0, &e), 0.0f);
+        ck_assert(e.idle && e.doubt);
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 1, 0, &e), 1.0f);
+        ck_assert(!e.idle && !e.doubt);
+        /* ... and a period ending clears the doubt */
+        e = (struct cpuidle_estimate){ .idle = true };
+        ck_assert_float_eq(cpuidle_busy(0, 0, 10000, 1, 0, &e), 0.0f);
+        (void)cpuidle_busy(9000, 1, 10000, 0, 1, &e);
+        ck_assert(!e.doubt);
+        /* time read without its count is one period */
+        e = (struct cpuidle_estimate){ 0 };
+        ck_assert_float_eq_tol(cpuidle_busy(4000, 0, 10000, 1, 0, &e), 0.6f, 1e-6f);
+        /* cpuidle 95 % busy, /proc/stat all idle: /proc/stat wins */
+        e = (struct cpuidle_estimate){ 0 };
+        ck_assert_float_eq(cpuidle_busy(500, 1, 10000, 0, 1, &e), 0.0f);
+        /* ... but not when /proc/stat is less sure than 90 % */
+        e = (struct cpuidle_estimate){ 0 };
+        ck_assert_float_eq_tol(cpuidle_busy(500, 1, 10000, 1, 8, &e), 0.95f, 1e-6f);
+        /* no busy tick in /proc/stat for 20, then 40 ms: less than 10 ms of
+         * them were busy, whatever cpuidle is behind with */
+        e = (struct cpuidle_estimate){ 0 };
+        ck_assert_float_eq_tol(cpuidle_busy(2000, 1, 20000, 0, 2, &e), 0.5f, 1e-6f);
+        ck_assert_float_eq_tol(cpuidle_busy(2000, 1, 20000, 0, 2, &e), 0.25f, 1e-6f);
+        ck_assert_float_eq_tol(cpuidle_busy(2000, 1, 20000, 1, 1, &e), 0.9f, 1e-6f);
+        /* a period longer than the cycle reads idle, not negative */
+        e = (struct cpuidle_estimate){ 0 };
+        ck_assert_float_eq(cpuidle_busy(15000, 1, 10000, 0, 1, &e), 0.0f);
+        ck_assert(e.idle);
+}
+END_TEST
+
+/* The reader on files: a temporary cpu directory, as sysfs lays it out. */
+
+static char dir[64];
+
+static void put(unsigned cpu, unsigned state, const char *name, const char *text)
+{
+        char path[256];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u", dir, cpu, state);
+        for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+                *p = '\0';
+                (void)mkdir(path, 0755);
+                *p = '/';
+        }
+        (void)mkdir(path, 0755);
+        snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u/%s", dir, cpu, state, name);
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(text, f);
+        fclose(f);
+}
+
+static void files_setup(void)
+{
+        snprintf(dir, sizeof(dir), "/tmp/check_cpuidle.XXXXXX");
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void files_teardown(void)
+{
+        char cmd[128];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        ck_assert_int_eq(system(cmd), 0);
+}
+
+static struct cpuidle_reader open_reader(const char *cpus)
+{
+        struct cpuidle_reader r;
+        bl_cpuset set;
+
+        ck_assert_int_eq(cpuset_parse(&set, cpus), 0);
+        ck_assert_int_eq(cpuidle_open(&r, dir, &set), 0);
+        cpuidle_read(&r, &set);
+        return r;
+}
+
+START_TEST(test_reader_counts_periods)
+{
+        struct cpuidle_reader r;
+        bl_cpuset all;
+        float b = -1;
+
+        put(0, 0, "time", "1000\n");
+        put(0, 0, "usage", "10\n");
+        put(0, 1, "time", "50000\n");
+        put(0, 1, "usage", "3\n");
+        r = open_reader("0");
+        ck_assert(cpuidle_has(&r, 0));
+        ck_assert(r.cpu[0].have_usage);
+        put(0, 0, "time", "1500\n");
+        put(0, 0, "usage", "12\n");
+        put(0, 1, "time", "59500\n");
+        put(0, 1, "usage", "4\n");
+        ck_assert_int_eq(cpuset_parse(&all, "0"), 0);
+        cpuidle_read(&r, &all);
+        ck_assert_uint_eq(r.cpu[0].idle_us, 10000);
+        ck_assert_uint_eq(r.cpu[0].periods, 3);
+        /* 3 periods of 3.33 ms in a cycle of 20 / 3 ms: half busy */
+        ck_assert(cpuidle_cpu_busy(&r, 0, 20000, 1, 1, 0, &b));
+        ck_assert_float_eq_tol(b, 0.5f, 1e-6f);
+        cpuidle_close(&r);
+}
+END_TEST
+
+/* A CPU's history starts from its figures since it came online: 50 s
+ * online, 49 s idle in 4500 periods (a cycle of ~11 ms, 98 % idle). An
+ * interval in which nothing moved is then an idle period going on, not
+ * busy time; when it ends, after 29.5 ms, the 30 ms read 2 % busy. A CPU
+ * that was mostly busy since it came online reads busy. */
+START_TEST(test_reader_history_from_boot)
+{
+        struct cpuidle_reader r;
+        bl_cpuset all;
+        float b = -1;
+
+        put(0, 0, "time", "49000000\n");
+        put(0, 0, "usage", "4500\n");
+        put(1, 0, "time", "5000000\n");
+        put(1, 0, "usage", "4500\n");
+        r = open_reader("0-1");
+        ck_assert_int_eq(cpuset_parse(&all, "0-1"), 0);
+        cpuidle_read(&r, &all);
+        ck_assert(cpuidle_cpu_busy(&r, 0, 10000, 0, 0, 50000000, &b));
+        ck_assert_float_eq(b, 0.0f);
+        ck_assert(cpuidle_cpu_busy(&r, 1, 10000, 0, 0, 50000000, &b));
+        ck_assert_float_eq(b, 1.0f);
+        put(0, 0, "time", "49029500\n");
+        put(0, 0, "usage", "4501\n");
+        cpuidle_read(&r, &all);
+        ck_assert(cpuidle_cpu_busy(&r, 0, 20000, 0, 2, 50020000, &b));
+        ck_assert_msg(b < 0.05f, "busy %.3f", (double)b);
+        cpuidle_close(&r);
+}
+END_TEST
+
+/* Bad contents: a state whose time is not a number, or a usage that is
+ * not (read where the time moved), leaves the CPU without cpuidle for the interval (/proc/stat's
+ * share stands), and the reader looks the states up again; negative or
+ * falling counts start a new interval. Without usage files, residency
+ * counts as one period. */
+START_TEST(test_reader_bad_contents)
+{
+        struct cpuidle_reader r;
+        bl_cpuset all;
+        float b = -1;
+
+        ck_assert_int_eq(cpuset_parse(&all, "0-3"), 0);
+        for (unsigned cpu = 0; cpu < 4; cpu++) {
+                put(cpu, 0, "time", "1000\n");
+                put(cpu, 0, "usage", "10\n");
+        }
+        r = open_reader("0-3");
+        put(0, 0, "time", "garbage\n");
+        put(1, 0, "time", "1500\n");           /* usage is read where time moved */
+        put(1, 0, "usage", "-5\n");
+        put(2, 0, "time", "");
+        put(3, 0, "time", "1200\n");
+        put(3, 0, "usage", "9\n");              /* fell: someone else's, or reset */
+        cpuidle_read(&r, &all);
+        for (unsigned cpu = 0; cpu < 4; cpu++)
+                ck_assert_msg(!cpuidle_cpu_busy(&r, cpu, 10000, 1, 0, 0, &b), "cpu%u", cpu);
+        ck_assert(!cpuidle_has(&r, 0));
+        ck_assert(!cpuidle_has(&r, 1));
+        ck_assert(!cpuidle_has(&r, 2));
+        ck_assert(cpuidle_has(&r, 3));
+        ck_assert_float_eq(b, -1.0f);
+        /* cpu3 counts from its new values on; without a history (and too
+         * few periods since it came online to start one), /proc/stat's
+         * share the first time, then the residency */
+        put(3, 0, "time", "6000\n");
+        put(3, 0, "usage", "10\n");
+        cpuidle_read(&r, &all);
+        ck_assert(cpuidle_cpu_busy(&r, 3, 10000, 1, 1, 0, &b));
+        ck_assert_float_eq_tol(b, 0.5f, 1e-6f);
+        put(3, 0, "time", "13500\n");
+        put(3, 0, "usage", "11\n");
+        cpuidle_read(&r, &all);
+        ck_assert(cpuidle_cpu_busy(&r, 3, 10000, 1, 0, 0, &b));
+        /* between the two intervals' own (0.5, then 0.25): the history weighs */
+        ck_assert(b > 0.25f && b < 0.5f);
+        cpuidle_close(&r);
+
+        /* no usage files */
+        put(5, 0, "time", "1000\n");
+        r = open_reader("5");
+        ck_assert(cpuidle_has(&r, 5));
+        ck_assert(!r.cpu[5].have_usage);
+        put(5, 0, "time", "3500\n");
+        ck_assert_int_eq(cpuset_parse(&all, "5"), 0);
+        cpuidle_read(&r, &all);
+        ck_assert_uint_eq(r.cpu[5].periods, 1);
+        ck_assert(cpuidle_cpu_busy(&r, 5, 10000, 1, 0, 0, &b));
+        ck_assert_float_eq_tol(b, 0.75f, 1e-6f);
+        cpuidle_close(&r);
+}
+END_TEST
+
+static Suite *estimate_suite(void)
+{
+        Suite *s = suite_create("cpuidle_estimate");
+        TCase *tc = tcase_create("estimate");
+
+        tcase_add_test(tc, test_aliasing_wakes_11ms_read_20ms);
+        tcase_add_test(tc, test_aliasing_wakes_11ms_read_10ms);
+        tcase_add_test(tc, test_busy_cpu_reads_busy);
+        tcase_add_test(tc, test_load_comes_and_goes);
+        tcase_add_test(tc, test_long_idle_periods);
+        tcase_add_test(tc, test_rules);
+        suite_add_tcase(s, tc);
+        tc = tcase_create("reader");
+        tcase_add_checked_fixture(tc, files_setup, files_teardown);
+        tcase_add_test(tc, test_reader_counts_periods);
+        tcase_add_test(tc, test_reader_bad_contents);
+        tcase_add_test(tc, test_reader_history_from_boot);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        SRunner *sr = srunner_create(estimate_suite());
+        int failed;
+
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
