@@ -44,6 +44,7 @@ have_cpuidle=no
 # Read while every CPU is online: an offline CPU has no topology files.
 kernel_clusters=$(cat $sys/cpu*/topology/cluster_id | sort -u | wc -l)
 say "info topology $topo, $ncpus CPUs, $kernel_clusters clusters, cpufreq $have_cpufreq, cpuidle $have_cpuidle, kernel $(uname -r)"
+say "info $(bigLittled --version 2>&1 | head -n 1); $(switchctl --version 2>&1 | head -n 1)"
 
 # The cpuset backend's group; the loads run in it.
 echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
