@@ -8,6 +8,10 @@
 #   ./quickstart.sh vm     build, then make check-vm: the daemon on Debian's arm64 kernel under
 #                          QEMU (tests/vm/check-vm.sh); first installs QEMU, the arm64 cross
 #                          toolchain and the arm64 -dev packages (multiarch)
+#   ./quickstart.sh vm-service  build, then make check-vm-service: the Debian package installed
+#                          and run under systemd in an arm64 Debian guest (tests/vm/service/);
+#                          also installs mmdebstrap, arm64 emulation (qemu-user-static) and
+#                          debhelper, and turns the emulation on
 # As root on Debian 12 it first installs the build dependencies with apt-get.
 set -eu
 cd "$(dirname "$0")"
@@ -51,6 +55,29 @@ install_vm_deps() {
         dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
         apt-get update -q &&
                 DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+}
+
+# What make check-vm-service needs beyond make check-vm's: mmdebstrap with
+# arm64 emulation for the guest's root file system, and what a cross
+# dpkg-buildpackage of the package needs (pkgconf:arm64 gives the
+# aarch64-linux-gnu-pkg-config it uses).
+VM_SERVICE_DEPS="mmdebstrap arch-test qemu-user-static binfmt-support debhelper dpkg-dev pkgconf:arm64"
+
+install_vm_service_deps() {
+        install_vm_deps || return 1
+        missing=""
+        for p in $VM_SERVICE_DEPS; do
+                dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+        done
+        if [ -n "$missing" ]; then
+                [ "$(id -u)" -eq 0 ] || { echo "quickstart: missing packages:$missing (run as root)" >&2; return 1; }
+                echo "quickstart: installing$missing"
+                DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing || return 1
+        fi
+        # mmdebstrap runs the arm64 maintainer scripts through binfmt_misc.
+        [ -f /proc/sys/fs/binfmt_misc/status ] ||
+                mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || return 1
+        grep -q enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null || update-binfmts --enable qemu-aarch64
 }
 
 # build DIR CONFIGURE-ARGS...: an out-of-tree build, so plain and sanitizer
@@ -109,8 +136,17 @@ vm)
         build build --enable-werror
         make -C build check-vm
         ;;
+vm-service)
+        install_deps
+        if ! install_vm_service_deps; then
+                echo "quickstart: the VM test packages cannot be installed here; make check-vm-service not run" >&2
+                exit 0
+        fi
+        build build --enable-werror
+        make -C build check-vm-service
+        ;;
 *)
-        echo "usage: $0 demo|test|vm" >&2
+        echo "usage: $0 demo|test|vm|vm-service" >&2
         exit 64
         ;;
 esac

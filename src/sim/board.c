@@ -23,6 +23,9 @@
 #include "sim/board.h"
 
 #define CLUSTER_PREFIX "cluster."
+#define BACKEND_PREFIX "backend."
+/* The parser's 'current' while it reads a [backend.NAME] section. */
+#define CURRENT_BACKEND (-2)
 #define MHZ_MAX 100000
 #define CAPACITY_MAX 1000000
 #define DECIMAL_MAX 1000000.0
@@ -71,6 +74,32 @@ static const char *const cluster_keys[NCLUSTER_KEYS] = {
         [KEY_TRIP_CRITICAL] = "trip_critical_c",
 };
 
+enum backend_key {
+        KEY_LATENCY_US,
+        KEY_ENERGY_UJ,
+        KEY_LATENCY_PER_CPU_US,
+        KEY_ENERGY_PER_CPU_UJ,
+        KEY_STALLS,
+        KEY_POWERED,
+        NBACKEND_KEYS,
+};
+
+static const char *const backend_keys[NBACKEND_KEYS] = {
+        [KEY_LATENCY_US] = "latency_us",
+        [KEY_ENERGY_UJ] = "energy_uj",
+        [KEY_LATENCY_PER_CPU_US] = "latency_per_cpu_us",
+        [KEY_ENERGY_PER_CPU_UJ] = "energy_per_cpu_uj",
+        [KEY_STALLS] = "stalls",
+        [KEY_POWERED] = "powered",
+};
+
+static const char *const backend_names[SIM_NBACKENDS] = {
+        [SIM_BACKEND_SWITCHER] = "switcher",
+        [SIM_BACKEND_CPUFREQ] = "cpufreq",
+        [SIM_BACKEND_CPUSET] = "cpuset",
+        [SIM_BACKEND_HOTPLUG] = "hotplug",
+};
+
 /* Where each thing was set (0 = not set), for the checks at the end. */
 struct cluster_lines {
         unsigned header;
@@ -89,7 +118,11 @@ struct board_parser {
         unsigned board_header;
         unsigned board_key[NBOARD_KEYS];
         struct cluster_lines cl[BL_MAX_CLUSTERS];
-        int current;            /* index of the cluster being read, -1 for [board] */
+        unsigned backend_header[SIM_NBACKENDS];
+        unsigned backend_key[SIM_NBACKENDS][NBACKEND_KEYS];
+        int backend;            /* the backend being read */
+        int current;            /* index of the cluster being read, -1 for [board],
+                                 * CURRENT_BACKEND for a [backend.NAME] */
 };
 
 static void report_atv(struct board_parser *p, unsigned line, const char *fmt, va_list ap)
@@ -201,8 +234,26 @@ static unsigned enter_section(struct board_parser *p, const char *section)
                 p->current = -1;
                 return 0;
         }
+        if (strncmp(section, BACKEND_PREFIX, strlen(BACKEND_PREFIX)) == 0) {
+                int k = board_backend_find(section + strlen(BACKEND_PREFIX));
+
+                if (k < 0) {
+                        report(p, "[%s]: expected a backend switcher, cpufreq, cpuset or hotplug, got \"%s\"",
+                                  section, section + strlen(BACKEND_PREFIX));
+                        return 1;
+                }
+                if (p->backend_header[k]) {
+                        report(p, "duplicate section [%s] (first at line %u)", section, p->backend_header[k]);
+                        return 1;
+                }
+                p->backend_header[k] = p->line;
+                p->backend = k;
+                p->current = CURRENT_BACKEND;
+                return 0;
+        }
         if (strncmp(section, CLUSTER_PREFIX, strlen(CLUSTER_PREFIX)) != 0) {
-                report(p, "unknown section [%s] (expected [board] or [cluster.NAME])", section);
+                report(p, "unknown section [%s] (expected [board], [cluster.NAME] or [backend.NAME])",
+                          section);
                 return 1;
         }
 
@@ -298,6 +349,58 @@ static void set_board_key(struct board_parser *p, const char *key, const char *v
                         report(p, "ambient_c: expected a number 0-%d (°C), got \"%s\"", TEMP_MAX_C, value);
                 break;
         case NBOARD_KEYS:
+                break;
+        }
+}
+
+static void set_backend_key(struct board_parser *p, const char *section, const char *key, const char *value)
+{
+        struct sim_switch_model *m = &p->b->backend[p->backend];
+        size_t n = strlen(value);
+        double d;
+        int k;
+
+        for (k = 0; k < NBACKEND_KEYS; k++)
+                if (streq(backend_keys[k], key))
+                        break;
+        if (k == NBACKEND_KEYS) {
+                report(p, "[%s]: unknown key \"%s\" (known: latency_us, energy_uj, latency_per_cpu_us, "
+                          "energy_per_cpu_uj, stalls, powered)", section, key);
+                return;
+        }
+        if (!check_twice(p, &p->backend_key[p->backend][k], key))
+                return;
+
+        switch ((enum backend_key)k) {
+        case KEY_LATENCY_US:
+        case KEY_LATENCY_PER_CPU_US:
+        case KEY_ENERGY_UJ:
+        case KEY_ENERGY_PER_CPU_UJ: {
+                const bool latency = k == KEY_LATENCY_US || k == KEY_LATENCY_PER_CPU_US;
+
+                if (!parse_decimal(value, n, &d) || d > DECIMAL_MAX) {
+                        report(p, "%s: expected a number 0-%.0f (%s), got \"%s\"", key, DECIMAL_MAX,
+                                  latency ? "µs" : "µJ", value);
+                        return;
+                }
+                *(k == KEY_LATENCY_US ? &m->latency_us :
+                  k == KEY_LATENCY_PER_CPU_US ? &m->latency_per_cpu_us :
+                  k == KEY_ENERGY_UJ ? &m->energy_uj : &m->energy_per_cpu_uj) = d;
+                break;
+        }
+        case KEY_STALLS:
+                if (streq(value, "switched") || streq(value, "all"))
+                        m->stall_all = streq(value, "all");
+                else
+                        report(p, "stalls: expected switched or all, got \"%s\"", value);
+                break;
+        case KEY_POWERED:
+                if (streq(value, "idle") || streq(value, "busy"))
+                        m->stall_busy = streq(value, "busy");
+                else
+                        report(p, "powered: expected idle or busy, got \"%s\"", value);
+                break;
+        case NBACKEND_KEYS:
                 break;
         }
 }
@@ -472,7 +575,9 @@ static unsigned handle_line(void *userdata, const char *section, const char *key
         p->line = line;
         if (!key)
                 return enter_section(p, section);
-        if (p->current < 0)
+        if (p->current == CURRENT_BACKEND)
+                set_backend_key(p, section, key, value);
+        else if (p->current < 0)
                 set_board_key(p, key, value);
         else
                 set_cluster_key(p, section, key, value);
@@ -505,6 +610,13 @@ static void check_complete(struct board_parser *p)
                                           board_keys[k], board_expect[k]);
         if (b->nclusters == 0)
                 report_at(p, 0, "expected at least one [cluster.NAME] section, got none");
+        /* A backend's fixed parts must be given: 0 is a claim, not a default. */
+        for (unsigned k = 0; k < SIM_NBACKENDS; k++)
+                for (unsigned key = KEY_LATENCY_US; key <= KEY_ENERGY_UJ && p->backend_header[k]; key++)
+                        if (!p->backend_key[k][key])
+                                report_at(p, p->backend_header[k], "[backend.%s]: missing key \"%s\" (%s)",
+                                          backend_names[k], backend_keys[key],
+                                          key == KEY_LATENCY_US ? "a number of µs" : "a number of µJ");
         for (unsigned i = 0; i < b->nclusters; i++) {
                 const struct cluster_lines *cl = &p->cl[i];
 
@@ -645,6 +757,9 @@ unsigned board_parse(struct sim_board *b, const char *filename, const char *text
                         .trip_critical_c = SIM_DEFAULT_TRIP_CRITICAL_C,
                 };
         p.problems = ini_read(filename, text, len, handle_line, &p, diag);
+        for (unsigned k = 0; k < SIM_NBACKENDS; k++)
+                b->has_backend[k] = p.backend_header[k] != 0;
+        snprintf(b->switch_source, sizeof(b->switch_source), "board");
         check_complete(&p);
         check_trips(&p);
         check_orders(&p);
@@ -652,6 +767,56 @@ unsigned board_parse(struct sim_board *b, const char *filename, const char *text
         if (p.problems == 0)
                 sort_clusters(&p);
         return p.problems;
+}
+
+const char *board_backend_name(enum sim_backend backend)
+{
+        return (unsigned)backend < SIM_NBACKENDS ? backend_names[backend] : NULL;
+}
+
+int board_backend_find(const char *name)
+{
+        for (int k = 0; k < SIM_NBACKENDS; k++)
+                if (streq(backend_names[k], name))
+                        return k;
+        return -ENOENT;
+}
+
+int board_select_backend(struct sim_board *b, enum sim_backend backend)
+{
+        const struct sim_switch_model *m;
+
+        if ((unsigned)backend >= SIM_NBACKENDS || !b->has_backend[backend])
+                return -ENODATA;
+        m = &b->backend[backend];
+        b->switch_latency_us = m->latency_us;
+        b->switch_latency_per_cpu_us = m->latency_per_cpu_us;
+        b->switch_energy_uj = m->energy_uj;
+        b->switch_energy_per_cpu_uj = m->energy_per_cpu_uj;
+        b->stall_all = m->stall_all;
+        b->stall_busy = m->stall_busy;
+        snprintf(b->switch_source, sizeof(b->switch_source), "backend %s", backend_names[backend]);
+        return 0;
+}
+
+void board_override_switch(struct sim_board *b, double latency_us, double energy_uj)
+{
+        b->switch_latency_us = latency_us;
+        b->switch_energy_uj = energy_uj;
+        b->switch_latency_per_cpu_us = 0;
+        b->switch_energy_per_cpu_uj = 0;
+        snprintf(b->switch_source, sizeof(b->switch_source), "override");
+}
+
+bool board_switch_plain(const struct sim_board *b, double step_us)
+{
+        return b->switch_latency_per_cpu_us == 0 && b->switch_energy_per_cpu_uj == 0 && !b->stall_all &&
+               !b->stall_busy && b->switch_latency_us <= step_us;
+}
+
+double board_switch_latency_us(const struct sim_board *b, unsigned ncpus)
+{
+        return b->switch_latency_us + b->switch_latency_per_cpu_us * ncpus;
 }
 
 int board_load(struct sim_board *b, const char *path, struct bl_diag *diag)

@@ -41,11 +41,41 @@ struct sim_cluster {
         double trip_passive_c, trip_critical_c;
 };
 
+/* What a switch costs with one backend (a [backend.NAME] section): a fixed
+ * part and a part per CPU whose state changes, for the stall and for the
+ * energy, which CPUs stall, and what they draw while they do. */
+enum sim_backend {
+        SIM_BACKEND_SWITCHER,
+        SIM_BACKEND_CPUFREQ,
+        SIM_BACKEND_CPUSET,
+        SIM_BACKEND_HOTPLUG,
+        SIM_NBACKENDS,
+};
+
+struct sim_switch_model {
+        double latency_us;
+        double latency_per_cpu_us;
+        double energy_uj;
+        double energy_per_cpu_uj;
+        bool stall_all;         /* stalls = all: every active CPU stops, not only those switched */
+        bool stall_busy;        /* powered = busy: a stalled CPU draws its busy power, not idle */
+};
+
 struct sim_board {
         char name[64];
         unsigned reference_capacity;
+        /* The switch cost in effect (the execution rules read these): the
+         * plain switch_latency_us / switch_energy_uj of [board], or a
+         * backend's figures after board_select_backend(), or an override. */
         double switch_latency_us;
         double switch_energy_uj;
+        double switch_latency_per_cpu_us;
+        double switch_energy_per_cpu_uj;
+        bool stall_all;
+        bool stall_busy;
+        char switch_source[32];         /* "board", "backend NAME" or "override" */
+        struct sim_switch_model backend[SIM_NBACKENDS];
+        bool has_backend[SIM_NBACKENDS];
         double ambient_c;               /* where the thermal zones start, and cool towards */
         unsigned nclusters;
         struct sim_cluster cluster[BL_MAX_CLUSTERS];    /* sorted by order */
@@ -60,6 +90,28 @@ unsigned board_parse(struct sim_board *b, const char *filename, const char *text
 
 /* Reads and parses a file. Returns problems (>= 0) or -errno (described in diag). */
 int board_load(struct sim_board *b, const char *path, struct bl_diag *diag);
+
+/* "switcher", "cpufreq", "cpuset", "hotplug"; NULL out of range. */
+const char *board_backend_name(enum sim_backend backend);
+
+/* The backend called 'name', or -ENOENT. */
+int board_backend_find(const char *name);
+
+/* Puts the figures of backend 'backend' in effect. Returns 0, or -ENODATA
+ * when the board has no [backend.NAME] section for it. */
+int board_select_backend(struct sim_board *b, enum sim_backend backend);
+
+/* Puts a plain cost in effect: 'latency_us' and 'energy_uj' per switch, no
+ * per-CPU part (which CPUs stall and what they draw stay as they were). */
+void board_override_switch(struct sim_board *b, double latency_us, double energy_uj);
+
+/* Whether the cost in effect is the plain one the single-step execution
+ * rules and the fast oracles price: no per-CPU part, the switched CPUs only,
+ * idle while stalled, and a stall no longer than 'step_us'. */
+bool board_switch_plain(const struct sim_board *b, double step_us);
+
+/* The stall of a switch that changes 'ncpus' CPUs. */
+double board_switch_latency_us(const struct sim_board *b, unsigned ncpus);
 
 /* The topology the daemon would discover on this board: CPUs numbered
  * cluster by cluster in order, each with its top capacity. */

@@ -168,9 +168,51 @@ void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned 
 /* Level steps follow exec_step() operation for operation (the same sums in
  * the same order), so that cluster mode gives its numbers to the last bit;
  * a "slot" is an active CPU in the order lanes are dealt to them. */
+static bool level_switch(const struct sim_levels *lv, unsigned from, unsigned to)
+{
+        return from != SIM_LEVEL_NONE && from != to && from < lv->nlevels && to < lv->nlevels;
+}
+
+static unsigned cpus_changed(const struct sim_levels *lv, unsigned from, unsigned to)
+{
+        return (unsigned)__builtin_popcountll(lv->level[from].active ^ lv->level[to].active);
+}
+
+double exec_switch_latency_us(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
+                              unsigned to)
+{
+        return level_switch(lv, from, to) ? board_switch_latency_us(b, cpus_changed(lv, from, to)) : 0;
+}
+
+/* The fixed part is shared as the plain figure always was (modes.c, rule
+ * 6); the per-CPU part is paid by every CPU brought up or taken down. */
+double exec_switch_energy_nj(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
+                             unsigned to)
+{
+        if (!level_switch(lv, from, to))
+                return 0;
+        return sim_levels_switch_energy_nj(b, lv, from, to) +
+               b->switch_energy_per_cpu_uj * 1000 * cpus_changed(lv, from, to);
+}
+
+uint64_t exec_switch_stalls(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
+                            unsigned to)
+{
+        if (!level_switch(lv, from, to))
+                return 0;
+        return b->stall_all ? lv->level[to].active : lv->level[to].active & ~lv->level[from].active;
+}
+
 int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsigned level, unsigned prev,
                     double step_us, unsigned nlanes, double *backlog, const double *new_work,
                     struct sim_level_step *out)
+{
+        return exec_level_step_stalled(b, lv, level, prev, NULL, step_us, nlanes, backlog, new_work, out);
+}
+
+int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *lv, unsigned level,
+                            unsigned prev, struct sim_stall *stall, double step_us, unsigned nlanes,
+                            double *backlog, const double *new_work, struct sim_level_step *out)
 {
         const double ref = b->reference_capacity;
         const struct sim_level *l;
@@ -178,7 +220,8 @@ int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsi
         double pending[SIM_MAX_CPUS];           /* per slot */
         double max_now[BL_MAX_CLUSTERS], max_stalled[BL_MAX_CLUSTERS];
         bool has_now[BL_MAX_CLUSTERS], has_stalled[BL_MAX_CLUSTERS];
-        double stalled_avail = step_us - b->switch_latency_us, energy = 0, off_mw = 0, left = 0;
+        double stall_us, stalled_avail, energy = 0, off_mw = 0, left = 0;
+        struct sim_stall here = { 0, 0 };
         unsigned n;
 
         if (level >= lv->nlevels || (prev != SIM_LEVEL_NONE && prev >= lv->nlevels) ||
@@ -186,12 +229,29 @@ int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsi
                 return -EINVAL;
         l = &lv->level[level];
         n = l->nslots;
-        if (stalled_avail < 0)
-                stalled_avail = 0;
         out->clusters = l->clusters;
-        out->stalled = prev == SIM_LEVEL_NONE ? 0 : l->active & ~lv->level[prev].active;
         out->switched = prev != SIM_LEVEL_NONE && prev != level;
         out->changes = sim_levels_changes(lv, prev, level);
+        if (!stall)
+                stall = &here;
+        if (out->switched) {
+                /* What is left of an earlier stall still stops its CPUs
+                 * that stay active; the new one queues behind it. */
+                stall->cpus = (stall->left_us > 0 ? stall->cpus & l->active : 0) |
+                              exec_switch_stalls(b, lv, prev, level);
+                stall->left_us += exec_switch_latency_us(b, lv, prev, level);
+        }
+        stall_us = stall->left_us < step_us ? stall->left_us : step_us;
+        out->stalled = stall_us > 0 || out->switched ? stall->cpus & l->active : 0;
+        out->stall_us = stall_us;
+        stalled_avail = step_us - stall_us;
+        if (stalled_avail < 0)
+                stalled_avail = 0;
+        stall->left_us -= stall_us;
+        if (stall->left_us <= 0) {
+                stall->left_us = 0;
+                stall->cpus = 0;
+        }
 
         for (unsigned r = 0; r < n; r++)
                 pending[r] = 0;
@@ -288,7 +348,16 @@ int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsi
                 }
         }
         energy += off_mw * step_us;
-        energy += sim_levels_switch_energy_nj(b, lv, prev, level);
+        /* A CPU held busy through the stall (a state copy, stop_machine's
+         * spinning) draws its busy power for it, on top of the idle power
+         * of its cluster. */
+        if (b->stall_busy && stall_us > 0)
+                for (uint64_t rest = out->stalled; rest; rest &= rest - 1) {
+                        unsigned cpu = (unsigned)__builtin_ctzll(rest), k = lv->cpu_cluster[cpu];
+
+                        energy += stall_us * b->cluster[k].opp[out->opp[k]].core_mw;
+                }
+        energy += exec_switch_energy_nj(b, lv, prev, level);
         out->energy_nj = energy;
         out->backlog = left;
         return 0;

@@ -35,10 +35,18 @@ struct sim_level_step {
         unsigned opp[BL_MAX_CLUSTERS];  /* per board cluster with an active CPU; 0 for the others */
         unsigned clusters;              /* bit k: board cluster k had an active CPU */
         uint64_t stalled;               /* CPUs that paid the switch stall */
+        double stall_us;                /* how much of this step they were stalled */
         bool switched;                  /* the level differs from the previous step's */
         unsigned changes;               /* sim_levels_changes(): pairs or CPUs that changed */
         double energy_nj;               /* including the switch energy */
         double backlog;                 /* total backlog left at the step's end, reference-µs */
+};
+
+/* A switch's stall that outlasts its step: what is left of it and the CPUs
+ * it stops. A run keeps one from step to step (zeroed at its start). */
+struct sim_stall {
+        double left_us;
+        uint64_t cpus;
 };
 
 /* Runs one step of 'step_us' on 'level' of 'lv' (built for board 'b'),
@@ -50,6 +58,25 @@ struct sim_level_step {
 int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsigned level, unsigned prev,
                     double step_us, unsigned nlanes, double *backlog, const double *new_work,
                     struct sim_level_step *out);
+
+/* The same with the stall carried in 'stall' (updated in place): a switch
+ * adds its latency to what is left of the stall before it (switches queue
+ * behind each other) and stops its CPUs until the stall has passed, over as
+ * many steps as it takes; every step charges the part of the stall that
+ * falls in it. exec_level_step() is this with a stall that ends with its
+ * step (what does not fit in the step is not charged further). */
+int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *lv, unsigned level,
+                            unsigned prev, struct sim_stall *stall, double step_us, unsigned nlanes,
+                            double *backlog, const double *new_work, struct sim_level_step *out);
+
+/* The stall and energy of a switch from level 'from' to 'to' (SIM_LEVEL_NONE
+ * or equal: none), and the CPUs it stops. */
+double exec_switch_latency_us(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
+                              unsigned to);
+double exec_switch_energy_nj(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
+                             unsigned to);
+uint64_t exec_switch_stalls(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
+                            unsigned to);
 
 /* The board CPU each lane runs on at 'level' when 'pending' (per lane) is
  * its pending work (used only in mp mode, where the heaviest lanes get the

@@ -134,6 +134,7 @@ struct sim_live {
         bl_usec_t last_point;
 
         struct sim_level_step st;
+        struct sim_stall stall;         /* a switch's stall that outlasts its step */
         double *backlog, *new_work, *lane_capacity;
         unsigned *lane_cpu;
 };
@@ -295,7 +296,8 @@ static int run_step(struct sim_live *l, unsigned level, bool exact, struct fakeb
                 return r;
         for (unsigned i = 0; i < nlanes; i++)
                 l->r.total_work += l->new_work[i];
-        r = exec_level_step(b, lv, level, l->prev, (double)w->step_us, nlanes, l->backlog, l->new_work, st);
+        r = exec_level_step_stalled(b, lv, level, l->prev, &l->stall, (double)w->step_us, nlanes, l->backlog,
+                                    l->new_work, st);
         if (r < 0)
                 return r;
         if (w->end_step)

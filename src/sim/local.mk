@@ -20,10 +20,19 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/live.h src/sim/live.c
 src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 
+# The workload families (blsim generate). A seed must give the same bytes on
+# every machine, so no multiply-add is fused: gnu11 lets GCC fuse them where
+# the CPU has FMA (arm64), which rounds differently.
+noinst_LIBRARIES += src/sim/libblgen.a
+src_sim_libblgen_a_SOURCES = \
+	src/sim/generate.h src/sim/generate-jobs.h src/sim/generate.c src/sim/generate-families.c \
+	src/sim/verb-generate.h src/sim/verb-generate.c
+src_sim_libblgen_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+
 if HAVE_UMOCKDEV
 bin_PROGRAMS += src/sim/blsim
 src_sim_blsim_SOURCES = src/sim/main.c
 src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"'
-src_sim_blsim_LDADD = src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
+src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 endif

@@ -24,6 +24,7 @@
 #include "sim/report.h"
 #include "sim/rtapp.h"
 #include "sim/tune.h"
+#include "sim/verb-generate.h"
 
 /* Exit statuses (sysexits.h), documented in blsim(1). */
 #define EXIT_USAGE 64
@@ -55,6 +56,9 @@ struct options {
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
         bl_usec_t reactive_us;          /* the reactive oracle's interval; 0: sample_interval_ms */
         enum bl_mode mode;              /* AUTO: the configuration's, else cluster */
+        const char *backend;            /* whose switch cost to simulate; NULL: the board's plain one */
+        bool switch_cost_given;         /* --switch-cost: the plain figures below instead */
+        double switch_latency_us, switch_energy_uj;
         bool json;
         const char *testbed;            /* live: a link to the testbed, for other commands */
         char **command;                 /* live: what switches the board */
@@ -83,6 +87,9 @@ static void usage(FILE *f)
                 "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--testbed DIR] [--plot FILE] [--json] -- COMMAND [ARG]...\n"
+                "       blsim generate FAMILY --seed N [--duration S] [--out FILE]\n"
+                "       blsim generate --all --seeds A-B --out-dir DIR [--duration S]\n"
+                "       blsim generate --list\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
@@ -93,6 +100,11 @@ static void usage(FILE *f)
                 "  -p, --policy NAME     preset to run (default \"default\"; see blsim list)\n"
                 "      --step-us N       step of an rt-app simulation in us (default %llu)\n"
                 "      --duration S      length of an rt-app workload that sets none, in s (default %llu)\n"
+                "      --backend NAME    the switch cost of that backend (switcher, cpufreq, cpuset,\n"
+                "                        hotplug), from the board's [backend.NAME] (default: the plain\n"
+                "                        switch_latency_us and switch_energy_uj)\n"
+                "      --switch-cost US,UJ\n"
+                "                        every switch stalls US us and costs UJ uJ (over --backend)\n"
                 "      --reactive-interval MS\n"
                 "                        run, compare: the reactive oracle's sampling interval\n"
                 "                        (default: the configuration's sample_interval_ms)\n"
@@ -137,7 +149,21 @@ static bool parse_usec(const char *text, double scale, bl_usec_t *ret)
 /* Returns -1 to go on, or the status to exit with. */
 /* Options every verb reads the same way (the verb's own enum starts after
  * these). */
-enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_VERB_FIRST };
+enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_BACKEND, OPT_SWITCH_COST, OPT_VERB_FIRST };
+
+/* "US,UJ": two numbers of at most 1e6 each, as a board file's. */
+static bool parse_switch_cost(const char *text, double *latency_us, double *energy_uj)
+{
+        char *end;
+
+        errno = 0;
+        *latency_us = strtod(text, &end);
+        if (errno != 0 || end == text || *end != ',' || !(*latency_us >= 0 && *latency_us <= 1e6))
+                return false;
+        text = end + 1;
+        *energy_uj = strtod(text, &end);
+        return errno == 0 && end != text && *end == '\0' && *energy_uj >= 0 && *energy_uj <= 1e6;
+}
 
 /* One option of those every verb shares (--mode, --config, --step-us,
  * --duration, --json). Returns -1 when it was one and is valid, 0 when it is
@@ -178,6 +204,22 @@ static int parse_shared_option(int c, const char *verb, struct options *o)
         case 'j':
                 o->json = true;
                 return -1;
+        case OPT_BACKEND:
+                if (board_backend_find(optarg) < 0) {
+                        fprintf(stderr, "blsim %s: --backend: expected switcher, cpufreq, cpuset or hotplug, "
+                                        "got \"%s\"\n", verb, optarg);
+                        return EXIT_USAGE;
+                }
+                o->backend = optarg;
+                return -1;
+        case OPT_SWITCH_COST:
+                if (!parse_switch_cost(optarg, &o->switch_latency_us, &o->switch_energy_uj)) {
+                        fprintf(stderr, "blsim %s: --switch-cost: expected US,UJ (two numbers 0-1000000), "
+                                        "got \"%s\"\n", verb, optarg);
+                        return EXIT_USAGE;
+                }
+                o->switch_cost_given = true;
+                return -1;
         default:
                 return 0;
         }
@@ -215,6 +257,8 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "policy", required_argument, NULL, 'p' },
                 { "step-us", required_argument, NULL, OPT_STEP_US },
                 { "duration", required_argument, NULL, OPT_DURATION },
+                { "backend", required_argument, NULL, OPT_BACKEND },
+                { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
                 { "json", no_argument, NULL, 'j' },
                 { "plot", required_argument, NULL, OPT_PLOT },
                 { "testbed", required_argument, NULL, OPT_TESTBED },
@@ -315,6 +359,20 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 return EXIT_UNAVAILABLE;
         }
         return -1;
+}
+
+/* The switch cost the options ask for: a backend's figures, then the
+ * plain override on top. */
+static int select_switch_cost(struct sim_board *b, const struct options *o)
+{
+        if (o->backend && board_select_backend(b, (enum sim_backend)board_backend_find(o->backend)) < 0) {
+                fprintf(stderr, "blsim: --backend %s: the board %s has no [backend.%s] section\n", o->backend,
+                        b->name, o->backend);
+                return EXIT_CONFIG;
+        }
+        if (o->switch_cost_given)
+                board_override_switch(b, o->switch_latency_us, o->switch_energy_uj);
+        return 0;
 }
 
 /* A board is a file, or the name of one installed in BOARDSDIR. */
@@ -508,12 +566,14 @@ static int run_references(struct scenario *sc, const struct options *o)
         snprintf(rep->little.policy, sizeof(rep->little.policy), "always-little");
         snprintf(rep->big.policy, sizeof(rep->big.policy), "always-big");
 
-        r = m->mode == BL_MODE_CLUSTER ? oracle_solve(&sc->board, &sc->trace, true, &sc->oracle) :
-                                         solve_levels(sc);
+        /* The cluster oracle prices the plain cost only. */
+        r = m->mode == BL_MODE_CLUSTER && board_switch_plain(&sc->board, (double)sc->trace.step_us) ?
+                oracle_solve(&sc->board, &sc->trace, true, &sc->oracle) : solve_levels(sc);
         if (r < 0)
                 return run_failed("oracle", r);
 
         rep->board = sc->board.name;
+        rep->model = &sc->board;
         rep->workload = o->workload;
         rep->rtapp = sc->rtapp;
         if (sc->rtapp)
@@ -546,6 +606,8 @@ static int scenario_open(struct scenario **ret, const struct options *o, enum bl
                 return EXIT_FAILURE;
         }
         status = load_board(sc, o->board);
+        if (status == 0)
+                status = select_switch_cost(&sc->board, o);
         if (status == 0)
                 status = build_mode(sc, mode);
         if (status == 0)
@@ -821,6 +883,8 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 { "out", required_argument, NULL, 'o' },
                 { "step-us", required_argument, NULL, OPT_STEP_US },
                 { "duration", required_argument, NULL, OPT_DURATION },
+                { "backend", required_argument, NULL, OPT_BACKEND },
+                { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
                 { "json", no_argument, NULL, 'j' },
                 { "help", no_argument, NULL, 'h' },
                 {},
@@ -1342,6 +1406,7 @@ int main(int argc, char **argv)
                 { "compare", verb_compare },
                 { "tune", verb_tune },
                 { "live", verb_live },
+                { "generate", sim_verb_generate },
                 { "list", verb_list },
         };
 

@@ -40,6 +40,13 @@
  *      A = step - switch_latency_us (at least 0) of available time, every
  *      other CPU A = step. The run's first step pays nothing. (In cluster
  *      mode every CPU of a newly entered cluster stalls: DESIGN.md step 1.)
+ *      A backend's cost (board.h, struct sim_switch_model) adds
+ *      switch_latency_per_cpu_us per CPU in S xor S', may stall every CPU
+ *      of S (stalls = all), and a stall longer than the step goes on into
+ *      the next steps, in which those CPUs have A = step - what is left of
+ *      it (exec_level_step_stalled(); a switch during a stall queues
+ *      behind it). A stalled CPU that is "busy" while stalled draws its
+ *      cluster's core_mW for the stalled time on top of rule 5.
  *   3. DVFS, per cluster with an active CPU: the lowest OPP whose capacity
  *      is at least 1.25 x reference_capacity x the largest pending / A over
  *      the cluster's active CPUs, else the top one; a CPU with A = 0 asks
@@ -61,6 +68,7 @@
  *      a single pair, or a single CPU brought up or down, pays its share of
  *      the cluster's figure, and switching every pair at once costs what a
  *      cluster migration costs.
+ *      A backend's energy_per_cpu_uj is added per CPU in S xor S'.
  *   A step "switches" when its level differs from the previous step's (one
  *   switch per such step, whatever changed); pair mode also counts the
  *   pairs that changed core, mp mode the CPUs added or removed.
@@ -260,6 +268,7 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
         const unsigned nlanes = w->nlanes;
         double *new_work, *capacity, energy_nj = 0, late = 0;
         unsigned prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
+        struct sim_stall stall = { 0, 0 };
         size_t size = 0;
         int err;
 
@@ -302,7 +311,8 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
                         break;
                 for (unsigned i = 0; i < nlanes; i++)
                         r->total_work += new_work[i];
-                err = exec_level_step(b, lv, here, prev, (double)w->step_us, nlanes, backlog, new_work, &st);
+                err = exec_level_step_stalled(b, lv, here, prev, &stall, (double)w->step_us, nlanes, backlog,
+                                              new_work, &st);
                 if (err < 0)
                         break;
                 if (w->end_step)

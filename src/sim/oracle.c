@@ -44,6 +44,7 @@
  * the busiest CPU, and when that CPU finishes, the busy time summed over CPUs
  * is the step's whole work over the OPP's capacity. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -892,6 +893,220 @@ static int level_replay(struct level_solver *sv, const unsigned char *seq, struc
         return 0;
 }
 
+/* Switch costs beyond the plain one (board_switch_plain()): a stall longer
+ * than a step, a part per CPU changed, every CPU stalled, CPUs busy while
+ * stalled. The definition stays the one above, with the stall carried as
+ * the runs carry it (exec_level_step_stalled()): a switch into level l at
+ * step s stalls its CPUs for the switch's latency, in step s and as many
+ * steps after it as the latency spans, and the oracle keeps l until the
+ * stall has passed (a switch during a stall would only queue behind it).
+ * So a switch is one move over a segment of steps, s .. e, priced as the
+ * replay prices it, and the programme is over (step, level) where the
+ * level has settled (no stall left at the step's end):
+ *   best[s][l] = min(best[s-1][l] + step s on l,
+ *                    best[s0-1][f] + the segment s0 .. s on l from f, f != l)
+ * Segments are pushed forward from their first step; the segment of (l, f)
+ * is priced once per step for every f with the same stalled CPUs and
+ * latency. Ties go to staying, then to the lower level. O(steps x L^2 x
+ * steps a stall spans) in the worst case; one cost, one byte and one start
+ * step per step and level. */
+struct span_solver {
+        const struct sim_board *b;
+        const struct sim_levels *lv;
+        const struct sim_trace *t;
+        double step_us;
+        double *work, *scratch;
+};
+
+/* Steps s, s+1, ... on level 'to' coming from 'from' (SIM_LEVEL_NONE: no
+ * switch), each from no backlog, until the stall has passed or the trace
+ * ends; returns the last step priced. */
+static size_t span_price(const struct span_solver *sv, size_t s, unsigned to, unsigned from,
+                         struct cost *cost)
+{
+        const struct sim_trace *t = sv->t;
+        struct sim_stall stall = { 0, 0 };
+        unsigned prev = from;
+        size_t e = s;
+
+        *cost = (struct cost){ 0, 0 };
+        for (;; e++) {
+                const float *row = t->work + e * t->nlanes;
+                struct sim_level_step out;
+
+                for (unsigned i = 0; i < t->nlanes; i++) {
+                        sv->work[i] = row[i];
+                        sv->scratch[i] = 0;
+                }
+                /* Levels and lanes were checked: this cannot fail. */
+                (void)exec_level_step_stalled(sv->b, sv->lv, to, prev, &stall, sv->step_us, t->nlanes,
+                                              sv->scratch, sv->work, &out);
+                cost->dropped += out.backlog;
+                cost->energy += out.energy_nj;
+                prev = to;
+                if (stall.left_us <= 0 || e + 1 == t->nsteps)
+                        return e;
+        }
+}
+
+static void span_relax(struct cost *best, unsigned char *pred, uint32_t *start, size_t at, unsigned n,
+                       unsigned l, struct cost c, unsigned from, size_t s0, bool ties_win)
+{
+        struct cost *cur = &best[at * n + l];
+
+        if (cost_less(c, *cur) || (ties_win && !cost_less(*cur, c))) {
+                *cur = c;
+                pred[at * n + l] = (unsigned char)from;
+                start[at * n + l] = (uint32_t)s0;
+        }
+}
+
+static int span_solve(const struct span_solver *sv, unsigned char *seq)
+{
+        const struct sim_levels *lv = sv->lv;
+        const size_t nsteps = sv->t->nsteps;
+        const unsigned n = lv->nlevels;
+        _cleanup_free_ struct cost *best = NULL;
+        _cleanup_free_ unsigned char *pred = NULL;
+        _cleanup_free_ uint32_t *start = NULL;
+        unsigned l;
+
+        if (nsteps > UINT32_MAX || nsteps > SIZE_MAX / n / sizeof(*best))
+                return -ENOMEM;
+        best = malloc(nsteps * n * sizeof(*best));
+        pred = malloc(nsteps * n);
+        start = malloc(nsteps * n * sizeof(*start));
+        if (!best || !pred || !start)
+                return -ENOMEM;
+        for (size_t i = 0; i < nsteps * n; i++)
+                best[i] = (struct cost){ INFINITY, INFINITY };
+
+        for (size_t s = 0; s < nsteps; s++) {
+                for (l = 0; l < n; l++) {
+                        struct cost here;
+
+                        span_price(sv, s, l, SIM_LEVEL_NONE, &here);
+                        if (s == 0)
+                                span_relax(best, pred, start, 0, n, l, here, l, 0, true);
+                        else
+                                span_relax(best, pred, start, s, n, l, cost_add(best[(s - 1) * n + l], here),
+                                           l, s, true);
+                }
+                if (s == 0 || n < 2)
+                        continue;
+                for (l = 0; l < n; l++) {
+                        uint64_t memo_cpus[SIM_MAX_LEVELS];
+                        double memo_latency[SIM_MAX_LEVELS];
+                        struct cost memo_cost[SIM_MAX_LEVELS];
+                        size_t memo_end[SIM_MAX_LEVELS];
+                        unsigned nmemo = 0;
+
+                        for (unsigned f = 0; f < n; f++) {
+                                const struct cost *from = &best[(s - 1) * n + f];
+                                uint64_t cpus;
+                                double latency;
+                                struct cost seg;
+                                unsigned m = 0;
+                                size_t e;
+
+                                if (f == l || isinf(from->dropped))
+                                        continue;
+                                cpus = exec_switch_stalls(sv->b, lv, f, l);
+                                latency = exec_switch_latency_us(sv->b, lv, f, l);
+                                while (m < nmemo && (memo_cpus[m] != cpus || memo_latency[m] != latency))
+                                        m++;
+                                if (m == nmemo) {
+                                        /* Kept without the switch energy, which is the pair's own. */
+                                        memo_end[m] = span_price(sv, s, l, f, &memo_cost[m]);
+                                        memo_cost[m].energy -= exec_switch_energy_nj(sv->b, lv, f, l);
+                                        memo_cpus[m] = cpus;
+                                        memo_latency[m] = latency;
+                                        nmemo++;
+                                }
+                                seg = memo_cost[m];
+                                e = memo_end[m];
+                                seg.energy += exec_switch_energy_nj(sv->b, lv, f, l);
+                                span_relax(best, pred, start, e, n, l, cost_add(*from, seg), f, s, false);
+                        }
+                }
+        }
+
+        l = 0;
+        for (unsigned k = 1; k < n; k++)
+                if (cost_less(best[(nsteps - 1) * n + k], best[(nsteps - 1) * n + l]))
+                        l = k;
+        for (size_t s = nsteps; s > 0;) {
+                size_t s0 = start[(s - 1) * n + l];
+                unsigned f = pred[(s - 1) * n + l];
+
+                while (s > s0)
+                        seq[--s] = (unsigned char)l;
+                l = f;
+        }
+        return 0;
+}
+
+/* Scores 'seq' as the programme priced it: every step from no backlog, the
+ * stall carried. */
+static int span_replay(const struct span_solver *sv, const unsigned char *seq, struct sim_level_oracle *o)
+{
+        const struct sim_trace *t = sv->t;
+        struct sim_stall stall = { 0, 0 };
+        double energy_nj = 0;
+
+        for (size_t s = 0; s < t->nsteps; s++) {
+                const float *row = t->work + s * t->nlanes;
+                unsigned prev = s > 0 ? seq[s - 1] : SIM_LEVEL_NONE;
+                struct sim_level_step out;
+                int err;
+
+                for (unsigned i = 0; i < t->nlanes; i++) {
+                        sv->work[i] = row[i];
+                        sv->scratch[i] = 0;
+                }
+                err = exec_level_step_stalled(sv->b, sv->lv, seq[s], prev, &stall, sv->step_us, t->nlanes,
+                                              sv->scratch, sv->work, &out);
+                if (err < 0)
+                        return err;
+                energy_nj += out.energy_nj;
+                o->switches += out.switched;
+                o->changes += out.changes;
+                o->infeasible_steps += out.backlog > 0;
+                o->time_in[seq[s]] += t->step_us;
+        }
+        o->energy_uj = energy_nj / 1000;
+        return 0;
+}
+
+static int oracle_solve_span(const struct sim_board *b, const struct sim_levels *lv,
+                             const struct sim_trace *t, bool want_sequence, struct sim_level_oracle *o)
+{
+        _cleanup_free_ unsigned char *seq = NULL;
+        _cleanup_free_ double *work = NULL, *scratch = NULL;
+        struct span_solver sv = { .b = b, .lv = lv, .t = t, .step_us = (double)t->step_us };
+        int err;
+
+        seq = malloc(t->nsteps);
+        work = malloc(t->nlanes * sizeof(double));
+        scratch = malloc(t->nlanes * sizeof(double));
+        if (!seq || !work || !scratch)
+                return -ENOMEM;
+        sv.work = work;
+        sv.scratch = scratch;
+        err = span_solve(&sv, seq);
+        if (err == 0)
+                err = span_replay(&sv, seq, o);
+        if (err < 0) {
+                *o = (struct sim_level_oracle){ 0 };
+                return err;
+        }
+        if (want_sequence) {
+                o->sequence = seq;
+                seq = NULL;
+        }
+        return 0;
+}
+
 int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
                         bool want_sequence, struct sim_level_oracle *o)
 {
@@ -908,6 +1123,8 @@ int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, 
                 return -EINVAL;
         if (t->nsteps == 0)
                 return 0;
+        if (!board_switch_plain(b, (double)t->step_us))
+                return oracle_solve_span(b, lv, t, want_sequence, o);
         if (t->nsteps > SIZE_MAX / n)
                 return -ENOMEM;
         sv = calloc(1, sizeof(*sv));

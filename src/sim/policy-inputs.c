@@ -53,11 +53,19 @@ void sim_switch_cost(const struct sim_board *b, const struct sim_levels *lv, str
 {
         const double per_change = lv->switch_share ? b->switch_energy_uj / lv->switch_share : b->switch_energy_uj;
 
-        /* One move of an engine is one change in cluster and pair mode (a
-         * cluster, a pair), one per CPU in mp mode (sim_levels_changes()). */
-        *cost = (struct bl_switch_cost){ .latency_us = b->switch_latency_us };
+        /* The figures in effect (the board's plain ones, a backend's, an
+         * override): the per-CPU parts as the execution rules charge them,
+         * per CPU brought up or taken down. One move of an engine is one
+         * change in cluster and pair mode (a cluster, a pair), one per CPU in
+         * mp mode (sim_levels_changes()), which is what the fixed energy is
+         * shared by. */
+        *cost = (struct bl_switch_cost){
+                .latency_us = b->switch_latency_us,
+                .latency_per_cpu_us = b->switch_latency_per_cpu_us,
+                .energy_per_cpu_uj = b->switch_energy_per_cpu_uj,
+        };
         if (lv->mode == BL_MODE_MP)
-                cost->energy_per_cpu_uj = per_change;
+                cost->energy_per_cpu_uj += per_change;
         else
                 cost->energy_uj = per_change;
 }

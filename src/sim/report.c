@@ -137,6 +137,22 @@ static void json_qos(FILE *f, const char *indent, const struct sim_qos *q)
         }
 }
 
+/* The switch cost every run of the report paid (policies, references,
+ * oracles alike). */
+static void json_switch_cost(FILE *f, const char *indent, const struct sim_board *b)
+{
+        json_key(f, indent, "switch_cost_source");
+        report_json_string(f, b->switch_source);
+        json_double(f, indent, "switch_latency_us", 3, b->switch_latency_us);
+        json_double(f, indent, "switch_latency_per_cpu_us", 3, b->switch_latency_per_cpu_us);
+        json_double(f, indent, "switch_energy_uj", 3, b->switch_energy_uj);
+        json_double(f, indent, "switch_energy_per_cpu_uj", 3, b->switch_energy_per_cpu_uj);
+        json_key(f, indent, "switch_stalls");
+        report_json_string(f, b->stall_all ? "all" : "switched");
+        json_key(f, indent, "switch_stall_powered");
+        report_json_string(f, b->stall_busy ? "busy" : "idle");
+}
+
 static void json_header(FILE *f, const char *indent, const struct sim_report *rep)
 {
         fprintf(f, "{\n%s", indent);
@@ -145,6 +161,8 @@ static void json_header(FILE *f, const char *indent, const struct sim_report *re
         report_json_string(f, rep->board);
         json_key(f, indent, "workload");
         report_json_string(f, rep->workload);
+        if (rep->model)
+                json_switch_cost(f, indent, rep->model);
         if (rep->napprox == 0)
                 return;
         json_key(f, indent, "approximations");
@@ -226,6 +244,15 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         fputs("\n}\n", f);
 }
 
+/* One line, the label padded to 'w'. */
+static void text_switch_cost(FILE *f, int w, const struct sim_board *m)
+{
+        fprintf(f, "%-*s %s: %g us + %g us per CPU, %g uJ + %g uJ per CPU, stalls %s, %s while stalled\n", w,
+                "switch cost", m->switch_source, m->switch_latency_us, m->switch_latency_per_cpu_us,
+                m->switch_energy_uj, m->switch_energy_per_cpu_uj, m->stall_all ? "all" : "switched",
+                m->stall_busy ? "busy" : "idle");
+}
+
 void report_run_text(FILE *f, const struct sim_report *rep)
 {
         const struct sim_result *p = &rep->policy[0];
@@ -234,6 +261,8 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         double eta;
 
         fprintf(f, "%-*s %s\n", w, "board", rep->board);
+        if (rep->model)
+                text_switch_cost(f, w, rep->model);
         fprintf(f, "%-*s %s\n", w, "workload", rep->workload);
         fprintf(f, "%-*s %s\n", w, "policy", p->policy);
         fprintf(f, "%-*s %zu x %llu us\n", w, "steps", p->steps, (unsigned long long)rep->step_us);
@@ -353,8 +382,11 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
                 if ((int)strlen(rows[i].policy) > name_w)
                         name_w = (int)strlen(rows[i].policy);
 
-        fprintf(f, "board %s, workload %s: %zu steps of %llu us\n\n", rep->board, rep->workload, rep->steps,
+        fprintf(f, "board %s, workload %s: %zu steps of %llu us\n", rep->board, rep->workload, rep->steps,
                 (unsigned long long)rep->step_us);
+        if (rep->model)
+                text_switch_cost(f, 0, rep->model);
+        fputc('\n', f);
         fprintf(f, "%-*s %11s %9s %7s %10s %8s", name_w, "policy", "energy mJ", "saving %", "eta",
                 "late work", "switches");
         for (unsigned l = 0; l < rep->mode->nclasses; l++) {

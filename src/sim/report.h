@@ -15,6 +15,7 @@
 
 struct sim_report {
         const char *board;              /* the board's name */
+        const struct sim_board *model;  /* its switch cost in effect; NULL: not reported */
         const char *workload;           /* as the user named it */
         bool rtapp;                     /* QoS columns, and the oracle is on the always-little arrivals */
         size_t steps;                   /* of the trace the oracle solves */

@@ -202,6 +202,7 @@ struct policy_run {
         struct bl_decision d[BL_MAX_PAIRS];
         struct observer obs;
         struct sim_level_step st;
+        struct sim_stall stall;         /* a switch's stall that outlasts its step */
         double *backlog, *new_work, *lane_capacity;
         unsigned *lane_cpu;
 };
@@ -287,8 +288,8 @@ int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct s
                         break;
                 for (unsigned i = 0; i < nlanes; i++)
                         r->total_work += p->new_work[i];
-                err = exec_level_step(b, lv, level, prev, (double)w->step_us, nlanes, p->backlog, p->new_work,
-                                      &p->st);
+                err = exec_level_step_stalled(b, lv, level, prev, &p->stall, (double)w->step_us, nlanes,
+                                              p->backlog, p->new_work, &p->st);
                 if (err < 0)
                         break;
                 if (w->end_step)

@@ -8,7 +8,8 @@ tests_bench_bench_core_LDADD = policy/libblpolicy.a src/core/libblcore.a $(INIH_
 noinst_PROGRAMS += tests/bench/bench_floor
 tests_bench_bench_floor_SOURCES = tests/bench/bench_floor.c
 EXTRA_DIST += tests/bench/run.sh tests/bench/footprint.sh tests/bench/eta-table.sh tests/bench/policy-table.sh \
-	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/RESULTS.md
+	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/families.sh \
+	tests/bench/RESULTS.md
 
 # The simulator's trace parser, execution rules and oracle on one hour of an
 # 8-lane trace at 1 ms steps.

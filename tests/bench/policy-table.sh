@@ -1,80 +1,199 @@
 #!/bin/sh
-# The default policy against every baseline and the oracle, on every workload,
-# on both board models: eta / late_work_ratio / switches per cell (and / misses
-# for rt-app files), as markdown. Visible workloads (tests/workloads/*.csv and
-# the rt-app files) and held-out ones (tests/workloads/holdout/*.csv, never
-# tuned on) in separate tables.
-#   [CONFIG=FILE] tests/bench/policy-table.sh BUILDDIR [MODE]
-# MODE is cluster (the default), pair or mp. With CONFIG, the "default" column
-# is the shipped configuration with FILE on top (blsim --config). The last
-# column is the default's mean samples per second on that workload, as blsim
-# counts its decisions. Recorded in tests/bench/RESULTS.md.
+# The shipped default against issue 16's targets, on both board models, with
+# three switch costs (the board's own, 2 ms / 5 mJ, 10 ms / 50 mJ), in
+# cluster mode and then in pair and mp mode, as markdown.
+#   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] [--costs "C ..."] BUILDDIR
+#                                             [GENERATED]
+# Traces: the visible ones (tests/workloads/*.csv), the held-out ones
+# (tests/workloads/holdout/*.csv, never tuned on) and, when GENERATED is
+# given, every *.csv under it (blsim generate's output; the family is the
+# file's directory, or its name without a trailing -SEED). With CONFIG, the
+# default is the shipped configuration with FILE on top (blsim --config).
+#
+# One blsim compare per trace, board, mode and cost gives every column: the
+# default's energy, late_work_ratio, eta and switches, the reactive oracle's
+# (at the configuration's sampling interval) eta, late_work_ratio and
+# switches, the oracle's switches. The targets checked per trace:
+#   T1 no classic policy (ondemand, conservative, interactive, hmp,
+#      exynos5410) nor always-big or always-little uses over 0.5 % less
+#      energy than the default at a late_work_ratio no higher than
+#      max(the default's, 0.01);
+#   T2 late_work_ratio <= max(0.01, the reactive oracle's + 0.005);
+#   T3 where the reactive oracle reaches eta >= 0.95 at late <= 0.01:
+#      eta >= 0.85;
+#   T4 (per board, mode and cost) mean eta >= 0.92 over the traces where eta
+#      is defined and always-big is not within 2 % of the oracle (there eta
+#      divides by next to nothing and T5 judges instead);
+#   T5 where always-big is within 2 % of the oracle: energy <= 1.01 x the
+#      oracle's.
+# Every miss is listed under its table; a summary line per board, mode and
+# cost counts them (and, for generated traces, gives each family's worst eta
+# and late_work_ratio). --summary prints the summaries only. --modes picks the
+# modes (default "cluster pair mp"; a mode in GENERATED's place does the
+# same), --costs the switch costs: "board", US,UJ (blsim --switch-cost) or a
+# backend's name (blsim --backend), default "board 2000,5000 10000,50000".
+# Every policy's eta / late per workload: eta-table.sh. Recorded in
+# tests/bench/RESULTS.md.
 set -eu
-build=$(cd "${1:?usage: $0 BUILDDIR [MODE]}" && pwd)
-src=$(cd "$(dirname "$0")/../.." && pwd)
-mode=${2:-cluster}
-config=${CONFIG:-}
-blsim=$build/src/sim/blsim
-policies="default ondemand conservative interactive hmp exynos5410 always-big always-little oracle"
-
-# Samples per second of each policy: the default's is per workload (last
-# column), the baselines' follow from the intervals of src/sim/presets.c (the
-# oracle knows the whole trace and samples nothing).
-samples_per_s() {
+usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] BUILDDIR [GENERATED]"
+summary_only=0
+modes="cluster pair mp"
+costs="board 2000,5000 10000,50000"
+while [ $# -gt 0 ]; do
         case $1 in
-        default) echo "per row" ;;
-        hmp) echo 100 ;;
-        oracle) echo - ;;
-        *) echo 50 ;;
+        --summary) summary_only=1; shift ;;
+        --modes) modes=${2:?--modes needs a list}; shift 2 ;;
+        --costs) costs=${2:?--costs needs a list}; shift 2 ;;
+        --) shift; break ;;
+        -*) echo "$usage" >&2; exit 64 ;;
+        *) break ;;
+        esac
+done
+build=$(cd "${1:?$usage}" && pwd)
+generated=${2:-}
+# The script's older form took a mode there.
+case $generated in
+cluster|pair|mp) modes=$generated; generated= ;;
+esac
+src=$(cd "$(dirname "$0")/../.." && pwd)
+blsim=$build/src/sim/blsim
+config=${CONFIG:-}
+
+# One line per trace: the set, the name, then key=value pairs for awk.
+figures() { # TRACE BOARD MODE COST
+        case $4 in
+        board) cost_option= ;;
+        *,*) cost_option="--switch-cost $4" ;;
+        *) cost_option="--backend $4" ;;
+        esac
+        # shellcheck disable=SC2086 # the option and its value are two words
+        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $cost_option \
+                --json |
+        awk '
+        function value(line) {
+                sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line)
+                return line
+        }
+        /^  "oracle_energy_uj":/ { o = value($0) }
+        /^  "oracle_switches":/ { osw = value($0) }
+        /^      "policy":/ { p = value($0); if (p == "config") p = "default" }
+        /^      "energy_uj":/ { e[p] = value($0) }
+        /^      "eta":/ { eta[p] = value($0) }
+        /^      "late_work_ratio":/ { late[p] = value($0) }
+        /^      "switches":/ { sw[p] = value($0) }
+        END {
+                printf "oracle_e=%s oracle_sw=%s", o, osw
+                for (q in e)
+                        printf " %s_e=%s %s_eta=%s %s_late=%s %s_sw=%s", q, e[q], q, eta[q], q, late[q],
+                               q, sw[q]
+                printf "\n"
+        }'
+}
+
+# family of a generated trace: its directory under GENERATED, or its name
+# without a trailing -SEED
+family() {
+        rel=${1#"$generated"/}
+        case $rel in
+        */*) echo "${rel%%/*}" ;;
+        *) rel=${rel%.csv}; echo "$rel" | sed 's/[-_][0-9][0-9]*$//' ;;
         esac
 }
 
-header() {
-        printf '| workload |'
-        for p in $policies; do printf ' %s |' "$p"; done
-        printf ' default samples/s |\n|---|'
-        for p in $policies; do printf -- '---|'; done
-        printf -- '---|\n| samples/s |'
-        for p in $policies; do printf ' %s |' "$(samples_per_s "$p")"; done
-        printf ' |\n'
+traces() {
+        for w in "$src"/tests/workloads/*.csv; do echo "visible $(basename "$w" .csv) $w"; done
+        for w in "$src"/tests/workloads/holdout/*.csv; do echo "held-out $(basename "$w" .csv) $w"; done
+        if [ -n "$generated" ]; then
+                find "$generated" -name '*.csv' | sort | while read -r w; do
+                        echo "generated:$(family "$w") ${w#"$generated"/} $w"
+                done
+        fi
 }
 
-# One row: "eta / late / switches" per policy; eta is n/a where the oracle
-# saves nothing over always-big.
-row() {
-        "$blsim" compare --board "$2" --mode "$mode" --workload "$1" ${config:+--config "$config"} --json |
-        awk -v name="${1#"$src"/tests/workloads/}" -v policies="$policies" '
-        /"oracle_switches":/ { gsub(/,/, "", $2); sw["oracle"] = $2 }
-        /"policy":/ { gsub(/[",]/, "", $2); p = ($2 == "config") ? "default" : $2 }
-        /"samples_per_s":/ { gsub(/,/, "", $2); sps[p] = $2 }
-        /"eta":/ { gsub(/,/, "", $2); eta[p] = ($2 == "null") ? "n/a" : sprintf("%.2f", $2) }
-        /"late_work_ratio":/ { gsub(/,/, "", $2); late[p] = sprintf("%.3g", $2) }
-        /"switches":/ { gsub(/,/, "", $2); if (p != "") sw[p] = $2 }
-        /"misses":/ { gsub(/,/, "", $2); miss[p] = $2 }
-        END {
-                n = split(policies, order, " ")
-                eta["oracle"] = "1.00"; late["oracle"] = "0"
-                printf "| %s |", name
-                for (i = 1; i <= n; i++) {
-                        q = order[i]
-                        printf " %s / %s / %s%s |", eta[q], late[q], sw[q],
-                               (q in miss && miss[q] != "" && miss[q] != "null") ? " / " miss[q] "m" : ""
+# The table, the misses and the summary of one board, mode and cost, from
+# the lines "SET NAME key=value ..." on stdin.
+judge() { # BOARD MODE COST
+        awk -v board="$1" -v mode="$2" -v cost="$3" -v summary_only="$summary_only" '
+        function num(x) { return (x == "" || x == "null") ? "n/a" : x }
+        function fmt(x, f) { return (x == "" || x == "null") ? "n/a" : sprintf(f, x) }
+        function miss(t, what) {
+                nmiss[t]++; total++
+                misses[++nm] = sprintf("- %s %s: %s %s", set, name, t, what)
+        }
+        BEGIN {
+                ncl = split("ondemand conservative interactive hmp exynos5410 always-big always-little",
+                            classic, " ")
+                if (!summary_only) {
+                        printf "\n### %s, %s mode, switch cost %s\n\n", board, mode, cost
+                        printf "| trace | set | default energy (J) | late | eta | switches | reactive eta "
+                        print "| reactive late | reactive switches | oracle switches |"
+                        print "|---|---|---|---|---|---|---|---|---|---|"
                 }
-                printf " %s |\n", sps["default"]
+        }
+        {
+                set = $1; name = $2
+                delete v
+                for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                e = v["default_e"]; late = v["default_late"]; eta = v["default_eta"]
+                ro_eta = v["reactive-oracle_eta"]; ro_late = v["reactive-oracle_late"]
+                big = v["always-big_e"]; oracle = v["oracle_e"]
+                n++
+                if (!summary_only)
+                        printf "| %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s |\n", name, set, e / 1e6,
+                               fmt(late, "%.3g"), fmt(eta, "%.2f"), v["default_sw"], fmt(ro_eta, "%.2f"),
+                               fmt(ro_late, "%.3g"), v["reactive-oracle_sw"], v["oracle_sw"]
+                bound = late > 0.01 ? late : 0.01
+                for (c = 1; c <= ncl; c++) {
+                        p = classic[c]
+                        if ((p "_e") in v && v[p "_e"] < 0.995 * e && v[p "_late"] <= bound)
+                                miss("T1", sprintf("%s uses %.1f %% less energy at late %.3g (default %.3g)",
+                                                   p, 100 * (1 - v[p "_e"] / e), v[p "_late"], late))
+                }
+                if (late > (ro_late + 0.005 > 0.01 ? ro_late + 0.005 : 0.01))
+                        miss("T2", sprintf("late %.3g, reactive oracle %.3g", late, ro_late))
+                if (ro_eta != "null" && ro_eta >= 0.95 && ro_late <= 0.01 && (eta == "null" || eta < 0.85))
+                        miss("T3", sprintf("eta %s where the reactive oracle has %.2f at late %.3g",
+                                           num(eta), ro_eta, ro_late))
+                near = big <= 1.02 * oracle
+                if (near && e > 1.01 * oracle)
+                        miss("T5", sprintf("energy %.4f x the oracle'"'"'s (always-big %.4f x)", e / oracle,
+                                           big / oracle))
+                if (eta != "null" && !near) { sum_eta += eta; n_eta++ }
+                if (set ~ /^generated:/) {
+                        f = substr(set, 11)
+                        if (eta != "null" && (!(f in worst_eta) || eta < worst_eta[f])) worst_eta[f] = eta
+                        if (!(f in worst_late) || late > worst_late[f]) worst_late[f] = late
+                        fam[f]++
+                }
+        }
+        END {
+                mean = n_eta ? sum_eta / n_eta : 0
+                if (n_eta && mean < 0.92) {
+                        nmiss["T4"]++; total++
+                        misses[++nm] = sprintf("- T4: mean eta %.3f over %d traces", mean, n_eta)
+                }
+                if (!summary_only && nm) {
+                        printf "\nMisses:\n\n"
+                        for (i = 1; i <= nm; i++) print misses[i]
+                }
+                printf "%sSUMMARY %s %s cost %s: %d traces, mean eta %s over %d; ", summary_only ? "" : "\n",
+                       board, mode, cost, n, n_eta ? sprintf("%.3f", mean) : "n/a", n_eta
+                printf "misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d\n", nmiss["T1"], nmiss["T2"],
+                       nmiss["T3"], nmiss["T4"], nmiss["T5"], total
+                for (f in fam)
+                        printf "  family %s: %d traces, worst eta %s, worst late %.3g\n", f, fam[f],
+                               num(worst_eta[f]), worst_late[f]
         }'
 }
 
 for board in "$src"/conf/boards/exynos5422-like.ini "$src"/conf/boards/tc2.ini; do
         name=$(basename "$board" .ini)
-        printf '\n### %s, %s mode, visible workloads\n\n' "$name" "$mode"
-        header
-        for w in "$src"/tests/workloads/*.csv "$src"/tests/workloads/rt-app/*.json \
-                 "$src"/tests/workloads/rt-app/tutorial/*.json; do
-                row "$w" "$board"
-        done
-        printf '\n### %s, %s mode, held-out workloads\n\n' "$name" "$mode"
-        header
-        for w in "$src"/tests/workloads/holdout/*.csv; do
-                row "$w" "$board"
+        for mode in $modes; do
+                for cost in $costs; do
+                        traces | while read -r set trace path; do
+                                printf '%s %s %s\n' "$set" "$trace" \
+                                       "$(figures "$path" "$board" "$mode" "$cost")"
+                        done | judge "$name" "$mode" "$cost"
+                done
         done
 done

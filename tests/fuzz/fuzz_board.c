@@ -21,6 +21,14 @@ static void check_board(const struct sim_board *b)
         FUZZ_ASSERT(b->reference_capacity >= 1);
         FUZZ_ASSERT(b->switch_latency_us >= 0 && isfinite(b->switch_latency_us));
         FUZZ_ASSERT(b->switch_energy_uj >= 0 && isfinite(b->switch_energy_uj));
+        for (unsigned k = 0; k < SIM_NBACKENDS; k++) {
+                const struct sim_switch_model *m = &b->backend[k];
+
+                FUZZ_ASSERT(m->latency_us >= 0 && isfinite(m->latency_us) && m->latency_us <= 1e6);
+                FUZZ_ASSERT(m->latency_per_cpu_us >= 0 && isfinite(m->latency_per_cpu_us));
+                FUZZ_ASSERT(m->energy_uj >= 0 && isfinite(m->energy_uj));
+                FUZZ_ASSERT(m->energy_per_cpu_uj >= 0 && isfinite(m->energy_per_cpu_uj));
+        }
         FUZZ_ASSERT(b->nclusters >= 1 && b->nclusters <= BL_MAX_CLUSTERS);
         for (unsigned k = 0; k < b->nclusters; k++) {
                 const struct sim_cluster *c = &b->cluster[k];

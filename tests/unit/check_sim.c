@@ -274,7 +274,7 @@ struct bad_board {
 
 static const struct bad_board bad_boards[] = {
         { "[boards]\n" BOARD_SECTION LITTLE_SECTION BIG_SECTION,
-          { "b.ini:1: unknown section [boards] (expected [board] or [cluster.NAME])" } },
+          { "b.ini:1: unknown section [boards] (expected [board], [cluster.NAME] or [backend.NAME])" } },
         { BOARD_SECTION "nmae = x\n" LITTLE_SECTION BIG_SECTION,
           { "b.ini:6: [board]: unknown key \"nmae\" (known: name, reference_capacity, switch_latency_us, "
             "switch_energy_uj, ambient_c)" } },

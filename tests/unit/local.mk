@@ -41,7 +41,9 @@ unit_tests = \
 	tests/unit/check_fileio \
 	tests/unit/check_switch_cost \
 	tests/unit/check_break_even \
-	tests/unit/check_policy_inputs
+	tests/unit/check_policy_inputs \
+	tests/unit/check_backend_cost \
+	tests/unit/check_generate
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -54,6 +56,9 @@ tests_unit_check_break_even_LDADD = $(UNIT_LDADD)
 tests_unit_check_policy_inputs_SOURCES = tests/unit/check_policy_inputs.c
 tests_unit_check_policy_inputs_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_policy_inputs_LDADD = $(SIM_LDADD)
+tests_unit_check_generate_SOURCES = tests/unit/check_generate.c
+tests_unit_check_generate_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_generate_LDADD = src/sim/libblgen.a $(SIM_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
@@ -155,6 +160,10 @@ tests_unit_check_tune_SOURCES = tests/unit/check_tune.c
 tests_unit_check_tune_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
 tests_unit_check_tune_LDADD = $(SIM_LDADD)
+tests_unit_check_backend_cost_SOURCES = tests/unit/check_backend_cost.c
+tests_unit_check_backend_cost_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
+tests_unit_check_backend_cost_LDADD = $(SIM_LDADD)
 
 # The plugin loader. Its test plugins are shared objects built as programs
 # (-fPIC -shared): automake builds shared libraries only through libtool,
