@@ -404,13 +404,38 @@ scenario_kill() {
 # forgets the reservation once a CPU comes online, so the refusal needs a
 # switch that only takes CPUs offline: in mp mode, from the top level (every
 # CPU) down. Reserved before the start, the daemon's first switch is refused.
+# The kernel still loses the reservation across hotplug now and then; with
+# no refusal there is nothing to check, and the result is a TAP skip.
+
+# The root domain's reserved deadline bandwidth (debugfs), or nothing.
+dl_total_bw() {
+        awk '/^dl_rq\[0\]/ { f = 1 } f && /dl_bw->total_bw/ { print $NF; exit }' \
+                /sys/kernel/debug/sched/debug 2>/dev/null
+}
+# reserve_deadline: the reservation, once the kernel's books show it. CPUs
+# brought online rebuild the scheduling domains asynchronously, and the
+# rebuild drops the reservation: it is made after things settle, checked,
+# and made again if it went.
 reserve_deadline() {
-        vm-tool deadline 4 50000 100000 >/tmp/deadline.out 2>&1 &
-        dl=$!
-        sleep 1
-        grep -q '^deadline' /tmp/deadline.out && ! grep -q sched_setattr /tmp/deadline.out && return 0
-        why="cannot reserve deadline bandwidth: $(tr '\n' ' ' </tmp/deadline.out)"
-        release_deadline
+        mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+        try=0
+        while [ $try -lt 3 ]; do
+                sleep 3
+                vm-tool deadline 4 50000 100000 >/tmp/deadline.out 2>&1 &
+                dl=$!
+                sleep 2
+                if ! grep -q '^deadline' /tmp/deadline.out || grep -q sched_setattr /tmp/deadline.out; then
+                        why="cannot reserve deadline bandwidth: $(tr '\n' ' ' </tmp/deadline.out)"
+                        release_deadline
+                        return 1
+                fi
+                bw=$(dl_total_bw)
+                # 4 x 50/100 ms: 2 CPUs in the kernel's 1 << 20 units.
+                [ -z "$bw" ] || [ "$bw" -ge 2097152 ] && return 0
+                release_deadline
+                try=$((try + 1))
+        done
+        why="the kernel's books do not keep the deadline reservation (total_bw $bw)"
         return 1
 }
 release_deadline() {
@@ -418,16 +443,17 @@ release_deadline() {
         wait $dl
 }
 
-scenario_refuse() {
-        name=offline-refused
-        s0=$(cpu_state)
-        if ! start_daemon refuse hotplug mode=mp heuristics=always-big $PASSTHROUGH; then fail "$why"; return; fi
+# refuse_attempt: one try at the mp-mode switch down with the reservation in
+# place. Sets refused (the kernel said no: "failed" in the log), alive,
+# online, noticed, n.
+refuse_attempt() {
+        refused=no
+        set_policy always-big
         if ! wait_level "$(top)" 60 || ! check_level_state hotplug "$(top)"; then
-                fail "mp mode: not at $(top) within 60 s"
-                stop_daemon
-                return
+                why="mp mode: not at $(top) within 60 s"
+                return 1
         fi
-        if ! reserve_deadline; then fail "$why"; stop_daemon; return; fi
+        reserve_deadline || return 1
         before=$(switches)
         set_policy always-little
         sleep 30
@@ -436,10 +462,28 @@ scenario_refuse() {
         online=$(cat $sys/online)
         noticed=$(grep -m 1 'failed' "$log" | cut -c1-200)
         n=$(($(switches) - before))
-        stop_daemon
+        [ -n "$noticed" ] && refused=yes
         release_deadline
+        return 0
+}
+
+scenario_refuse() {
+        name=offline-refused
+        s0=$(cpu_state)
+        if ! start_daemon refuse hotplug mode=mp heuristics=always-little $PASSTHROUGH; then fail "$why"; return; fi
+        problems=""
+        for attempt in 1 2; do
+                if ! refuse_attempt; then problems="$why"; break; fi
+                [ $refused = yes ] && break
+        done
+        stop_daemon
         s1=$(cpu_state)
-        if [ $alive = yes ] && [ -n "$noticed" ] && [ "$s1" = "$s0" ]; then
+        if [ -n "$problems" ]; then
+                fail "$problems"
+        elif [ $refused = no ]; then
+                # Without a refusal there is nothing to check of the daemon.
+                say "skip $name - the kernel did not refuse in 2 tries (the switch down went through: online $online); Debian's 6.1 loses the deadline reservation across CPU hotplug now and then"
+        elif [ $alive = yes ] && [ "$s1" = "$s0" ]; then
                 ok "mp mode, $(top) -> $(lowest) with the last big CPU's offline refused: online $online after 30 s, $n switches; logged: $noticed; restored [$s1]"
         else
                 fail "mp mode, $(top) -> $(lowest) with the last big CPU's offline refused: alive $alive, online $online, $n switches, logged '$noticed'; after stop [$s1], found [$s0]"
@@ -457,7 +501,9 @@ scenario_refuse() {
         stop_daemon
         release_deadline
         s1=$(cpu_state)
-        if [ $alive = yes ] && [ "$s1" = "$s0" ]; then
+        if [ -z "$noticed" ]; then
+                say "skip $name - the kernel did not refuse the first switch (online $online); Debian's 6.1 loses the deadline reservation across CPU hotplug now and then"
+        elif [ $alive = yes ] && [ "$s1" = "$s0" ]; then
                 ok "running 15 s after the start, online $online; logged: $noticed; restored [$s1]"
         else
                 fail "alive $alive 15 s after the start, online $online, logged '$noticed'; after stop [$s1], found [$s0]"
