@@ -27,7 +27,11 @@ ncpus=$(ls -d $sys/cpu[0-9]* | wc -l)
 
 say() { echo "BLVM $*"; }
 ok() { say "ok $name - $*"; }
-fail() { say "fail $name - $*"; }
+# A failure shows the end of the daemon's log, for the host's console log.
+fail() {
+        say "fail $name - $*"
+        [ -n "${log:-}" ] && [ -f "$log" ] && tail -n 8 "$log" | sed "s/^/BLVM info $name log: /"
+}
 measure() { say "measure $name.$1 $2"; }
 
 # cpufreq-dt is a module; its policies appear only where the device tree has
@@ -37,7 +41,10 @@ have_cpufreq=no
 [ -d $sys/cpufreq/policy0 ] && have_cpufreq=yes
 have_cpuidle=no
 [ -d $sys/cpu0/cpuidle/state1 ] && have_cpuidle=yes
-say "info topology $topo, $ncpus CPUs, cpufreq $have_cpufreq, cpuidle $have_cpuidle, kernel $(uname -r)"
+# Read while every CPU is online: an offline CPU has no topology files.
+kernel_clusters=$(cat $sys/cpu*/topology/cluster_id | sort -u | wc -l)
+say "info topology $topo, $ncpus CPUs, $kernel_clusters clusters, cpufreq $have_cpufreq, cpuidle $have_cpuidle, kernel $(uname -r)"
+say "info $(bigLittled --version 2>&1 | head -n 1); $(switchctl --version 2>&1 | head -n 1)"
 
 # The cpuset backend's group; the loads run in it.
 echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
@@ -157,7 +164,7 @@ scenario_topology() {
         want=$(cluster_cpus)
         got=""
         for l in $(levels); do got="$got$(level_cpus "$l") "; done
-        kernel=$(cat $sys/cpu*/topology/cluster_id | sort -u | wc -l)
+        kernel=$kernel_clusters
         if [ "$got" = "$want" ] && [ "$kernel" -eq "$(echo "$topo" | tr '+' '\n' | wc -l)" ]; then
                 ok "levels $(levels | tr ' ' ',') on CPUs $got($kernel clusters in sysfs)"
         else
@@ -206,7 +213,10 @@ scenario_load() {
 scenario_one_thread() {
         name=one-thread
         if ! core_start; then fail "$why"; return; fi
-        wait_level "$(lowest)" 30
+        if ! wait_level "$(lowest)" 30; then
+                fail "not at $(lowest) 30 s after the last load, so the thread could not start there (at $(level))"
+                return
+        fi
         load_start 1
         # One thread saturating a little CPU runs faster on a big one.
         if ! wait_level "$(top)" 20; then
@@ -232,6 +242,17 @@ core_stop() {
         stop_daemon
 }
 
+# The backends are driven by the classic policies always-little and
+# always-big with the engine as a pass-through (bigLittle.conf(5)), switched
+# by a reload: the level then depends on nothing the idle or cpuidle bugs of
+# the default policy touch (issue 15 item 3).
+PASSTHROUGH="down_threshold=99 down_delay_ms=0 up_delay_ms=0 min_residency_ms=0 max_switch_rate_hz=0 break_even=no"
+# set_policy HEURISTIC: reload the running daemon with it.
+set_policy() {
+        sed -i "s/^heuristics = .*/heuristics = $1/" "$conf"
+        kill -HUP $dpid
+}
+
 # backend_BACKEND: the daemon switches down and up with that backend, and
 # SIGTERM puts back exactly the state it found.
 scenario_backend() {
@@ -242,31 +263,30 @@ scenario_backend() {
                 return
         fi
         s0=$(cpu_state)
-        if ! start_daemon "$b" "$b"; then fail "$why"; return; fi
+        if ! start_daemon "$b" "$b" heuristics=always-little $PASSTHROUGH; then fail "$why"; return; fi
         changed=no
         problems=""
         cpu0=unknown
-        # Down to the lowest level on the idle machine, then up under load.
         if wait_level "$(lowest)" 20; then
-                [ "$(cpu_state)" != "$s0" ] && changed=yes
                 check_level_state "$b" "$(lowest)"
+                [ "$(cpu_state)" != "$s0" ] && changed=yes
         else
                 problems="$problems not at $(lowest) in 20 s;"
         fi
         cpu0_low=$cpu0 cpu0=unknown
-        load_start "$ncpus"
-        if wait_level "$(top)" 20; then
-                [ "$(cpu_state)" != "$s0" ] && changed=yes
+        set_policy always-big
+        if wait_level "$(top)" 30; then
                 check_level_state "$b" "$(top)"
+                [ "$(cpu_state)" != "$s0" ] && changed=yes
         else
-                problems="$problems not at $(top) under load in 20 s;"
+                problems="$problems not at $(top) 30 s after the reload to always-big;"
         fi
         cpu0_top=$cpu0 cpu0=unknown
-        load_stop
+        set_policy always-little
         if wait_level "$(lowest)" 30; then
                 check_level_state "$b" "$(lowest)"
         else
-                problems="$problems not back at $(lowest) in 30 s;"
+                problems="$problems not back at $(lowest) 30 s after the reload to always-little;"
         fi
         cpu0_back=$cpu0
         n=$(switches)
@@ -332,112 +352,200 @@ check_level_state() {
         return 1
 }
 
-# SIGKILL while a hotplug switch is under way; the next start puts back what
-# the killed run found.
+# SIGKILL while a hotplug switch is under way (one CPU takes 0.5-4 s under
+# TCG, a cluster several); the next start puts back what the killed run found.
 scenario_kill() {
         name=kill-mid-switch
         s0=$(cpu_state)
-        online0=$(cat $sys/online)
-        if ! start_daemon kill hotplug; then fail "$why"; return; fi
+        if ! start_daemon kill hotplug heuristics=always-little $PASSTHROUGH; then fail "$why"; return; fi
+        if ! wait_level "$(lowest)" 20 || ! check_level_state hotplug "$(lowest)"; then
+                fail "not at $(lowest) in 20 s"
+                stop_daemon
+                return
+        fi
+        at=$(cat $sys/online)
+        set_policy always-big
         killed=no
         i=0
-        # The first CPU changed: the switch is under way (one CPU takes 0.5-4 s under TCG).
-        while [ $i -lt 400 ]; do
-                if [ "$(cat $sys/online)" != "$online0" ]; then
+        # The first CPU changed: the switch has begun.
+        while [ $i -lt 300 ]; do
+                if [ "$(cat $sys/online)" != "$at" ]; then
                         stop_daemon KILL
                         killed=yes
                         break
                 fi
-                [ $i -eq 100 ] && load_start "$ncpus"
                 sleep 0.1
                 i=$((i + 1))
         done
-        load_stop
         if [ $killed = no ]; then
                 stop_daemon
-                fail "no switch began within 40 s"
+                fail "no switch began within 30 s of the reload"
                 return
         fi
+        sleep 1
         mid=$(cat $sys/online)
         saved=no
         [ -n "$(ls /run/bigLittle 2>/dev/null)" ] && saved=yes
         if ! start_daemon kill2 hotplug; then fail "restart: $why"; return; fi
-        reconciled=no
-        grep -q 'found the state a previous run saved' "$log" && reconciled=yes
+        reconciled=$(grep -o 'found the state a previous run saved.*' "$log" | cut -c1-120)
         stop_daemon
         s1=$(cpu_state)
-        if [ $saved = yes ] && [ $reconciled = yes ] && [ "$s1" = "$s0" ]; then
-                ok "killed with CPUs $mid online; restart: $(grep -o 'found the state.*' "$log" | cut -c1-120); stop: [$s1]"
+        if [ $saved = yes ] && [ -n "$reconciled" ] && [ "$s1" = "$s0" ]; then
+                ok "killed going $(lowest) -> $(top) with CPUs $mid online; restart: $reconciled; stop: [$s1]"
         else
-                fail "killed with CPUs $mid online; saved state $saved, reconciled $reconciled; after restart and stop [$s1], found [$s0]"
+                fail "killed with CPUs $mid online; saved state $saved, restart said '$reconciled'; after restart and stop [$s1], found [$s0]"
         fi
 }
 
 # The kernel refuses to offline a CPU when the SCHED_DEADLINE bandwidth
 # reserved would no longer fit on the CPUs left: 2 CPUs' worth of sleeping
-# deadline tasks fit on the big cluster and on everything, not on the little
-# cluster alone. The daemon must survive the refused switch down and restore.
-scenario_refuse() {
-        name=offline-refused
-        s0=$(cpu_state)
-        vm-tool deadline 4 50000 100000 >/tmp/deadline.out 2>&1 &
-        dl=$!
-        sleep 1
-        if ! grep -q '^deadline' /tmp/deadline.out || grep -q sched_setattr /tmp/deadline.out; then
-                fail "cannot reserve deadline bandwidth: $(cat /tmp/deadline.out | tr '\n' ' ')"
-                kill $dl; wait $dl
-                return
+# deadline tasks (4 x 50 ms every 100 ms) fit on every CPU, not on the little
+# cluster alone, so the last big CPU's offline fails with EBUSY. Debian's 6.1
+# forgets the reservation once a CPU comes online, so the refusal needs a
+# switch that only takes CPUs offline: in mp mode, from the top level (every
+# CPU) down. Reserved before the start, the daemon's first switch is refused.
+# The kernel still loses the reservation across hotplug now and then; with
+# no refusal there is nothing to check, and the result is a TAP skip.
+
+# The root domain's reserved deadline bandwidth (debugfs), or nothing.
+dl_total_bw() {
+        awk '/^dl_rq\[0\]/ { f = 1 } f && /dl_bw->total_bw/ { print $NF; exit }' \
+                /sys/kernel/debug/sched/debug 2>/dev/null
+}
+# reserve_deadline: the reservation, once the kernel's books show it. CPUs
+# brought online rebuild the scheduling domains asynchronously, and the
+# rebuild drops the reservation: it is made after things settle, checked,
+# and made again if it went.
+reserve_deadline() {
+        mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+        try=0
+        while [ $try -lt 3 ]; do
+                sleep 3
+                vm-tool deadline 4 50000 100000 >/tmp/deadline.out 2>&1 &
+                dl=$!
+                sleep 2
+                if ! grep -q '^deadline' /tmp/deadline.out || grep -q sched_setattr /tmp/deadline.out; then
+                        why="cannot reserve deadline bandwidth: $(tr '\n' ' ' </tmp/deadline.out)"
+                        release_deadline
+                        return 1
+                fi
+                bw=$(dl_total_bw)
+                # 4 x 50/100 ms: 2 CPUs in the kernel's 1 << 20 units.
+                [ -z "$bw" ] || [ "$bw" -ge 2097152 ] && return 0
+                release_deadline
+                try=$((try + 1))
+        done
+        why="the kernel's books do not keep the deadline reservation (total_bw $bw)"
+        return 1
+}
+release_deadline() {
+        kill $dl 2>/dev/null
+        wait $dl
+}
+
+# refuse_attempt: one try at the mp-mode switch down with the reservation in
+# place. Sets refused (the kernel said no: "failed" in the log), alive,
+# online, noticed, n.
+refuse_attempt() {
+        refused=no
+        set_policy always-big
+        if ! wait_level "$(top)" 60 || ! check_level_state hotplug "$(top)"; then
+                why="mp mode: not at $(top) within 60 s"
+                return 1
         fi
-        if ! start_daemon refuse hotplug; then fail "$why"; kill $dl; wait $dl; return; fi
-        sleep 20
+        reserve_deadline || return 1
+        before=$(switches)
+        set_policy always-little
+        sleep 30
         alive=no
         alive $dpid && alive=yes
         online=$(cat $sys/online)
-        noticed=$(grep -i -m 1 'busy\|refus' "$log" | cut -c1-140)
-        n=$(switches)
+        noticed=$(grep -m 1 'failed' "$log" | cut -c1-200)
+        n=$(($(switches) - before))
+        [ -n "$noticed" ] && refused=yes
+        release_deadline
+        return 0
+}
+
+scenario_refuse() {
+        name=offline-refused
+        s0=$(cpu_state)
+        if ! start_daemon refuse hotplug mode=mp heuristics=always-little $PASSTHROUGH; then fail "$why"; return; fi
+        problems=""
+        for attempt in 1 2; do
+                if ! refuse_attempt; then problems="$why"; break; fi
+                [ $refused = yes ] && break
+        done
         stop_daemon
-        kill $dl
-        wait $dl
         s1=$(cpu_state)
-        if [ $alive = yes ] && [ -n "$noticed" ] && [ "$s1" = "$s0" ]; then
-                ok "online $online after 20 s, $n switches; logged: $noticed; restored [$s1]"
+        if [ -n "$problems" ]; then
+                fail "$problems"
+        elif [ $refused = no ]; then
+                # Without a refusal there is nothing to check of the daemon.
+                say "skip $name - the kernel did not refuse in 2 tries (the switch down went through: online $online); Debian's 6.1 loses the deadline reservation across CPU hotplug now and then"
+        elif [ $alive = yes ] && [ "$s1" = "$s0" ]; then
+                ok "mp mode, $(top) -> $(lowest) with the last big CPU's offline refused: online $online after 30 s, $n switches; logged: $noticed; restored [$s1]"
         else
-                fail "alive $alive, online $online, $n switches, logged '$noticed'; after stop [$s1], found [$s0]"
+                fail "mp mode, $(top) -> $(lowest) with the last big CPU's offline refused: alive $alive, online $online, $n switches, logged '$noticed'; after stop [$s1], found [$s0]"
+        fi
+
+        name=offline-refused-at-start
+        s0=$(cpu_state)
+        if ! reserve_deadline; then fail "$why"; return; fi
+        start_daemon refuse2 hotplug
+        sleep 15
+        alive=no
+        alive $dpid && alive=yes
+        online=$(cat $sys/online)
+        noticed=$(grep -m 1 'failed' "$log" | cut -c1-200)
+        stop_daemon
+        release_deadline
+        s1=$(cpu_state)
+        if [ -z "$noticed" ]; then
+                say "skip $name - the kernel did not refuse the first switch (online $online); Debian's 6.1 loses the deadline reservation across CPU hotplug now and then"
+        elif [ $alive = yes ] && [ "$s1" = "$s0" ]; then
+                ok "running 15 s after the start, online $online; logged: $noticed; restored [$s1]"
+        else
+                fail "alive $alive 15 s after the start, online $online, logged '$noticed'; after stop [$s1], found [$s0]"
         fi
 }
 
-# Item 5: the daemon's CPU time per tick at a fixed 10 ms tick (dry run, so
-# no switch adds to it), against bench_floor reading /proc/stat and
-# /proc/pressure/cpu at the same rate, and the whole guest's busy time idle
-# without either.
+# Item 5: the daemon's CPU time at a fixed 10 ms tick (dry run, so no switch
+# adds to it; the shipped configuration otherwise), against bench_floor
+# reading /proc/stat and /proc/pressure/cpu at the same rate, and the whole
+# guest's busy time idle without either. Times are the scheduler's own
+# (/proc/PID/schedstat, /proc/schedstat: nanoseconds run), not tick samples,
+# which miss most of a short tick's work. Over the same 20 s window for each.
+task_ns() { awk '{ print $1 }' /proc/$1/schedstat; }
+# guest_ns: the time every online CPU ran anything but its idle task.
+guest_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
 scenario_cost() {
         name=cost
         secs=20
-        b0=$(busy_jiffies)
+        g0=$(guest_ns)
         sleep $secs
-        measure guest_idle_busy_jiffies $(($(busy_jiffies) - b0))
+        measure guest_idle_ms $((($(guest_ns) - g0) / 1000000))
         if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
         sleep 2
-        c0=$(cputime $dpid)
-        b0=$(busy_jiffies)
+        c0=$(task_ns $dpid) g0=$(guest_ns)
         sleep $secs
-        c1=$(cputime $dpid)
-        b1=$(busy_jiffies)
+        c1=$(task_ns $dpid) g1=$(guest_ns)
         stop_daemon
         ticks=$(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$log")
-        measure daemon_cpu_jiffies $((c1 - c0))
-        measure daemon_guest_busy_jiffies $((b1 - b0))
-        measure daemon_ticks_total "$ticks"
-        measure daemon_lateness "$(sed -n 's/.*tick lateness //p' "$log")"
-        # Children's times reach the shell's cutime/cstime when waited for.
-        f0=$(awk '{ print $16 + $17 }' /proc/$$/stat)
-        b0=$(busy_jiffies)
-        bench_floor $((secs * 100)) 10000 >/dev/null
-        f1=$(awk '{ print $16 + $17 }' /proc/$$/stat)
-        measure floor_cpu_jiffies $((f1 - f0))
-        measure floor_guest_busy_jiffies $(($(busy_jiffies) - b0))
+        measure daemon_ms $(((c1 - c0) / 1000000))
+        measure daemon_guest_ms $(((g1 - g0) / 1000000))
+        measure daemon_run "$ticks ticks in all, $(sed -n 's/.*tick lateness //p' "$log")"
+        bench_floor $(((secs + 4) * 100)) 10000 >/dev/null &
+        fpid=$!
+        sleep 2
+        f0=$(task_ns $fpid) g0=$(guest_ns)
+        sleep $secs
+        f1=$(task_ns $fpid) g1=$(guest_ns)
+        wait $fpid
+        measure floor_ms $(((f1 - f0) / 1000000))
+        measure floor_guest_ms $(((g1 - g0) / 1000000))
         measure window_s $secs
-        ok "measured over $secs s at 10 ms ($ticks daemon ticks in all)"
+        ok "daemon $(((c1 - c0) / 1000000)) ms, floor $(((f1 - f0) / 1000000)) ms of CPU in $secs s at 10 ms"
 }
 
 # Item 6: what each backend's writes cost the kernel, and how long a thread

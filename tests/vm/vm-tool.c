@@ -10,7 +10,8 @@
  *   vm-tool write FILE VALUE [SPIN_CPU]
  *                                     time one sysfs/cgroup write; with
  *                                     SPIN_CPU, the longest stall of a thread
- *                                     spinning there meanwhile
+ *                                     spinning there during the write and
+ *                                     the 100 ms after it
  * Times are printed in microseconds, one "key value" per line. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -185,6 +186,9 @@ static int timed_write(const char *file, const char *value, int spin_cpu)
 
         close(fd);
         if (spinning) {
+                /* A stall that covers the write ends after it: the window is
+                 * the write and the 100 ms after it. */
+                usleep(100000);
                 atomic_store(&s.stop, true);
                 pthread_join(t, NULL);
         }
