@@ -19,6 +19,11 @@ void log_set_max_level(int max_level)
         log_max_level = max_level;
 }
 
+bool log_enabled(int level)
+{
+        return level <= log_max_level;
+}
+
 void log_msg(int level, const char *fmt, ...)
 {
         va_list ap;

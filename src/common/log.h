@@ -3,6 +3,7 @@
 
 /* Logging to the journal, or to stderr with --foreground. */
 
+#include <stdbool.h>
 #include <syslog.h>
 
 enum log_target {
@@ -12,6 +13,8 @@ enum log_target {
 
 void log_setup(enum log_target target, int max_level);
 void log_set_max_level(int max_level);
+/* Whether messages of 'level' go anywhere: costly ones are built only then. */
+bool log_enabled(int level);
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)

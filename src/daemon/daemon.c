@@ -598,6 +598,31 @@ static void log_sample_problems(struct bl_daemon *d)
         }
 }
 
+/* What a tick read, for log_level = debug: whoever tunes on a new kernel
+ * needs to see which CPUs read busy, and what the pressure was. */
+static void log_sample(const struct bl_daemon *d, const char *what)
+{
+        const struct bl_sample *s = &d->sample.s;
+        char line[1024];
+        size_t len = 0;
+
+        for (unsigned i = 0; i < s->ncpus && len < sizeof(line); i++) {
+                const struct bl_cpu_sample *c = &s->cpu[i];
+                int n;
+
+                if (!c->online)
+                        continue;
+                n = snprintf(line + len, sizeof(line) - len, " %u:%.2f@%u/%u", c->cpu, (double)c->busy,
+                             (unsigned)c->capacity, (unsigned)c->max_capacity);
+                if (n < 0)
+                        break;
+                len += (size_t)n;
+        }
+        log_debug("sample %s: %.1f ms, pressure %s%.3f, busy@capacity%s", what,
+                  (double)s->interval / BL_USEC_PER_MSEC, s->has_pressure ? "" : "none ",
+                  s->has_pressure ? s->pressure : 0.0, line);
+}
+
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
         const char *thermal_before = daemon_thermal_state(d);
@@ -621,8 +646,11 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 d->read_failures = 0;
         }
         log_sample_problems(d);
+        if (log_enabled(LOG_DEBUG))
+                log_sample(d, "read");
         /* What the last switch left behind is not load (core/settle.h). */
-        (void)settle_filter(&d->settle, &d->sample, now);
+        if (settle_filter(&d->settle, &d->sample, now) && log_enabled(LOG_DEBUG))
+                log_sample(d, "settling");
 
         sync_holds(d, now);
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {

@@ -9,7 +9,9 @@
 # busybox packages, the device trees and the arm64 build; console logs and
 # measurements go to vm-results/.
 # VM_MATRIX overrides the runs: "TOPOLOGY:IDLE:FREQ:SCENARIO,..." separated
-# by spaces; VM_IDLE_S the idle scenario's length (30 s).
+# by spaces; VM_IDLE_S the idle scenario's length (30 s); VM_LOG_LEVEL the
+# log_level of the daemon the policy scenarios share, whose whole log then
+# ends up in the console log (debug: every tick's reading).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -25,6 +27,7 @@ short=topology,idle,load
 matrix=${VM_MATRIX:-"4+4:1:1:$short,one-thread,switch-cost,cost 4+4:0:1:$short,backends,kill,refuse
         4+4:0:0:$short 4+4:1:0:$short 2+4:0:0:$short 2+4:1:1:$short 4+2+2:0:0:$short 4+2+2:1:1:$short"}
 idle_s=${VM_IDLE_S:-30}
+log_arg=${VM_LOG_LEVEL:+bl.log=$VM_LOG_LEVEL}
 
 skip() {
         echo "1..1"
@@ -93,7 +96,7 @@ for run in $matrix; do
         log=$results/$dtbname.log
         start=$(date +%s)
         "$here/boot.sh" "$kernel" "$initrd" "$dtb" "$ncpus" "$seconds" "$log" \
-                "bl.topo=$topo" "bl.scenarios=$scenarios" "bl.idle_s=$idle_s"
+                "bl.topo=$topo" "bl.scenarios=$scenarios" "bl.idle_s=$idle_s" $log_arg
         status=$?
         echo "# $dtbname: guest ran $(($(date +%s) - start)) s (qemu exit $status)"
         tr -d '\r' <"$log" | sed -n 's/^BLVM //p' >"$results/$dtbname.results"

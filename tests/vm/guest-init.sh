@@ -22,6 +22,10 @@ topo=$(arg topo)
 scenarios=$(arg scenarios | tr ',' ' ')
 idle_s=$(arg idle_s)
 [ -n "$idle_s" ] || idle_s=30
+# bl.log=debug: the shared daemon logs every tick, and its whole log goes to
+# the console at the end (what it read and decided, for a kernel that
+# behaves unlike the fake board).
+log_level=$(arg log)
 sys=/sys/devices/system/cpu
 ncpus=$(ls -d $sys/cpu[0-9]* | wc -l)
 
@@ -155,7 +159,7 @@ core_started=no
 core_start() {
         [ $core_started = yes ] && return 0
         core_started=yes
-        start_daemon core auto
+        start_daemon core auto ${log_level:+log_level=$log_level}
 }
 
 scenario_topology() {
@@ -593,5 +597,6 @@ for s in $scenarios; do
 done
 core_stop
 say "info core log: $(grep -c '^switch ' /tmp/core.log 2>/dev/null) switches; $(tail -n 1 /tmp/core.log 2>/dev/null)"
+[ -n "$log_level" ] && [ -f /tmp/core.log ] && sed 's/^/BLVM info core log: /' /tmp/core.log
 say end
 poweroff -f
