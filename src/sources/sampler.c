@@ -276,6 +276,24 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
         }
 }
 
+/* Each online CPU's busy fraction from its latest STAT_WINDOW_TICKS ticks
+ * rather than the interval's one or two (sources/stat-window.h); cpuidle
+ * replaces it where it covers the interval. */
+static void busy_over_window(struct bl_sampler *s)
+{
+        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++) {
+                const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
+
+                if (!s->have_prev || !cpuset_isset(&s->online, cpu)) {
+                        if (s->window[cpu].n)
+                                stat_window_reset(&s->window[cpu]);
+                        continue;
+                }
+                s->busy[cpu] = stat_window_add(&s->window[cpu], progress(a->busy, b->busy),
+                                               progress(a->idle, b->idle));
+        }
+}
+
 static const char *parse_error(int r)
 {
         return r == -EINVAL || r == -ERANGE ? "not in the kernel's format" : strerror(-r);
@@ -374,6 +392,8 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
                             "new interval", PROC_STAT, back);
                 /* Measured from these counters on. */
                 keep_snapshot(&s->prev, &s->cur);
+                for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
+                        stat_window_reset(&s->window[cpu]);
                 s->prev_now = now;
                 return -ERANGE;
         }
@@ -384,6 +404,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         out->interval = s->have_prev && now > s->prev_now ? now - s->prev_now : 0;
 
         procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
+        busy_over_window(s);
         cpuidle_read(&s->idle, &s->cur.cpus);
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval);

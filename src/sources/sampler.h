@@ -9,6 +9,7 @@
 #include "sources/cpuidle.h"
 #include "sources/perf.h"
 #include "sources/procstat.h"
+#include "sources/stat-window.h"
 #include "sources/psi.h"
 #include "sources/thermal.h"
 
@@ -39,6 +40,8 @@ struct bl_sampler {
         bl_usec_t prev_now;
         /* what the readers fill, per CPU number, before it goes into records */
         float busy[BL_MAX_CPUS];
+        /* Each CPU's latest ticks, for its busy fraction without cpuidle. */
+        struct stat_window window[BL_MAX_CPUS];
         uint16_t capacity[BL_MAX_CPUS];
         bl_cpuset online;
         /* Hardware counters, opened only while a heuristic needs them. */

@@ -11,6 +11,7 @@
 #include "common/fileio.h"
 #include "sources/procstat.h"
 #include "sources/psi.h"
+#include "sources/stat-window.h"
 
 static char *load(const char *dir, const char *name, size_t *len)
 {
@@ -734,6 +735,63 @@ START_TEST(test_psi_absent_or_unreadable)
 }
 END_TEST
 
+/* An idle CPU at a 10 ms sample: one interval in ten holds a busy tick
+ * (the daemon, a short process across a tick edge). Alone it read 100 %;
+ * over the window it weighs one tick in ten. */
+START_TEST(test_window_lone_tick)
+{
+        struct stat_window w;
+        float busy = 0.0f;
+
+        stat_window_reset(&w);
+        for (unsigned i = 0; i < 9; i++)
+                ck_assert_float_eq(stat_window_add(&w, 0, 1), 0.0f);
+        busy = stat_window_add(&w, 1, 0);
+        ck_assert_float_eq_tol(busy, 1.0f / STAT_WINDOW_TICKS, 1e-6f);
+        /* It leaves the window after STAT_WINDOW_TICKS more ticks. */
+        for (unsigned i = 0; i < STAT_WINDOW_TICKS; i++)
+                busy = stat_window_add(&w, 0, 1);
+        ck_assert_float_eq(busy, 0.0f);
+}
+END_TEST
+
+/* A saturating load reads 100 % once the window holds only its ticks, and
+ * exactly 100 %: saturation tests compare with it. */
+START_TEST(test_window_saturation_exact)
+{
+        struct stat_window w;
+        unsigned n = 0;
+        float busy;
+
+        stat_window_reset(&w);
+        for (unsigned i = 0; i < 20; i++)
+                (void)stat_window_add(&w, 0, 1);
+        do {
+                busy = stat_window_add(&w, 1, 0);
+                n++;
+        } while (busy < 1.0f && n < 100);
+        ck_assert_float_eq(busy, 1.0f);
+        ck_assert_uint_eq(n, STAT_WINDOW_TICKS);
+}
+END_TEST
+
+/* An interval with enough ticks of its own is taken alone (a long or idle
+ * back-off interval), and none known reads 0. */
+START_TEST(test_window_long_interval_alone)
+{
+        struct stat_window w;
+
+        stat_window_reset(&w);
+        ck_assert_float_eq(stat_window_add(&w, 0, 0), 0.0f);
+        ck_assert_float_eq(stat_window_add(&w, 5, 0), 1.0f);
+        ck_assert_float_eq_tol(stat_window_add(&w, 30, 70), 0.3f, 1e-6f);
+        /* Fewer than known so far: what there is, 2 + 30 of 2 + 100. */
+        ck_assert_float_eq_tol(stat_window_add(&w, 2, 0), 32.0f / 102.0f, 1e-6f);
+        stat_window_reset(&w);
+        ck_assert_float_eq(stat_window_add(&w, 1, 1), 0.5f);
+}
+END_TEST
+
 static Suite *procstat_suite(void)
 {
         Suite *s = suite_create("procstat");
@@ -755,6 +813,9 @@ static Suite *procstat_suite(void)
         tcase_add_test(tc, test_busy_backwards_counters_clamped);
         tcase_add_test(tc, test_busy_cpu_appears_and_disappears);
         tcase_add_test(tc, test_busy_same_snapshot);
+        tcase_add_test(tc, test_window_lone_tick);
+        tcase_add_test(tc, test_window_saturation_exact);
+        tcase_add_test(tc, test_window_long_interval_alone);
         tcase_add_test(tc, test_busy_two_real_snapshots);
         suite_add_tcase(s, tc);
 

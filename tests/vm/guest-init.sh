@@ -118,7 +118,7 @@ level() {
         [ -n "$l" ] || l=$(sed -n 's/^started: .*; level \([^ ]*\) \[.*/\1/p' "$log")
         echo "$l"
 }
-switches() { grep -c '^switch ' "$log"; }
+switches() { grep -c '^switch .* -> ' "$log"; }
 # wait_level LEVEL SECONDS: 0 when reached, the seconds it took in $took.
 wait_level() {
         start=$(cut -d' ' -f1 /proc/uptime)
@@ -190,7 +190,7 @@ scenario_idle() {
         if [ "$n" -eq 0 ]; then
                 ok "no switch in $idle_s s idle at $(lowest)"
         else
-                fail "$n switches in $idle_s s idle: $(grep '^switch ' "$log" | tail -n +$((before + 1)) | head -n 2 | cut -c1-100 | tr '\n' ';')"
+                fail "$n switches in $idle_s s idle: $(grep '^switch .* -> ' "$log" | tail -n +$((before + 1)) | head -n 2 | cut -c1-100 | tr '\n' ';')"
         fi
 }
 

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/*
+ * /proc/stat counts a CPU's time in USER_HZ ticks (10 ms). At a 10 ms
+ * sample an interval holds one tick or two, so a CPU without cpuidle reads
+ * 0 %, 50 % or 100 % busy: a task of a millisecond that spans a tick edge
+ * reads as a CPU saturated for the whole interval. On a real kernel (issue
+ * 15) such single ticks, from the daemon itself and short-lived processes
+ * on an idle machine, read as saturations and onsets and took it to the
+ * fast cores and kept it there.
+ *
+ * So a CPU's busy fraction from ticks is taken over the shortest run of
+ * the latest intervals that holds at least STAT_WINDOW_TICKS ticks (all of
+ * them while fewer are known): a lone tick weighs 1 / STAT_WINDOW_TICKS,
+ * and a CPU busy through the window still reads exactly 100 %. An interval
+ * long enough on its own is taken alone, as before.
+ *
+ * Pure: no I/O.
+ */
+
+#include <stdint.h>
+
+/* 10 ticks (100 ms): one tick is 10 %, at most quiet_busy_pct by default
+ * and below the onset share, so a lone tick neither breaks the quiet nor
+ * starts an onset; a load saturating a CPU reads so within 100 ms. */
+#define STAT_WINDOW_TICKS 10
+/* Intervals remembered: STAT_WINDOW_TICKS of them at one tick each. */
+#define STAT_WINDOW_INTERVALS STAT_WINDOW_TICKS
+
+struct stat_window {
+        uint32_t busy[STAT_WINDOW_INTERVALS], total[STAT_WINDOW_INTERVALS];
+        unsigned head, n;
+};
+
+/* Forgets what was counted (the CPU went offline, its counters jumped). */
+void stat_window_reset(struct stat_window *w);
+
+/* Adds an interval's busy and idle ticks; returns the busy fraction (0..1)
+ * over the window as above, 0 when no tick is known. */
+float stat_window_add(struct stat_window *w, uint64_t busy, uint64_t idle);
