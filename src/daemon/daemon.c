@@ -618,8 +618,8 @@ static void log_sample(const struct bl_daemon *d, const char *what)
                         break;
                 len += (size_t)n;
         }
-        log_debug("sample %s: %.1f ms, pressure %s%.3f, busy@capacity%s", what,
-                  (double)s->interval / BL_USEC_PER_MSEC, s->has_pressure ? "" : "none ",
+        log_debug("sample %s at %.3f s: %.1f ms, pressure %s%.3f, busy@capacity%s", what,
+                  (double)s->now / BL_USEC_PER_SEC, (double)s->interval / BL_USEC_PER_MSEC, s->has_pressure ? "" : "none ",
                   s->has_pressure ? s->pressure : 0.0, line);
 }
 

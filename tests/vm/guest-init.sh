@@ -185,6 +185,7 @@ scenario_idle() {
                 return
         fi
         before=$(switches)
+        say "info idle from $(cut -d' ' -f1 /proc/uptime) s"
         sleep "$idle_s"
         n=$(($(switches) - before))
         if [ "$n" -eq 0 ]; then
