@@ -109,10 +109,10 @@ for run in $matrix; do
                         # Known failures of today's daemon, kept as they are seen: TAP TODO, the
                         # assertion unchanged (issue 15 items 3 and 4, issue 11 item 4).
                         [ "$verdict" = fail ] && case $name in
-                        idle) todo=" # TODO issue 15 item 3: the daemon switches on an idle machine" ;;
-                        load-gone)
-                                [ "$idle" = 1 ] && todo=" # TODO issue 15 item 3, issue 11 item 4: cpuidle residency keeps the daemon on big"
-                                ;;
+                        # Single USER_HZ ticks no longer read as saturations (sources/stat-window.h),
+                        # but on some runs one burst during the idle window still takes the daemon
+                        # up and, 2 s later, down (tests/bench/RESULTS.md, 2026-12-04 "idle").
+                        idle) todo=" # TODO issue 15 item 3: now and then one switch up and back on an idle machine" ;;
                         one-thread) todo=" # TODO issue 15 item 3: a switch's aftermath reads as load or its absence" ;;
                         offline-refused-at-start) todo=" # TODO issue 15 item 4: a refused offline at start-up stops the daemon" ;;
                         esac
