@@ -111,7 +111,6 @@ for run in $matrix; do
                                 [ "$idle" = 1 ] && todo=" # TODO issue 15 item 3, issue 11 item 4: cpuidle residency keeps the daemon on big"
                                 ;;
                         one-thread) todo=" # TODO issue 15 item 3: a switch's aftermath reads as load or its absence" ;;
-                        offline-refused-at-start) todo=" # TODO issue 15 item 4: a refused offline at start-up stops the daemon" ;;
                         esac
                         if [ "$verdict" = ok ]; then
                                 echo "ok $n - $dtbname/$rest$todo"
