@@ -216,8 +216,12 @@ START_TEST(test_cpu_vanishes_mid_switch)
                  "undone; staying at %s", v->cpu, v->going_up, strerror(ENODEV),
                  v->going_up ? "little" : "big");
         expect_line_has(failed, want);
-        /* Tried again every second, undone every time, said once. */
-        expect_online_stays(from, 2200);
+        /* Tried again every second, undone every time, said once. Each try
+         * brings the CPUs before the refused one online and back for a few
+         * microseconds; a board step that lands in one (a loaded machine)
+         * sees it, so what is checked is where every try ends. */
+        ck_assert_int_eq(fakeboard_run_for(fb, 2200), 0);
+        ck_assert_msg(online_equals(from), "online %s after the refused tries, not %s", online_text(), from);
         ck_assert_uint_eq(count_lines(failed, " failed"), 1);
         ck_assert(fakeboard_running(fb));
 
