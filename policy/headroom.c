@@ -22,7 +22,9 @@
  *    quiet_busy_pct), a sample whose peak is above onset_pct of the top
  *    capacity counts as a saturation: work that starts after an idle spell
  *    (a touch, a page load, a sync) is usually the start of more, and by the
- *    time it saturates LITTLE it is already late. 0 turns this off.
+ *    time it saturates LITTLE it is already late. 0 turns this off. The
+ *    quiet must have been seen on the CPUs of the sample (the same top
+ *    capacity): a light load is quiet on big and load on LITTLE.
  * 3. Bursts. A sample that is neither saturated, quiet nor steady (busiest
  *    CPU at least steady_busy_pct busy) comes from work that runs in bursts:
  *    the kernel raises the frequency for each and lowers it after, and busy x
@@ -82,6 +84,7 @@ struct headroom_state {
         double half_life_us;            /* 0: hold */
         bl_usec_t quiet_for;            /* needed */
         bl_usec_t quiet;                /* so far */
+        double quiet_top;               /* the top capacity of the CPUs it was seen on */
         bl_usec_t loaded;               /* so far, up to HEADROOM_SETTLE_US */
         double onset;                   /* share of the top capacity, 0 = none */
         double known;
@@ -234,6 +237,14 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         if (pressure_known && s->pressure > h->min_pressure && busy_sum >= HEADROOM_LOADED_BUSY)
                 saturated = true;
 
+        /* Quiet counts on the CPUs it was seen on: a load under
+         * quiet_busy_pct of a big CPU can be a fifth of a LITTLE one, and
+         * onset would take a switch down straight back up (seen live: the
+         * daemon went up and down every 80 ms on 7 % of a big CPU). */
+        if (bl_sample_top_capacity(s) != h->quiet_top) {
+                h->quiet = 0;
+                h->quiet_top = bl_sample_top_capacity(s);
+        }
         if (h->onset > 0 && h->quiet >= h->quiet_for && peak > h->onset * bl_sample_top_capacity(s))
                 saturated = true;
         h->quiet = busiest < h->quiet_busy && !saturated ?
@@ -263,6 +274,7 @@ static void headroom_reset(void *state)
 
         h->known = 0.0;
         h->quiet = 0;
+        h->quiet_top = 0.0;
         h->loaded = 0;
         h->initialised = false;
 }

@@ -481,6 +481,7 @@ static void switch_done(struct switch_job *job, void *userdata)
                            d->inflight_changes, d->failed_repeats);
         d->failed_detail[0] = '\0';
         d->failed_repeats = 0;
+        d->level_unapplied = false;
         measure(d, job);
         daemon_note_online(d);
         account(d, at);
@@ -651,6 +652,8 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         /* What the last switch left behind is not load (core/settle.h). */
         if (settle_filter(&d->settle, &d->sample, now) && log_enabled(LOG_DEBUG))
                 log_sample(d, "settling");
+        if (d->level_unapplied && now >= d->retry_after && !daemon_switching(d))
+                events_reapply(d, "the level was not applied");
 
         sync_holds(d, now);
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
@@ -1050,8 +1053,18 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
         settle_applied(&d->settle, job.finished);
         snprintf(detail, size, "%s", job.detail);
         if (job.result < 0) {
-                log_error("cannot apply the initial level %s: %s", state, detail);
-                return job.result;
+                /* The backend undid what it wrote, so the kernel's CPUs are
+                 * as they were found: a refused offline (a CPU with a
+                 * deadline task's bandwidth, an interrupt that cannot move)
+                 * is no reason to give up the machine. */
+                log_error("the initial level %s failed: %s; running on with the CPUs as they are, and "
+                          "trying again every %llu s", state, detail,
+                          (unsigned long long)(RETRY_AFTER_FAILURE_USEC / BL_USEC_PER_SEC));
+                snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
+                d->level_unapplied = true;
+                d->retry_after = job.finished + RETRY_AFTER_FAILURE_USEC;
+                daemon_note_online(d);
+                return 0;
         }
         if (job.result == BL_BACKEND_NO_EFFECT) {
                 d->unreachable |= 1;

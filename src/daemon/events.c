@@ -15,9 +15,7 @@
  * event only counts as someone else's when the online CPUs differ from what
  * the daemon's last change left. */
 
-/* Applies the state the engines are at again, for when the kernel's may no
- * longer be it. */
-static void reapply(struct bl_daemon *d, const char *why)
+void events_reapply(struct bl_daemon *d, const char *why)
 {
         char detail[256], state[BL_MAX_PAIRS + BL_NAME_MAX];
         bl_cpuset cpus;
@@ -33,13 +31,21 @@ static void reapply(struct bl_daemon *d, const char *why)
         daemon_target_cpus(d, NULL, &cpus);
         controller_state_name(&d->ctl, state, sizeof(state));
         r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
+        d->level_unapplied = r < 0;
         if (r < 0) {
-                log_error("%s: re-applying level %s failed: %s", why, state, detail);
+                /* A kernel that keeps refusing is said once, not every second. */
+                if (strcmp(detail, d->failed_detail) != 0) {
+                        log_error("%s: re-applying level %s failed: %s", why, state, detail);
+                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
+                } else {
+                        log_debug("%s: re-applying level %s failed again: %s", why, state, detail);
+                }
                 if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0)
                         d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
         } else if (r == BL_BACKEND_NO_EFFECT) {
                 log_warning("%s: re-applying level %s did nothing: %s", why, state, detail);
         } else {
+                d->failed_detail[0] = '\0';
                 log_info("%s: level %s re-applied [%s]", why, state, detail);
                 /* what the next switch's CPUs changed are counted from */
                 d->applied_cpus = cpus;
@@ -145,7 +151,7 @@ static int rebuild(struct bl_daemon *d, bl_usec_t now)
                    levels);
         move_holds(d, old_names, old_n);
         bus_config_changed(d->bus);
-        reapply(d, "new ladder");
+        events_reapply(d, "new ladder");
         daemon_decide_now(d);
 out:
         free(ladder);
@@ -175,7 +181,7 @@ static void rediscover(struct bl_daemon *d)
                 log_warning("cannot discover the CPU topology again: %s; keeping the one known",
                             strerror(-r));
                 if (!d->paused)
-                        reapply(d, "CPUs changed");
+                        events_reapply(d, "CPUs changed");
                 goto out;
         }
         if (same_kinds_of_core(topo, &d->topo)) {
@@ -183,7 +189,7 @@ static void rediscover(struct bl_daemon *d)
                 if (d->paused)
                         log_notice("still fewer than two kinds of core: waiting");
                 else
-                        reapply(d, "kinds of core unchanged");
+                        events_reapply(d, "kinds of core unchanged");
                 goto out;
         }
         topology_describe_kinds(topo, now_kinds, sizeof(now_kinds));
@@ -391,7 +397,7 @@ bool events_resumed(struct bl_daemon *d, bl_usec_t now)
         wall_watch_init(&d->wall);
         (void)sampler_read(&d->sampler, now, &d->sample);
         if (!d->paused)
-                reapply(d, "resumed");
+                events_reapply(d, "resumed");
         return true;
 }
 

@@ -17,5 +17,10 @@ bool events_resumed(struct bl_daemon *d, bl_usec_t now);
  * the CPUs are not as the switch left them, is handled now. */
 void events_check_cpus(struct bl_daemon *d);
 
+/* Applies the level the engines are at again, for when the kernel's CPUs
+ * may no longer be it; 'why' starts the lines it logs. A failure is said
+ * once per cause and sets level_unapplied, a success clears it. */
+void events_reapply(struct bl_daemon *d, const char *why);
+
 /* Says when the wall clock was stepped since the last tick. */
 void events_wall_clock(struct bl_daemon *d, bl_usec_t now);

@@ -75,6 +75,10 @@ struct bl_daemon {
         bl_usec_t interval;
         bl_usec_t next_tick;
         bl_usec_t retry_after;
+        /* The kernel's CPUs are not the engines' level (its switch failed
+         * and was undone): applied again at the first tick after
+         * retry_after, until it goes through. */
+        bool level_unapplied;
         unsigned ticks;
         unsigned long switches;         /* per engine that switched (a pair counts one) */
         unsigned read_failures;

@@ -148,6 +148,36 @@ START_TEST(test_write_fails)
 }
 END_TEST
 
+/* The kernel refuses the initial level's offline (EBUSY, as for a CPU whose
+ * deadline bandwidth cannot move): the daemon says so naming the CPU, the
+ * CPUs stay as found, it runs on, the failure is said once however often it
+ * is tried, and once the kernel takes the write the level is applied. */
+START_TEST(test_initial_level_refused)
+{
+        const char *path = CPU "cpu6/online";
+        unsigned started, failed;
+
+        new_board("exynos5422");
+        set_idle();
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, path, EBUSY, 1000), 0);
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
+        failed = expect_line(0, "the initial level little failed: ", START_BOUND_MS);
+        expect_line_has(failed, "cpu6: writing online=0 failed");
+        started = expect_line(failed, "started: ", START_BOUND_MS);
+        /* Tried again every second (each try undone: online moves and comes back). */
+        ck_assert_int_eq(fakeboard_run_for(fb, 2200), 0);
+        ck_assert_msg(online_equals("0-7"), "online %s after the refused tries, not 0-7", online_text());
+        ck_assert(fakeboard_running(fb));
+        /* The start line names the refusal; nothing after it says it again. */
+        ck_assert_uint_eq(count_lines(started + 1, " failed"), 0);
+
+        ck_assert_int_eq(fakeboard_refuse_writes(fb, path, EBUSY, 0), 0);
+        expect_line(started, "level little re-applied", RETRY_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        stop_cleanly();
+}
+END_TEST
+
 /* --- a CPU that vanishes in the middle of a switch --- */
 
 struct vanishing {
@@ -186,8 +216,12 @@ START_TEST(test_cpu_vanishes_mid_switch)
                  "undone; staying at %s", v->cpu, v->going_up, strerror(ENODEV),
                  v->going_up ? "little" : "big");
         expect_line_has(failed, want);
-        /* Tried again every second, undone every time, said once. */
-        expect_online_stays(from, 2200);
+        /* Tried again every second, undone every time, said once. Each try
+         * brings the CPUs before the refused one online and back for a few
+         * microseconds; a board step that lands in one (a loaded machine)
+         * sees it, so what is checked is where every try ends. */
+        ck_assert_int_eq(fakeboard_run_for(fb, 2200), 0);
+        ck_assert_msg(online_equals(from), "online %s after the refused tries, not %s", online_text(), from);
         ck_assert_uint_eq(count_lines(failed, " failed"), 1);
         ck_assert(fakeboard_running(fb));
 
@@ -574,6 +608,7 @@ static Suite *faults_suite(void)
                 int n;
         } tests[] = {
                 { "write-fails", test_write_fails, sizeof(write_faults) / sizeof(write_faults[0]) },
+                { "initial-level-refused", test_initial_level_refused, 1 },
                 { "cpu-vanishes", test_cpu_vanishes_mid_switch, sizeof(vanishings) / sizeof(vanishings[0]) },
                 { "cpu-removed", test_cpu_removed_mid_switch, 1 },
                 { "thermal-zone-vanishes", test_thermal_zone_vanishes, 1 },

@@ -1134,6 +1134,28 @@ START_TEST(test_headroom_onset)
 }
 END_TEST
 
+/* Quiet seen on big CPUs does not arm onset on LITTLE ones: 9 % of a big CPU
+ * (92) is quiet there, and 24 % of a LITTLE one after the switch down, above
+ * onset's 20 % of 377 but load, not the start of a burst. Quiet that then
+ * lasts on LITTLE does arm it. */
+START_TEST(test_headroom_onset_needs_quiet_on_the_same_cpus)
+{
+        struct run r;
+        struct cluster_sample c;
+        const double load = 0.09 * BIG_TOP;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 10; i++)
+                feed_big(&r, &c, 0.09, BIG_TOP);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, load / LITTLE_TOP, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                load, 1e-3);
+        for (unsigned i = 0; i < 3; i++)
+                run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, load / LITTLE_TOP, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                LITTLE_OVER, TOL);
+}
+END_TEST
+
 START_TEST(test_headroom_reset)
 {
         struct run r;
@@ -1250,6 +1272,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_settling);
         tcase_add_test(headroom, test_headroom_half_life);
         tcase_add_test(headroom, test_headroom_onset);
+        tcase_add_test(headroom, test_headroom_onset_needs_quiet_on_the_same_cpus);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);

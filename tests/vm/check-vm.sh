@@ -114,7 +114,6 @@ for run in $matrix; do
                         # up and, 2 s later, down (tests/bench/RESULTS.md, 2026-12-04 "idle").
                         idle) todo=" # TODO issue 15 item 3: now and then one switch up and back on an idle machine" ;;
                         one-thread) todo=" # TODO issue 15 item 3: a switch's aftermath reads as load or its absence" ;;
-                        offline-refused-at-start) todo=" # TODO issue 15 item 4: a refused offline at start-up stops the daemon" ;;
                         esac
                         if [ "$verdict" = ok ]; then
                                 echo "ok $n - $dtbname/$rest$todo"
