@@ -1108,6 +1108,22 @@ static int span_replay(const struct span_solver *sv, const unsigned char *seq, s
         return 0;
 }
 
+/* The end of a level solver's run: on failure an empty result that still
+ * names the start, else the sequence handed over when it is wanted. */
+static int level_oracle_finish(int err, unsigned start, bool want_sequence, unsigned char **seq,
+                               struct sim_level_oracle *o)
+{
+        if (err < 0) {
+                *o = (struct sim_level_oracle){ .start = start };
+                return err;
+        }
+        if (want_sequence) {
+                o->sequence = *seq;
+                *seq = NULL;
+        }
+        return 0;
+}
+
 static int oracle_solve_span(const struct sim_board *b, const struct sim_levels *lv,
                              const struct sim_trace *t, unsigned start, bool want_sequence,
                              struct sim_level_oracle *o)
@@ -1127,15 +1143,7 @@ static int oracle_solve_span(const struct sim_board *b, const struct sim_levels 
         err = span_solve(&sv, seq);
         if (err == 0)
                 err = span_replay(&sv, seq, o);
-        if (err < 0) {
-                *o = (struct sim_level_oracle){ .start = start };
-                return err;
-        }
-        if (want_sequence) {
-                o->sequence = seq;
-                seq = NULL;
-        }
-        return 0;
+        return level_oracle_finish(err, start, want_sequence, &seq, o);
 }
 
 int oracle_solve_levels_from(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
@@ -1186,15 +1194,7 @@ int oracle_solve_levels_from(const struct sim_board *b, const struct sim_levels 
         pred = NULL;
 
         err = level_replay(sv, seq, o);
-        if (err < 0) {
-                *o = (struct sim_level_oracle){ .start = start };
-                return err;
-        }
-        if (want_sequence) {
-                o->sequence = seq;
-                seq = NULL;
-        }
-        return 0;
+        return level_oracle_finish(err, start, want_sequence, &seq, o);
 }
 
 int oracle_solve_levels(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
