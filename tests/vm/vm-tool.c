@@ -12,6 +12,18 @@
  *                                     SPIN_CPU, the longest stall of a thread
  *                                     spinning there during the write and
  *                                     the 100 ms after it
+ *   vm-tool wait-level LOG LEVEL SECONDS
+ *                                     wait until the daemon's log says it is
+ *                                     at LEVEL: 0 and "took S" when it does,
+ *                                     1 and "at CURRENT" when time runs out
+ *   vm-tool idle LOG SECONDS          once the log shows no switch for 5 s,
+ *                                     sleep, then the switches the log gained
+ *                                     ("switches N" and up to two of them),
+ *                                     when the window began ("from ..."),
+ *                                     the processes that used the most CPU
+ *                                     ("top since start comm:pid ms ...")
+ *                                     and each CPU's busy time in the window
+ *                                     ("busy cpuN ms ...")
  * Times are printed in microseconds, one "key value" per line. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -201,6 +214,227 @@ static int timed_write(const char *file, const char *value, int spin_cpu)
         return r;
 }
 
+/* The level the log last named: "started: ...; level L [..." at the start,
+ * "switch A -> B: ..." after each switch. */
+static void log_level_scan(FILE *f, char *level, size_t size)
+{
+        char line[4096];
+        const char *p;
+        size_t n;
+
+        while (fgets(line, sizeof(line), f)) {
+                if (strncmp(line, "switch ", 7) == 0 && (p = strstr(line, " -> ")) != NULL) {
+                        p += 4;
+                        n = strcspn(p, ":");
+                } else if (strncmp(line, "started: ", 9) == 0 && (p = strstr(line, "; level ")) != NULL) {
+                        p += 8;
+                        n = strcspn(p, " ");
+                } else
+                        continue;
+                if (n < size) {
+                        memcpy(level, p, n);
+                        level[n] = '\0';
+                }
+        }
+        clearerr(f);
+}
+
+/* The guest's shell took a dozen busybox processes per poll to do this; under
+ * TCG they kept a big CPU busy enough to read as load once only two CPUs were
+ * online. One process reading what the log adds costs next to nothing. */
+static int wait_level(const char *log, const char *want, double seconds)
+{
+        char level[64] = "";
+        uint64_t t0 = now_us(), t;
+        FILE *f = fopen(log, "r");
+
+        if (!f) {
+                printf("at ? (%s: %s)\n", log, strerror(errno));
+                return 1;
+        }
+        for (;;) {
+                log_level_scan(f, level, sizeof(level));
+                t = now_us();
+                if (strcmp(level, want) == 0) {
+                        printf("took %.1f\n", (double)(t - t0) / 1e6);
+                        fclose(f);
+                        return 0;
+                }
+                if ((double)(t - t0) >= seconds * 1e6)
+                        break;
+                usleep(200000);
+        }
+        printf("at %s\n", level[0] ? level : "?");
+        fclose(f);
+        return 1;
+}
+
+/* Every process's user + system time in clock ticks, by pid. */
+struct proc_time {
+        int pid;
+        char comm[20];
+        unsigned long long ticks;
+};
+
+static size_t proc_times(struct proc_time *t, size_t max)
+{
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        size_t n = 0;
+
+        if (!d)
+                return 0;
+        while (n < max && (e = readdir(d)) != NULL) {
+                char path[64], buf[1024], *rp;
+                unsigned long long ut, st;
+                FILE *f;
+                int pid = atoi(e->d_name);
+
+                if (pid <= 0)
+                        continue;
+                snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+                f = fopen(path, "r");
+                if (!f)
+                        continue;
+                if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) != NULL &&
+                    sscanf(rp + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2) {
+                        char *lp = strchr(buf, '(');
+                        size_t len = lp ? (size_t)(rp - lp - 1) : 0;
+
+                        t[n].pid = pid;
+                        if (len >= sizeof(t[n].comm))
+                                len = sizeof(t[n].comm) - 1;
+                        memcpy(t[n].comm, lp ? lp + 1 : "", len);
+                        t[n].comm[len] = '\0';
+                        t[n].ticks = ut + st;
+                        n++;
+                }
+                fclose(f);
+        }
+        closedir(d);
+        return n;
+}
+
+/* Each CPU's busy ticks (user..steal less idle and iowait) from /proc/stat,
+ * by CPU number; returns how many CPUs. */
+static unsigned stat_busy(unsigned long long (*busy)[4], bool *present, unsigned max)
+{
+        static char text[256 * 1024];
+        unsigned n = 0, cpu;
+        unsigned long long v[8];
+        size_t len;
+        char *line;
+        FILE *f = fopen("/proc/stat", "r");
+
+        if (!f)
+                return 0;
+        len = fread(text, 1, sizeof(text) - 1, f);
+        fclose(f);
+        text[len] = '\0';
+        for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+                if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
+                           &v[4], &v[5], &v[6], &v[7]) == 9 && cpu < max) {
+                        busy[cpu][0] = v[0] + v[1];     /* user, nice */
+                        busy[cpu][1] = v[2];            /* system */
+                        busy[cpu][2] = v[5];            /* irq */
+                        busy[cpu][3] = v[6] + v[7];     /* softirq, steal */
+                        present[cpu] = true;
+                        if (cpu + 1 > n)
+                                n = cpu + 1;
+                }
+        return n;
+}
+
+/* The switch lines the log gained since the last call; prints the first
+ * 'show' of them. */
+static unsigned new_switches(FILE *f, unsigned show)
+{
+        char line[4096];
+        unsigned n = 0;
+
+        while (fgets(line, sizeof(line), f))
+                if (strncmp(line, "switch ", 7) == 0 && strstr(line, " -> ") && ++n <= show)
+                        printf("%s", line);
+        clearerr(f);
+        return n;
+}
+
+#define IDLE_SETTLE_S 5
+#define IDLE_SETTLE_TRIES 6
+
+/* The idle scenario's window, measured from one sleeping process. Under TCG
+ * the guest's shell commands are load: a few process starts in a row keep a
+ * LITTLE CPU busy for the 100 ms the daemon needs to call it saturated. So
+ * the window opens only after IDLE_SETTLE_S without a switch, and the
+ * expensive look at every process comes after it closes (their times since
+ * they started, not over the window). */
+static int idle_window(const char *log, double seconds)
+{
+        static struct proc_time procs[4096];
+        static unsigned long long busy0[64][4], busy1[64][4];
+        bool present0[64] = { false }, present1[64] = { false };
+        unsigned ncpu, tries = 0, switches;
+        size_t np, shown = 0;
+        long hz = sysconf(_SC_CLK_TCK);
+        char uptime[64] = "?";
+        FILE *f = fopen(log, "r"), *u;
+
+        if (!f) {
+                printf("error %s: %s\n", log, strerror(errno));
+                return 1;
+        }
+        fseek(f, 0, SEEK_END);
+        do
+                sleep(IDLE_SETTLE_S);
+        while (new_switches(f, 0) > 0 && ++tries < IDLE_SETTLE_TRIES);
+        u = fopen("/proc/uptime", "r");
+        if (u) {
+                if (fscanf(u, "%63s", uptime) != 1)
+                        strcpy(uptime, "?");
+                fclose(u);
+        }
+        (void)stat_busy(busy0, present0, 64);
+        usleep((useconds_t)(seconds * 1e6));
+        ncpu = stat_busy(busy1, present1, 64);
+        switches = new_switches(f, 2);
+        fclose(f);
+        printf("switches %u\nfrom %s s after %u s without a switch\n", switches, uptime,
+               (tries + (tries < IDLE_SETTLE_TRIES)) * IDLE_SETTLE_S);
+        np = proc_times(procs, 4096);
+        printf("top since start");
+        while (shown < 3) {
+                unsigned long long best = 0;
+                size_t bi = 0;
+
+                for (size_t i = 0; i < np; i++)
+                        if (procs[i].ticks > best) {
+                                best = procs[i].ticks;
+                                bi = i;
+                        }
+                if (!best)
+                        break;
+                printf(" %s:%d %llu ms", procs[bi].comm, procs[bi].pid, best * 1000 / (unsigned long long)hz);
+                procs[bi].ticks = 0;
+                shown++;
+        }
+        printf("\nbusy");
+        /* CPUs online at both ends: one that went offline or came back has
+         * no count for the window */
+        for (unsigned c = 0; c < ncpu; c++)
+                if (present0[c] && present1[c]) {
+                        unsigned long long d[4], sum = 0;
+
+                        for (unsigned i = 0; i < 4; i++) {
+                                d[i] = (busy1[c][i] - busy0[c][i]) * 1000 / (unsigned long long)hz;
+                                sum += d[i];
+                        }
+                        printf(" cpu%u %llu (user %llu sys %llu irq %llu softirq %llu)", c, sum, d[0], d[1], d[2],
+                               d[3]);
+                }
+        printf(" ms\n");
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         int r;
@@ -213,9 +447,13 @@ int main(int argc, char **argv)
                 r = gaps(atof(argv[2]));
         else if ((argc == 4 || argc == 5) && strcmp(argv[1], "write") == 0)
                 r = timed_write(argv[2], argv[3], argc == 5 ? atoi(argv[4]) : -1);
+        else if (argc == 4 && strcmp(argv[1], "idle") == 0)
+                return idle_window(argv[2], atof(argv[3]));
+        else if (argc == 5 && strcmp(argv[1], "wait-level") == 0)
+                return wait_level(argv[2], argv[3], atof(argv[4]));
         else {
                 fprintf(stderr, "usage: vm-tool burn S | deadline N RUNTIME_US PERIOD_US | gaps S | "
-                                "write FILE VALUE [SPIN_CPU]\n");
+                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S | idle LOG S\n");
                 return 64;
         }
         return r < 0 ? 1 : 0;
