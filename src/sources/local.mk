@@ -3,6 +3,7 @@ noinst_LIBRARIES += src/sources/libblsources.a
 src_sources_libblsources_a_SOURCES = \
 	src/sources/procstat.h src/sources/procstat.c \
 	src/sources/stat-window.h src/sources/stat-window.c \
+	src/sources/self-time.h src/sources/self-time.c \
 	src/sources/cpuidle.h src/sources/cpuidle.c \
 	src/sources/psi.h src/sources/psi.c \
 	src/sources/cpufreq.h src/sources/cpufreq.c \

@@ -52,6 +52,9 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
         s->topo = t;
         s->stat.fd = -1;
         s->psi.fd = -1;
+        /* Under umockdev (the tests, blsim live) /proc/stat is a testbed's
+         * and holds none of this process's time. */
+        s->discount_self = getenv("UMOCKDEV_DIR") == NULL;
 
         r = procstat_open(&s->stat, PROC_STAT);
         if (r < 0) {
@@ -260,8 +263,9 @@ static uint64_t progress(uint64_t prev, uint64_t cur)
 
 /* Replaces /proc/stat's busy fraction of the CPUs online over the interval
  * with cpuidle's where it covers the interval, which checks it against
- * the same ticks. */
-static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
+ * the same ticks. cpuidle's residency is exact, so the daemon's own time
+ * comes off its CPU's interval at once. */
+static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_cpu, uint64_t own_us)
 {
         unsigned span = s->cur.ncpus < s->prev.ncpus ? s->cur.ncpus : s->prev.ncpus;
 
@@ -270,16 +274,20 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval)
 
                 if (!cpuset_isset(&s->online, cpu))
                         continue;
-                (void)cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
-                                       progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
-                                       &s->busy[cpu]);
+                if (cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
+                                     progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
+                                     &s->busy[cpu]) && (int)cpu == own_cpu) {
+                        double busy = s->busy[cpu] - (double)own_us / (double)interval;
+
+                        s->busy[cpu] = busy > 0 ? (float)busy : 0.0f;
+                }
         }
 }
 
 /* Each online CPU's busy fraction from its latest STAT_WINDOW_TICKS ticks
  * rather than the interval's one or two (sources/stat-window.h); cpuidle
  * replaces it where it covers the interval. */
-static void busy_over_window(struct bl_sampler *s)
+static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
 {
         for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++) {
                 const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
@@ -290,7 +298,8 @@ static void busy_over_window(struct bl_sampler *s)
                         continue;
                 }
                 s->busy[cpu] = stat_window_add(&s->window[cpu], progress(a->busy, b->busy),
-                                               progress(a->idle, b->idle));
+                                               progress(a->idle, b->idle),
+                                               (int)cpu == own_cpu ? (double)own_us / USEC_PER_TICK : 0.0);
         }
 }
 
@@ -376,7 +385,8 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 {
         const struct bl_topology *t = s->topo;
         struct bl_sample *out = &buf->s;
-        int r, mc, back;
+        uint64_t own_us;
+        int r, mc, back, own_cpu;
 
         /* On failure the previous snapshot stays, so the next good read
          * covers the gap. */
@@ -403,11 +413,18 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         out->now = now;
         out->interval = s->have_prev && now > s->prev_now ? now - s->prev_now : 0;
 
+        own_us = 0;
+        own_cpu = -1;
+        if (s->discount_self) {
+                self_time_read(&s->self, &own_us, &own_cpu);
+                if (!s->have_prev)
+                        own_us = 0;
+        }
         procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
-        busy_over_window(s);
+        busy_over_window(s, own_cpu, own_us);
         cpuidle_read(&s->idle, &s->cur.cpus);
         if (out->interval > 0)
-                busy_from_cpuidle(s, out->interval);
+                busy_from_cpuidle(s, out->interval, own_cpu, own_us);
         /* A policy that fails to answer is said by note_source_problems(). */
         (void)cpufreq_read(&s->freq);
         cpufreq_scale(&s->freq, t, s->capacity);
@@ -449,6 +466,7 @@ void sampler_restart(struct bl_sampler *s)
          * which neither /proc/stat nor udev shows: every group opens anew. */
         cpuset_zero(&s->counters_online);
         cpuidle_restart(&s->idle);
+        self_time_reset(&s->self);
 }
 
 void sampler_close(struct bl_sampler *s)

@@ -11,6 +11,7 @@
 #include "sources/procstat.h"
 #include "sources/stat-window.h"
 #include "sources/psi.h"
+#include "sources/self-time.h"
 #include "sources/thermal.h"
 
 /* What may read badly while the daemon runs: a kernel gone wrong, or
@@ -42,6 +43,9 @@ struct bl_sampler {
         float busy[BL_MAX_CPUS];
         /* Each CPU's latest ticks, for its busy fraction without cpuidle. */
         struct stat_window window[BL_MAX_CPUS];
+        /* The sampling thread's own time, taken off the CPU it ran on. */
+        struct self_time self;
+        bool discount_self;
         uint16_t capacity[BL_MAX_CPUS];
         bl_cpuset online;
         /* Hardware counters, opened only while a heuristic needs them. */

@@ -11,12 +11,14 @@ static uint32_t clamp32(uint64_t v)
         return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-float stat_window_add(struct stat_window *w, uint64_t busy, uint64_t idle)
+float stat_window_add(struct stat_window *w, uint64_t busy, uint64_t idle, double own)
 {
         uint64_t sum_busy = 0, sum_total = 0;
+        double sum_own = 0, b;
 
         w->busy[w->head] = clamp32(busy);
         w->total[w->head] = clamp32(busy + idle);
+        w->own[w->head] = own > 0 ? (float)own : 0.0f;
         w->head = (w->head + 1) % STAT_WINDOW_INTERVALS;
         if (w->n < STAT_WINDOW_INTERVALS)
                 w->n++;
@@ -25,6 +27,10 @@ float stat_window_add(struct stat_window *w, uint64_t busy, uint64_t idle)
 
                 sum_busy += w->busy[k];
                 sum_total += w->total[k];
+                sum_own += w->own[k];
         }
-        return sum_total ? (float)((double)sum_busy / (double)sum_total) : 0.0f;
+        if (!sum_total)
+                return 0.0f;
+        b = (double)sum_busy - sum_own;
+        return b > 0 ? (float)(b / (double)sum_total) : 0.0f;
 }

@@ -16,6 +16,11 @@
  * and a CPU busy through the window still reads exactly 100 %. An interval
  * long enough on its own is taken alone, as before.
  *
+ * The daemon's own CPU time in those intervals (sources/self-time.h), in
+ * ticks, comes off the window's busy ticks: summed over the window, since
+ * the kernel charges it a whole tick now and then rather than a little
+ * every interval.
+ *
  * Pure: no I/O.
  */
 
@@ -30,12 +35,14 @@
 
 struct stat_window {
         uint32_t busy[STAT_WINDOW_INTERVALS], total[STAT_WINDOW_INTERVALS];
+        float own[STAT_WINDOW_INTERVALS];       /* the daemon's, in ticks */
         unsigned head, n;
 };
 
 /* Forgets what was counted (the CPU went offline, its counters jumped). */
 void stat_window_reset(struct stat_window *w);
 
-/* Adds an interval's busy and idle ticks; returns the busy fraction (0..1)
- * over the window as above, 0 when no tick is known. */
-float stat_window_add(struct stat_window *w, uint64_t busy, uint64_t idle);
+/* Adds an interval's busy and idle ticks and the daemon's own time in it
+ * (ticks, fractions allowed); returns the busy fraction (0..1) over the
+ * window as above, 0 when no tick is known. */
+float stat_window_add(struct stat_window *w, uint64_t busy, uint64_t idle, double own);

@@ -745,12 +745,12 @@ START_TEST(test_window_lone_tick)
 
         stat_window_reset(&w);
         for (unsigned i = 0; i < 9; i++)
-                ck_assert_float_eq(stat_window_add(&w, 0, 1), 0.0f);
-        busy = stat_window_add(&w, 1, 0);
+                ck_assert_float_eq(stat_window_add(&w, 0, 1, 0), 0.0f);
+        busy = stat_window_add(&w, 1, 0, 0);
         ck_assert_float_eq_tol(busy, 1.0f / STAT_WINDOW_TICKS, 1e-6f);
         /* It leaves the window after STAT_WINDOW_TICKS more ticks. */
         for (unsigned i = 0; i < STAT_WINDOW_TICKS; i++)
-                busy = stat_window_add(&w, 0, 1);
+                busy = stat_window_add(&w, 0, 1, 0);
         ck_assert_float_eq(busy, 0.0f);
 }
 END_TEST
@@ -765,9 +765,9 @@ START_TEST(test_window_saturation_exact)
 
         stat_window_reset(&w);
         for (unsigned i = 0; i < 20; i++)
-                (void)stat_window_add(&w, 0, 1);
+                (void)stat_window_add(&w, 0, 1, 0);
         do {
-                busy = stat_window_add(&w, 1, 0);
+                busy = stat_window_add(&w, 1, 0, 0);
                 n++;
         } while (busy < 1.0f && n < 100);
         ck_assert_float_eq(busy, 1.0f);
@@ -782,13 +782,43 @@ START_TEST(test_window_long_interval_alone)
         struct stat_window w;
 
         stat_window_reset(&w);
-        ck_assert_float_eq(stat_window_add(&w, 0, 0), 0.0f);
-        ck_assert_float_eq(stat_window_add(&w, 5, 0), 1.0f);
-        ck_assert_float_eq_tol(stat_window_add(&w, 30, 70), 0.3f, 1e-6f);
+        ck_assert_float_eq(stat_window_add(&w, 0, 0, 0), 0.0f);
+        ck_assert_float_eq(stat_window_add(&w, 5, 0, 0), 1.0f);
+        ck_assert_float_eq_tol(stat_window_add(&w, 30, 70, 0), 0.3f, 1e-6f);
         /* Fewer than known so far: what there is, 2 + 30 of 2 + 100. */
-        ck_assert_float_eq_tol(stat_window_add(&w, 2, 0), 32.0f / 102.0f, 1e-6f);
+        ck_assert_float_eq_tol(stat_window_add(&w, 2, 0, 0), 32.0f / 102.0f, 1e-6f);
         stat_window_reset(&w);
-        ck_assert_float_eq(stat_window_add(&w, 1, 1), 0.5f);
+        ck_assert_float_eq(stat_window_add(&w, 1, 1, 0), 0.5f);
+}
+END_TEST
+
+/* The daemon's own time comes off over the whole window: the kernel charged
+ * it one whole tick in the window while it ran a tenth of each interval, so
+ * a per-interval discount would leave that tick almost whole. Busy time of
+ * others stays; the daemon's beyond what was charged reads as 0, not less. */
+START_TEST(test_window_own_time_over_the_window)
+{
+        struct stat_window w;
+        float busy = 1.0f;
+
+        stat_window_reset(&w);
+        for (unsigned i = 0; i < 9; i++)
+                busy = stat_window_add(&w, 0, 1, 0.1);
+        ck_assert_float_eq(busy, 0.0f);
+        busy = stat_window_add(&w, 1, 0, 0.1);
+        ck_assert_float_eq_tol(busy, 0.0f, 1e-6f);
+        /* A saturating load beside the daemon still reads most of a CPU. */
+        for (unsigned i = 0; i < STAT_WINDOW_TICKS; i++)
+                busy = stat_window_add(&w, 1, 0, 0.1);
+        ck_assert_float_eq_tol(busy, 0.9f, 1e-5f);
+        /* The daemon running back to back (a tick longer than the interval)
+         * is no load at all. */
+        for (unsigned i = 0; i < STAT_WINDOW_TICKS; i++)
+                busy = stat_window_add(&w, 1, 0, 1.0);
+        ck_assert_float_eq(busy, 0.0f);
+        /* Negative or absent own time changes nothing. */
+        stat_window_reset(&w);
+        ck_assert_float_eq(stat_window_add(&w, 1, 1, -3.0), 0.5f);
 }
 END_TEST
 
@@ -816,6 +846,7 @@ static Suite *procstat_suite(void)
         tcase_add_test(tc, test_window_lone_tick);
         tcase_add_test(tc, test_window_saturation_exact);
         tcase_add_test(tc, test_window_long_interval_alone);
+        tcase_add_test(tc, test_window_own_time_over_the_window);
         tcase_add_test(tc, test_busy_two_real_snapshots);
         suite_add_tcase(s, tc);
 
