@@ -24,6 +24,7 @@
 #include "common/log.h"
 #include "common/plugin-loader.h"
 #include "core/controller.h"
+#include "core/tick-jitter.h"
 #include "daemon/bus.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
@@ -802,6 +803,11 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
         }
         d->interval = next;
         d->next_tick = usec + d->interval;
+        /* At random phases against the kernel's jiffy (core/tick-jitter.h);
+         * a testbed's counters move in steps the jitter would alias with. */
+        if (!slack && tick_accuracy(&d->cfg, next) <= BL_USEC_PER_MSEC && d->sampler_opened &&
+            sampler_own_kernel(&d->sampler))
+                d->next_tick += tick_jitter_next(&d->jitter_state, (uint64_t)getpid(), next);
         if (d->next_tick <= now)
                 d->next_tick = now + d->interval;
         return sd_event_source_set_time(s, d->next_tick);

@@ -98,6 +98,7 @@ struct bl_daemon {
         /* How late each tick's wakeup came, in bins of BL_LATENESS_BIN_USEC
          * (the last bin holds everything later), for the stop line. */
         uint32_t lateness[BL_LATENESS_BINS];
+        uint64_t jitter_state;  /* tick_jitter_next()'s */
 
         /* The switch in flight, applied on a thread (switch-worker.h). */
         struct switch_worker worker;

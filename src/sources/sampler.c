@@ -52,9 +52,10 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
         s->topo = t;
         s->stat.fd = -1;
         s->psi.fd = -1;
-        /* Under umockdev (the tests, blsim live) /proc/stat is a testbed's
-         * and holds none of this process's time. */
-        s->discount_self = getenv("UMOCKDEV_DIR") == NULL;
+        /* Under umockdev (the tests, blsim live) /proc/stat is a testbed's:
+         * it holds none of this process's time, and its counters move in
+         * the board's steps, not at the kernel's ticks. */
+        s->own_kernel = getenv("UMOCKDEV_DIR") == NULL;
 
         r = procstat_open(&s->stat, PROC_STAT);
         if (r < 0) {
@@ -415,7 +416,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 
         own_us = 0;
         own_cpu = -1;
-        if (s->discount_self) {
+        if (s->own_kernel) {
                 self_time_read(&s->self, &own_us, &own_cpu);
                 if (!s->have_prev)
                         own_us = 0;
@@ -477,6 +478,11 @@ void sampler_close(struct bl_sampler *s)
         cpufreq_close(&s->freq);
         thermal_close(&s->thermal);
         counters_close(s);
+}
+
+bool sampler_own_kernel(const struct bl_sampler *s)
+{
+        return s->own_kernel;
 }
 
 unsigned sampler_signals(const struct bl_sampler *s)

@@ -45,7 +45,7 @@ struct bl_sampler {
         struct stat_window window[BL_MAX_CPUS];
         /* The sampling thread's own time, taken off the CPU it ran on. */
         struct self_time self;
-        bool discount_self;
+        bool own_kernel;        /* see sampler_own_kernel() */
         uint16_t capacity[BL_MAX_CPUS];
         bl_cpuset online;
         /* Hardware counters, opened only while a heuristic needs them. */
@@ -88,6 +88,10 @@ void sampler_close(struct bl_sampler *s);
  * That read also opens every hardware counter group anew: suspend to RAM
  * takes the CPUs offline and back unseen. */
 void sampler_restart(struct bl_sampler *s);
+
+/* Whether the sources are the running kernel's, which schedules this
+ * process and counts its time (not a testbed's under umockdev). */
+bool sampler_own_kernel(const struct bl_sampler *s);
 
 /* The BL_NEEDS_* signals the open sources provide. */
 unsigned sampler_signals(const struct bl_sampler *s);

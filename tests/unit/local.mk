@@ -41,6 +41,7 @@ unit_tests = \
 	tests/unit/check_fileio \
 	tests/unit/check_switch_cost \
 	tests/unit/check_settle \
+	tests/unit/check_tick_jitter \
 	tests/unit/check_switch_worker \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs \
@@ -57,6 +58,9 @@ tests_unit_check_switch_cost_LDADD = $(UNIT_LDADD)
 tests_unit_check_settle_SOURCES = tests/unit/check_settle.c
 tests_unit_check_settle_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_settle_LDADD = $(UNIT_LDADD)
+tests_unit_check_tick_jitter_SOURCES = tests/unit/check_tick_jitter.c
+tests_unit_check_tick_jitter_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_tick_jitter_LDADD = $(UNIT_LDADD)
 # The daemon's switch thread, on its own with a slow stand-in backend.
 tests_unit_check_switch_worker_SOURCES = tests/unit/check_switch_worker.c \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c
