@@ -105,26 +105,11 @@ for run in $matrix; do
                 ok | fail)
                         n=$((n + 1))
                         name=${rest%% *}
-                        todo=""
-                        # Known failures of today's daemon, kept as they are seen: TAP TODO, the
-                        # assertion unchanged (issue 15 items 3 and 4, issue 11 item 4).
-                        [ "$verdict" = fail ] && case $name in
-                        # Single USER_HZ ticks no longer read as saturations (sources/stat-window.h),
-                        # but on some runs one burst during the idle window still takes the daemon
-                        # up and, 2 s later, down (tests/bench/RESULTS.md, 2026-12-04 "idle").
-                        idle) todo=" # TODO issue 15 item 3: now and then one switch up and back on an idle machine" ;;
-                        # Back to little on every tree in one run, not on 4+2+2 with cpuidle and
-                        # cpufreq in the next (at big 30 s after the load).
-                        load-gone)
-                                [ "$idle" = 1 ] && todo=" # TODO issue 15 item 3: with cpuidle the daemon now and then stays up after a load"
-                                ;;
-                        one-thread) todo=" # TODO issue 15 item 3: a switch's aftermath reads as load or its absence" ;;
-                        esac
                         if [ "$verdict" = ok ]; then
-                                echo "ok $n - $dtbname/$rest$todo"
+                                echo "ok $n - $dtbname/$rest"
                         else
-                                echo "not ok $n - $dtbname/$rest$todo"
-                                [ -z "$todo" ] && failed=$((failed + 1))
+                                echo "not ok $n - $dtbname/$rest"
+                                failed=$((failed + 1))
                         fi
                         ;;
                 skip)

@@ -332,7 +332,9 @@ static unsigned stat_busy(unsigned long long (*busy)[4], bool *present, unsigned
         fclose(f);
         text[len] = '\0';
         for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-                if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
+                /* "cpu  N ..." is the sum over CPUs: %u would skip the spaces */
+                if (line[3] >= '0' && line[3] <= '9' &&
+                    sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
                            &v[4], &v[5], &v[6], &v[7]) == 9 && cpu < max) {
                         busy[cpu][0] = v[0] + v[1];     /* user, nice */
                         busy[cpu][1] = v[2];            /* system */
