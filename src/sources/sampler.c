@@ -303,6 +303,22 @@ static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
         }
 }
 
+/* The CPUs whose cpuidle files need no read this tick (cpuidle_read()):
+ * idle at cpuidle's last answer, and no busy tick in /proc/stat's window
+ * nor in this interval (the window takes the daemon's own time off, which
+ * cpuidle's skipped reads would not). Reading every state of every CPU is
+ * most of what the daemon costs the kernel on an idle machine. */
+static void quiet_cpus(const struct bl_sampler *s, bl_cpuset *quiet)
+{
+        cpuset_zero(quiet);
+        if (!s->have_prev)
+                return;
+        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
+                if (cpuset_isset(&s->online, cpu) && s->busy[cpu] <= 0.0f &&
+                    s->cur.cpu[cpu].busy == s->prev.cpu[cpu].busy && cpuidle_quiet(&s->idle, cpu))
+                        cpuset_set(quiet, cpu);
+}
+
 static const char *parse_error(int r)
 {
         return r == -EINVAL || r == -ERANGE ? "not in the kernel's format" : strerror(-r);
@@ -385,6 +401,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 {
         const struct bl_topology *t = s->topo;
         struct bl_sample *out = &buf->s;
+        bl_cpuset quiet;
         uint64_t own_us;
         int r, mc, back, own_cpu;
 
@@ -422,7 +439,8 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         }
         procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
         busy_over_window(s, own_cpu, own_us);
-        cpuidle_read(&s->idle, &s->cur.cpus);
+        quiet_cpus(s, &quiet);
+        cpuidle_read(&s->idle, &s->cur.cpus, &quiet);
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval, own_cpu, own_us);
         /* A policy that fails to answer is said by note_source_problems(). */
