@@ -363,11 +363,18 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
 float cpuidle_busy_woken(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
                          uint64_t stat_idle, struct cpuidle_estimate *e)
 {
-        uint64_t before;
+        uint64_t before, busy_before;
 
         if (periods < 2 || e->span_us == 0 || stat_busy == 0 || interval_us == 0)
                 return cpuidle_busy(idle_us, periods, interval_us, stat_busy, stat_idle, e);
-        before = idle_us < e->span_us ? idle_us : e->span_us;
+        /* No busy tick in the K ticks of the span: busy a share of it
+         * 1 / (K + 2) likely (each tick a trial that found it idle), about
+         * one tick's worth, however long. Taken as idle throughout, a CPU
+         * at 2 % would put ten quiet ticks' busy time into this interval. */
+        busy_before = e->span_us * USEC_PER_TICK / (e->span_us + 2 * USEC_PER_TICK);
+        before = e->span_us - busy_before;
+        if (before > idle_us)
+                before = idle_us;
         add_to_cycle(e, (double)e->span_us, (double)before, periods - 1);
         e->span_us = 0;
         return cpuidle_busy(idle_us - before, 1, interval_us, stat_busy, stat_idle, e);

@@ -136,8 +136,9 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
  * an ended period (e->span_us, which it spent idle: no busy tick, believed
  * idle) and this interval. Taken whole, that span would dilute this
  * interval's busy time, the load that woke it, in a second of idle. The
- * span goes into the history as idle (up to 'idle_us') with all but one of
- * the periods; this interval gets the rest, as one period. Otherwise, or
+ * span goes into the history as idle but for the busy time its ticks make
+ * likely (about one tick's worth), up to 'idle_us', with all but one of the
+ * periods; this interval gets the rest, as one period. Otherwise, or
  * with fewer than two periods (a read of every interval would have seen
  * the same), as cpuidle_busy().
  */

@@ -385,6 +385,43 @@ START_TEST(test_woken_read_shows_the_load)
 }
 END_TEST
 
+/* cpuidle_busy_woken() one read at a time, on what check_idle's board
+ * showed of a CPU at 2 % (11 ms wakes) left unread for 49 ticks of 10 ms:
+ * 46 periods and 492.616 ms of residency in the 500 ms since it was last
+ * read with a period ending, a busy tick in the last 10 ms. */
+START_TEST(test_woken_rules)
+{
+        struct cpuidle_estimate e = { .idle = true, .span_us = 490000 }, f;
+        double w = 1.0 / (45 * 0.08), cycle, idle;
+
+        /* The 490 ms before: 10 ms x 490 / 510 = 9.607 ms of it busy
+         * (integer µs: 9607), 480.393 ms idle, with 45 periods: past 32 the
+         * history goes, and the span weighs as 1 / (45 x 0.08) of itself.
+         * This interval: 492.616 - 480.393 = 12.223 ms idle of 10, one
+         * period, the history kept by 0.92. */
+        cycle = 490000 * w * 0.92 + 10000;
+        idle = 480393 * w * 0.92 + 12223;
+        f = e;
+        ck_assert_float_eq_tol(cpuidle_busy_woken(492616, 46, 10000, 1, 1, &f), (float)(1 - idle / cycle), 1e-5f);
+        ck_assert(f.idle);
+        ck_assert_uint_eq(f.span_us, 0);
+        /* below 0.5 %: the 2 % of 490 ms are not put into these 10 ms, which
+         * (taken idle throughout) would read 74 % busy, 5.5 % with the history */
+        ck_assert_float_lt(cpuidle_busy_woken(492616, 46, 10000, 1, 1, &(struct cpuidle_estimate){
+                                                      .idle = true, .span_us = 490000 }), 0.005f);
+        /* No busy tick (the read forced after CPUIDLE_SKIP_MAX), or one
+         * period: as cpuidle_busy(), as reads of every interval would be. */
+        f = e;
+        ck_assert_float_eq(cpuidle_busy_woken(492616, 46, 10000, 0, 1, &f),
+                           cpuidle_busy(492616, 46, 10000, 0, 1, &(struct cpuidle_estimate){
+                                                .idle = true, .span_us = 490000 }));
+        f = e;
+        ck_assert_float_eq(cpuidle_busy_woken(495000, 1, 10000, 1, 0, &f),
+                           cpuidle_busy(495000, 1, 10000, 1, 0, &(struct cpuidle_estimate){
+                                                .idle = true, .span_us = 490000 }));
+}
+END_TEST
+
 /* The rules one interval at a time. */
 START_TEST(test_rules)
 {
@@ -679,6 +716,7 @@ static Suite *estimate_suite(void)
         tcase_add_test(tc, test_long_idle_periods);
         tcase_add_test(tc, test_skipped_reads_weigh_as_read);
         tcase_add_test(tc, test_woken_read_shows_the_load);
+        tcase_add_test(tc, test_woken_rules);
         tcase_add_test(tc, test_rules);
         suite_add_tcase(s, tc);
         tc = tcase_create("reader");
