@@ -313,7 +313,8 @@ static void quiet_cpus(const struct bl_sampler *s, bl_cpuset *quiet)
         cpuset_zero(quiet);
         if (!s->have_prev)
                 return;
-        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
+        /* cpuidle's CPUs only: BL_MAX_CPUS would cost more than it saves */
+        for (unsigned cpu = 0; cpu < s->idle.ncpus; cpu++)
                 if (cpuset_isset(&s->online, cpu) && s->busy[cpu] <= 0.0f &&
                     s->cur.cpu[cpu].busy == s->prev.cpu[cpu].busy && cpuidle_quiet(&s->idle, cpu))
                         cpuset_set(quiet, cpu);
