@@ -289,7 +289,13 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
  * replaces it where it covers the interval. */
 static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
 {
-        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++) {
+        /* The CPUs /proc/stat lists now or listed at the last read: a CPU
+         * beyond was not online at either, and its window was forgotten at
+         * the first read without it. Walking BL_MAX_CPUS was half of the
+         * tick's instructions on an 8-CPU board. */
+        unsigned span = s->cur.ncpus > s->prev.ncpus ? s->cur.ncpus : s->prev.ncpus;
+
+        for (unsigned cpu = 0; cpu < span && cpu < BL_MAX_CPUS; cpu++) {
                 const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
 
                 if (!s->have_prev || !cpuset_isset(&s->online, cpu)) {
