@@ -43,6 +43,9 @@ static void close_states(struct cpuidle_cpu *c)
         c->have_usage = false;
         c->have_total = false;
         c->have_idle = false;
+        c->have_last = false;
+        c->skipped = 0;
+        c->resumed = false;
         c->est = (struct cpuidle_estimate){ 0 };
 }
 
@@ -193,31 +196,54 @@ static void read_cpu(const struct cpuidle_reader *r, unsigned cpu, struct cpuidl
                 c->periods = c->have_usage ? usage - c->total_usage : c->idle_us > 0;
                 c->have_idle = true;
         }
-        if (!c->have_idle)
+        /* A new interval: nothing is known of the CPU, quiet or not. */
+        if (!c->have_idle) {
                 c->est = (struct cpuidle_estimate){ 0 };
+                c->have_last = false;
+        }
         c->total_us = total;
         c->total_usage = usage;
         c->have_total = true;
 }
 
-void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online)
+void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cpuset *skip)
 {
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 struct cpuidle_cpu *c = &r->cpu[cpu];
+                bool on = cpuset_isset(online, cpu);
 
-                if (!cpuset_isset(online, cpu)) {
+                /* Back from offline: its states may have been re-created,
+                 * or appeared for the first time. */
+                if (on && !cpuset_isset(&r->read_last, cpu))
+                        open_states(r, cpu, c);
+                if (!on) {
                         c->have_total = false;
                         c->have_idle = false;
+                        c->have_last = false;
                         c->est = (struct cpuidle_estimate){ 0 };
                         continue;
                 }
-                /* Back from offline: its states may have been re-created,
-                 * or appeared for the first time. */
-                if (!cpuset_isset(&r->read_last, cpu))
-                        open_states(r, cpu, c);
+                /* Taken as read and unchanged: a period that ended meanwhile
+                 * shows at the next read, over the whole span since the CPU
+                 * was last seen busy (the estimate's span_us). */
+                if (skip && cpuset_isset(skip, cpu) && c->have_total && c->skipped < CPUIDLE_SKIP_MAX) {
+                        c->skipped++;
+                        c->resumed = false;
+                        c->have_idle = true;
+                        c->idle_us = 0;
+                        c->periods = 0;
+                        continue;
+                }
+                c->resumed = c->skipped > 0;
+                c->skipped = 0;
                 read_cpu(r, cpu, c);
         }
         r->read_last = *online;
+}
+
+bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu)
+{
+        return cpu < r->ncpus && r->cpu[cpu].have_last && r->cpu[cpu].last_busy < CPUIDLE_QUIET_BUSY;
 }
 
 bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)
@@ -239,6 +265,29 @@ static double keep_after(uint64_t periods)
                         table[i] = table[i - 1] * CYCLE_KEEP_PER_PERIOD;
         }
         return table[periods];
+}
+
+/* The weight of a read in which 'periods' periods ended, 'keep' being
+ * keep_after(periods): as if they had ended evenly over its span and each
+ * been read on its own, the older ones already decayed by the newer. A
+ * read spanning many periods (a CPU left unread while quiet, see
+ * cpuidle_read()) then weighs as the last ~12 of them, as reads one per
+ * period would: taken whole, a second of idle would outweigh for many
+ * reads the load that woke the CPU. One period: 1, the read as it is. */
+static double spread_weight(uint64_t periods, double keep)
+{
+        return (1.0 - keep) / ((double)periods * (1.0 - CYCLE_KEEP_PER_PERIOD));
+}
+
+/* Adds a read's span, the residency of the periods that ended in it and
+ * how many to the history, the older reads decayed by as many periods. */
+static void add_to_cycle(struct cpuidle_estimate *e, double span_us, double idle_us, uint64_t periods)
+{
+        double keep = keep_after(periods), weight = spread_weight(periods, keep);
+
+        e->cycle_us = e->cycle_us * keep + span_us * weight;
+        e->cycle_idle_us = e->cycle_idle_us * keep + idle_us * weight;
+        e->cycle_periods = e->cycle_periods * keep + (double)periods * weight;
 }
 
 static float stat_share(uint64_t stat_busy, uint64_t stat_idle)
@@ -280,7 +329,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
                    uint64_t stat_idle, struct cpuidle_estimate *e)
 {
         uint64_t ticks = stat_busy + stat_idle;
-        double span, keep, busy;
+        double span, busy;
 
         if (interval_us == 0)
                 return 0.0f;
@@ -295,10 +344,7 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
         span = (double)e->span_us + (double)interval_us;
         e->span_us = 0;
         e->doubt = false;
-        keep = keep_after(periods);
-        e->cycle_us = e->cycle_us * keep + span;
-        e->cycle_idle_us = e->cycle_idle_us * keep + (double)idle_us;
-        e->cycle_periods = e->cycle_periods * keep + (double)periods;
+        add_to_cycle(e, span, (double)idle_us, periods);
         busy = e->cycle_idle_us >= e->cycle_us ? 0.0 : 1.0 - e->cycle_idle_us / e->cycle_us;
         /* /proc/stat's busy count moves on every USER_HZ tick of busy
          * time: without a move for quiet_us, less than a tick was busy in
@@ -312,6 +358,26 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
          * interval's busy ticks would contradict. */
         e->idle = busy < 0.5;
         return (float)busy;
+}
+
+float cpuidle_busy_woken(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
+                         uint64_t stat_idle, struct cpuidle_estimate *e)
+{
+        uint64_t before, busy_before;
+
+        if (periods < 2 || e->span_us == 0 || stat_busy == 0 || interval_us == 0)
+                return cpuidle_busy(idle_us, periods, interval_us, stat_busy, stat_idle, e);
+        /* No busy tick in the K ticks of the span: busy a share of it
+         * 1 / (K + 2) likely (each tick a trial that found it idle), about
+         * one tick's worth, however long. Taken as idle throughout, a CPU
+         * at 2 % would put ten quiet ticks' busy time into this interval. */
+        busy_before = e->span_us * USEC_PER_TICK / (e->span_us + 2 * USEC_PER_TICK);
+        before = e->span_us - busy_before;
+        if (before > idle_us)
+                before = idle_us;
+        add_to_cycle(e, (double)e->span_us, (double)before, periods - 1);
+        e->span_us = 0;
+        return cpuidle_busy(idle_us - before, 1, interval_us, stat_busy, stat_idle, e);
 }
 
 bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_us, uint64_t stat_busy,
@@ -350,10 +416,17 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
                         c->est.span_us = 0;
                         *ret = stat_share(stat_busy, stat_idle);
                         c->est.idle = *ret < 0.5f;
+                        c->last_busy = *ret;
+                        c->have_last = true;
                         return true;
                 }
         }
-        *ret = cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
+        if (c->resumed)
+                *ret = cpuidle_busy_woken(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
+        else
+                *ret = cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
+        c->last_busy = *ret;
+        c->have_last = true;
         return true;
 }
 
@@ -362,6 +435,7 @@ void cpuidle_restart(struct cpuidle_reader *r)
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 r->cpu[cpu].have_total = false;
                 r->cpu[cpu].have_idle = false;
+                r->cpu[cpu].have_last = false;
                 r->cpu[cpu].est = (struct cpuidle_estimate){ 0 };
         }
 }

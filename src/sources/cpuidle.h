@@ -51,6 +51,10 @@ struct cpuidle_cpu {
         uint64_t idle_us;       /* idle time between the last two reads */
         uint64_t periods;       /* idle periods that ended between them (without usage: 1 if idle_us > 0) */
         struct cpuidle_estimate est;
+        bool have_last;         /* last_busy is cpuidle_cpu_busy()'s latest answer */
+        float last_busy;
+        unsigned skipped;       /* reads skipped in a row (cpuidle_read()) */
+        bool resumed;           /* the last read was the first after skipped ones */
 };
 
 struct cpuidle_reader {
@@ -65,12 +69,24 @@ struct cpuidle_reader {
  * none (cpuidle_has() is false). Returns 0, or -ENOMEM. */
 int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset *cpus);
 
-/* Reads the CPUs of 'online'; the others are not read and start afresh when
- * they are next. A CPU that was not read at the previous call (it came
- * online) is opened again, its states looked up anew, and gives no idle
- * time for this interval. So does a CPU whose states fail to read (they
- * went away: opened again at once) or whose sum went backwards. */
-void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online);
+/* Reads the CPUs of 'online'; those offline are not read and start afresh
+ * when they are next, giving no idle time for that interval. A CPU that was
+ * not online at the previous call is opened again, its states looked up
+ * anew. So does a CPU whose states fail to read (they went away: opened
+ * again at once) or whose sum went backwards. A CPU in 'skip' (NULL: none)
+ * with a baseline is taken as unchanged, for at most CPUIDLE_SKIP_MAX reads
+ * in a row: what it did meanwhile shows at its next read. */
+#define CPUIDLE_SKIP_MAX 49
+void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cpuset *skip);
+
+/* Whether cpuidle last found the CPU idle (below CPUIDLE_QUIET_BUSY): until
+ * /proc/stat counts it a busy tick, reading it again would most likely
+ * show an idle period still running, and a short wake that ended one can
+ * wait to be counted. Each file read is a system call, one or two per state
+ * and CPU each tick: the daemon's largest cost on an idle machine (issue 15
+ * item 5). */
+#define CPUIDLE_QUIET_BUSY 0.005f
+bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu);
 
 /* Whether the CPU has cpuidle states open. */
 bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu);
@@ -112,3 +128,19 @@ void cpuidle_close(struct cpuidle_reader *r);
  */
 float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
                    uint64_t stat_idle, struct cpuidle_estimate *e);
+
+/*
+ * cpuidle_busy() for the first read of a CPU left unread while quiet
+ * (cpuidle_read()) in whose interval /proc/stat counted a busy tick: it
+ * woke. Its 'periods' ended over the whole span since its last read with
+ * an ended period (e->span_us, which it spent idle: no busy tick, believed
+ * idle) and this interval. Taken whole, that span would dilute this
+ * interval's busy time, the load that woke it, in a second of idle. The
+ * span goes into the history as idle but for the busy time its ticks make
+ * likely (about one tick's worth), up to 'idle_us', with all but one of the
+ * periods; this interval gets the rest, as one period. Otherwise, or
+ * with fewer than two periods (a read of every interval would have seen
+ * the same), as cpuidle_busy().
+ */
+float cpuidle_busy_woken(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
+                         uint64_t stat_idle, struct cpuidle_estimate *e);

@@ -290,7 +290,13 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
  * replaces it where it covers the interval. */
 static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
 {
-        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++) {
+        /* The CPUs /proc/stat lists now or listed at the last read: a CPU
+         * beyond was not online at either, and its window was forgotten at
+         * the first read without it. Walking BL_MAX_CPUS was half of the
+         * tick's instructions on an 8-CPU board. */
+        unsigned span = s->cur.ncpus > s->prev.ncpus ? s->cur.ncpus : s->prev.ncpus;
+
+        for (unsigned cpu = 0; cpu < span && cpu < BL_MAX_CPUS; cpu++) {
                 const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
 
                 if (!s->have_prev || !cpuset_isset(&s->online, cpu)) {
@@ -302,6 +308,23 @@ static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
                                                progress(a->idle, b->idle),
                                                (int)cpu == own_cpu ? (double)own_us / USEC_PER_TICK : 0.0);
         }
+}
+
+/* The CPUs whose cpuidle files need no read this tick (cpuidle_read()):
+ * idle at cpuidle's last answer, and no busy tick in /proc/stat's window
+ * nor in this interval (the window takes the daemon's own time off, which
+ * cpuidle's skipped reads would not). Reading every state of every CPU is
+ * most of what the daemon costs the kernel on an idle machine. */
+static void quiet_cpus(const struct bl_sampler *s, bl_cpuset *quiet)
+{
+        cpuset_zero(quiet);
+        if (!s->have_prev)
+                return;
+        /* cpuidle's CPUs only: BL_MAX_CPUS would cost more than it saves */
+        for (unsigned cpu = 0; cpu < s->idle.ncpus; cpu++)
+                if (cpuset_isset(&s->online, cpu) && s->busy[cpu] <= 0.0f &&
+                    s->cur.cpu[cpu].busy == s->prev.cpu[cpu].busy && cpuidle_quiet(&s->idle, cpu))
+                        cpuset_set(quiet, cpu);
 }
 
 static const char *parse_error(int r)
@@ -386,6 +409,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 {
         const struct bl_topology *t = s->topo;
         struct bl_sample *out = &buf->s;
+        bl_cpuset quiet;
         uint64_t own_us;
         int r, mc, back, own_cpu;
 
@@ -423,7 +447,8 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         }
         procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
         busy_over_window(s, own_cpu, own_us);
-        cpuidle_read(&s->idle, &s->cur.cpus);
+        quiet_cpus(s, &quiet);
+        cpuidle_read(&s->idle, &s->cur.cpus, &quiet);
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval, own_cpu, own_us);
         /* A policy that fails to answer is said by note_source_problems(). */

@@ -124,6 +124,23 @@ static float reader_read(struct reader *r, uint64_t interval)
         return busy;
 }
 
+/* An interval in which the daemon leaves the files unread: /proc/stat is
+ * read, cpuidle taken as unchanged; the baseline stays for the next read. */
+static float reader_skip(struct reader *r, uint64_t interval)
+{
+        struct cpu_model *m = r->m;
+        uint64_t bt, it;
+        float busy;
+
+        model_run(m, m->now + interval);
+        bt = m->busy_us / USEC_PER_TICK;
+        it = m->idle_us / USEC_PER_TICK;
+        busy = cpuidle_busy(0, 0, interval, bt - r->last_busy_ticks, it - r->last_idle_ticks, &r->est);
+        r->last_busy_ticks = bt;
+        r->last_idle_ticks = it;
+        return busy;
+}
+
 /* Wakes every 11 ms, runs 2 % of the time, read every 20 ms: the residency
  * of an interval is one period (~46 % busy) or two (0 %). */
 START_TEST(test_aliasing_wakes_11ms_read_20ms)
@@ -272,6 +289,139 @@ START_TEST(test_long_idle_periods)
 }
 END_TEST
 
+/* A quiet CPU left unread (cpuidle_read()'s skip) gives no idle time and
+ * no period for CPUIDLE_SKIP_MAX intervals, then all of them at once. Its
+ * estimate must then be what reads of every interval give: a second of
+ * 4 ms periods must weigh as the last dozen of them, not as one read that
+ * outweighs the load that comes next (at 70 %, the CPU would read ~10 %
+ * busy for a tenth of a second: a switch down under load). */
+START_TEST(test_skipped_reads_weigh_as_read)
+{
+        struct cpu_model ma, mb;
+        struct reader a, b;
+
+        model_init(&ma, 4000, 1000, 0.0);
+        model_init(&mb, 4000, 1000, 0.0);
+        model_run(&ma, 100000);
+        model_run(&mb, 100000);
+        reader_init(&a, &ma);
+        reader_init(&b, &mb);
+        for (unsigned i = 0; i < 5; i++) {
+                ck_assert_float_eq(reader_read(&a, 20000), 0.0f);
+                ck_assert_float_eq(reader_read(&b, 20000), 0.0f);
+        }
+        for (unsigned i = 0; i < CPUIDLE_SKIP_MAX; i++) {
+                (void)reader_read(&a, 20000);
+                ck_assert_float_eq(reader_skip(&b, 20000), 0.0f);
+        }
+        ck_assert_float_eq(reader_read(&a, 20000), 0.0f);
+        ck_assert_float_eq(reader_read(&b, 20000), 0.0f);
+        model_set_load(&ma, 0.7);
+        model_set_load(&mb, 0.7);
+        for (unsigned i = 0; i < 20; i++) {
+                float ba = reader_read(&a, 20000), bb = reader_read(&b, 20000);
+
+                ck_assert_msg(fabsf(ba - bb) < 0.02f, "read %u under load: %.3f read every interval, %.3f "
+                              "after the skipped ones", i, (double)ba, (double)bb);
+                if (i >= 5)
+                        ck_assert_msg(bb > 0.5f, "read %u under load: %.3f", i, (double)bb);
+        }
+}
+END_TEST
+
+/* The load that wakes a CPU left unread while quiet shows at the read it
+ * causes as it does when every interval is read: the second of idle before
+ * is not averaged with it (cpuidle_busy_woken()). At 100 ms intervals (the
+ * idle back-off's) a load of 70 % starting 30 ms into one is 49 % of it;
+ * averaged over the 5 s before, it would read ~1 %. */
+START_TEST(test_woken_read_shows_the_load)
+{
+        struct cpu_model ma, mb;
+        struct reader a, b;
+        uint64_t bt, it;
+        float ba, bb;
+
+        model_init(&ma, 4000, 1000, 0.0);
+        model_init(&mb, 4000, 1000, 0.0);
+        model_run(&ma, 100000);
+        model_run(&mb, 100000);
+        reader_init(&a, &ma);
+        reader_init(&b, &mb);
+        for (unsigned i = 0; i < 5; i++) {
+                (void)reader_read(&a, 100000);
+                (void)reader_read(&b, 100000);
+        }
+        for (unsigned i = 0; i < CPUIDLE_SKIP_MAX; i++) {
+                (void)reader_read(&a, 100000);
+                ck_assert_float_eq(reader_skip(&b, 100000), 0.0f);
+        }
+        model_run(&ma, ma.now + 30000);
+        model_run(&mb, mb.now + 30000);
+        model_set_load(&ma, 0.7);
+        model_set_load(&mb, 0.7);
+        ba = reader_read(&a, 70000);
+        /* reader_read() with cpuidle_busy_woken() */
+        model_run(&mb, mb.now + 70000);
+        bt = mb.busy_us / USEC_PER_TICK;
+        it = mb.idle_us / USEC_PER_TICK;
+        ck_assert_uint_gt(bt - b.last_busy_ticks, 0);
+        bb = cpuidle_busy_woken(mb.residency - b.last_res, mb.usage - b.last_usage, 100000,
+                                bt - b.last_busy_ticks, it - b.last_idle_ticks, &b.est);
+        b.last_res = mb.residency;
+        b.last_usage = mb.usage;
+        b.last_busy_ticks = bt;
+        b.last_idle_ticks = it;
+        /* no less than reading every interval shows (its history of the
+         * idle second weighs too), no more than the interval's 49 % */
+        ck_assert_msg(bb >= ba - 0.02f && bb < 0.52f, "the woken read: %.3f; read every interval: %.3f",
+                      (double)bb, (double)ba);
+        for (unsigned i = 0; i < 10; i++) {
+                ba = reader_read(&a, 100000);
+                bb = reader_read(&b, 100000);
+                /* the woken read's interval weighs as one period: a little behind at first */
+                ck_assert_msg(fabsf(ba - bb) < (i < 2 ? 0.1f : 0.02f), "read %u under load: %.3f read "
+                              "every interval, %.3f after the skipped ones", i, (double)ba, (double)bb);
+        }
+}
+END_TEST
+
+/* cpuidle_busy_woken() one read at a time, on what check_idle's board
+ * showed of a CPU at 2 % (11 ms wakes) left unread for 49 ticks of 10 ms:
+ * 46 periods and 492.616 ms of residency in the 500 ms since it was last
+ * read with a period ending, a busy tick in the last 10 ms. */
+START_TEST(test_woken_rules)
+{
+        struct cpuidle_estimate e = { .idle = true, .span_us = 490000 }, f;
+        double w = 1.0 / (45 * 0.08), cycle, idle;
+
+        /* The 490 ms before: 10 ms x 490 / 510 = 9.607 ms of it busy
+         * (integer µs: 9607), 480.393 ms idle, with 45 periods: past 32 the
+         * history goes, and the span weighs as 1 / (45 x 0.08) of itself.
+         * This interval: 492.616 - 480.393 = 12.223 ms idle of 10, one
+         * period, the history kept by 0.92. */
+        cycle = 490000 * w * 0.92 + 10000;
+        idle = 480393 * w * 0.92 + 12223;
+        f = e;
+        ck_assert_float_eq_tol(cpuidle_busy_woken(492616, 46, 10000, 1, 1, &f), (float)(1 - idle / cycle), 1e-5f);
+        ck_assert(f.idle);
+        ck_assert_uint_eq(f.span_us, 0);
+        /* below 0.5 %: the 2 % of 490 ms are not put into these 10 ms, which
+         * (taken idle throughout) would read 74 % busy, 5.5 % with the history */
+        ck_assert_float_lt(cpuidle_busy_woken(492616, 46, 10000, 1, 1, &(struct cpuidle_estimate){
+                                                      .idle = true, .span_us = 490000 }), 0.005f);
+        /* No busy tick (the read forced after CPUIDLE_SKIP_MAX), or one
+         * period: as cpuidle_busy(), as reads of every interval would be. */
+        f = e;
+        ck_assert_float_eq(cpuidle_busy_woken(492616, 46, 10000, 0, 1, &f),
+                           cpuidle_busy(492616, 46, 10000, 0, 1, &(struct cpuidle_estimate){
+                                                .idle = true, .span_us = 490000 }));
+        f = e;
+        ck_assert_float_eq(cpuidle_busy_woken(495000, 1, 10000, 1, 0, &f),
+                           cpuidle_busy(495000, 1, 10000, 1, 0, &(struct cpuidle_estimate){
+                                                .idle = true, .span_us = 490000 }));
+}
+END_TEST
+
 /* The rules one interval at a time. */
 START_TEST(test_rules)
 {
@@ -370,7 +520,7 @@ static struct cpuidle_reader open_reader(const char *cpus)
 
         ck_assert_int_eq(cpuset_parse(&set, cpus), 0);
         ck_assert_int_eq(cpuidle_open(&r, dir, &set), 0);
-        cpuidle_read(&r, &set);
+        cpuidle_read(&r, &set, NULL);
         return r;
 }
 
@@ -392,7 +542,7 @@ START_TEST(test_reader_counts_periods)
         put(0, 1, "time", "59500\n");
         put(0, 1, "usage", "4\n");
         ck_assert_int_eq(cpuset_parse(&all, "0"), 0);
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         ck_assert_uint_eq(r.cpu[0].idle_us, 10000);
         ck_assert_uint_eq(r.cpu[0].periods, 3);
         /* 3 periods of 3.33 ms in a cycle of 20 / 3 ms: half busy */
@@ -419,14 +569,14 @@ START_TEST(test_reader_history_from_boot)
         put(1, 0, "usage", "4500\n");
         r = open_reader("0-1");
         ck_assert_int_eq(cpuset_parse(&all, "0-1"), 0);
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         ck_assert(cpuidle_cpu_busy(&r, 0, 10000, 0, 0, 50000000, &b));
         ck_assert_float_eq(b, 0.0f);
         ck_assert(cpuidle_cpu_busy(&r, 1, 10000, 0, 0, 50000000, &b));
         ck_assert_float_eq(b, 1.0f);
         put(0, 0, "time", "49029500\n");
         put(0, 0, "usage", "4501\n");
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         ck_assert(cpuidle_cpu_busy(&r, 0, 20000, 0, 2, 50020000, &b));
         ck_assert_msg(b < 0.05f, "busy %.3f", (double)b);
         cpuidle_close(&r);
@@ -456,7 +606,7 @@ START_TEST(test_reader_bad_contents)
         put(2, 0, "time", "");
         put(3, 0, "time", "1200\n");
         put(3, 0, "usage", "9\n");              /* fell: someone else's, or reset */
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         for (unsigned cpu = 0; cpu < 4; cpu++)
                 ck_assert_msg(!cpuidle_cpu_busy(&r, cpu, 10000, 1, 0, 0, &b), "cpu%u", cpu);
         ck_assert(!cpuidle_has(&r, 0));
@@ -469,12 +619,12 @@ START_TEST(test_reader_bad_contents)
          * share the first time, then the residency */
         put(3, 0, "time", "6000\n");
         put(3, 0, "usage", "10\n");
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         ck_assert(cpuidle_cpu_busy(&r, 3, 10000, 1, 1, 0, &b));
         ck_assert_float_eq_tol(b, 0.5f, 1e-6f);
         put(3, 0, "time", "13500\n");
         put(3, 0, "usage", "11\n");
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         ck_assert(cpuidle_cpu_busy(&r, 3, 10000, 1, 0, 0, &b));
         /* between the two intervals' own (0.5, then 0.25): the history weighs */
         ck_assert(b > 0.25f && b < 0.5f);
@@ -487,10 +637,69 @@ START_TEST(test_reader_bad_contents)
         ck_assert(!r.cpu[5].have_usage);
         put(5, 0, "time", "3500\n");
         ck_assert_int_eq(cpuset_parse(&all, "5"), 0);
-        cpuidle_read(&r, &all);
+        cpuidle_read(&r, &all, NULL);
         ck_assert_uint_eq(r.cpu[5].periods, 1);
         ck_assert(cpuidle_cpu_busy(&r, 5, 10000, 1, 0, 0, &b));
         ck_assert_float_eq_tol(b, 0.75f, 1e-6f);
+        cpuidle_close(&r);
+}
+END_TEST
+
+/* cpuidle_read()'s skip set: a CPU in it with a baseline is taken as
+ * read and unchanged (its files not read) at most CPUIDLE_SKIP_MAX times
+ * in a row; one without a baseline is read. */
+START_TEST(test_reader_skips)
+{
+        struct cpuidle_reader r;
+        bl_cpuset all, skip;
+        float b = -1;
+
+        for (unsigned cpu = 0; cpu < 2; cpu++) {
+                put(cpu, 0, "time", "1000\n");
+                put(cpu, 0, "usage", "10\n");
+        }
+        r = open_reader("0-1");
+        ck_assert_int_eq(cpuset_parse(&all, "0-1"), 0);
+        ck_assert_int_eq(cpuset_parse(&skip, "0"), 0);
+        ck_assert(!cpuidle_quiet(&r, 0));
+        /* idle through the interval: the estimate says quiet */
+        put(0, 0, "time", "11000\n");
+        put(0, 0, "usage", "11\n");
+        cpuidle_read(&r, &all, NULL);
+        ck_assert(cpuidle_cpu_busy(&r, 0, 10000, 0, 1, 0, &b));
+        ck_assert_float_eq(b, 0.0f);
+        ck_assert(cpuidle_quiet(&r, 0));
+        /* cpu1 was not asked: not quiet */
+        ck_assert(!cpuidle_quiet(&r, 1));
+        /* the files move, but cpu0 is not read */
+        put(0, 0, "time", "511000\n");
+        put(0, 0, "usage", "12\n");
+        put(1, 0, "time", "3000\n");
+        put(1, 0, "usage", "11\n");
+        for (unsigned i = 1; i <= CPUIDLE_SKIP_MAX; i++) {
+                cpuidle_read(&r, &all, &skip);
+                ck_assert_uint_eq(r.cpu[0].skipped, i);
+                ck_assert_uint_eq(r.cpu[0].total_us, 11000);
+                ck_assert(r.cpu[0].have_idle);
+                ck_assert_uint_eq(r.cpu[0].idle_us, 0);
+                ck_assert_uint_eq(r.cpu[0].periods, 0);
+                ck_assert_uint_eq(r.cpu[1].total_us, 3000);
+        }
+        /* ... until the forced read */
+        cpuidle_read(&r, &all, &skip);
+        ck_assert_uint_eq(r.cpu[0].skipped, 0);
+        ck_assert_uint_eq(r.cpu[0].total_us, 511000);
+        ck_assert_uint_eq(r.cpu[0].idle_us, 500000);
+        ck_assert_uint_eq(r.cpu[0].periods, 1);
+        /* without a baseline it is read, whatever the skip set says */
+        ck_assert(cpuidle_cpu_busy(&r, 0, 10000, 0, 1, 0, &b));
+        ck_assert(cpuidle_quiet(&r, 0));
+        cpuidle_restart(&r);
+        ck_assert(!cpuidle_quiet(&r, 0));
+        put(0, 0, "time", "512000\n");
+        cpuidle_read(&r, &all, &skip);
+        ck_assert_uint_eq(r.cpu[0].total_us, 512000);
+        ck_assert(!r.cpu[0].have_idle);
         cpuidle_close(&r);
 }
 END_TEST
@@ -505,6 +714,9 @@ static Suite *estimate_suite(void)
         tcase_add_test(tc, test_busy_cpu_reads_busy);
         tcase_add_test(tc, test_load_comes_and_goes);
         tcase_add_test(tc, test_long_idle_periods);
+        tcase_add_test(tc, test_skipped_reads_weigh_as_read);
+        tcase_add_test(tc, test_woken_read_shows_the_load);
+        tcase_add_test(tc, test_woken_rules);
         tcase_add_test(tc, test_rules);
         suite_add_tcase(s, tc);
         tc = tcase_create("reader");
@@ -512,6 +724,7 @@ static Suite *estimate_suite(void)
         tcase_add_test(tc, test_reader_counts_periods);
         tcase_add_test(tc, test_reader_bad_contents);
         tcase_add_test(tc, test_reader_history_from_boot);
+        tcase_add_test(tc, test_reader_skips);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -1361,6 +1361,9 @@ START_TEST(test_cpuidle_sampler_backwards)
 }
 END_TEST
 
+/* A CPU that cpuidle found idle and whose /proc/stat window holds no busy
+ * tick is quiet: its files are left unread (cpuidle_read()), and what
+ * ended meanwhile is accounted at its next read, over the whole span. */
 START_TEST(test_cpuidle_sampler_long_idle)
 {
         struct board *b = exynos_sampler_idle(true, "0-7");
@@ -1375,25 +1378,158 @@ START_TEST(test_cpuidle_sampler_long_idle)
         ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
         ck_assert_float_eq(s->cpu[2].busy, 0.0f);
         ck_assert_float_eq(s->cpu[3].busy, 1.0f);       /* nothing said otherwise */
-        /* no tick this time: still the same idle period */
+        ck_assert(cpuidle_quiet(&b->sampler.idle, 2));
+        ck_assert(!cpuidle_quiet(&b->sampler.idle, 3));
+        /* no tick this time: still the same idle period, and cpu2 is not read */
         ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
         ck_assert_float_eq(s->cpu[2].busy, 0.0f);
-        /* it ends: 25 ms at once, in the 30 ms since it was last seen
-         * busy: their 5 ms of busy time, 1/6, not the interval's 250 % idle */
+        ck_assert_uint_eq(b->sampler.idle.cpu[2].skipped, 1);
+        /* it ends, 25 ms at once, and /proc/stat counts an idle tick: still
+         * quiet, so the period is not seen yet */
         t[2] += 25000;
         write_idle("0-7", t);
         write_stat((const unsigned[8]){ 100, 200, 300, 400, 500, 600, 700, 800 },
                    (const unsigned[8]){ 1000, 1000, 1002, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
         ck_assert_int_eq(sampler_read(&b->sampler, 31000, &b->sample), 0);
-        ck_assert_float_eq_tol(s->cpu[2].busy, 1.0f / 6, 1e-6f);
-        ck_assert(b->sampler.idle.cpu[2].est.idle);
-        /* without usage files each interval stands alone: 4 ms idle of 10 */
+        ck_assert_float_eq(s->cpu[2].busy, 0.0f);
+        ck_assert_uint_eq(b->sampler.idle.cpu[2].total_us, 50000);
+        ck_assert_uint_eq(b->sampler.idle.cpu[2].skipped, 2);
+        /* A busy tick: read again. Without usage files the 25 ms and the
+         * next 4 ms count as one period (29 ms of residency), spanning
+         * everything since cpu2 was last seen busy, the first read at 1000:
+         * the 10 ms of the tick-2 interval that /proc/stat called idle,
+         * 10 ms each for the two skipped ones, and this interval's 10 ms,
+         * 40 ms in all. Busy 11 ms of 40: 0.275, the same 11 ms that reads
+         * of every tick give (5 ms of 30 at 31000, 6 of 10 at 41000). */
         t[2] += 4000;
         write_idle("0-7", t);
         write_stat((const unsigned[8]){ 100, 200, 301, 400, 500, 600, 700, 800 },
                    (const unsigned[8]){ 1000, 1000, 1002, 1000, 1000, 1000, 1000, 1000 }, 8, NULL);
         ck_assert_int_eq(sampler_read(&b->sampler, 41000, &b->sample), 0);
-        ck_assert_float_eq_tol(s->cpu[2].busy, 0.6f, 1e-6f);
+        ck_assert_uint_eq(b->sampler.idle.cpu[2].total_us, 79000);
+        ck_assert_uint_eq(b->sampler.idle.cpu[2].skipped, 0);
+        ck_assert_float_eq_tol(s->cpu[2].busy, 11.0f / 40, 1e-6f);
+        ck_assert(b->sampler.idle.cpu[2].est.idle);
+        free_board(b);
+}
+END_TEST
+
+/* One USER_HZ tick more in /proc/stat for every CPU: a busy one for
+ * those in 'busy_cpus', an idle one for the others. */
+static void idle_ticks(const char *busy_cpus, unsigned *busy, unsigned *idle)
+{
+        bl_cpuset set;
+
+        ck_assert_int_eq(cpuset_parse(&set, busy_cpus), 0);
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                if (cpuset_isset(&set, cpu))
+                        busy[cpu]++;
+                else
+                        idle[cpu]++;
+        }
+        write_stat(busy, idle, 8, NULL);
+}
+
+/* What cpuidle does not read cannot fail: garbage in a quiet CPU's file
+ * goes unnoticed until a busy tick has it read. A CPU that is read (a
+ * busy tick in the same interval) notices at once. */
+START_TEST(test_cpuidle_sampler_quiet_unread)
+{
+        unsigned busy[8] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+        unsigned idle[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        idle_ticks("", busy, idle);
+        ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                ck_assert(cpuidle_quiet(&b->sampler.idle, cpu));
+        bed_write("sys/devices/system/cpu/cpu2/cpuidle/state1/time", "garbage\n");
+        bed_write("sys/devices/system/cpu/cpu3/cpuidle/state1/time", "garbage\n");
+        idle_ticks("3", busy, idle);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        ck_assert(cpuidle_has(&b->sampler.idle, 2));
+        ck_assert_float_eq(s->cpu[2].busy, 0.0f);
+        ck_assert(!cpuidle_has(&b->sampler.idle, 3));
+        /* cpu2's busy tick: read, and /proc/stat's window from then on
+         * (one busy tick of three) */
+        idle_ticks("2", busy, idle);
+        ck_assert_int_eq(sampler_read(&b->sampler, 31000, &b->sample), 0);
+        ck_assert(!cpuidle_has(&b->sampler.idle, 2));
+        ck_assert_float_eq_tol(s->cpu[2].busy, 1.0f / 3, 1e-6f);
+        free_board(b);
+}
+END_TEST
+
+/* A quiet CPU is read at least every CPUIDLE_SKIP_MAX + 1 ticks: one idle
+ * period of 509 ms that ended meanwhile is then all there, over the 510 ms
+ * since cpu5 was last seen busy (the first read, at 1000): 1 ms busy, 1/510.
+ * Still quiet, it is left unread again. */
+START_TEST(test_cpuidle_sampler_skip_max)
+{
+        unsigned busy[8] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+        unsigned idle[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+        const struct cpuidle_cpu *c = &b->sampler.idle.cpu[5];
+        uint64_t t[8];
+        unsigned tick;
+
+        memcpy(t, idle_start, sizeof(t));
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        idle_ticks("", busy, idle);
+        ck_assert_int_eq(sampler_read(&b->sampler, 11000, &b->sample), 0);
+        t[5] += 509000;
+        write_idle("5", t);
+        for (tick = 2; tick < 2 + CPUIDLE_SKIP_MAX; tick++) {
+                idle_ticks("", busy, idle);
+                ck_assert_int_eq(sampler_read(&b->sampler, 1000 + tick * 10000, &b->sample), 0);
+                ck_assert_uint_eq(c->skipped, tick - 1);
+                ck_assert_uint_eq(c->total_us, 50000);
+                ck_assert_float_eq(s->cpu[5].busy, 0.0f);
+        }
+        idle_ticks("", busy, idle);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000 + tick * 10000, &b->sample), 0);
+        ck_assert_uint_eq(c->skipped, 0);
+        ck_assert_uint_eq(c->total_us, 559000);
+        ck_assert_float_eq_tol(s->cpu[5].busy, 1.0f / 510, 1e-6f);
+        idle_ticks("", busy, idle);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000 + (tick + 1) * 10000, &b->sample), 0);
+        ck_assert_uint_eq(c->skipped, 1);
+        free_board(b);
+}
+END_TEST
+
+/* CPUs with any busy time are read every tick and lose nothing: cpu0 at
+ * 75 % with busy ticks; cpu1 at 1 % without one, which cpuidle alone sees
+ * (above CPUIDLE_QUIET_BUSY). cpu4 at 0.3 %, below it, is read once
+ * (0.003) and then left unread: it reads 0 until its next read, which
+ * gives the share over the whole span (test_cpuidle_sampler_skip_max). */
+START_TEST(test_cpuidle_sampler_busy_cpus_read)
+{
+        unsigned busy[8] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+        unsigned idle[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
+        struct board *b = exynos_sampler_idle(true, "0-7");
+        const struct bl_sample *s = &b->sample.s;
+        uint64_t t[8];
+
+        memcpy(t, idle_start, sizeof(t));
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        for (unsigned tick = 1; tick <= 20; tick++) {
+                t[0] += 2500;
+                t[1] += 9900;
+                t[4] += 9970;
+                write_idle("0-7", t);
+                idle_ticks("0", busy, idle);
+                ck_assert_int_eq(sampler_read(&b->sampler, 1000 + tick * 10000, &b->sample), 0);
+                ck_assert_uint_eq(b->sampler.idle.cpu[0].total_us, t[0]);
+                ck_assert_uint_eq(b->sampler.idle.cpu[1].total_us, t[1]);
+                ck_assert_float_eq_tol(s->cpu[0].busy, 0.75f, 1e-6f);
+                ck_assert_float_eq_tol(s->cpu[1].busy, 0.01f, 1e-6f);
+                ck_assert_uint_eq(b->sampler.idle.cpu[4].total_us, idle_start[4] + 9970);
+                ck_assert_float_eq_tol(s->cpu[4].busy, tick == 1 ? 0.003f : 0.0f, 1e-6f);
+        }
         free_board(b);
 }
 END_TEST
@@ -1492,6 +1628,9 @@ static Suite *sources_suite(void)
         tcase_add_test(tc, test_cpuidle_sampler_fallback);
         tcase_add_test(tc, test_cpuidle_sampler_backwards);
         tcase_add_test(tc, test_cpuidle_sampler_long_idle);
+        tcase_add_test(tc, test_cpuidle_sampler_quiet_unread);
+        tcase_add_test(tc, test_cpuidle_sampler_skip_max);
+        tcase_add_test(tc, test_cpuidle_sampler_busy_cpus_read);
         tcase_add_test(tc, test_cpuidle_sampler_hotplug);
         suite_add_tcase(s, tc);
         return s;
