@@ -141,3 +141,19 @@ bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now)
                 s->discounted++;
         return true;
 }
+
+bool settle_holds(bool in_window, const struct bl_decision *d, unsigned n)
+{
+        bool down = false;
+
+        if (!in_window)
+                return false;
+        for (unsigned i = 0; i < n; i++) {
+                if (!d[i].change)
+                        continue;
+                if (d[i].cause != BL_CAUSE_DOWN)
+                        return false;
+                down = true;
+        }
+        return down;
+}

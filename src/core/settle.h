@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 
+#include "core/engine.h"
 #include "core/sample.h"
 #include "core/types.h"
 
@@ -99,6 +100,16 @@ void settle_applied(struct bl_settle *s, bl_usec_t now);
  * back at it, or its bound has passed. Returns true when the sample lies in
  * a window. */
 bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now);
+
+/* Whether the 'n' decisions made on a sample that lay in a window (as
+ * settle_filter() said: 'in_window') must wait: the sample cut to the
+ * baseline hides load that arrived while the switch ran, so it may keep the
+ * machine where it is but not take it down. Only the policy's own moves
+ * down wait (a thermal limit's or a hold's go at once), and only when no
+ * decision goes up. On the real kernel a thread started during a hotplug
+ * read 0.12 busy through the window, and big went back to little with the
+ * thread still running (check-vm one-thread). */
+bool settle_holds(bool in_window, const struct bl_decision *d, unsigned n);
 
 /* Whether a window is open (a switch in flight or settling). */
 static inline bool settle_active(const struct bl_settle *s)

@@ -628,6 +628,7 @@ static void log_sample(const struct bl_daemon *d, const char *what)
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
         const char *thermal_before = daemon_thermal_state(d);
+        bool settling;
         int r;
 
         d->ticks++;
@@ -651,7 +652,8 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         if (log_enabled(LOG_DEBUG))
                 log_sample(d, "read");
         /* What the last switch left behind is not load (core/settle.h). */
-        if (settle_filter(&d->settle, &d->sample, now) && log_enabled(LOG_DEBUG))
+        settling = settle_filter(&d->settle, &d->sample, now);
+        if (settling && log_enabled(LOG_DEBUG))
                 log_sample(d, "settling");
         if (d->level_unapplied && now >= d->retry_after && !daemon_switching(d))
                 events_reapply(d, "the level was not applied");
@@ -668,6 +670,12 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         d->demand = controller_demand(&d->ctl);
         if (now < d->retry_after)
                 return;
+        /* The move stays due and goes once the samples are the kernel's
+         * again (core/settle.h). */
+        if (settle_holds(settling, d->decisions, d->ctl.nengines)) {
+                log_debug("a move down waits for the kernel to settle after the last switch");
+                return;
+        }
         start_switch(d, now);
 }
 

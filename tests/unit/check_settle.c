@@ -314,6 +314,36 @@ START_TEST(test_windows_are_measured)
 }
 END_TEST
 
+/* Decisions made on a sample in a window: the policy's moves down wait,
+ * anything else goes. */
+START_TEST(test_holds_only_the_policys_moves_down)
+{
+        struct bl_decision d[3] = {
+                { .from = 1, .to = 0, .change = true, .cause = BL_CAUSE_DOWN },
+                { .from = 0, .to = 0, .change = false, .cause = BL_CAUSE_PENDING },
+                { .from = 1, .to = 1, .change = false, .cause = BL_CAUSE_NONE },
+        };
+
+        ck_assert(settle_holds(true, d, 3));
+        /* outside a window the samples are the kernel's */
+        ck_assert(!settle_holds(false, d, 3));
+        /* nothing to hold */
+        ck_assert(!settle_holds(true, &d[1], 2));
+        /* a pair going up beside one going down: the switch goes */
+        d[2] = (struct bl_decision){ .from = 0, .to = 1, .change = true, .cause = BL_CAUSE_UP };
+        ck_assert(!settle_holds(true, d, 3));
+        /* a thermal limit's or a hold's move down goes at once */
+        d[2] = (struct bl_decision){ .from = 1, .to = 0, .change = true, .cause = BL_CAUSE_CRITICAL };
+        ck_assert(!settle_holds(true, d, 3));
+        d[2].cause = BL_CAUSE_THERMAL_CAP;
+        ck_assert(!settle_holds(true, d, 3));
+        d[2].cause = BL_CAUSE_HOLD;
+        ck_assert(!settle_holds(true, d, 3));
+        d[2].cause = BL_CAUSE_DOWN;
+        ck_assert(settle_holds(true, d, 3));
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("settle");
@@ -330,6 +360,7 @@ int main(void)
         tcase_add_test(tc, test_switch_in_window_keeps_baseline);
         tcase_add_test(tc, test_start_before_any_sample);
         tcase_add_test(tc, test_windows_are_measured);
+        tcase_add_test(tc, test_holds_only_the_policys_moves_down);
         suite_add_tcase(s, tc);
         sr = srunner_create(s);
         srunner_run_all(sr, CK_NORMAL);
