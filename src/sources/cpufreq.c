@@ -131,7 +131,17 @@ int cpufreq_open(struct cpufreq_reader *r)
         return 0;
 }
 
-int cpufreq_read(struct cpufreq_reader *r)
+/* Whether any CPU of the policy was busy. */
+static bool policy_busy(const struct cpufreq_policy_reader *p, const float *busy)
+{
+        for (unsigned w = 0; w < BL_MAX_CPUS / 64; w++)
+                for (uint64_t bits = p->cpus.bits[w]; bits; bits &= bits - 1)
+                        if (busy[w * 64 + (unsigned)__builtin_ctzll(bits)] > 0.0f)
+                                return true;
+        return false;
+}
+
+int cpufreq_read(struct cpufreq_reader *r, const float *busy)
 {
         int ret = 0;
 
@@ -141,6 +151,8 @@ int cpufreq_read(struct cpufreq_reader *r)
                 long long v = 0;
                 int k;
 
+                if (busy && p->have_cur && !policy_busy(p, busy))
+                        continue;
                 k = pread_text(p->fd, buf, sizeof(buf), NULL);
                 if (k == -EBUSY)
                         continue;
@@ -156,6 +168,7 @@ int cpufreq_read(struct cpufreq_reader *r)
                         continue;
                 }
                 p->cur_khz = (unsigned)v;
+                p->have_cur = true;
         }
         return ret;
 }

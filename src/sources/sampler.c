@@ -452,7 +452,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval, own_cpu, own_us);
         /* A policy that fails to answer is said by note_source_problems(). */
-        (void)cpufreq_read(&s->freq);
+        (void)cpufreq_read(&s->freq, s->busy);
         cpufreq_scale(&s->freq, t, s->capacity);
         /* CPUs the topology does not know are not ours to report. */
         for (unsigned cpu = 0; cpu < out->ncpus; cpu++) {

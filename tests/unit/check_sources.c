@@ -366,7 +366,7 @@ START_TEST(test_cpufreq_scale_exynos)
         ck_assert_uint_eq(cap[0], 377);
         ck_assert_uint_eq(cap[4], 1024);
 
-        ck_assert_int_eq(cpufreq_read(&r), 0);
+        ck_assert_int_eq(cpufreq_read(&r, NULL), 0);
         cpufreq_scale(&r, &t, cap);
         for (unsigned cpu = 0; cpu < 4; cpu++)
                 ck_assert_uint_eq(cap[cpu], 377 * 700000 / 1400000);    /* 188 */
@@ -376,20 +376,52 @@ START_TEST(test_cpufreq_scale_exynos)
         /* boost above cpuinfo_max_freq is clamped to the top capacity */
         set_cur_freq(0, "1500000\n");
         set_cur_freq(4, "200000\n");
-        ck_assert_int_eq(cpufreq_read(&r), 0);
+        ck_assert_int_eq(cpufreq_read(&r, NULL), 0);
         cpufreq_scale(&r, &t, cap);
         ck_assert_uint_eq(cap[1], 377);
         ck_assert_uint_eq(cap[5], 102);
 
         /* a policy that answers nonsense is taken at its top frequency */
         set_cur_freq(4, "<unknown>\n");
-        ck_assert_int_eq(cpufreq_read(&r), -EINVAL);
+        ck_assert_int_eq(cpufreq_read(&r, NULL), -EINVAL);
         ck_assert_uint_eq(r.policy[1].cur_khz, r.policy[1].max_khz);
         ck_assert_int_eq(r.policy[1].error, -EINVAL);
         ck_assert_uint_eq(r.policy[0].cur_khz, 1500000);
         ck_assert_int_eq(r.policy[0].error, 0);
         cpufreq_close(&r);
         ck_assert_uint_eq(r.n, 0);
+}
+END_TEST
+
+/* A policy whose CPUs all read idle keeps its last frequency unread, once
+ * it was read at all; one busy CPU makes its policy read. */
+START_TEST(test_cpufreq_idle_policy_unread)
+{
+        struct cpufreq_reader r;
+        struct bl_topology t;
+        struct bl_diag d;
+        float busy[BL_MAX_CPUS] = { 0 };
+
+        diag_init(&d);
+        add_exynos5422(700000, 1000000);
+        ck_assert_int_eq(topology_discover(&t, &d), 0);
+        ck_assert_int_eq(cpufreq_open(&r), 0);
+        /* never read: read, idle or not */
+        ck_assert_int_eq(cpufreq_read(&r, busy), 0);
+        ck_assert_uint_eq(r.policy[0].cur_khz, 700000);
+        ck_assert_uint_eq(r.policy[1].cur_khz, 1000000);
+        set_cur_freq(0, "1400000\n");
+        set_cur_freq(4, "<garbage, unread>\n");
+        busy[2] = 0.25f;
+        ck_assert_int_eq(cpufreq_read(&r, busy), 0);
+        ck_assert_uint_eq(r.policy[0].cur_khz, 1400000);
+        ck_assert_uint_eq(r.policy[1].cur_khz, 1000000);
+        ck_assert_int_eq(r.policy[1].error, 0);
+        /* the big policy wakes: read, and its garbage seen */
+        busy[7] = 0.01f;
+        ck_assert_int_eq(cpufreq_read(&r, busy), -EINVAL);
+        ck_assert_int_eq(r.policy[1].error, -EINVAL);
+        cpufreq_close(&r);
 }
 END_TEST
 
@@ -406,7 +438,7 @@ START_TEST(test_cpufreq_absent)
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_int_eq(cpufreq_open(&r), 0);
         ck_assert_uint_eq(r.n, 0);
-        ck_assert_int_eq(cpufreq_read(&r), 0);
+        ck_assert_int_eq(cpufreq_read(&r, NULL), 0);
         cpufreq_scale(&r, &t, cap);
         ck_assert_uint_eq(cap[0], 446);
         ck_assert_uint_eq(cap[1], 1024);
@@ -443,7 +475,7 @@ START_TEST(test_cpufreq_skips_broken_policy)
         ck_assert_int_eq(cpufreq_open(&r), 0);
         ck_assert_uint_eq(r.n, 1);
         ck_assert_uint_eq(r.policy[0].max_khz, 1800000);
-        ck_assert_int_eq(cpufreq_read(&r), 0);
+        ck_assert_int_eq(cpufreq_read(&r, NULL), 0);
         ck_assert_uint_eq(r.policy[0].cur_khz, 900000);
         cpufreq_close(&r);
 }
@@ -1591,6 +1623,7 @@ static Suite *sources_suite(void)
         tc = tcase_create("cpufreq");
         tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
         tcase_add_test(tc, test_cpufreq_scale_exynos);
+        tcase_add_test(tc, test_cpufreq_idle_policy_unread);
         tcase_add_test(tc, test_cpufreq_absent);
         tcase_add_test(tc, test_cpufreq_policy_of_1024_cpus);
         tcase_add_test(tc, test_cpufreq_skips_broken_policy);
