@@ -72,6 +72,7 @@ static int open_policy(const char *dir, struct cpufreq_policy_reader *p)
                 return -errno;
         p->cur_khz = p->max_khz;
         p->error = 0;
+        p->have_cur = false;
         return 0;
 }
 
