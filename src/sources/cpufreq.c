@@ -135,10 +135,11 @@ int cpufreq_open(struct cpufreq_reader *r)
 /* Whether any CPU of the policy was busy. */
 static bool policy_busy(const struct cpufreq_policy_reader *p, const float *busy)
 {
-        for (unsigned w = 0; w < BL_MAX_CPUS / 64; w++)
-                for (uint64_t bits = p->cpus.bits[w]; bits; bits &= bits - 1)
-                        if (busy[w * 64 + (unsigned)__builtin_ctzll(bits)] > 0.0f)
-                                return true;
+        unsigned span = cpuset_span(&p->cpus);
+
+        for (unsigned cpu = 0; cpu < span; cpu++)
+                if (cpuset_isset(&p->cpus, cpu) && busy[cpu] > 0.0f)
+                        return true;
         return false;
 }
 

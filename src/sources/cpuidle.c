@@ -43,7 +43,6 @@ static void close_states(struct cpuidle_cpu *c)
         c->have_usage = false;
         c->have_total = false;
         c->have_idle = false;
-        c->have_last = false;
         c->skipped = 0;
         c->resumed = false;
         c->est = (struct cpuidle_estimate){ 0 };
@@ -197,10 +196,8 @@ static void read_cpu(const struct cpuidle_reader *r, unsigned cpu, struct cpuidl
                 c->have_idle = true;
         }
         /* A new interval: nothing is known of the CPU, quiet or not. */
-        if (!c->have_idle) {
+        if (!c->have_idle)
                 c->est = (struct cpuidle_estimate){ 0 };
-                c->have_last = false;
-        }
         c->total_us = total;
         c->total_usage = usage;
         c->have_total = true;
@@ -219,7 +216,6 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
                 if (!on) {
                         c->have_total = false;
                         c->have_idle = false;
-                        c->have_last = false;
                         c->est = (struct cpuidle_estimate){ 0 };
                         continue;
                 }
@@ -243,7 +239,7 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
 
 bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu)
 {
-        return cpu < r->ncpus && r->cpu[cpu].have_last && r->cpu[cpu].last_busy < CPUIDLE_QUIET_BUSY;
+        return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_QUIET_BUSY;
 }
 
 bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)
@@ -380,6 +376,15 @@ float cpuidle_busy_woken(uint64_t idle_us, uint64_t periods, uint64_t interval_u
         return cpuidle_busy(idle_us - before, 1, interval_us, stat_busy, stat_idle, e);
 }
 
+/* cpuidle_cpu_busy()'s answer, kept for cpuidle_quiet(). */
+static bool answer(struct cpuidle_estimate *e, float busy, float *ret)
+{
+        e->last_busy = busy;
+        e->have_last = true;
+        *ret = busy;
+        return true;
+}
+
 bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_us, uint64_t stat_busy,
                       uint64_t stat_idle, uint64_t online_us, float *ret)
 {
@@ -410,24 +415,21 @@ bool cpuidle_cpu_busy(struct cpuidle_reader *r, unsigned cpu, uint64_t interval_
                         c->est.cycle_periods = CYCLE_PRIOR_PERIODS;
                         c->est.idle = c->total_us * 2 >= online_us;
                 } else if (c->periods > 0 && stat_busy + stat_idle > 0) {
+                        float share = stat_share(stat_busy, stat_idle);
+
                         c->est.cycle_us = (double)c->est.span_us + (double)interval_us;
                         c->est.cycle_idle_us = (double)c->idle_us;
                         c->est.cycle_periods = (double)c->periods;
                         c->est.span_us = 0;
-                        *ret = stat_share(stat_busy, stat_idle);
-                        c->est.idle = *ret < 0.5f;
-                        c->last_busy = *ret;
-                        c->have_last = true;
-                        return true;
+                        c->est.idle = share < 0.5f;
+                        return answer(&c->est, share, ret);
                 }
         }
         if (c->resumed)
-                *ret = cpuidle_busy_woken(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
-        else
-                *ret = cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est);
-        c->last_busy = *ret;
-        c->have_last = true;
-        return true;
+                return answer(&c->est, cpuidle_busy_woken(c->idle_us, c->periods, interval_us, stat_busy,
+                                                          stat_idle, &c->est), ret);
+        return answer(&c->est, cpuidle_busy(c->idle_us, c->periods, interval_us, stat_busy, stat_idle, &c->est),
+                      ret);
 }
 
 void cpuidle_restart(struct cpuidle_reader *r)
@@ -435,7 +437,6 @@ void cpuidle_restart(struct cpuidle_reader *r)
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 r->cpu[cpu].have_total = false;
                 r->cpu[cpu].have_idle = false;
-                r->cpu[cpu].have_last = false;
                 r->cpu[cpu].est = (struct cpuidle_estimate){ 0 };
         }
 }

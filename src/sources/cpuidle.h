@@ -35,6 +35,8 @@ struct cpuidle_estimate {
         /* Decayed sums over the reads with ended periods: the time they
          * spanned, the residency of the periods that ended and how many. */
         double cycle_us, cycle_idle_us, cycle_periods;
+        bool have_last;         /* last_busy is cpuidle_cpu_busy()'s latest answer */
+        float last_busy;
 };
 
 struct cpuidle_cpu {
@@ -51,8 +53,6 @@ struct cpuidle_cpu {
         uint64_t idle_us;       /* idle time between the last two reads */
         uint64_t periods;       /* idle periods that ended between them (without usage: 1 if idle_us > 0) */
         struct cpuidle_estimate est;
-        bool have_last;         /* last_busy is cpuidle_cpu_busy()'s latest answer */
-        float last_busy;
         unsigned skipped;       /* reads skipped in a row (cpuidle_read()) */
         bool resumed;           /* the last read was the first after skipped ones */
 };

@@ -289,6 +289,18 @@ START_TEST(test_long_idle_periods)
 }
 END_TEST
 
+/* Two identical idle CPUs waking every 4 ms (first at 1 ms), no load yet, 100 ms
+ * run, each with a reader: one read every interval, one left unread. */
+static void twin_idle_cpus(struct cpu_model *ma, struct cpu_model *mb, struct reader *a, struct reader *b)
+{
+        model_init(ma, 4000, 1000, 0.0);
+        model_init(mb, 4000, 1000, 0.0);
+        model_run(ma, 100000);
+        model_run(mb, 100000);
+        reader_init(a, ma);
+        reader_init(b, mb);
+}
+
 /* A quiet CPU left unread (cpuidle_read()'s skip) gives no idle time and
  * no period for CPUIDLE_SKIP_MAX intervals, then all of them at once. Its
  * estimate must then be what reads of every interval give: a second of
@@ -300,12 +312,7 @@ START_TEST(test_skipped_reads_weigh_as_read)
         struct cpu_model ma, mb;
         struct reader a, b;
 
-        model_init(&ma, 4000, 1000, 0.0);
-        model_init(&mb, 4000, 1000, 0.0);
-        model_run(&ma, 100000);
-        model_run(&mb, 100000);
-        reader_init(&a, &ma);
-        reader_init(&b, &mb);
+        twin_idle_cpus(&ma, &mb, &a, &b);
         for (unsigned i = 0; i < 5; i++) {
                 ck_assert_float_eq(reader_read(&a, 20000), 0.0f);
                 ck_assert_float_eq(reader_read(&b, 20000), 0.0f);
@@ -341,12 +348,7 @@ START_TEST(test_woken_read_shows_the_load)
         uint64_t bt, it;
         float ba, bb;
 
-        model_init(&ma, 4000, 1000, 0.0);
-        model_init(&mb, 4000, 1000, 0.0);
-        model_run(&ma, 100000);
-        model_run(&mb, 100000);
-        reader_init(&a, &ma);
-        reader_init(&b, &mb);
+        twin_idle_cpus(&ma, &mb, &a, &b);
         for (unsigned i = 0; i < 5; i++) {
                 (void)reader_read(&a, 100000);
                 (void)reader_read(&b, 100000);

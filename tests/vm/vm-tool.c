@@ -214,6 +214,17 @@ static int timed_write(const char *file, const char *value, int spin_cpu)
         return r;
 }
 
+/* In the daemon's line "switch A -> B: ...", where B starts; NULL for any
+ * other line. */
+static const char *switch_target(const char *line)
+{
+        const char *p;
+
+        if (strncmp(line, "switch ", 7) != 0 || (p = strstr(line, " -> ")) == NULL)
+                return NULL;
+        return p + 4;
+}
+
 /* The level the log last named: "started: ...; level L [..." at the start,
  * "switch A -> B: ..." after each switch. */
 static void log_level_scan(FILE *f, char *level, size_t size)
@@ -223,8 +234,7 @@ static void log_level_scan(FILE *f, char *level, size_t size)
         size_t n;
 
         while (fgets(line, sizeof(line), f)) {
-                if (strncmp(line, "switch ", 7) == 0 && (p = strstr(line, " -> ")) != NULL) {
-                        p += 4;
+                if ((p = switch_target(line)) != NULL) {
                         n = strcspn(p, ":");
                 } else if (strncmp(line, "started: ", 9) == 0 && (p = strstr(line, "; level ")) != NULL) {
                         p += 8;
@@ -355,7 +365,7 @@ static unsigned new_switches(FILE *f, unsigned show)
         unsigned n = 0;
 
         while (fgets(line, sizeof(line), f))
-                if (strncmp(line, "switch ", 7) == 0 && strstr(line, " -> ") && ++n <= show)
+                if (switch_target(line) && ++n <= show)
                         printf("%s", line);
         clearerr(f);
         return n;
