@@ -48,7 +48,8 @@ unit_tests = \
 	tests/unit/check_backend_cost \
 	tests/unit/check_oracle_start \
 	tests/unit/check_generate \
-	tests/unit/check_cpuidle_estimate
+	tests/unit/check_cpuidle_estimate \
+	tests/unit/check_board_import
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -76,6 +77,9 @@ tests_unit_check_policy_inputs_LDADD = $(SIM_LDADD)
 tests_unit_check_generate_SOURCES = tests/unit/check_generate.c
 tests_unit_check_generate_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_generate_LDADD = src/sim/libblgen.a $(SIM_LDADD)
+tests_unit_check_board_import_SOURCES = tests/unit/check_board_import.c
+tests_unit_check_board_import_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_board_import_LDADD = $(SIM_LDADD)
 tests_unit_check_cpuidle_estimate_SOURCES = tests/unit/check_cpuidle_estimate.c
 tests_unit_check_cpuidle_estimate_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cpuidle_estimate_LDADD = $(UNIT_LDADD)
