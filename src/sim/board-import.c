@@ -20,7 +20,6 @@
 #define PATH_LEN 4096
 
 struct kind {
-        const void *key;                /* the OPP table node (device tree) */
         uint64_t raw_capacity;          /* capacity-dmips-mhz, or cpu_capacity (sysfs) */
         uint32_t dpc;
         unsigned cpus;
@@ -400,30 +399,40 @@ static int import_tree(struct dts_ctx *x, struct import_model *m, const char *pa
                                          "reference to an OPP table, got %s", opp->ncells ?
                                          "a phandle no node has" : "no cell");
                 }
+                /* Same kind: same capacity, coefficient and OPPs, whichever node holds
+                 * them (RK3588 gives each pair of A76 an identical table of its own). */
+                kd = &k[nkinds];
+                memset(kd, 0, sizeof(*kd));
+                r = read_opps(x, c, table, dpc, kd);
+                if (r < 0)
+                        return r;
                 for (j = 0; j < nkinds; j++)
-                        if (k[j].key == table && k[j].raw_capacity == dmips && k[j].dpc == dpc)
+                        if (k[j].raw_capacity == dmips && k[j].dpc == dpc && k[j].nopps == kd->nopps &&
+                            memcmp(k[j].khz, kd->khz, sizeof(kd->khz[0]) * kd->nopps) == 0 &&
+                            memcmp(k[j].uw, kd->uw, sizeof(kd->uw[0]) * kd->nopps) == 0)
                                 break;
-                kd = &k[j];
-                if (j == nkinds) {
-                        char tpath[256], opath[IMPORT_NOTE_LEN];
+                if (j < nkinds) {
+                        char tpath[256];
+
+                        kd = &k[j];
+                        dts_path(table, tpath, sizeof(tpath));
+                        if (!strstr(kd->origin, tpath))
+                                list_append(kd->origin, sizeof(kd->origin), tpath);
+                } else {
+                        char tpath[256];
                         const struct dts_prop *cc = dts_prop(c, "compatible");
 
                         if (nkinds == BL_MAX_CLUSTERS)
                                 return node_fail(x, c->file, c->line, c, "expected at most %d kinds of CPU, "
                                                  "got more", BL_MAX_CLUSTERS);
                         nkinds++;
-                        kd->key = table;
                         kd->raw_capacity = dmips;
                         kd->dpc = dpc;
                         core_name(cc ? cc->string : NULL, kd->core, sizeof(kd->core));
-                        r = read_opps(x, c, table, dpc, kd);
-                        if (r < 0)
-                                return r;
                         dts_path(table, tpath, sizeof(tpath));
-                        textf(opath, sizeof(opath), "capacity-dmips-mhz %u, dynamic-power-coefficient %u, "
-                                 "OPPs %s%s", dmips, dpc, tpath,
-                                 dts_prop(table, "opp-shared") ? " (opp-shared)" : "");
-                        textf(kd->origin, sizeof(kd->origin), "%s", opath);
+                        textf(kd->origin, sizeof(kd->origin), "capacity-dmips-mhz %u, dynamic-power-coefficient "
+                              "%u%s, OPPs %s", dmips, dpc, dts_prop(table, "opp-shared") ? "" : " (not opp-shared)",
+                              tpath);
                 }
                 kd->cpus++;
                 list_append(kd->cpu_names, sizeof(kd->cpu_names), c->name);

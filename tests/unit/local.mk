@@ -49,7 +49,8 @@ unit_tests = \
 	tests/unit/check_oracle_start \
 	tests/unit/check_generate \
 	tests/unit/check_cpuidle_estimate \
-	tests/unit/check_board_import
+	tests/unit/check_board_import \
+	tests/unit/check_shipped_boards
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 
@@ -80,6 +81,10 @@ tests_unit_check_generate_LDADD = src/sim/libblgen.a $(SIM_LDADD)
 tests_unit_check_board_import_SOURCES = tests/unit/check_board_import.c
 tests_unit_check_board_import_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_board_import_LDADD = $(SIM_LDADD)
+tests_unit_check_shipped_boards_SOURCES = tests/unit/check_shipped_boards.c
+tests_unit_check_shipped_boards_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
+tests_unit_check_shipped_boards_LDADD = $(SIM_LDADD)
 tests_unit_check_cpuidle_estimate_SOURCES = tests/unit/check_cpuidle_estimate.c
 tests_unit_check_cpuidle_estimate_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cpuidle_estimate_LDADD = $(UNIT_LDADD)
