@@ -254,8 +254,10 @@ static int read_opps(struct dts_ctx *x, const struct dts_node *cpu, const struct
                                                  "OPPs), got none: the kernel's energy model has no power without it; "
                                                  "give it in an overlay .dts that includes this file");
                         if (!uv)
-                                return node_fail(x, o->file, o->line, o, "expected \"opp-microvolt\" (the "
-                                                 "energy model needs the voltage), got none");
+                                return node_fail(x, o->file, o->line, o, "expected \"opp-microvolt\" or "
+                                                 "\"opp-microwatt\" (the energy model needs one), got neither; "
+                                                 "trees whose voltages come from firmware have none: give them "
+                                                 "in an overlay .dts that includes this file");
                         if (uv->unknown || uv->ncells < 1 || uv->refs[0] || uv->cells[0] < 1000)
                                 return node_fail(x, uv->file, uv->line, o, "opp-microvolt: expected a voltage in "
                                                  "uV, got %s", uv->unknown ? "a macro the importer cannot "

@@ -4,6 +4,7 @@
  * agrees with the kernel's capacity and energy-model arithmetic worked out
  * here again from the trees' values, and blsim compare runs on each. */
 #include <check.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 
 #define DTS_DIR TEST_DATA_DIR "/dts/boards"
 
-static const char *const boards[] = { "rk3399", "rk3588", "gs101", "mt8183", "exynos5422" };
+static const char *const boards[] = { "rk3399", "rk3588", "gs101", "mt8183", "exynos5422", "sdm845" };
 #define NBOARDS (sizeof(boards) / sizeof(boards[0]))
 
 START_TEST(test_reimport_matches_shipped_board)
@@ -46,11 +47,12 @@ START_TEST(test_reimport_matches_shipped_board)
 }
 END_TEST
 
-/* One OPP per cluster, with the tree's values it depends on. */
+/* One OPP per cluster, with the tree's values it depends on ('microwatt':
+ * the OPP's opp-microwatt, which the energy model takes over the formula). */
 struct em_case {
         const char *board;
         unsigned order;
-        double dmips, dpc, fmax_hz, hz, microvolt;
+        double dmips, dpc, fmax_hz, hz, microvolt, microwatt;
 };
 
 /* The largest capacity-dmips-mhz x top frequency on each board (its
@@ -59,7 +61,7 @@ static double board_scale(const char *board)
 {
         static const struct { const char *board; double dmips, fmax_hz; } top[] = {
                 { "rk3399", 1024, 1800e6 }, { "rk3588", 1024, 2400e6 }, { "gs101", 1024, 2802e6 },
-                { "mt8183", 1024, 1989e6 }, { "exynos5422", 1024, 2000e6 },
+                { "mt8183", 1024, 1989e6 }, { "exynos5422", 1024, 2000e6 }, { "sdm845", 1024, 2803.2e6 },
         };
 
         for (unsigned i = 0; i < sizeof(top) / sizeof(top[0]); i++)
@@ -70,18 +72,21 @@ static double board_scale(const char *board)
 }
 
 static const struct em_case em_cases[] = {
-        { "rk3399", 0, 485, 100, 1416e6, 1008e6, 925000 },
-        { "rk3399", 1, 1024, 436, 1800e6, 1608e6, 1100000 },
-        { "rk3588", 0, 530, 228, 1800e6, 1416e6, 762500 },
-        { "rk3588", 1, 1024, 416, 2400e6, 2016e6, 925000 },
-        { "gs101", 0, 250, 70, 1803e6, 1197e6, 731250 },
-        { "gs101", 1, 620, 284, 2253e6, 1491e6, 731250 },
-        { "gs101", 2, 1024, 650, 2802e6, 2048e6, 793750 },
-        { "mt8183", 0, 741, 84, 1989e6, 1508e6, 868750 },
-        { "mt8183", 1, 1024, 211, 1989e6, 1508e6, 875000 },
+        { "rk3399", 0, 485, 100, 1416e6, 1008e6, 925000, 0 },
+        { "rk3399", 1, 1024, 436, 1800e6, 1608e6, 1100000, 0 },
+        { "rk3588", 0, 530, 228, 1800e6, 1416e6, 762500, 0 },
+        { "rk3588", 1, 1024, 416, 2400e6, 2016e6, 925000, 0 },
+        { "gs101", 0, 250, 70, 1803e6, 1197e6, 731250, 0 },
+        { "gs101", 1, 620, 284, 2253e6, 1491e6, 731250, 0 },
+        { "gs101", 2, 1024, 650, 2802e6, 2048e6, 793750, 0 },
+        { "mt8183", 0, 741, 84, 1989e6, 1508e6, 868750, 0 },
+        { "mt8183", 1, 1024, 211, 1989e6, 1508e6, 875000, 0 },
         /* exynos5800.dtsi's voltages, over exynos5420.dtsi's */
-        { "exynos5422", 0, 539, 90, 1400e6, 1000e6, 1100000 },
-        { "exynos5422", 1, 1024, 310, 2000e6, 1700e6, 1250000 },
+        { "exynos5422", 0, 539, 90, 1400e6, 1000e6, 1100000, 0 },
+        { "exynos5422", 1, 1024, 310, 2000e6, 1700e6, 1250000, 0 },
+        /* sdm845.dts's opp-microwatt: freqbench's 132.015 and 880.330 mW */
+        { "sdm845", 0, 607, 100, 1766.4e6, 1228.8e6, 0, 132015 },
+        { "sdm845", 1, 1024, 396, 2803.2e6, 2400e6, 0, 880330 },
 };
 
 START_TEST(test_capacity_and_power_by_the_kernel_formula)
@@ -95,7 +100,8 @@ START_TEST(test_capacity_and_power_by_the_kernel_formula)
         double fmax_khz = c->fmax_hz / 1000, khz = c->hz / 1000, mv = floor(c->microvolt / 1000);
         double cpu_capacity = floor(c->dmips * fmax_khz * 1024 / board_scale(c->board));
         double capacity = floor(cpu_capacity * khz / fmax_khz);
-        double core_mw = floor(c->dpc * mv * mv * floor(c->hz / 1e6) / 1e6) / 1000;
+        double core_mw = c->microwatt > 0 ? c->microwatt / 1000
+                                          : floor(c->dpc * mv * mv * floor(c->hz / 1e6) / 1e6) / 1000;
 
         ck_assert_ptr_nonnull(b);
         diag_init(&diag);
@@ -113,6 +119,24 @@ START_TEST(test_capacity_and_power_by_the_kernel_formula)
 }
 END_TEST
 
+/* The tree alone has no voltages: refused, with the way out named. */
+START_TEST(test_sdm845_tree_without_voltages_refused)
+{
+        struct import_model *m = calloc(1, sizeof(*m));
+        struct bl_diag diag;
+
+        ck_assert_ptr_nonnull(m);
+        diag_init(&diag);
+        ck_assert_int_eq(import_from_dts(m, DTS_DIR "/sdm845/sdm845.dtsi", &diag), -EINVAL);
+        ck_assert_uint_eq(diag.n, 1);
+        ck_assert_msg(strncmp(diag.msg[0], "sdm845.dtsi:", 12) == 0, "%s", diag.msg[0]);
+        ck_assert_msg(strstr(diag.msg[0], ": /cpu0_opp_table/opp-300000000: expected \"opp-microvolt\" or "
+                             "\"opp-microwatt\"") != NULL, "%s", diag.msg[0]);
+        ck_assert_msg(strstr(diag.msg[0], "overlay .dts") != NULL, "%s", diag.msg[0]);
+        free(m);
+}
+END_TEST
+
 START_TEST(test_compare_runs)
 {
         const char *name = boards[_i];
@@ -121,8 +145,8 @@ START_TEST(test_compare_runs)
         FILE *p;
         int status;
 
-        snprintf(cmd, sizeof(cmd), "'%s' compare --board '%s/%s.ini' --workload '%s/app-launch.csv' 2>&1", BLSIM_PATH,
-                 BOARDS_DIR, name, WORKLOADS_DIR);
+        snprintf(cmd, sizeof(cmd), "'%s' compare --board '%s/%s.ini' --workload '%s/app-launch.csv' 2>&1",
+                 BLSIM_PATH, BOARDS_DIR, name, WORKLOADS_DIR);
         p = popen(cmd, "r");
         ck_assert_ptr_nonnull(p);
         n = fread(buf, 1, sizeof(buf) - 1, p);
@@ -146,6 +170,7 @@ static Suite *shipped_suite(void)
         tcase_add_loop_test(tc, test_reimport_matches_shipped_board, 0, NBOARDS);
         tcase_add_loop_test(tc, test_capacity_and_power_by_the_kernel_formula, 0,
                             sizeof(em_cases) / sizeof(em_cases[0]));
+        tcase_add_test(tc, test_sdm845_tree_without_voltages_refused);
         tcase_add_loop_test(tc, test_compare_runs, 0, NBOARDS);
         suite_add_tcase(s, tc);
         return s;
