@@ -18,6 +18,9 @@
 #include "sim/dts-reader.h"
 
 #define PATH_LEN 4096
+#define HZ_MAX UINT64_C(100000000000)
+#define MICROVOLT_MAX 10000000
+#define DMIPS_MAX 100000
 
 struct kind {
         uint64_t raw_capacity;          /* capacity-dmips-mhz, or cpu_capacity (sysfs) */
@@ -213,8 +216,9 @@ static int opp_hz(struct dts_ctx *x, const struct dts_node *opp, uint64_t *hz)
                 *hz = p->cells[0];
         else
                 *hz = p->cells[0] << 32 | p->cells[1];
-        if (*hz < 1000000)
-                return node_fail(x, p->file, p->line, opp, "opp-hz: expected at least 1 MHz, got %llu Hz",
+        /* the bounds keep the kernel's 64-bit arithmetic (and the board's MHz) from overflowing */
+        if (*hz < 1000000 || *hz > HZ_MAX)
+                return node_fail(x, p->file, p->line, opp, "opp-hz: expected 1 MHz to 100 GHz, got %llu Hz",
                                  (unsigned long long)*hz);
         return 0;
 }
@@ -258,10 +262,11 @@ static int read_opps(struct dts_ctx *x, const struct dts_node *cpu, const struct
                                                  "\"opp-microwatt\" (the energy model needs one), got neither; "
                                                  "trees whose voltages come from firmware have none: give them "
                                                  "in an overlay .dts that includes this file");
-                        if (uv->unknown || uv->ncells < 1 || uv->refs[0] || uv->cells[0] < 1000)
+                        if (uv->unknown || uv->ncells < 1 || uv->refs[0] || uv->cells[0] < 1000 ||
+                            uv->cells[0] > MICROVOLT_MAX)
                                 return node_fail(x, uv->file, uv->line, o, "opp-microvolt: expected a voltage in "
-                                                 "uV, got %s", uv->unknown ? "a macro the importer cannot "
-                                                 "evaluate" : "no usable number");
+                                                 "uV (1 mV to 10 V), got %s", uv->unknown ? "a macro the "
+                                                 "importer cannot evaluate" : "no usable number");
                         power = import_em_power_uw(dpc, hz, uv->cells[0]);
                 }
                 if (k->nopps == SIM_MAX_OPPS)
@@ -381,6 +386,9 @@ static int import_tree(struct dts_ctx *x, struct import_model *m, const char *pa
                 unsigned j;
 
                 r = prop_u32(x, c, "capacity-dmips-mhz", false, &dmips);
+                if (r == 0 && dmips > DMIPS_MAX)
+                        return node_fail(x, c->file, c->line, c, "capacity-dmips-mhz: expected 1-%d, got %u",
+                                         DMIPS_MAX, dmips);
                 if (r == 0 && !dmips)
                         return node_fail(x, c->file, c->line, c, "expected \"capacity-dmips-mhz\", got none: "
                                          "without it on every CPU the kernel gives them all capacity 1024, one "
