@@ -524,6 +524,18 @@ static int reference(struct lexer *l, char *buf, size_t size)
         return 0;
 }
 
+/* "name:" at this point: an identifier directly followed by a colon. */
+static bool label_ahead(const struct lexer *l)
+{
+        size_t n = 0;
+
+        if (!(isalpha(peek(l, 0)) || peek(l, 0) == '_'))
+                return false;
+        while (is_ident_char(peek(l, n)))
+                n++;
+        return peek(l, n) == ':';
+}
+
 static int cells(struct lexer *l, struct dts_prop *p)
 {
         for (;;) {
@@ -546,24 +558,15 @@ static int cells(struct lexer *l, struct dts_prop *p)
                         if (r < 0)
                                 return r;
                         r = cell_add(p, 0, ref);
-                } else if (isalpha(c) || c == '_') {
-                        char name[WORD_MAX];
-                        size_t save = l->pos;
-                        unsigned line = l->line;
-
-                        ident(l, name, sizeof(name));
-                        if (peek(l, 0) == ':') {        /* a label on a cell: nothing to keep */
+                } else if (label_ahead(l)) {    /* a label on a cell: nothing to keep */
+                        while (is_ident_char(peek(l, 0)))
                                 advance(l, 1);
-                                continue;
-                        }
-                        l->pos = save;
-                        l->line = line;
-                        goto value;
+                        advance(l, 1);
+                        continue;
                 } else {
                         uint64_t v;
-                        bool unknown;
-value:
-                        unknown = false;
+                        bool unknown = false;
+
                         r = primary(l, &v, &unknown);
                         if (r < 0)
                                 return r;

@@ -148,15 +148,15 @@ START_TEST(test_decompiled_dtb)
 }
 END_TEST
 
-/* GS101 and DynamIQ trees: every CPU in one cpu-map cluster; the kinds
- * come from their OPP tables and capacities. */
+/* DynamIQ trees: every CPU in one cpu-map cluster (here with a nested
+ * cluster too); the kinds come from their OPP tables and capacities. */
 static const char *const dynamiq =
         "/dts-v1/;\n"
         "/ {\n"
         "\tcpus {\n"
         "\t\tcpu-map { cluster0 {\n"
         "\t\t\tcore0 { cpu = <&c0>; }; core1 { cpu = <&c1>; }; core2 { cpu = <&c2>; };\n"
-        "\t\t\tcore3 { cpu = <&c3>; }; core4 { cpu = <&c4>; };\n"
+        "\t\t\tcore3 { cpu = <&c3>; }; cluster1 { core0 { cpu = <&c4>; }; };\n"
         "\t\t}; };\n"
         "\t\tc0: cpu@0 { device_type = \"cpu\"; capacity-dmips-mhz = <250>; dynamic-power-coefficient = <70>;"
         " operating-points-v2 = <&t0>; };\n"
@@ -258,6 +258,16 @@ START_TEST(test_error_overlay_of_unknown_label)
         write_tmp("overlay.dts", "/dts-v1/;\n/ { };\n\n&nowhere {\n\tstatus = \"okay\";\n};\n");
         ck_assert_int_eq(import_tmp("overlay.dts"), -EINVAL);
         ck_assert_str_eq(diag.msg[0], "overlay.dts:4: &nowhere: expected a label defined before this point, got none");
+}
+END_TEST
+
+START_TEST(test_error_cpu_map_nested_dangling)
+{
+        write_tmp("nested.dts", "/ { cpus {\n\tcpu-map { cluster0 { cluster1 { core0 {\n\t\tcpu = <&gone>;\n"
+                  "\t}; }; }; };\n\tcpu@0 { device_type = \"cpu\"; };\n}; };\n");
+        ck_assert_int_eq(import_tmp("nested.dts"), -EINVAL);
+        ck_assert_str_eq(diag.msg[0], "nested.dts:3: /cpus/cpu-map/cluster0/cluster1/core0: cpu: points at &gone, "
+                         "which is not defined");
 }
 END_TEST
 
@@ -391,6 +401,7 @@ static Suite *import_suite(void)
         tcase_add_test(tc, test_error_syntax_names_line);
         tcase_add_test(tc, test_error_overlay_of_unknown_label);
         tcase_add_test(tc, test_error_cpu_map_dangling);
+        tcase_add_test(tc, test_error_cpu_map_nested_dangling);
         tcase_add_test(tc, test_error_missing_capacity);
         tcase_add_test(tc, test_reader_merges_and_deletes);
         tcase_add_test(tc, test_written_board_loads);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "sim/board-import.h"
@@ -137,6 +138,53 @@ START_TEST(test_sdm845_tree_without_voltages_refused)
 }
 END_TEST
 
+/* The command line: --out writes what the library gives; a refused tree
+ * exits 65 (EX_DATAERR) with the place on standard error and no board. */
+static int run(const char *cmd, char *buf, size_t size)
+{
+        FILE *p = popen(cmd, "r");
+        size_t n;
+        int status;
+
+        ck_assert_ptr_nonnull(p);
+        n = fread(buf, 1, size - 1, p);
+        buf[n] = '\0';
+        while (fgetc(p) != EOF)
+                ;
+        status = pclose(p);
+        ck_assert(WIFEXITED(status));
+        return WEXITSTATUS(status);
+}
+
+START_TEST(test_command_line)
+{
+        char dir[] = "/tmp/check_shipped_boards.XXXXXX", cmd[2048], out[512], buf[4096];
+        char *text = NULL, *shipped = NULL;
+        size_t len, shipped_len;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(out, sizeof(out), "%s/gs101.ini", dir);
+        snprintf(cmd, sizeof(cmd), "'%s' board import --dts '%s/gs101/gs101.dts' --out '%s' 2>&1", BLSIM_PATH,
+                 DTS_DIR, out);
+        ck_assert_int_eq(run(cmd, buf, sizeof(buf)), 0);
+        ck_assert_str_eq(buf, "");
+        ck_assert_int_eq(read_file(out, &text, &len), 0);
+        ck_assert_int_eq(read_file(BOARDS_DIR "/gs101.ini", &shipped, &shipped_len), 0);
+        ck_assert(len == shipped_len && memcmp(text, shipped, len) == 0);
+        ck_assert_int_eq(unlink(out), 0);
+        snprintf(cmd, sizeof(cmd), "'%s' board import --dts '%s/sdm845/sdm845.dtsi' --out '%s' 2>&1", BLSIM_PATH,
+                 DTS_DIR, out);
+        ck_assert_int_eq(run(cmd, buf, sizeof(buf)), 65);
+        ck_assert_msg(strncmp(buf, "sdm845.dtsi:", 12) == 0, "%s", buf);
+        ck_assert_int_eq(access(out, F_OK), -1);
+        snprintf(cmd, sizeof(cmd), "'%s' board import --dts a.dts --sysfs / 2>&1", BLSIM_PATH);
+        ck_assert_int_eq(run(cmd, buf, sizeof(buf)), 64);
+        ck_assert_int_eq(rmdir(dir), 0);
+        free(text);
+        free(shipped);
+}
+END_TEST
+
 START_TEST(test_compare_runs)
 {
         const char *name = boards[_i];
@@ -171,6 +219,7 @@ static Suite *shipped_suite(void)
         tcase_add_loop_test(tc, test_capacity_and_power_by_the_kernel_formula, 0,
                             sizeof(em_cases) / sizeof(em_cases[0]));
         tcase_add_test(tc, test_sdm845_tree_without_voltages_refused);
+        tcase_add_test(tc, test_command_line);
         tcase_add_loop_test(tc, test_compare_runs, 0, NBOARDS);
         suite_add_tcase(s, tc);
         return s;
