@@ -670,6 +670,8 @@ static int value(struct lexer *l, struct dts_prop *p)
 
                         ident(l, name, sizeof(name));
                         r = expect(l, ':', "after a label in a value");
+                        if (r < 0)
+                                return r;
                         continue;
                 } else {
                         return fail(l, "%s: expected a value (\"string\", <cells>, [bytes]), got \"%c\"", p->name,
