@@ -564,8 +564,9 @@ static int cmp_uint(const void *a, const void *b)
 }
 
 /* One performance domain of ROOT/sys/kernel/debug/energy_model: "cpus" and
- * a "ps:KHZ" directory per state with "frequency" (kHz) and "power" (uW
- * since Linux 6.0; older kernels have a "units" file and milliwatts). */
+ * a "ps:KHZ" directory per state with "frequency" (kHz) and "power": uW
+ * since Linux 6.0, mW before (5.11-5.19 say so in a "units" file; before
+ * 5.11 the states were "cs:KHZ", in mW). */
 static int read_em_pd(const char *dir, struct em_pd *pd, struct bl_diag *diag)
 {
         char path[PATH_LEN], buf[256];
@@ -601,7 +602,9 @@ static int read_em_pd(const char *dir, struct em_pd *pd, struct bl_diag *diag)
         for (int i = 0; i < n; i++) {
                 uint64_t khz, power;
 
-                if (r == 0 && strncmp(names[i]->d_name, "ps:", 3) == 0) {
+                bool cs = strncmp(names[i]->d_name, "cs:", 3) == 0;
+
+                if (r == 0 && (cs || strncmp(names[i]->d_name, "ps:", 3) == 0)) {
                         if (pd->nps == SIM_MAX_OPPS) {
                                 diag_add(diag, "%s: expected at most %d performance states, got more", dir,
                                          SIM_MAX_OPPS);
@@ -621,7 +624,7 @@ static int read_em_pd(const char *dir, struct em_pd *pd, struct bl_diag *diag)
                                                  (unsigned long long)khz), r = -EINVAL;
                                 else {
                                         pd->khz[pd->nps] = (unsigned)khz;
-                                        pd->uw[pd->nps++] = power * scale;
+                                        pd->uw[pd->nps++] = power * (cs ? 1000 : scale);
                                 }
                         }
                 }
@@ -642,7 +645,7 @@ static int read_em_pd(const char *dir, struct em_pd *pd, struct bl_diag *diag)
                         pd->uw[j - 1] = tu;
                 }
         if (pd->nps == 0) {
-                diag_add(diag, "%s: expected ps:FREQ directories, got none", dir);
+                diag_add(diag, "%s: expected ps:FREQ (or cs:FREQ) directories, got none", dir);
                 return -EINVAL;
         }
         return 0;

@@ -360,6 +360,19 @@ START_TEST(test_sysfs_energy_model)
 }
 END_TEST
 
+/* Before Linux 5.11 the states were "cs:KHZ" and the power in mW. */
+START_TEST(test_sysfs_old_energy_model_in_milliwatts)
+{
+        ck_assert_int_eq(import_from_sysfs(&model, SYSFS "/em-mw", &diag), 0);
+        ck_assert(!model.power_default);
+        ck_assert_uint_eq(model.nclusters, 2);
+        ck_assert_uint_eq(model.cluster[0].opp[1].khz, 1000000);
+        ck_assert_uint_eq(model.cluster[0].opp[1].core_uw, 150 * 1000);
+        ck_assert_uint_eq(model.cluster[1].opp[1].core_uw, 1200 * 1000);
+        ck_assert_uint_eq(model.cluster[0].opp[1].capacity, 512);
+}
+END_TEST
+
 START_TEST(test_sysfs_without_energy_model)
 {
         ck_assert_int_eq(import_from_sysfs(&model, SYSFS "/noem", &diag), 0);
@@ -406,6 +419,7 @@ static Suite *import_suite(void)
         tcase_add_test(tc, test_reader_merges_and_deletes);
         tcase_add_test(tc, test_written_board_loads);
         tcase_add_test(tc, test_sysfs_energy_model);
+        tcase_add_test(tc, test_sysfs_old_energy_model_in_milliwatts);
         tcase_add_test(tc, test_sysfs_without_energy_model);
         tcase_add_test(tc, test_sysfs_symmetric_refused);
         tcase_add_test(tc, test_sysfs_missing_root);
