@@ -850,22 +850,25 @@ int import_write(FILE *f, const struct import_model *m, const char *name)
                 "#   fastest CPU is 1024 (as the kernel's cpu_capacity), then times f / f_top at each OPP,\n"
                 "#   rounded down (the energy model's performance).\n");
         if (m->power_default)
-                fprintf(f, "# core_mW: %s. No energy model was readable, so one busy\n"
-                        "#   core draws 1.5 W x (capacity / 1024)^2 at its top OPP and (f / f_top)^2 of that below.\n",
+                fprintf(f, "# core_mW: %s.\n"
+                        "#   No energy model was readable, so one busy core draws 1.5 W x (capacity / 1024)^2 at\n"
+                        "#   its top OPP and (f / f_top)^2 of that below.\n",
                         DEFAULT_MARK + 2);
         else
                 fprintf(f, "# core_mW: the kernel energy model's power of one busy CPU at the OPP: the OPP's\n"
                         "#   opp-microwatt, or dynamic-power-coefficient x (uV / 1000)^2 x (Hz / 10^6) / 10^6 uW,\n"
                         "#   every division rounded down as the kernel's integer arithmetic does.\n");
-        fprintf(f, "# idle_mW: %s. The cluster powered with\n"
-                "#   every core idle: half a busy core's power at the OPP. Measured clusters (the Exynos 5422\n"
-                "#   board) sit between a quarter of one busy core and all of it; half is the middle.\n"
-                "# off_mw: %s. The cluster power-gated: 1%% of a\n"
-                "#   busy core at the top OPP, about what the Exynos 5422 clusters leak when gated (1-2.5%%).\n",
+        fprintf(f, "# idle_mW: %s.\n"
+                "#   The cluster powered with every core idle: half a busy core's power at the OPP. The\n"
+                "#   clusters measured for the Exynos 5422 board sit between a quarter of one busy core and\n"
+                "#   all of it; half is the middle.\n"
+                "# off_mw: %s.\n"
+                "#   The cluster power-gated: 1%% of a busy core at the top OPP, within what the Exynos 5422\n"
+                "#   board estimates for its gated clusters (1-2.5%%).\n",
                 DEFAULT_MARK + 2, DEFAULT_MARK + 2);
         fprintf(f, "\n[board]\nname = %s\nreference_capacity = 1024\n", board);
         fprintf(f, "%s\n# The in-kernel switcher's state transfer (~20 000 cycles, 20 us at 1 GHz) and the energy\n"
-                "# of powering one cluster up and the other down around it, as measured for the Exynos 5422.\n"
+                "# of powering one cluster up and the other down around it: the Exynos 5422 board's figures.\n"
                 "switch_latency_us = 20\nswitch_energy_uj = 160\n", DEFAULT_MARK);
         for (unsigned i = 0; i < m->nclusters; i++) {
                 const struct import_cluster *c = &m->cluster[i];
