@@ -341,6 +341,81 @@ static void list_append(char *buf, size_t size, const char *item)
                 textf(buf + used, size - used, "%s%s", used ? " " : "", item);
 }
 
+/* Adds CPU node 'c' to its kind in 'k' (a new one when none matches);
+ * 'k' has room for one kind beyond BL_MAX_CLUSTERS, read before refusing. */
+static int add_cpu(struct dts_ctx *x, const struct dts_node *c, struct kind *k, unsigned *nkinds)
+{
+        const struct dts_prop *opp = dts_prop(c, "operating-points-v2");
+        const struct dts_node *table;
+        uint32_t dmips = 0, dpc = 0;
+        struct kind *kd;
+        unsigned j;
+        int r;
+
+        r = prop_u32(x, c, "capacity-dmips-mhz", false, &dmips);
+        if (r == 0 && dmips > DMIPS_MAX)
+                return node_fail(x, c->file, c->line, c, "capacity-dmips-mhz: expected 1-%d, got %u",
+                                 DMIPS_MAX, dmips);
+        if (r == 0 && !dmips)
+                return node_fail(x, c->file, c->line, c, "expected \"capacity-dmips-mhz\", got none: "
+                                 "without it on every CPU the kernel gives them all capacity 1024, one "
+                                 "kind of core");
+        if (r == 0)
+                r = prop_u32(x, c, "dynamic-power-coefficient", false, &dpc);
+        if (r < 0)
+                return r;
+        if (!opp)
+                return node_fail(x, c->file, c->line, c, "expected \"operating-points-v2\" (a table of "
+                                 "OPPs), got none");
+        table = dts_ref(&x->t, opp, 0);
+        if (!table) {
+                if (opp->ncells >= 1 && opp->refs[0])
+                        return node_fail(x, opp->file, opp->line, c, "operating-points-v2 points at "
+                                         "&%s, which is not defined", opp->refs[0]);
+                return node_fail(x, opp->file, opp->line, c, "operating-points-v2: expected a "
+                                 "reference to an OPP table, got %s", opp->ncells ?
+                                 "a phandle no node has" : "no cell");
+        }
+        /* Same kind: same capacity, coefficient and OPPs, whichever node holds
+         * them (RK3588 gives each pair of A76 an identical table of its own). */
+        kd = &k[*nkinds];
+        memset(kd, 0, sizeof(*kd));
+        r = read_opps(x, c, table, dpc, kd);
+        if (r < 0)
+                return r;
+        for (j = 0; j < *nkinds; j++)
+                if (k[j].raw_capacity == dmips && k[j].dpc == dpc && k[j].nopps == kd->nopps &&
+                    memcmp(k[j].khz, kd->khz, sizeof(kd->khz[0]) * kd->nopps) == 0 &&
+                    memcmp(k[j].uw, kd->uw, sizeof(kd->uw[0]) * kd->nopps) == 0)
+                        break;
+        if (j < *nkinds) {
+                char tpath[256];
+
+                kd = &k[j];
+                dts_path(table, tpath, sizeof(tpath));
+                if (!strstr(kd->origin, tpath))
+                        list_append(kd->origin, sizeof(kd->origin), tpath);
+        } else {
+                char tpath[256];
+                const struct dts_prop *cc = dts_prop(c, "compatible");
+
+                if (*nkinds == BL_MAX_CLUSTERS)
+                        return node_fail(x, c->file, c->line, c, "expected at most %d kinds of CPU, "
+                                         "got more", BL_MAX_CLUSTERS);
+                (*nkinds)++;
+                kd->raw_capacity = dmips;
+                kd->dpc = dpc;
+                core_name(cc ? cc->string : NULL, kd->core, sizeof(kd->core));
+                dts_path(table, tpath, sizeof(tpath));
+                textf(kd->origin, sizeof(kd->origin), "capacity-dmips-mhz %u, dynamic-power-coefficient "
+                      "%u%s, OPPs %s", dmips, dpc, dts_prop(table, "opp-shared") ? "" : " (not opp-shared)",
+                      tpath);
+        }
+        kd->cpus++;
+        list_append(kd->cpu_names, sizeof(kd->cpu_names), c->name);
+        return 0;
+}
+
 static int import_tree(struct dts_ctx *x, struct import_model *m, const char *path)
 {
         const struct dts_node *cpus = dts_find(&x->t, "/cpus"), *root_cpu_nodes[SIM_MAX_CPUS];
@@ -379,73 +454,9 @@ static int import_tree(struct dts_ctx *x, struct import_model *m, const char *pa
                         return r;
         }
         for (unsigned i = 0; i < ncpus; i++) {
-                const struct dts_node *c = root_cpu_nodes[i], *table;
-                const struct dts_prop *opp = dts_prop(c, "operating-points-v2");
-                uint32_t dmips = 0, dpc = 0;
-                struct kind *kd;
-                unsigned j;
-
-                r = prop_u32(x, c, "capacity-dmips-mhz", false, &dmips);
-                if (r == 0 && dmips > DMIPS_MAX)
-                        return node_fail(x, c->file, c->line, c, "capacity-dmips-mhz: expected 1-%d, got %u",
-                                         DMIPS_MAX, dmips);
-                if (r == 0 && !dmips)
-                        return node_fail(x, c->file, c->line, c, "expected \"capacity-dmips-mhz\", got none: "
-                                         "without it on every CPU the kernel gives them all capacity 1024, one "
-                                         "kind of core");
-                if (r == 0)
-                        r = prop_u32(x, c, "dynamic-power-coefficient", false, &dpc);
+                r = add_cpu(x, root_cpu_nodes[i], k, &nkinds);
                 if (r < 0)
                         return r;
-                if (!opp)
-                        return node_fail(x, c->file, c->line, c, "expected \"operating-points-v2\" (a table of "
-                                         "OPPs), got none");
-                table = dts_ref(&x->t, opp, 0);
-                if (!table) {
-                        if (opp->ncells >= 1 && opp->refs[0])
-                                return node_fail(x, opp->file, opp->line, c, "operating-points-v2 points at "
-                                                 "&%s, which is not defined", opp->refs[0]);
-                        return node_fail(x, opp->file, opp->line, c, "operating-points-v2: expected a "
-                                         "reference to an OPP table, got %s", opp->ncells ?
-                                         "a phandle no node has" : "no cell");
-                }
-                /* Same kind: same capacity, coefficient and OPPs, whichever node holds
-                 * them (RK3588 gives each pair of A76 an identical table of its own). */
-                kd = &k[nkinds];
-                memset(kd, 0, sizeof(*kd));
-                r = read_opps(x, c, table, dpc, kd);
-                if (r < 0)
-                        return r;
-                for (j = 0; j < nkinds; j++)
-                        if (k[j].raw_capacity == dmips && k[j].dpc == dpc && k[j].nopps == kd->nopps &&
-                            memcmp(k[j].khz, kd->khz, sizeof(kd->khz[0]) * kd->nopps) == 0 &&
-                            memcmp(k[j].uw, kd->uw, sizeof(kd->uw[0]) * kd->nopps) == 0)
-                                break;
-                if (j < nkinds) {
-                        char tpath[256];
-
-                        kd = &k[j];
-                        dts_path(table, tpath, sizeof(tpath));
-                        if (!strstr(kd->origin, tpath))
-                                list_append(kd->origin, sizeof(kd->origin), tpath);
-                } else {
-                        char tpath[256];
-                        const struct dts_prop *cc = dts_prop(c, "compatible");
-
-                        if (nkinds == BL_MAX_CLUSTERS)
-                                return node_fail(x, c->file, c->line, c, "expected at most %d kinds of CPU, "
-                                                 "got more", BL_MAX_CLUSTERS);
-                        nkinds++;
-                        kd->raw_capacity = dmips;
-                        kd->dpc = dpc;
-                        core_name(cc ? cc->string : NULL, kd->core, sizeof(kd->core));
-                        dts_path(table, tpath, sizeof(tpath));
-                        textf(kd->origin, sizeof(kd->origin), "capacity-dmips-mhz %u, dynamic-power-coefficient "
-                              "%u%s, OPPs %s", dmips, dpc, dts_prop(table, "opp-shared") ? "" : " (not opp-shared)",
-                              tpath);
-                }
-                kd->cpus++;
-                list_append(kd->cpu_names, sizeof(kd->cpu_names), c->name);
         }
         for (unsigned j = 0; j < nkinds; j++) {
                 char origin[IMPORT_NOTE_LEN];
@@ -457,6 +468,10 @@ static int import_tree(struct dts_ctx *x, struct import_model *m, const char *pa
                 const char *comma = strchr(compat->string, ',');
 
                 textf(m->name, sizeof(m->name), "%s", comma ? comma + 1 : compat->string);
+                /* to the board parser's alphabet for names */
+                for (char *ch = m->name; *ch; ch++)
+                        if (!isalnum((unsigned char)*ch) && !strchr("_-.+", *ch))
+                                *ch = '-';
         } else {
                 textf(m->name, sizeof(m->name), "imported");
         }
