@@ -32,7 +32,7 @@ struct lexer {
 };
 
 static int parse_file(struct dts_tree *t, const char *path, unsigned depth, struct bl_diag *diag,
-                      const char *from_file, unsigned from_line);
+                      const char *from_file, unsigned from_line, struct dts_node *into);
 
 const char *dts_basename(const char *file)
 {
@@ -718,8 +718,9 @@ static bool at_directive(const struct lexer *l)
         return false;
 }
 
-/* 'name' beside the including file, when it is there. */
-static int include(struct lexer *l, const char *name)
+/* 'name' beside the including file, when it is there: statements, or the
+ * inside of node 'into' when included there. */
+static int include(struct lexer *l, const char *name, struct dts_node *into)
 {
         char path[4096];
         const char *slash = strrchr(l->file, '/');
@@ -739,7 +740,7 @@ static int include(struct lexer *l, const char *name)
         if (l->depth + 1 >= INCLUDE_DEPTH_MAX)
                 return fail(l, "expected includes nested at most %d deep, got deeper (\"%s\" includes itself?)",
                             INCLUDE_DEPTH_MAX, name);
-        return parse_file(l->t, path, l->depth + 1, l->diag, l->file, l->line);
+        return parse_file(l->t, path, l->depth + 1, l->diag, l->file, l->line, into);
 }
 
 static int define(struct lexer *l)
@@ -788,7 +789,8 @@ static int define(struct lexer *l)
         return 0;
 }
 
-static int directive(struct lexer *l, bool top)
+/* 'into': the node whose body holds the directive, NULL at the top level. */
+static int directive(struct lexer *l, struct dts_node *into)
 {
         char word_buf[WORD_MAX];
 
@@ -796,7 +798,7 @@ static int directive(struct lexer *l, bool top)
         ident(l, word_buf, sizeof(word_buf));
         if (strcmp(word_buf, "define") == 0)
                 return define(l);
-        if (strcmp(word_buf, "include") == 0 && top) {
+        if (strcmp(word_buf, "include") == 0) {
                 char *name;
                 int r;
 
@@ -810,7 +812,7 @@ static int directive(struct lexer *l, bool top)
                 if (r < 0)
                         return r;
                 skip_line(l);
-                r = include(l, name);
+                r = include(l, name, into);
                 free(name);
                 return r;
         }
@@ -846,7 +848,7 @@ static int body(struct lexer *l, struct dts_node *n)
                 if (peek(l, 0) == '}' || peek(l, 0) == EOF)
                         return 0;
                 if (at_directive(l)) {
-                        r = directive(l, false);
+                        r = directive(l, n);
                         if (r < 0)
                                 return r;
                         continue;
@@ -931,7 +933,7 @@ static int statement(struct lexer *l)
         char name[WORD_MAX];
 
         if (at_directive(l))
-                return directive(l, true);
+                return directive(l, NULL);
         if (starts(l, "/dts-v1/") || starts(l, "/plugin/")) {
                 advance(l, strlen(starts(l, "/dts-v1/") ? "/dts-v1/" : "/plugin/"));
                 return expect(l, ';', "after the version tag");
@@ -954,7 +956,7 @@ static int statement(struct lexer *l)
                 r = string(l, &file);
                 if (r < 0)
                         return r;
-                r = include(l, file);
+                r = include(l, file, NULL);
                 free(file);
                 return r;
         }
@@ -1014,7 +1016,7 @@ static int statement(struct lexer *l)
 }
 
 static int parse_file(struct dts_tree *t, const char *path, unsigned depth, struct bl_diag *diag,
-                      const char *from_file, unsigned from_line)
+                      const char *from_file, unsigned from_line, struct dts_node *into)
 {
         _cleanup_free_ char *text = NULL;
         struct lexer l = { .t = t, .diag = diag, .line = 1, .depth = depth };
@@ -1033,6 +1035,13 @@ static int parse_file(struct dts_tree *t, const char *path, unsigned depth, stru
                 return r;
         l.s = text;
         l.len = len;
+        if (into) {
+                r = body(&l, into);
+                if (r == 0 && l.pos < l.len)
+                        r = fail(&l, "expected the end of this included file, got \"}\" closing a node "
+                                 "it did not open");
+                return r;
+        }
         for (;;) {
                 r = skip_space(&l);
                 if (r < 0 || l.pos >= l.len)
@@ -1049,7 +1058,7 @@ int dts_load(struct dts_tree *t, const char *path, struct bl_diag *diag)
         t->root = node_new("", path, 0);
         if (!t->root)
                 return -ENOMEM;
-        return parse_file(t, path, 0, diag, NULL, 0);
+        return parse_file(t, path, 0, diag, NULL, 0, NULL);
 }
 
 void dts_free(struct dts_tree *t)

@@ -8,7 +8,8 @@
  *
  * Includes of files beside the including one are followed ("/include/" and
  * the C preprocessor's #include "x"); <...> includes (dt-bindings headers)
- * are not, so their macros stay unknown. "#define NAME number" is kept and
+ * are not, so their macros stay unknown; an include inside a node reads the
+ * file as the inside of that node. "#define NAME number" is kept and
  * may be used in cells; #if and friends are ignored (every branch is read).
  * A cell the reader cannot evaluate marks its property "unknown". */
 

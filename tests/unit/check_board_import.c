@@ -297,9 +297,11 @@ START_TEST(test_reader_merges_and_deletes)
         char path[256];
 
         write_tmp("a.dtsi", "/ { n: node@1 { a = <1>; b = \"x\", \"y\"; gone { }; }; };\n");
+        write_tmp("inside.dtsi", "f = <7>;\nsub { g; };\n");
         write_tmp("m.dts", "#include \"a.dtsi\"\n#include \"missing.dtsi\"\n"
                   "/ { node@1 { a = <2 3>; c; /delete-node/ gone; }; };\n"
-                  "&n { /delete-property/ b; d = /bits/ 16 <0x12345>; e = <(1 << 4 | 2) &n>; };\n");
+                  "&n { /delete-property/ b; d = /bits/ 16 <0x12345>; e = <(1 << 4 | 2) &n>;\n"
+                  "#include \"inside.dtsi\"\n};\n");
         snprintf(path, sizeof(path), "%s/m.dts", tmpdir);
         ck_assert_int_eq(dts_load(&t, path, &diag), 0);
         n = dts_find(&t, "/node@1");
@@ -310,11 +312,13 @@ START_TEST(test_reader_merges_and_deletes)
         ck_assert_uint_eq(p->cells[1], 3);
         ck_assert_ptr_null(dts_prop(n, "b"));
         ck_assert_ptr_nonnull(dts_prop(n, "c"));
-        ck_assert_ptr_null(n->child);
+        ck_assert_ptr_null(dts_find(&t, "/node@1/gone"));
         ck_assert_uint_eq(dts_prop(n, "d")->cells[0], 0x2345);
         p = dts_prop(n, "e");
         ck_assert_uint_eq(p->cells[0], 18);
         ck_assert_ptr_eq(dts_ref(&t, p, 1), n);
+        ck_assert_uint_eq(dts_prop(n, "f")->cells[0], 7);       /* included inside the node */
+        ck_assert_ptr_nonnull(dts_find(&t, "/node@1/sub"));
         dts_path(n, path, sizeof(path));
         ck_assert_str_eq(path, "/node@1");
         dts_free(&t);
