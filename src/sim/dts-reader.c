@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/fileio.h"
 #include "sim/dts-reader.h"
@@ -725,6 +726,7 @@ static int include(struct lexer *l, const char *name, struct dts_node *into)
         char path[4096];
         const char *slash = strrchr(l->file, '/');
         int dirlen = slash ? (int)(slash - l->file) : 0;
+        struct stat st;
         int r;
 
         if (name[0] == '/')
@@ -735,7 +737,9 @@ static int include(struct lexer *l, const char *name, struct dts_node *into)
                 r = snprintf(path, sizeof(path), "%s", name);
         if (r < 0 || (size_t)r >= sizeof(path))
                 return fail(l, "expected an include path shorter than %zu bytes", sizeof(path));
-        if (access(path, F_OK) != 0)
+        if (!name[0])
+                return fail(l, "expected a file name to include, got \"\"");
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
                 return 0;       /* not beside it: a header of another tree, as <...> */
         if (l->depth + 1 >= INCLUDE_DEPTH_MAX)
                 return fail(l, "expected includes nested at most %d deep, got deeper (\"%s\" includes itself?)",
