@@ -19,6 +19,9 @@
 #include "sim/dts-reader.h"
 
 #define INCLUDE_DEPTH_MAX 32
+/* Nodes in nodes and parentheses in parentheses: far beyond any real tree,
+ * well within the stack the recursive descent needs for each level. */
+#define NEST_MAX 100
 #define WORD_MAX 256
 #define DTS_SIZE_MAX (64u << 20)
 
@@ -30,9 +33,10 @@ struct lexer {
         size_t len, pos;
         unsigned line;
         unsigned depth;         /* of includes */
+        unsigned nest;          /* of nodes and of expressions being read */
 };
 
-static int parse_file(struct dts_tree *t, const char *path, unsigned depth, struct bl_diag *diag,
+static int parse_file(struct dts_tree *t, const char *path, unsigned depth, unsigned nest, struct bl_diag *diag,
                       const char *from_file, unsigned from_line, struct dts_node *into);
 
 const char *dts_basename(const char *file)
@@ -411,7 +415,28 @@ static int number(struct lexer *l, uint64_t *ret)
 
 static int expr(struct lexer *l, uint64_t *v, bool *unknown);
 
+static int nest_in(struct lexer *l)
+{
+        if (l->nest >= NEST_MAX)
+                return fail(l, "expected nodes or expressions nested at most %d deep, got deeper", NEST_MAX);
+        l->nest++;
+        return 0;
+}
+
+static int primary_nested(struct lexer *l, uint64_t *v, bool *unknown);
+
 static int primary(struct lexer *l, uint64_t *v, bool *unknown)
+{
+        int r = nest_in(l);
+
+        if (r < 0)
+                return r;
+        r = primary_nested(l, v, unknown);
+        l->nest--;
+        return r;
+}
+
+static int primary_nested(struct lexer *l, uint64_t *v, bool *unknown)
 {
         int r = skip_space(l);
         int c = peek(l, 0);
@@ -744,7 +769,7 @@ static int include(struct lexer *l, const char *name, struct dts_node *into)
         if (l->depth + 1 >= INCLUDE_DEPTH_MAX)
                 return fail(l, "expected includes nested at most %d deep, got deeper (\"%s\" includes itself?)",
                             INCLUDE_DEPTH_MAX, name);
-        return parse_file(l->t, path, l->depth + 1, l->diag, l->file, l->line, into);
+        return parse_file(l->t, path, l->depth + 1, l->nest, l->diag, l->file, l->line, into);
 }
 
 static int define(struct lexer *l)
@@ -832,7 +857,11 @@ static int node_block(struct lexer *l, struct dts_node *n)
         int r = expect(l, '{', "opening the node");
 
         if (r == 0)
-                r = body(l, n);
+                r = nest_in(l);
+        if (r < 0)
+                return r;
+        r = body(l, n);
+        l->nest--;
         if (r == 0)
                 r = expect(l, '}', "closing the node");
         if (r == 0)
@@ -1019,11 +1048,11 @@ static int statement(struct lexer *l)
         return fail(l, "expected \"/ {\", \"&label {\" or a directive at the top level, got \"%c\"", peek(l, 0));
 }
 
-static int parse_file(struct dts_tree *t, const char *path, unsigned depth, struct bl_diag *diag,
+static int parse_file(struct dts_tree *t, const char *path, unsigned depth, unsigned nest, struct bl_diag *diag,
                       const char *from_file, unsigned from_line, struct dts_node *into)
 {
         _cleanup_free_ char *text = NULL;
-        struct lexer l = { .t = t, .diag = diag, .line = 1, .depth = depth };
+        struct lexer l = { .t = t, .diag = diag, .line = 1, .depth = depth, .nest = nest };
         size_t len;
         int r = read_file_limit(path, DTS_SIZE_MAX, &text, &len);
 
@@ -1062,7 +1091,7 @@ int dts_load(struct dts_tree *t, const char *path, struct bl_diag *diag)
         t->root = node_new("", path, 0);
         if (!t->root)
                 return -ENOMEM;
-        return parse_file(t, path, 0, diag, NULL, 0, NULL);
+        return parse_file(t, path, 0, 0, diag, NULL, 0, NULL);
 }
 
 void dts_free(struct dts_tree *t)

@@ -281,6 +281,25 @@ START_TEST(test_error_cpu_map_dangling)
 }
 END_TEST
 
+/* The reader recurses into nodes and parentheses: a bound, not a crash. */
+START_TEST(test_error_nested_too_deep)
+{
+        char text[4096];
+        size_t n = 0;
+
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "/ {\n\ta = <");
+        for (unsigned i = 0; i < 200; i++)
+                text[n++] = '(';
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "1");
+        for (unsigned i = 0; i < 200; i++)
+                text[n++] = ')';
+        snprintf(text + n, sizeof(text) - n, ">;\n};\n");
+        write_tmp("deep.dts", text);
+        ck_assert_int_eq(import_tmp("deep.dts"), -EINVAL);
+        ck_assert_str_eq(diag.msg[0], "deep.dts:2: expected nodes or expressions nested at most 100 deep, got deeper");
+}
+END_TEST
+
 START_TEST(test_error_missing_capacity)
 {
         write_tmp("nocap.dts", "/ { cpus {\n\tcpu@0 { device_type = \"cpu\"; };\n}; };\n");
@@ -420,6 +439,7 @@ static Suite *import_suite(void)
         tcase_add_test(tc, test_error_cpu_map_dangling);
         tcase_add_test(tc, test_error_cpu_map_nested_dangling);
         tcase_add_test(tc, test_error_missing_capacity);
+        tcase_add_test(tc, test_error_nested_too_deep);
         tcase_add_test(tc, test_reader_merges_and_deletes);
         tcase_add_test(tc, test_written_board_loads);
         tcase_add_test(tc, test_sysfs_energy_model);
