@@ -181,6 +181,9 @@ static void prop_clear(struct dts_prop *p)
         free(p->refs);
         free(p->cells);
         free(p->string);
+        free(p->bytes);
+        p->bytes = NULL;
+        p->nbytes = 0;
         p->refs = NULL;
         p->cells = NULL;
         p->string = NULL;
@@ -606,41 +609,144 @@ static int cells(struct lexer *l, struct dts_prop *p)
         }
 }
 
-static int string(struct lexer *l, char **ret)
+static int hex_digit(int c)
 {
-        size_t cap = 64, n = 0;
-        char *buf = malloc(cap);
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
 
-        if (!buf)
-                return -ENOMEM;
+/* One character of a string after its backslash, as dtc reads it. */
+static int escape(struct lexer *l)
+{
+        static const char simple[] = "a\ab\bf\fn\nr\rt\tv\v";
+        int c = peek(l, 0), v = 0, n = 0;
+        const char *e;
+
+        if (c == 'x') {
+                advance(l, 1);
+                for (; n < 2 && hex_digit(peek(l, 0)) >= 0; n++) {
+                        v = v * 16 + hex_digit(peek(l, 0));
+                        advance(l, 1);
+                }
+                return n ? v : 'x';
+        }
+        if (c >= '0' && c <= '7') {
+                for (; n < 3 && peek(l, 0) >= '0' && peek(l, 0) <= '7'; n++) {
+                        v = v * 8 + (peek(l, 0) - '0');
+                        advance(l, 1);
+                }
+                return v & 0xff;
+        }
+        advance(l, 1);
+        e = c == EOF ? NULL : strchr(simple, c);
+        return e && ((e - simple) % 2) == 0 ? e[1] : c;
+}
+
+static int bytes_add(uint8_t **buf, size_t *n, size_t *cap, uint8_t b)
+{
+        if (*n + 2 > *cap) {
+                size_t grown_cap = *cap ? *cap * 2 : 64;
+                uint8_t *grown = realloc(*buf, grown_cap);
+
+                if (!grown)
+                        return -ENOMEM;
+                *buf = grown;
+                *cap = grown_cap;
+        }
+        (*buf)[(*n)++] = b;
+        return 0;
+}
+
+/* A "string" with its escapes: 'len' bytes in '*ret', NUL-terminated
+ * beyond them (a string may hold NULs: "\0"). */
+static int string(struct lexer *l, char **ret, size_t *len)
+{
+        uint8_t *buf = NULL;
+        size_t n = 0, cap = 0;
+        int r = 0;
+
         advance(l, 1);  /* the opening quote */
-        while (peek(l, 0) != '"') {
+        while (r == 0 && peek(l, 0) != '"') {
                 int c = peek(l, 0);
 
                 if (c == EOF || c == '\n') {
                         free(buf);
                         return fail(l, "expected a closing \" for this string");
                 }
-                if (c == '\\') {
-                        advance(l, 1);
-                        c = peek(l, 0);
-                        c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-                }
-                if (n + 2 > cap) {
-                        char *grown = realloc(buf, cap *= 2);
-
-                        if (!grown) {
-                                free(buf);
-                                return -ENOMEM;
-                        }
-                        buf = grown;
-                }
-                buf[n++] = (char)c;
                 advance(l, 1);
+                if (c == '\\')
+                        c = escape(l);
+                r = bytes_add(&buf, &n, &cap, (uint8_t)c);
+        }
+        if (r == 0)
+                r = bytes_add(&buf, &n, &cap, 0);
+        if (r < 0) {
+                free(buf);
+                return r;
         }
         advance(l, 1);
-        buf[n] = '\0';
-        *ret = buf;
+        *ret = (char *)buf;
+        if (len)
+                *len = n - 1;
+        return 0;
+}
+
+static int prop_bytes(struct dts_prop *p, const uint8_t *b, size_t n)
+{
+        uint8_t *grown = realloc(p->bytes, p->nbytes + n + 1);
+
+        if (!grown)
+                return -ENOMEM;
+        p->bytes = grown;
+        memcpy(p->bytes + p->nbytes, b, n);
+        p->nbytes += n;
+        return 0;
+}
+
+/* "[00 0c 35 00]" or "[000c3500]", after the '['. */
+static int byte_list(struct lexer *l, struct dts_prop *p)
+{
+        for (;;) {
+                int r = skip_space(l), hi, lo;
+                uint8_t b;
+
+                if (r < 0)
+                        return r;
+                if (peek(l, 0) == ']') {
+                        advance(l, 1);
+                        return 0;
+                }
+                hi = hex_digit(peek(l, 0));
+                lo = hex_digit(peek(l, 1));
+                if (hi < 0 || lo < 0)
+                        return fail(l, "%s: expected bytes as pairs of hex digits, got \"%c\"", p->name,
+                                    peek(l, 0) == EOF ? ' ' : peek(l, 0));
+                advance(l, 2);
+                b = (uint8_t)(hi * 16 + lo);
+                r = prop_bytes(p, &b, 1);
+                if (r < 0)
+                        return r;
+        }
+}
+
+/* A property dtc printed as strings or bytes ("\0\f5" for <800000>). */
+static int cells_from_bytes(struct dts_prop *p)
+{
+        if (p->ncells > 0 || p->nbytes == 0 || p->nbytes % 4 != 0)
+                return 0;
+        for (size_t i = 0; i < p->nbytes; i += 4) {
+                uint64_t v = (uint64_t)p->bytes[i] << 24 | (uint64_t)p->bytes[i + 1] << 16 |
+                             (uint64_t)p->bytes[i + 2] << 8 | p->bytes[i + 3];
+                int r = cell_add(p, v, NULL);
+
+                if (r < 0)
+                        return r;
+        }
         return 0;
 }
 
@@ -655,11 +761,13 @@ static int value(struct lexer *l, struct dts_prop *p)
                         return r;
                 if (c == '"') {
                         char *s;
+                        size_t len;
 
-                        r = string(l, &s);
+                        r = string(l, &s, &len);
                         if (r < 0)
                                 return r;
-                        if (!p->string)
+                        r = prop_bytes(p, (const uint8_t *)s, len + 1);
+                        if (r == 0 && !p->string)
                                 p->string = s;
                         else
                                 free(s);
@@ -683,9 +791,8 @@ static int value(struct lexer *l, struct dts_prop *p)
                         if (r == 0)
                                 r = cells(l, p);
                 } else if (c == '[') {
-                        while (peek(l, 0) != EOF && peek(l, 0) != ']')
-                                advance(l, 1);
-                        r = expect(l, ']', "closing the bytes");
+                        advance(l, 1);
+                        r = byte_list(l, p);
                 } else if (c == '&') {
                         char ref[WORD_MAX];
 
@@ -712,7 +819,8 @@ static int value(struct lexer *l, struct dts_prop *p)
                         advance(l, 1);
                         continue;
                 }
-                return expect(l, ';', "ending the property");
+                r = expect(l, ';', "ending the property");
+                return r < 0 ? r : cells_from_bytes(p);
         }
 }
 
@@ -837,7 +945,7 @@ static int directive(struct lexer *l, struct dts_node *into)
                         skip_line(l);   /* <dt-bindings/...>: not beside this file */
                         return 0;
                 }
-                r = string(l, &name);
+                r = string(l, &name, NULL);
                 if (r < 0)
                         return r;
                 skip_line(l);
@@ -986,7 +1094,7 @@ static int statement(struct lexer *l)
                         return r;
                 if (peek(l, 0) != '"')
                         return fail(l, "expected a \"file name\" after /include/");
-                r = string(l, &file);
+                r = string(l, &file, NULL);
                 if (r < 0)
                         return r;
                 r = include(l, file, NULL);

@@ -23,11 +23,15 @@ struct dts_prop {
         char *name;
         const char *file;
         unsigned line;
-        size_t ncells;          /* of <...> lists, each cell widened to 64 bits */
+        size_t ncells;          /* of <...> lists, each cell widened to 64 bits; without
+                                 * any, the bytes as 32-bit big-endian cells (dtc -O dts
+                                 * prints some numbers as strings or [bytes]) */
         uint64_t *cells;
         char **refs;            /* per cell: the label of a &label cell, or NULL */
         unsigned bits;          /* 32, or that of /bits/ */
         char *string;           /* the first string, or NULL */
+        uint8_t *bytes;         /* the strings (each with its NUL) and [bytes] of the value */
+        size_t nbytes;
         bool unknown;           /* a cell was an expression the reader cannot evaluate */
         struct dts_prop *next;
 };

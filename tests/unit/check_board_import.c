@@ -344,6 +344,34 @@ START_TEST(test_reader_merges_and_deletes)
 }
 END_TEST
 
+/* dtc -I dtb -O dts prints a value as a string or [bytes] when its bytes
+ * look like one: <800000> comes back as "\0\f5"; escapes as dtc writes them. */
+START_TEST(test_reader_numbers_printed_as_strings)
+{
+        struct dts_tree t;
+        const struct dts_node *n;
+        char path[256];
+
+        write_tmp("printed.dts", "/ { n {\n\ta = \"\\0\\f5\";\n\tb = [00 0c 35 00 00 00 00 01];\n"
+                  "\tc = [000C3500];\n\td = \"\\x41\\102\\t\\\"\";\n\te = \"ab\", \"cd\";\n}; };\n");
+        snprintf(path, sizeof(path), "%s/printed.dts", tmpdir);
+        ck_assert_int_eq(dts_load(&t, path, &diag), 0);
+        n = dts_find(&t, "/n");
+        ck_assert_ptr_nonnull(n);
+        ck_assert_uint_eq(dts_prop(n, "a")->ncells, 1);
+        ck_assert_uint_eq(dts_prop(n, "a")->cells[0], 800000);
+        ck_assert_uint_eq(dts_prop(n, "b")->ncells, 2);
+        ck_assert_uint_eq(dts_prop(n, "b")->cells[0], 800000);
+        ck_assert_uint_eq(dts_prop(n, "b")->cells[1], 1);
+        ck_assert_uint_eq(dts_prop(n, "c")->cells[0], 800000);
+        ck_assert_str_eq(dts_prop(n, "d")->string, "AB\t\"");
+        ck_assert_str_eq(dts_prop(n, "e")->string, "ab");
+        ck_assert_uint_eq(dts_prop(n, "e")->nbytes, 6);
+        ck_assert_uint_eq(dts_prop(n, "e")->ncells, 0);   /* 6 bytes: no cells */
+        dts_free(&t);
+}
+END_TEST
+
 /* Written, then read back by the simulator's parser, with the defaults marked. */
 START_TEST(test_written_board_loads)
 {
@@ -441,6 +469,7 @@ static Suite *import_suite(void)
         tcase_add_test(tc, test_error_missing_capacity);
         tcase_add_test(tc, test_error_nested_too_deep);
         tcase_add_test(tc, test_reader_merges_and_deletes);
+        tcase_add_test(tc, test_reader_numbers_printed_as_strings);
         tcase_add_test(tc, test_written_board_loads);
         tcase_add_test(tc, test_sysfs_energy_model);
         tcase_add_test(tc, test_sysfs_old_energy_model_in_milliwatts);

@@ -53,6 +53,9 @@ unit_tests = \
 	tests/unit/check_shipped_boards
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
+# blsim board import on decompiled DTBs (needs dtc and cpp, else skipped).
+dist_check_SCRIPTS += tests/unit/check_board_import_dtb.sh
+TESTS += tests/unit/check_board_import_dtb.sh
 
 tests_unit_check_switch_cost_SOURCES = tests/unit/check_switch_cost.c
 tests_unit_check_switch_cost_CFLAGS = $(UNIT_CFLAGS)
