@@ -643,7 +643,7 @@ static int escape(struct lexer *l)
                 return v & 0xff;
         }
         advance(l, 1);
-        e = c == EOF ? NULL : strchr(simple, c);
+        e = c == EOF || c == '\0' ? NULL : strchr(simple, c);  /* strchr() finds a NUL too */
         return e && ((e - simple) % 2) == 0 ? e[1] : c;
 }
 
