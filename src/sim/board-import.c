@@ -818,6 +818,12 @@ int import_from_sysfs(struct import_model *m, const char *root, struct bl_diag *
                 diag_add(diag, "%s: expected cpu0, cpu1, ... directories, got none", cpudir);
                 return -ENOENT;
         }
+        textf(path, sizeof(path), "%s/cpu%u", cpudir, ncpus);
+        if (ncpus == SIM_MAX_CPUS && access(path, F_OK) == 0) {
+                diag_add(diag, "%s: expected at most %d CPUs (what a board model holds), got more", cpudir,
+                         SIM_MAX_CPUS);
+                return -E2BIG;
+        }
         r = finish(m, k, nkinds, false, cpudir, diag);
         if (r < 0)
                 return r;

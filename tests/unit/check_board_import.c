@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -38,6 +39,22 @@ static void teardown(void)
 
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
         ck_assert_int_eq(system(cmd), 0);
+}
+
+/* mkdir -p, for the fake sysfs trees made here. */
+static int mkdir_p(const char *path)
+{
+        char buf[512];
+
+        snprintf(buf, sizeof(buf), "%s", path);
+        for (char *p = buf + 1; *p; p++)
+                if (*p == '/') {
+                        *p = '\0';
+                        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+                                return -errno;
+                        *p = '/';
+                }
+        return mkdir(buf, 0755) < 0 && errno != EEXIST ? -errno : 0;
 }
 
 static void write_tmp(const char *name, const char *text)
@@ -442,6 +459,35 @@ START_TEST(test_sysfs_symmetric_refused)
 }
 END_TEST
 
+/* More CPUs than a board model holds: refused, not cut to the first 64. */
+START_TEST(test_sysfs_too_many_cpus)
+{
+        char path[512];
+
+        for (unsigned cpu = 0; cpu <= SIM_MAX_CPUS; cpu++) {
+                FILE *f;
+
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u", tmpdir, cpu);
+                ck_assert_int_eq(mkdir_p(path), 0);
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u/cpu_capacity", tmpdir, cpu);
+                f = fopen(path, "w");
+                ck_assert_ptr_nonnull(f);
+                fprintf(f, "%u\n", cpu < 32 ? 512 : 1024);
+                ck_assert_int_eq(fclose(f), 0);
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u/cpufreq", tmpdir, cpu);
+                ck_assert_int_eq(mkdir_p(path), 0);
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%u/cpufreq/scaling_available_frequencies",
+                         tmpdir, cpu);
+                f = fopen(path, "w");
+                ck_assert_ptr_nonnull(f);
+                fprintf(f, "1000000 2000000\n");
+                ck_assert_int_eq(fclose(f), 0);
+        }
+        ck_assert_int_eq(import_from_sysfs(&model, tmpdir, &diag), -E2BIG);
+        ck_assert(has_diag("expected at most 64 CPUs (what a board model holds), got more"));
+}
+END_TEST
+
 START_TEST(test_sysfs_missing_root)
 {
         ck_assert_int_eq(import_from_sysfs(&model, SYSFS "/no-such-root", &diag), -ENOENT);
@@ -475,6 +521,7 @@ static Suite *import_suite(void)
         tcase_add_test(tc, test_sysfs_old_energy_model_in_milliwatts);
         tcase_add_test(tc, test_sysfs_without_energy_model);
         tcase_add_test(tc, test_sysfs_symmetric_refused);
+        tcase_add_test(tc, test_sysfs_too_many_cpus);
         tcase_add_test(tc, test_sysfs_missing_root);
         suite_add_tcase(s, tc);
         return s;
