@@ -2,7 +2,9 @@
 dist_sysconf_DATA = conf/bigLittle.conf
 # Board models for blsim; "blsim --board NAME" finds them here.
 boardsdir = $(pkgdatadir)/boards
-dist_boards_DATA = conf/boards/exynos5422-like.ini conf/boards/tc2.ini
+dist_boards_DATA = conf/boards/exynos5422-like.ini conf/boards/tc2.ini \
+	conf/boards/rk3399.ini conf/boards/rk3588.ini conf/boards/gs101.ini conf/boards/mt8183.ini \
+	conf/boards/exynos5422.ini conf/boards/sdm845.ini
 # The D-Bus service's system bus policy and its polkit action. Under
 # $(datadir), where dbus-daemon and polkitd look (/usr/share/...) when the
 # prefix is /usr.

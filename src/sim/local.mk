@@ -17,7 +17,10 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/rtapp-json.h src/sim/rtapp-json.c \
 	src/sim/rtapp.h src/sim/rtapp.c \
 	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c \
-	src/sim/live.h src/sim/live.c
+	src/sim/live.h src/sim/live.c \
+	src/sim/dts-reader.h src/sim/dts-reader.c \
+	src/sim/board-import.h src/sim/board-import.c \
+	src/sim/verb-board.h src/sim/verb-board.c
 src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 
 # The workload families (blsim generate). A seed must give the same bytes on

@@ -24,6 +24,7 @@
 #include "sim/report.h"
 #include "sim/rtapp.h"
 #include "sim/tune.h"
+#include "sim/verb-board.h"
 #include "sim/verb-generate.h"
 
 /* Exit statuses (sysexits.h), documented in blsim(1). */
@@ -95,6 +96,7 @@ static void usage(FILE *f)
                 "       blsim generate FAMILY --seed N [--duration S] [--out FILE]\n"
                 "       blsim generate --all --seeds A-B --out-dir DIR [--duration S]\n"
                 "       blsim generate --list\n"
+                "       blsim board import (--dts FILE | --sysfs ROOT) [--name NAME] [--out FILE]\n"
                 "       blsim list\n"
                 "       blsim --help | --version\n"
                 "Simulate bigLittle's engine and heuristics in virtual time on a board model.\n\n"
@@ -1448,6 +1450,7 @@ int main(int argc, char **argv)
                 { "tune", verb_tune },
                 { "live", verb_live },
                 { "generate", sim_verb_generate },
+                { "board", sim_verb_board },
                 { "list", verb_list },
         };
 

@@ -20,7 +20,8 @@ fuzz_targets = \
 	tests/fuzz/fuzz_psi \
 	tests/fuzz/fuzz_sysfs \
 	tests/fuzz/fuzz_saved_state \
-	tests/fuzz/fuzz_holds_store
+	tests/fuzz/fuzz_holds_store \
+	tests/fuzz/fuzz_dts
 check_PROGRAMS += $(fuzz_targets)
 
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c $(FUZZ_COMMON)
@@ -47,6 +48,10 @@ tests_fuzz_fuzz_psi_SOURCES = tests/fuzz/fuzz_psi.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_psi_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
 tests_fuzz_fuzz_psi_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)
 tests_fuzz_fuzz_psi_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_dts_SOURCES = tests/fuzz/fuzz_dts.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_dts_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
+tests_fuzz_fuzz_dts_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)
+tests_fuzz_fuzz_dts_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_sysfs_SOURCES = tests/fuzz/fuzz_sysfs.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_sysfs_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
 tests_fuzz_fuzz_sysfs_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)

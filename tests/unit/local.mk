@@ -48,9 +48,14 @@ unit_tests = \
 	tests/unit/check_backend_cost \
 	tests/unit/check_oracle_start \
 	tests/unit/check_generate \
-	tests/unit/check_cpuidle_estimate
+	tests/unit/check_cpuidle_estimate \
+	tests/unit/check_board_import \
+	tests/unit/check_shipped_boards
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
+# blsim board import on decompiled DTBs (needs dtc and cpp, else skipped).
+dist_check_SCRIPTS += tests/unit/check_board_import_dtb.sh
+TESTS += tests/unit/check_board_import_dtb.sh
 
 tests_unit_check_switch_cost_SOURCES = tests/unit/check_switch_cost.c
 tests_unit_check_switch_cost_CFLAGS = $(UNIT_CFLAGS)
@@ -76,6 +81,13 @@ tests_unit_check_policy_inputs_LDADD = $(SIM_LDADD)
 tests_unit_check_generate_SOURCES = tests/unit/check_generate.c
 tests_unit_check_generate_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_generate_LDADD = src/sim/libblgen.a $(SIM_LDADD)
+tests_unit_check_board_import_SOURCES = tests/unit/check_board_import.c
+tests_unit_check_board_import_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_board_import_LDADD = $(SIM_LDADD)
+tests_unit_check_shipped_boards_SOURCES = tests/unit/check_shipped_boards.c
+tests_unit_check_shipped_boards_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
+tests_unit_check_shipped_boards_LDADD = $(SIM_LDADD)
 tests_unit_check_cpuidle_estimate_SOURCES = tests/unit/check_cpuidle_estimate.c
 tests_unit_check_cpuidle_estimate_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cpuidle_estimate_LDADD = $(UNIT_LDADD)
