@@ -659,6 +659,8 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 events_reapply(d, "the level was not applied");
 
         sync_holds(d, now);
+        /* Reasons of ticks that switch nothing only go to the debug log. */
+        controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
