@@ -278,9 +278,11 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
                 if (cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
                                      progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
                                      &s->busy[cpu]) && (int)cpu == own_cpu) {
-                        double busy = s->busy[cpu] - (double)own_us / (double)interval;
+                        double own = (double)own_us / (double)interval;
+                        double busy = s->busy[cpu] - own;
 
                         s->busy[cpu] = busy > 0 ? (float)busy : 0.0f;
+                        cpuidle_own_share(&s->idle, cpu, own);
                 }
         }
 }
