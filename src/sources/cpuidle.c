@@ -232,7 +232,8 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
                 }
                 c->resumed = c->skipped > 0;
                 c->skipped = 0;
-                r->cpus_read++;
+                if (c->nstates > 0)
+                        r->cpus_read++;
                 read_cpu(r, cpu, c);
         }
         r->read_last = *online;
@@ -241,6 +242,11 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
 bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu)
 {
         return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_QUIET_BUSY;
+}
+
+bool cpuidle_quiet_own(const struct cpuidle_reader *r, unsigned cpu)
+{
+        return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_OWN_QUIET_BUSY;
 }
 
 void cpuidle_own_share(struct cpuidle_reader *r, unsigned cpu, double share)

@@ -731,9 +731,13 @@ START_TEST(test_own_share_quiet)
         }
         ck_assert_msg(b > 0.02f, "busy %f", b);
         ck_assert(!cpuidle_quiet(&r, 0));
-        /* the daemon ran all of it but 1 %: the others' share is not quiet */
+        ck_assert_msg(b >= CPUIDLE_OWN_QUIET_BUSY, "busy %f", b);
+        ck_assert(!cpuidle_quiet_own(&r, 0));
+        /* the daemon ran all of it but 1 %: the others' share is not quiet,
+         * but below what the daemon's own CPU may show */
         cpuidle_own_share(&r, 0, b - 0.01);
         ck_assert(!cpuidle_quiet(&r, 0));
+        ck_assert(cpuidle_quiet_own(&r, 0));
         /* all but a trace: quiet */
         cpuidle_own_share(&r, 0, 0.0099);
         ck_assert(cpuidle_quiet(&r, 0));
@@ -744,6 +748,7 @@ START_TEST(test_own_share_quiet)
         cpuidle_restart(&r);
         cpuidle_own_share(&r, 0, 0.5);
         ck_assert(!cpuidle_quiet(&r, 0));
+        ck_assert(!cpuidle_quiet_own(&r, 0));
         cpuidle_close(&r);
 }
 END_TEST
