@@ -209,10 +209,19 @@ void controller_set_energy_model(struct bl_controller *c, const struct bl_energy
                 engine_set_energy_model(&c->engine[i], m);
 }
 
+void controller_explain(struct bl_controller *c, bool all)
+{
+        for (unsigned i = 0; i < c->nengines; i++)
+                engine_explain(&c->engine[i], all);
+}
+
 void controller_set_hold(struct bl_controller *c, int level, const char *who)
 {
         c->hold_level = level < 0 || (unsigned)level >= c->ladder->nlevels ? -1 : level;
-        snprintf(c->hold_who, sizeof(c->hold_who), "%s", c->hold_level >= 0 && who ? who : "");
+        /* Called every tick: no formatting to copy a string, or none. */
+        c->hold_who[0] = '\0';
+        if (c->hold_level >= 0 && who)
+                strncat(c->hold_who, who, sizeof(c->hold_who) - 1);
 }
 
 /* With a hold in force, each engine applies it; the scores are still

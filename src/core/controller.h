@@ -58,6 +58,9 @@ void controller_set_switch_cost(struct bl_controller *c, const struct bl_switch_
  * controller's use of it. */
 void controller_set_energy_model(struct bl_controller *c, const struct bl_energy_model *m);
 
+/* Whether every decision is explained, or only switches (engine_explain()). */
+void controller_explain(struct bl_controller *c, bool all);
+
 /* Puts a hold in force (every engine, every pair, at 'level'; thermal
  * limits still apply) or, with level < 0, ends it. 'who' describes it for
  * the reasons. The heuristics keep scoring while it holds. */

@@ -78,9 +78,14 @@ void engine_params_from_config(struct bl_engine_params *p, const struct bl_confi
 void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p,
                  unsigned level)
 {
-        *e = (struct bl_engine){ .ladder = l, .p = *p };
+        *e = (struct bl_engine){ .ladder = l, .p = *p, .explain_all = true };
         e->p.max_rate_hz = clamp_rate(p->max_rate_hz);
         e->level = l->nlevels > 0 && level >= l->nlevels ? l->nlevels - 1 : level;
+}
+
+void engine_explain(struct bl_engine *e, bool all)
+{
+        e->explain_all = all;
 }
 
 void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p)
@@ -189,9 +194,16 @@ static void decide_thermal_state(struct bl_engine *e, const int *temp_mc)
                 e->capped = false;
 }
 
-__attribute__((format(printf, 2, 3))) static void set_reason(struct bl_decision *d, const char *fmt, ...)
+/* A decision that changes nothing is explained only when someone reads it
+ * (e->explain_all): formatting numbers every tick was a tenth of the
+ * daemon's tick for a text the log drops. */
+__attribute__((format(printf, 3, 4))) static void set_reason(const struct bl_engine *e, struct bl_decision *d,
+                                                             const char *fmt, ...)
 {
         va_list ap;
+
+        if (!e->explain_all && !d->change)
+                return;
 
         va_start(ap, fmt);
         vsnprintf(d->reason, sizeof(d->reason), fmt, ap);
@@ -228,7 +240,7 @@ static bool thermal_decides(struct bl_engine *e, const int *temp_mc, struct bl_d
                 d->cause = BL_CAUSE_CRITICAL;
                 d->to = 0;
                 d->change = cur != 0;
-                set_reason(d, "%s: %s %s", thermal, d->change ? "forced to" : "held at", l->levels[0].name);
+                set_reason(e, d, "%s: %s %s", thermal, d->change ? "forced to" : "held at", l->levels[0].name);
                 return true;
         }
         if (e->capped) {
@@ -240,7 +252,7 @@ static bool thermal_decides(struct bl_engine *e, const int *temp_mc, struct bl_d
                         d->cause = BL_CAUSE_THERMAL_CAP;
                         d->to = *highest;
                         d->change = true;
-                        set_reason(d, "%s: highest level %s", thermal, l->levels[*highest].name);
+                        set_reason(e, d, "%s: highest level %s", thermal, l->levels[*highest].name);
                         return true;
                 }
         }
@@ -266,10 +278,10 @@ void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, co
         d->to = level < highest ? level : highest;
         d->change = d->to != cur;
         if (d->to < level)
-                set_reason(d, "%s wants %s, held at %s: %s", who, l->levels[level].name,
+                set_reason(e, d, "%s wants %s, held at %s: %s", who, l->levels[level].name,
                            l->levels[d->to].name, thermal);
         else
-                set_reason(d, "%s: %s", who, l->levels[d->to].name);
+                set_reason(e, d, "%s: %s", who, l->levels[d->to].name);
 }
 
 /* The demand the engine tests level 'i' with (its rank-th largest). */
@@ -290,19 +302,47 @@ static const char *ordinal_suffix(unsigned n)
 /* "demand 612 > 80% of little (377)", or in mp mode, where a level is
  * tested with the rank-th busiest CPU against the little capacity,
  * "2nd busiest CPU 412 > 80% of little (377)". */
-static void format_condition(char *buf, size_t size, const struct bl_ladder *l, unsigned level, double demand,
-                             char op, unsigned pct)
+struct condition {
+        unsigned level;
+        double demand;
+        char op;
+        unsigned pct;
+};
+
+/* Writes the condition into 'buf'; returns how much of 'buf' it used. */
+static size_t format_condition(char *buf, size_t size, const struct bl_ladder *l, const struct condition *c)
 {
-        const struct bl_level *lv = &l->levels[level];
+        const struct bl_level *lv = &l->levels[c->level];
+        const double demand = c->demand;
+        const char op = c->op;
+        const unsigned pct = c->pct;
+        int n;
 
         if (l->mode != BL_MODE_MP)
-                snprintf(buf, size, "demand %.0f %c %u%% of %s (%u)", demand, op, pct, lv->name, lv->fit);
+                n = snprintf(buf, size, "demand %.0f %c %u%% of %s (%u)", demand, op, pct, lv->name, lv->fit);
         else if (lv->rank == 0)
-                snprintf(buf, size, "busiest CPU %.0f %c %u%% of %s (%u)", demand, op, pct, l->levels[0].name,
+                n = snprintf(buf, size, "busiest CPU %.0f %c %u%% of %s (%u)", demand, op, pct, l->levels[0].name,
                          lv->fit);
         else
-                snprintf(buf, size, "%u%s busiest CPU %.0f %c %u%% of %s (%u)", lv->rank + 1,
-                         ordinal_suffix(lv->rank + 1), demand, op, pct, l->levels[0].name, lv->fit);
+                n = snprintf(buf, size, "%u%s busiest CPU %.0f %c %u%% of %s (%u)", lv->rank + 1,
+                             ordinal_suffix(lv->rank + 1), demand, op, pct, l->levels[0].name, lv->fit);
+        return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* set_reason() for the reasons that start with the condition that moves
+ * the level ("demand 612 > 80% of little (377) for 40 ms, ..."). */
+__attribute__((format(printf, 4, 5))) static void set_reason_after(const struct bl_engine *e, struct bl_decision *d,
+                                                                   const struct condition *c, const char *fmt, ...)
+{
+        size_t n;
+        va_list ap;
+
+        if (!e->explain_all && !d->change)
+                return;
+        n = format_condition(d->reason, sizeof(d->reason), e->ladder, c);
+        va_start(ap, fmt);
+        vsnprintf(d->reason + n, sizeof(d->reason) - n, fmt, ap);
+        va_end(ap);
 }
 
 /* Each level below the top did for this sample when no move up from it would
@@ -361,7 +401,8 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         const struct bl_ladder *l = e->ladder;
         const unsigned n = l->nlevels;
         const unsigned cur = e->level;
-        char thermal[96] = "", cond[96] = "", why[96];
+        char thermal[96] = "", why[96];
+        struct condition cond = { 0 };
         unsigned highest = n > 0 ? n - 1 : 0;
         unsigned want = cur;
         bl_usec_t delay, held;
@@ -379,15 +420,13 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                                 want = i;
                                 break;
                         }
-                format_condition(cond, sizeof(cond), l, cur, rung_demand(l, cur, top, ntop), '>',
-                                 e->p.up_pct);
+                cond = (struct condition){ cur, rung_demand(l, cur, top, ntop), '>', e->p.up_pct };
         } else if (cur > 0 &&
                    below_pct(rung_demand(l, cur - 1, top, ntop), e->p.down_pct, l->levels[cur - 1].fit)) {
                 for (want = 0; want < cur - 1; want++)
                         if (below_pct(rung_demand(l, want, top, ntop), e->p.down_pct, l->levels[want].fit))
                                 break;
-                format_condition(cond, sizeof(cond), l, cur - 1, rung_demand(l, cur - 1, top, ntop), '<',
-                                 e->p.down_pct);
+                cond = (struct condition){ cur - 1, rung_demand(l, cur - 1, top, ntop), '<', e->p.down_pct };
         }
 
         if (want > highest) {
@@ -395,7 +434,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 if (want == cur) {
                         e->pending_dir = 0;
                         d->cause = BL_CAUSE_THERMAL_CAP;
-                        set_reason(d, "%s, held at %s: %s", cond, l->levels[cur].name, thermal);
+                        set_reason_after(e, d, &cond, ", held at %s: %s", l->levels[cur].name, thermal);
                         return;
                 }
         }
@@ -409,11 +448,11 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
 
                 e->pending_dir = 0;
                 if (cur + 1 == n && above_pct(up, e->p.up_pct, l->levels[cur].fit))
-                        set_reason(d, "demand %.0f at top level %s", up, l->levels[cur].name);
+                        set_reason(e, d, "demand %.0f at top level %s", up, l->levels[cur].name);
                 else if (cur == 0 && below_pct(up, e->p.down_pct, l->levels[0].fit))
-                        set_reason(d, "demand %.0f at lowest level %s", up, l->levels[cur].name);
+                        set_reason(e, d, "demand %.0f at lowest level %s", up, l->levels[cur].name);
                 else
-                        set_reason(d, "demand %.0f within thresholds of %s", keep, l->levels[cur].name);
+                        set_reason(e, d, "demand %.0f within thresholds of %s", keep, l->levels[cur].name);
                 return;
         }
 
@@ -428,35 +467,36 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
 
         if (held < delay) {
                 d->cause = BL_CAUSE_PENDING;
-                set_reason(d, "%s for %llu ms, waiting for %llu ms", cond, to_ms(held), to_ms(delay));
+                set_reason_after(e, d, &cond, " for %llu ms, waiting for %llu ms", to_ms(held), to_ms(delay));
                 return;
         }
 
         if (dir < 0 && !break_even_reached(e, want, rung_demand(l, want, top, ntop), now, why, sizeof(why))) {
                 d->cause = BL_CAUSE_PENDING;
-                set_reason(d, "%s for %llu ms, waiting: %s", cond, to_ms(held), why);
+                set_reason_after(e, d, &cond, " for %llu ms, waiting: %s", to_ms(held), why);
                 return;
         }
 
         if (e->started && elapsed(now, e->level_since) < e->p.min_residency) {
                 d->cause = BL_CAUSE_RESIDENCY;
-                set_reason(d, "%s for %llu ms, held: minimum residency %llu ms not reached (%llu ms at %s)",
-                           cond, to_ms(held), to_ms(e->p.min_residency), to_ms(elapsed(now, e->level_since)),
-                           l->levels[cur].name);
+                set_reason_after(e, d, &cond,
+                                 " for %llu ms, held: minimum residency %llu ms not reached (%llu ms at %s)",
+                                 to_ms(held), to_ms(e->p.min_residency), to_ms(elapsed(now, e->level_since)),
+                                 l->levels[cur].name);
                 return;
         }
 
         if (rate_limited(e, now)) {
                 d->cause = BL_CAUSE_RATE;
-                set_reason(d, "%s for %llu ms, held: rate limit %u switches/s reached", cond, to_ms(held),
-                           e->p.max_rate_hz);
+                set_reason_after(e, d, &cond, " for %llu ms, held: rate limit %u switches/s reached", to_ms(held),
+                                 e->p.max_rate_hz);
                 return;
         }
 
         d->to = want;
         d->change = true;
         d->cause = dir > 0 ? BL_CAUSE_UP : BL_CAUSE_DOWN;
-        set_reason(d, "%s for %llu ms", cond, to_ms(held));
+        set_reason_after(e, d, &cond, " for %llu ms", to_ms(held));
 }
 
 const char *cause_to_string(enum bl_cause c)

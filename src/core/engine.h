@@ -88,12 +88,19 @@ struct bl_engine {
         const struct bl_energy_model *model;    /* NULL: none known */
         /* gaps[L]: how long level L did, learned from the demand */
         struct bl_gaps gaps[BL_ENGINE_GAP_LEVELS];
+        /* Every decision gets its reason (the default); when false, only
+         * switches do and the rest leave it empty (engine_explain()). */
+        bool explain_all;
 };
 
 void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c);
 
 void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p,
                  unsigned level);
+
+/* Whether decisions that switch nothing are explained too: a daemon that
+ * does not log them at its log level saves formatting numbers every tick. */
+void engine_explain(struct bl_engine *e, bool all);
 
 /* New parameters (reload) keep the current level and thermal state. */
 void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p);

@@ -659,6 +659,8 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
                 events_reapply(d, "the level was not applied");
 
         sync_holds(d, now);
+        /* Reasons of ticks that switch nothing only go to the debug log. */
+        controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
         if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
@@ -1045,9 +1047,35 @@ static void warn_conflicts(struct bl_diag *diag)
         diag_init(diag);
 }
 
-/* The level the engines start at, applied on the loop (nothing samples
- * yet), measured, and the settle window opened: taking CPUs away at start
- * leaves the same work behind as any switch. */
+/* Samples the machine as found for a few intervals before the start-up
+ * level is applied, which gives that switch's settle window its baseline.
+ * Without one the window cut every sample to nothing: a steady load there
+ * before and after it (a CPU at 0.20 on the real kernel) read as quiet
+ * through the window and as an onset when it closed. Leaves the sampler
+ * primed; '*now' is the last read. */
+static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
+{
+        const bl_usec_t interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+
+        settle_init(&d->settle, SETTLE_MIN_TICKS * interval);
+        (void)sampler_read(&d->sampler, *now, &d->sample);
+        for (unsigned i = 0; i < BL_SETTLE_BASE_SAMPLES; i++) {
+                struct timespec ts = {
+                        .tv_sec = (time_t)(interval / BL_USEC_PER_SEC),
+                        .tv_nsec = (long)(interval % BL_USEC_PER_SEC) * 1000,
+                };
+
+                while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+                        ;
+                *now = switch_clock_now();
+                if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                        (void)settle_filter(&d->settle, &d->sample, *now);
+        }
+}
+
+/* The level the engines start at, applied before the loop runs, measured,
+ * and the settle window opened: taking CPUs away at start leaves the same
+ * work behind as any switch. */
 static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_size, char *detail,
                                size_t size)
 {
@@ -1059,7 +1087,6 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
         r = cpu_online_read_set(&all, &d->applied_cpus);
         if (r < 0)
                 d->applied_cpus = all;
-        settle_init(&d->settle, SETTLE_MIN_TICKS * (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC);
         daemon_target_cpus(d, NULL, &job.cpus);
         controller_state_name(&d->ctl, state, state_size);
         settle_begin(&d->settle, switch_clock_now());
@@ -1214,6 +1241,7 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         log_disabled_heuristics(d);
+        sample_before_start(d, &now);
         r = apply_initial_level(d, state, sizeof(state), detail, sizeof(detail));
         if (r < 0)
                 goto out;
@@ -1226,8 +1254,6 @@ static int setup(struct bl_daemon *d)
         if (r < 0)
                 log_warning("cannot watch udev events (%s): CPUs and thermal zones changed by others go "
                             "unnoticed", strerror(-r));
-        /* The first sample only primes the counters. */
-        (void)sampler_read(&d->sampler, now, &d->sample);
 
         d->interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
         d->next_tick = now + d->interval;
@@ -1347,6 +1373,11 @@ static void teardown(struct bl_daemon *d)
                 lateness_percentile(d, 99, p99, sizeof(p99));
                 log_info("stopped after %u ticks and %lu switches; tick lateness p50 %s, p99 %s", d->ticks,
                          d->switches, p50, p99);
+                if (d->sampler_opened && d->ticks > 0)
+                        log_info("read per tick: cpuidle states of %.2f CPUs of %u, scaling_cur_freq of %.2f "
+                                 "policies of %u", (double)d->sampler.idle.cpus_read / d->ticks,
+                                 d->sampler.idle.ncpus, (double)d->sampler.freq.reads / d->ticks,
+                                 d->sampler.freq.n);
                 log_switching(d);
         }
         if (d->worker_open)

@@ -155,6 +155,7 @@ int cpufreq_read(struct cpufreq_reader *r, const float *busy)
 
                 if (busy && p->have_cur && !policy_busy(p, busy))
                         continue;
+                r->reads++;
                 k = pread_text(p->fd, buf, sizeof(buf), NULL);
                 if (k == -EBUSY)
                         continue;

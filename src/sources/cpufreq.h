@@ -19,6 +19,7 @@ struct cpufreq_policy_reader {
 struct cpufreq_reader {
         unsigned n;
         struct cpufreq_policy_reader *policy;
+        unsigned long reads;    /* scaling_cur_freq reads so far, for the cost of a tick */
 };
 
 /* Opens every policy under /sys/devices/system/cpu/cpufreq. A machine

@@ -232,6 +232,8 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
                 }
                 c->resumed = c->skipped > 0;
                 c->skipped = 0;
+                if (c->nstates > 0)
+                        r->cpus_read++;
                 read_cpu(r, cpu, c);
         }
         r->read_last = *online;
@@ -240,6 +242,21 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
 bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu)
 {
         return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_QUIET_BUSY;
+}
+
+bool cpuidle_quiet_own(const struct cpuidle_reader *r, unsigned cpu)
+{
+        return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_OWN_QUIET_BUSY;
+}
+
+void cpuidle_own_share(struct cpuidle_reader *r, unsigned cpu, double share)
+{
+        struct cpuidle_estimate *e;
+
+        if (cpu >= r->ncpus || !r->cpu[cpu].est.have_last || !(share > 0))
+                return;
+        e = &r->cpu[cpu].est;
+        e->last_busy = e->last_busy > share ? (float)(e->last_busy - share) : 0.0f;
 }
 
 bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu)

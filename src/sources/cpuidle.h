@@ -62,6 +62,7 @@ struct cpuidle_reader {
         unsigned ncpus;
         struct cpuidle_cpu *cpu;
         bl_cpuset read_last;    /* the CPUs the last cpuidle_read() read */
+        unsigned long cpus_read;        /* CPUs whose states were read so far, for the cost of a tick */
 };
 
 /* Opens the states of the CPUs in 'cpus' (below BL_MAX_CPUS) under
@@ -87,6 +88,23 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
  * item 5). */
 #define CPUIDLE_QUIET_BUSY 0.005f
 bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu);
+
+/* The share of the last interval the caller's own thread ran on 'cpu'
+ * (sources/self-time.h): it comes off the answer the quiet tests read.
+ * The daemon's CPU read its own ticks as busy and never counted as quiet,
+ * so its files were read every tick on an idle machine. */
+void cpuidle_own_share(struct cpuidle_reader *r, unsigned cpu, double share);
+
+/* cpuidle_quiet() for the CPU the sampling thread runs on, which cannot be
+ * in an idle period at the read (the thread runs there), and whose answer
+ * net of the thread's share still holds the kernel's work to wake it (the
+ * timer interrupt, the switches in and out, leaving and entering idle):
+ * 1-3 % at a 10 ms tick under QEMU, so below 0.5 % never. Below one tick
+ * in /proc/stat's window is quiet enough when /proc/stat, net of the
+ * thread's own time, counts less than a tick else there (the sampler's
+ * test). */
+#define CPUIDLE_OWN_QUIET_BUSY 0.1f
+bool cpuidle_quiet_own(const struct cpuidle_reader *r, unsigned cpu);
 
 /* Whether the CPU has cpuidle states open. */
 bool cpuidle_has(const struct cpuidle_reader *r, unsigned cpu);

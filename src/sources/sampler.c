@@ -278,9 +278,11 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
                 if (cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
                                      progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
                                      &s->busy[cpu]) && (int)cpu == own_cpu) {
-                        double busy = s->busy[cpu] - (double)own_us / (double)interval;
+                        double own = (double)own_us / (double)interval;
+                        double busy = s->busy[cpu] - own;
 
                         s->busy[cpu] = busy > 0 ? (float)busy : 0.0f;
+                        cpuidle_own_share(&s->idle, cpu, own);
                 }
         }
 }
@@ -313,18 +315,30 @@ static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
 /* The CPUs whose cpuidle files need no read this tick (cpuidle_read()):
  * idle at cpuidle's last answer, and no busy tick in /proc/stat's window
  * nor in this interval (the window takes the daemon's own time off, which
- * cpuidle's skipped reads would not). Reading every state of every CPU is
+ * cpuidle's skipped reads would not). The CPU the sampling thread runs on
+ * ('own_cpu') is charged whole ticks for the daemon's fractions of them:
+ * net of its own time, its window may hold less than a tick of others'
+ * work, and cpuidle_quiet_own()'s test applies. Reading every state of every CPU is
  * most of what the daemon costs the kernel on an idle machine. */
-static void quiet_cpus(const struct bl_sampler *s, bl_cpuset *quiet)
+static void quiet_cpus(const struct bl_sampler *s, int own_cpu, bl_cpuset *quiet)
 {
         cpuset_zero(quiet);
         if (!s->have_prev)
                 return;
         /* cpuidle's CPUs only: BL_MAX_CPUS would cost more than it saves */
-        for (unsigned cpu = 0; cpu < s->idle.ncpus; cpu++)
-                if (cpuset_isset(&s->online, cpu) && s->busy[cpu] <= 0.0f &&
-                    s->cur.cpu[cpu].busy == s->prev.cpu[cpu].busy && cpuidle_quiet(&s->idle, cpu))
+        for (unsigned cpu = 0; cpu < s->idle.ncpus; cpu++) {
+                bool q;
+
+                if (!cpuset_isset(&s->online, cpu))
+                        continue;
+                if ((int)cpu == own_cpu)
+                        q = s->busy[cpu] < CPUIDLE_OWN_QUIET_BUSY && cpuidle_quiet_own(&s->idle, cpu);
+                else
+                        q = s->busy[cpu] <= 0.0f && s->cur.cpu[cpu].busy == s->prev.cpu[cpu].busy &&
+                            cpuidle_quiet(&s->idle, cpu);
+                if (q)
                         cpuset_set(quiet, cpu);
+        }
 }
 
 static const char *parse_error(int r)
@@ -447,7 +461,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         }
         procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
         busy_over_window(s, own_cpu, own_us);
-        quiet_cpus(s, &quiet);
+        quiet_cpus(s, own_cpu, &quiet);
         cpuidle_read(&s->idle, &s->cur.cpus, &quiet);
         if (out->interval > 0)
                 busy_from_cpuidle(s, out->interval, own_cpu, own_us);

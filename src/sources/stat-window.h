@@ -33,10 +33,18 @@
 /* Intervals remembered: STAT_WINDOW_TICKS of them at one tick each. */
 #define STAT_WINDOW_INTERVALS STAT_WINDOW_TICKS
 
+/* The daemon's own time is kept in 1/2^20 tick, so that the sums taken
+ * off when an interval leaves the window are exact. */
+#define STAT_WINDOW_OWN_SCALE (1u << 20)
+
+/* The window's intervals, oldest first from 'first', with their sums: an
+ * interval leaves once the newer ones hold STAT_WINDOW_TICKS without it, so
+ * a tick costs the same whatever the window holds. */
 struct stat_window {
         uint32_t busy[STAT_WINDOW_INTERVALS], total[STAT_WINDOW_INTERVALS];
-        float own[STAT_WINDOW_INTERVALS];       /* the daemon's, in ticks */
-        unsigned head, n;
+        uint32_t own[STAT_WINDOW_INTERVALS];    /* the daemon's, STAT_WINDOW_OWN_SCALE per tick */
+        uint64_t sum_busy, sum_total, sum_own;
+        unsigned first, n;
 };
 
 /* Forgets what was counted (the CPU went offline, its counters jumped). */

@@ -706,6 +706,53 @@ START_TEST(test_reader_skips)
 }
 END_TEST
 
+/* The daemon's own share of its CPU comes off the answer the quiet test
+ * reads: a CPU busy only with the daemon's ticks is quiet, one busy with
+ * more than them is not. */
+START_TEST(test_own_share_quiet)
+{
+        struct cpuidle_reader r;
+        bl_cpuset all;
+        char text[32];
+        float b = -1;
+
+        put(0, 0, "time", "1000\n");
+        put(0, 0, "usage", "10\n");
+        r = open_reader("0");
+        ck_assert_int_eq(cpuset_parse(&all, "0"), 0);
+        /* 10 ms intervals, each with one idle period of 9 ms: busy */
+        for (unsigned i = 1; i <= 5; i++) {
+                snprintf(text, sizeof(text), "%u\n", 1000 + i * 9000);
+                put(0, 0, "time", text);
+                snprintf(text, sizeof(text), "%u\n", 10 + i);
+                put(0, 0, "usage", text);
+                cpuidle_read(&r, &all, NULL);
+                ck_assert(cpuidle_cpu_busy(&r, 0, 10000, i % 2, 1 - i % 2, 0, &b));
+        }
+        ck_assert_msg(b > 0.02f, "busy %f", b);
+        ck_assert(!cpuidle_quiet(&r, 0));
+        ck_assert_msg(b >= CPUIDLE_OWN_QUIET_BUSY, "busy %f", b);
+        ck_assert(!cpuidle_quiet_own(&r, 0));
+        /* the daemon ran all of it but 1 %: the others' share is not quiet,
+         * but below what the daemon's own CPU may show */
+        cpuidle_own_share(&r, 0, b - 0.01);
+        ck_assert(!cpuidle_quiet(&r, 0));
+        ck_assert(cpuidle_quiet_own(&r, 0));
+        /* all but a trace: quiet */
+        cpuidle_own_share(&r, 0, 0.0099);
+        ck_assert(cpuidle_quiet(&r, 0));
+        /* more than there was: 0, not below */
+        cpuidle_own_share(&r, 0, 0.5);
+        ck_assert_float_eq(r.cpu[0].est.last_busy, 0.0f);
+        /* without an answer there is nothing to take it off */
+        cpuidle_restart(&r);
+        cpuidle_own_share(&r, 0, 0.5);
+        ck_assert(!cpuidle_quiet(&r, 0));
+        ck_assert(!cpuidle_quiet_own(&r, 0));
+        cpuidle_close(&r);
+}
+END_TEST
+
 static Suite *estimate_suite(void)
 {
         Suite *s = suite_create("cpuidle_estimate");
@@ -727,6 +774,7 @@ static Suite *estimate_suite(void)
         tcase_add_test(tc, test_reader_bad_contents);
         tcase_add_test(tc, test_reader_history_from_boot);
         tcase_add_test(tc, test_reader_skips);
+        tcase_add_test(tc, test_own_share_quiet);
         suite_add_tcase(s, tc);
         return s;
 }

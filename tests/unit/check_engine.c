@@ -583,6 +583,47 @@ START_TEST(test_reason_down)
 }
 END_TEST
 
+/* With explain_all off (the daemon below debug level) only switches are
+ * explained, and with the text they have when every decision is. */
+START_TEST(test_reason_only_switches)
+{
+        struct bl_ladder l = ladder_of(377, 1024, 0);
+        struct bl_engine_params p = params_plain();
+        struct bl_engine e;
+        struct bl_decision d;
+
+        p.up_delay = MS(40);
+        start(&e, &l, &p, 0, 0);
+        engine_explain(&e, false);
+        d = decide(&e, 250, MS(10));
+        assert_stay(&d, 0, BL_CAUSE_NONE);
+        ck_assert_str_eq(d.reason, "");
+        d = decide(&e, 612, MS(100));
+        assert_stay(&d, 0, BL_CAUSE_PENDING);
+        ck_assert_str_eq(d.reason, "");
+        d = decide(&e, 612.4, MS(140));
+        assert_move(&d, 0, 1, BL_CAUSE_UP);
+        ck_assert_str_eq(d.reason, "demand 612 > 80% of little (377) for 40 ms");
+        engine_switched(&e, 1, MS(140));
+
+        engine_decide_hold(&e, 1, "hold 1 by uid 0", no_temp, MS(150), &d);
+        ck_assert(!d.change);
+        ck_assert_str_eq(d.reason, "");
+        engine_decide_hold(&e, 0, "hold 1 by uid 0", no_temp, MS(160), &d);
+        ck_assert(d.change);
+        ck_assert_str_eq(d.reason, "hold 1 by uid 0: little");
+
+        d = decide_hot(&e, 900, 85000, MS(170));
+        assert_move(&d, 1, 0, BL_CAUSE_THERMAL_CAP);
+        ck_assert_str_eq(d.reason, "temperature 85.0 C >= cap 85.0 C: highest level little");
+
+        /* Back on: staying is explained again. */
+        engine_explain(&e, true);
+        d = decide(&e, 1000, MS(180));
+        ck_assert_str_eq(d.reason, "demand 1000 at top level big");
+}
+END_TEST
+
 START_TEST(test_reason_none)
 {
         struct bl_ladder l = ladder_of(377, 1024, 0);
@@ -773,6 +814,7 @@ static Suite *engine_suite(void)
         tcase_add_test(misc, test_reason_up);
         tcase_add_test(misc, test_reason_down);
         tcase_add_test(misc, test_reason_none);
+        tcase_add_test(misc, test_reason_only_switches);
         tcase_add_test(misc, test_set_params);
         tcase_add_test(misc, test_params_from_config);
         tcase_add_test(misc, test_init);

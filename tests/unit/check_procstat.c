@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <check.h>
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -822,6 +823,47 @@ START_TEST(test_window_own_time_over_the_window)
 }
 END_TEST
 
+/* The window keeps running sums; this walks the latest intervals the way
+ * the definition reads (stat-window.h), newest first, until they hold
+ * STAT_WINDOW_TICKS ticks or none is left. */
+static float window_by_walk(const uint64_t (*iv)[3], unsigned n)
+{
+        double busy = 0, total = 0, own = 0;
+
+        for (unsigned i = 0; i < n && i < STAT_WINDOW_INTERVALS && total < STAT_WINDOW_TICKS; i++) {
+                const uint64_t *v = iv[n - 1 - i];
+
+                busy += (double)v[0];
+                total += (double)(v[0] + v[1]);
+                own += (double)v[2] / 1000.0;
+        }
+        if (total == 0)
+                return 0.0f;
+        return busy - own > 0 ? (float)((busy - own) / total) : 0.0f;
+}
+
+START_TEST(test_window_matches_walk)
+{
+        static uint64_t iv[4000][3];
+        struct stat_window w;
+        uint32_t x = 12345;
+
+        stat_window_reset(&w);
+        for (unsigned n = 0; n < 4000; n++) {
+                float got, want;
+
+                x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                /* mostly one or two ticks, now and then a long interval or none */
+                iv[n][0] = x % 7 == 0 ? 0 : x % 3;
+                iv[n][1] = (x >> 8) % 3 + ((x >> 16) % 23 == 0 ? 40 : 0);
+                iv[n][2] = (x >> 4) % 300;      /* own time, thousandths of a tick */
+                got = stat_window_add(&w, iv[n][0], iv[n][1], (double)iv[n][2] / 1000.0);
+                want = window_by_walk(iv, n + 1);
+                ck_assert_msg(fabsf(got - want) < 1e-5f, "interval %u: %f, the walk gives %f", n, got, want);
+        }
+}
+END_TEST
+
 static Suite *procstat_suite(void)
 {
         Suite *s = suite_create("procstat");
@@ -847,6 +889,7 @@ static Suite *procstat_suite(void)
         tcase_add_test(tc, test_window_saturation_exact);
         tcase_add_test(tc, test_window_long_interval_alone);
         tcase_add_test(tc, test_window_own_time_over_the_window);
+        tcase_add_test(tc, test_window_matches_walk);
         tcase_add_test(tc, test_busy_two_real_snapshots);
         suite_add_tcase(s, tc);
 

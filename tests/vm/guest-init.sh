@@ -87,13 +87,9 @@ start_daemon() {
         done
         bigLittled -f -c "$conf" >"$log" 2>&1 &
         dpid=$!
-        i=0
-        while [ $i -lt 120 ]; do
-                grep -q '^started: ' "$log" && return 0
-                alive $dpid || break
-                sleep 0.5
-                i=$((i + 1))
-        done
+        # one process follows the log (a shell loop's would be the load the
+        # daemon sees in its first seconds)
+        vm-tool wait-level "$log" '*' 60 $dpid >/dev/null && return 0
         why="daemon did not start: $(tail -n 3 "$log" | tr '\n' ' ')"
         return 1
 }
@@ -153,7 +149,10 @@ load_stop() {
 # topology, idle, load, load-gone and one-thread share one daemon on the
 # configuration as shipped (backend auto).
 core_started=no
+# "yes" while only scenarios that put no load on the core daemon have run
+core_fresh=yes
 core_start() {
+        case $name in topology|idle) ;; *) core_fresh=no ;; esac
         [ $core_started = yes ] && return 0
         core_started=yes
         start_daemon core auto ${log_level:+log_level=$log_level}
@@ -175,22 +174,49 @@ scenario_topology() {
 
 scenario_idle() {
         name=idle
-        if ! core_start; then fail "$why"; return; fi
-        # Starting with every CPU online, one switch to the lowest level is right.
-        if ! wait_level "$(lowest)" 20; then
-                fail "not at the lowest level $(lowest) 20 s after the start on an idle machine (at $(level), $(switches) switches)"
-                return
+        # Where no load ran on this daemon before (topology only looks), the
+        # switches from the start-up level to the window are counted too (a
+        # switch's aftermath must not trigger the next, issue 15 item 3).
+        # One process, started before the daemon, waits until the
+        # log has shown no switch for 5 s, sleeps through the window and
+        # reads what the log gained (vm-tool.c): under TCG each process the
+        # shell starts is load enough for the daemon to see, and a few right
+        # after its start took it up and back.
+        from_start=$core_fresh
+        ipid=
+        if [ $core_started = no ]; then
+                : >/tmp/core.log
+                vm-tool idle --from-start /tmp/core.log "$idle_s" >/tmp/idle.out &
+                ipid=$!
         fi
-        # One process waits for 5 s without a switch, then sleeps through the
-        # window and reads what the log gained (vm-tool.c: the shell's own
-        # commands would be the only load on the guest).
-        out=$(vm-tool idle "$log" "$idle_s")
+        if ! core_start; then [ -n "$ipid" ] && kill $ipid; fail "$why"; return; fi
+        if [ -n "$ipid" ]; then
+                wait $ipid
+        else
+                vm-tool idle "$log" "$idle_s" >/tmp/idle.out
+        fi
+        out=$(cat /tmp/idle.out)
         n=$(echo "$out" | sed -n 's/^switches //p')
         say "info idle $(echo "$out" | grep '^from ')"
         measure busy_ms "$(echo "$out" | sed -n 's/^busy //p')"
         measure top_ms "$(echo "$out" | sed -n 's/^top since start //p')"
-        if [ "$n" = 0 ]; then
-                ok "no switch in $idle_s s idle at $(lowest)"
+        total=$(switches)
+        # Starting with every CPU online, the start-up level is the lowest.
+        if [ "$(level)" != "$(lowest)" ]; then
+                fail "at $(level), not the lowest level $(lowest), after the idle window ($total switches)"
+        elif [ "$n" = 0 ]; then
+                # Said, not failed: on the 4+4 tree with cpuidle and cpufreq a
+                # burst in the daemon's first second (also with the dry-run
+                # backend, which switches nothing at start) takes it up and back
+                # in about half the runs. The policy's answer to one sample,
+                # not a switch's aftermath: see tests/bench/RESULTS.md.
+                if [ $from_start = yes ] && [ "$total" != 0 ]; then
+                        say "info idle: $total switches between the start and the window: $(grep '^switch .* -> ' "$log" | cut -c1-120 | tr '\n' ';')"
+                        measure startup_switches "$total"
+                elif [ $from_start = yes ]; then
+                        measure startup_switches 0
+                fi
+                ok "no switch in $idle_s s idle at $(lowest)$([ $from_start = yes ] && [ "$total" = 0 ] && echo ", none since the start")"
         else
                 fail "${n:-?} switches in $idle_s s idle: $(echo "$out" | grep '^switch ' | cut -c1-160 | tr '\n' ';') $(echo "$out" | grep '^busy ')"
         fi
@@ -521,37 +547,64 @@ scenario_refuse() {
 # reading /proc/stat and /proc/pressure/cpu at the same rate, and the whole
 # guest's busy time idle without either. Times are the scheduler's own
 # (/proc/PID/schedstat, /proc/schedstat: nanoseconds run), not tick samples,
-# which miss most of a short tick's work. Over the same 20 s window for each.
+# which miss most of a short tick's work. The daemon and the floor take
+# turns, 5 s each, four times (20 s each): measured in one block after the
+# other, the floor's own time moved by up to 2x between runs with what else
+# the host ran, more than the difference to be measured. Side by side they
+# would disturb each other: the floor's ticks make its CPU busy, and the
+# daemon reads a busy CPU's cpuidle files, an idle one's not.
 task_ns() { awk '{ print $1 }' /proc/$1/schedstat; }
+# read-type system calls and bytes read so far, and the times it slept
+task_io() {
+        awk '/^syscr:/ { c = $2 } /^rchar:/ { b = $2 } END { printf "%s %s", c, b }' /proc/$1/io
+        awk '/^voluntary_ctxt_switches:/ { printf " %s\n", $2 }' /proc/$1/status
+}
+# "R reads, B bytes, S sleeps per tick" from "R0 B0 S0 R1 B1 S1 TICKS"
+io_per_tick() {
+        echo "$1" | awk '$7 > 0 { printf "%.1f reads, %.0f bytes, %.2f sleeps per tick", ($4 - $1) / $7, ($5 - $2) / $7, ($6 - $3) / $7 }'
+}
+# "R B S" totals plus what one run read between "R0 B0 S0" and "R1 B1 S1"
+io_add() {
+        echo "$1 $2 $3" | awk '{ printf "%d %d %d", $1 + $7 - $4, $2 + $8 - $5, $3 + $9 - $6 }'
+}
 # guest_ns: the time every online CPU ran anything but its idle task.
 guest_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
 scenario_cost() {
         name=cost
-        secs=20
+        slice=5 rounds=4
+        secs=$((slice * rounds))
         g0=$(guest_ns)
         sleep $secs
         measure guest_idle_ms $((($(guest_ns) - g0) / 1000000))
-        if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
-        sleep 2
-        c0=$(task_ns $dpid) g0=$(guest_ns)
-        sleep $secs
-        c1=$(task_ns $dpid) g1=$(guest_ns)
-        stop_daemon
-        ticks=$(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$log")
-        measure daemon_ms $(((c1 - c0) / 1000000))
-        measure daemon_guest_ms $(((g1 - g0) / 1000000))
-        measure daemon_run "$ticks ticks in all, $(sed -n 's/.*tick lateness //p' "$log")"
-        bench_floor $(((secs + 4) * 100)) 10000 >/dev/null &
-        fpid=$!
-        sleep 2
-        f0=$(task_ns $fpid) g0=$(guest_ns)
-        sleep $secs
-        f1=$(task_ns $fpid) g1=$(guest_ns)
-        wait $fpid
-        measure floor_ms $(((f1 - f0) / 1000000))
-        measure floor_guest_ms $(((g1 - g0) / 1000000))
+        dns=0 fns=0 dio="0 0 0" fio="0 0 0" ticks=0
+        for round in $(seq $rounds); do
+                if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
+                sleep 2
+                c0=$(task_ns $dpid) i0=$(task_io $dpid)
+                sleep $slice
+                c1=$(task_ns $dpid) i1=$(task_io $dpid)
+                stop_daemon
+                dns=$((dns + c1 - c0)) dio=$(io_add "$dio" "$i0" "$i1")
+                ticks=$((ticks + $(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$log")))
+                # long enough for any start; stopped once measured
+                bench_floor $(((slice + 60) * 100)) 10000 >/dev/null &
+                fpid=$!
+                sleep 2
+                f0=$(task_ns $fpid) j0=$(task_io $fpid)
+                sleep $slice
+                f1=$(task_ns $fpid) j1=$(task_io $fpid)
+                kill $fpid
+                wait $fpid 2>/dev/null
+                fns=$((fns + f1 - f0)) fio=$(io_add "$fio" "$j0" "$j1")
+        done
+        measure daemon_ms $((dns / 1000000))
+        measure floor_ms $((fns / 1000000))
+        measure daemon_run "$ticks ticks in $rounds runs, the last one's lateness $(sed -n 's/.*tick lateness //p' "$log")"
+        measure daemon_reads "the last run's $(sed -n 's/.*read per tick: //p' "$log")"
+        measure daemon_io "$(io_per_tick "0 0 0 $dio $((secs * 100))")"
+        measure floor_io "$(io_per_tick "0 0 0 $fio $((secs * 100))")"
         measure window_s $secs
-        ok "daemon $(((c1 - c0) / 1000000)) ms, floor $(((f1 - f0) / 1000000)) ms of CPU in $secs s at 10 ms"
+        ok "daemon $((dns / 1000000)) ms, floor $((fns / 1000000)) ms of CPU in $secs s at 10 ms (turns of $slice s)"
 }
 
 # Item 6: what each backend's writes cost the kernel, and how long a thread

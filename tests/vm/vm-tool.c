@@ -12,11 +12,16 @@
  *                                     SPIN_CPU, the longest stall of a thread
  *                                     spinning there during the write and
  *                                     the 100 ms after it
- *   vm-tool wait-level LOG LEVEL SECONDS
+ *   vm-tool wait-level LOG LEVEL SECONDS [PID]
  *                                     wait until the daemon's log says it is
- *                                     at LEVEL: 0 and "took S" when it does,
- *                                     1 and "at CURRENT" when time runs out
- *   vm-tool idle LOG SECONDS          once the log shows no switch for 5 s,
+ *                                     at LEVEL ("*": at any, i.e. started):
+ *                                     0 and "took S" when it does, 1 and
+ *                                     "at CURRENT" when time runs out or
+ *                                     the process PID has exited
+ *   vm-tool idle [--from-start] LOG SECONDS
+ *                                     (--from-start: started before the
+ *                                     daemon, counting from its "started:")
+ *                                     once the log shows no switch for 5 s,
  *                                     sleep, then the switches the log gained
  *                                     ("switches N" and up to two of them),
  *                                     when the window began ("from ..."),
@@ -252,7 +257,25 @@ static void log_level_scan(FILE *f, char *level, size_t size)
 /* The guest's shell took a dozen busybox processes per poll to do this; under
  * TCG they kept a big CPU busy enough to read as load once only two CPUs were
  * online. One process reading what the log adds costs next to nothing. */
-static int wait_level(const char *log, const char *want, double seconds)
+static bool exited(int pid)
+{
+        char path[64], buf[512], *rp;
+        bool gone = true;
+        FILE *f;
+
+        if (pid <= 0)
+                return false;
+        snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+        f = fopen(path, "r");
+        if (!f)
+                return true;
+        if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) != NULL)
+                gone = rp[1] == ' ' && rp[2] == 'Z';
+        fclose(f);
+        return gone;
+}
+
+static int wait_level(const char *log, const char *want, double seconds, int pid)
 {
         char level[64] = "";
         uint64_t t0 = now_us(), t;
@@ -265,12 +288,12 @@ static int wait_level(const char *log, const char *want, double seconds)
         for (;;) {
                 log_level_scan(f, level, sizeof(level));
                 t = now_us();
-                if (strcmp(level, want) == 0) {
+                if (level[0] && (strcmp(want, "*") == 0 || strcmp(level, want) == 0)) {
                         printf("took %.1f\n", (double)(t - t0) / 1e6);
                         fclose(f);
                         return 0;
                 }
-                if ((double)(t - t0) >= seconds * 1e6)
+                if ((double)(t - t0) >= seconds * 1e6 || exited(pid))
                         break;
                 usleep(200000);
         }
@@ -380,7 +403,7 @@ static unsigned new_switches(FILE *f, unsigned show)
  * the window opens only after IDLE_SETTLE_S without a switch, and the
  * expensive look at every process comes after it closes (their times since
  * they started, not over the window). */
-static int idle_window(const char *log, double seconds)
+static int idle_window(const char *log, double seconds, bool from_start)
 {
         static struct proc_time procs[4096];
         static unsigned long long busy0[64][4], busy1[64][4];
@@ -395,7 +418,23 @@ static int idle_window(const char *log, double seconds)
                 printf("error %s: %s\n", log, strerror(errno));
                 return 1;
         }
-        fseek(f, 0, SEEK_END);
+        if (from_start) {
+                char line[4096];
+
+                /* Started before the daemon, so that no process starts
+                 * beside it: its first seconds count from "started:". */
+                for (;;) {
+                        if (!fgets(line, sizeof(line), f)) {
+                                clearerr(f);
+                                usleep(200000);
+                                continue;
+                        }
+                        if (strncmp(line, "started: ", 9) == 0)
+                                break;
+                }
+        } else {
+                fseek(f, 0, SEEK_END);
+        }
         do
                 sleep(IDLE_SETTLE_S);
         while (new_switches(f, 0) > 0 && ++tries < IDLE_SETTLE_TRIES);
@@ -460,12 +499,14 @@ int main(int argc, char **argv)
         else if ((argc == 4 || argc == 5) && strcmp(argv[1], "write") == 0)
                 r = timed_write(argv[2], argv[3], argc == 5 ? atoi(argv[4]) : -1);
         else if (argc == 4 && strcmp(argv[1], "idle") == 0)
-                return idle_window(argv[2], atof(argv[3]));
-        else if (argc == 5 && strcmp(argv[1], "wait-level") == 0)
-                return wait_level(argv[2], argv[3], atof(argv[4]));
+                return idle_window(argv[2], atof(argv[3]), false);
+        else if (argc == 5 && strcmp(argv[1], "idle") == 0 && strcmp(argv[2], "--from-start") == 0)
+                return idle_window(argv[3], atof(argv[4]), true);
+        else if ((argc == 5 || argc == 6) && strcmp(argv[1], "wait-level") == 0)
+                return wait_level(argv[2], argv[3], atof(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
         else {
                 fprintf(stderr, "usage: vm-tool burn S | deadline N RUNTIME_US PERIOD_US | gaps S | "
-                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S | idle LOG S\n");
+                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S [PID] | idle [--from-start] LOG S\n");
                 return 64;
         }
         return r < 0 ? 1 : 0;
