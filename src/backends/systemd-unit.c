@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/systemd-unit.h"
+#include "common/fileio.h"
 
 #define SYSTEMD_DEST "org.freedesktop.systemd1"
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"
@@ -57,16 +58,6 @@ size_t systemd_cpus_format_hex(const struct systemd_cpus *c, char *buf, size_t s
         return len;
 }
 
-static int hex_digit(char ch)
-{
-        if (ch >= '0' && ch <= '9')
-                return ch - '0';
-        if (ch >= 'a' && ch <= 'f')
-                return ch - 'a' + 10;
-        if (ch >= 'A' && ch <= 'F')
-                return ch - 'A' + 10;
-        return -1;
-}
 
 int systemd_cpus_parse_hex(const char *text, struct systemd_cpus *ret)
 {

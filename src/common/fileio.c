@@ -139,6 +139,17 @@ static bool parse_plain_decimal(const char *p, long long *ret)
         return true;
 }
 
+int hex_digit(int c)
+{
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
 int parse_int(const char *text, long long *ret)
 {
         char *end;

@@ -29,6 +29,8 @@ int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len);
 int read_line(const char *path, char *buf, size_t size);
 /* pread()s a kept descriptor from offset 0 into buf (NUL-terminated). */
 int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
+/* The value of a hexadecimal digit, or -1. */
+int hex_digit(int c);
 /* Parses a decimal integer with optional surrounding whitespace. */
 int parse_int(const char *text, long long *ret);
 

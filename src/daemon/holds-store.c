@@ -118,16 +118,6 @@ static int parse_number(struct hold_line *l, const char *key, const char *value,
         return 0;
 }
 
-static int hex_digit(char c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
 
 /* Strict UTF-8 (no overlong forms, surrogates or code points past
  * U+10FFFF): these strings go out on D-Bus, which refuses anything else. */

@@ -609,16 +609,6 @@ static int cells(struct lexer *l, struct dts_prop *p)
         }
 }
 
-static int hex_digit(int c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
 
 /* One character of a string after its backslash, as dtc reads it. */
 static int escape(struct lexer *l)
