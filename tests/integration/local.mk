@@ -98,6 +98,14 @@ tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEB
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_topologies_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
+# The topologies of the shipped SoC boards (conf/boards/): the ladder, a climb
+# to the top, back down, every CPU restored.
+integration_tests += tests/integration/check_soc_boards
+tests_integration_check_soc_boards_SOURCES = tests/integration/check_soc_boards.c $(INTEGRATION_HARNESS)
+tests_integration_check_soc_boards_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_soc_boards_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
 # The cpuset backend: cgroup v2 written directly, or systemd's AllowedCPUs=
 # through a fake systemd on a private dbus-daemon.
 integration_tests += tests/integration/check_cpuset
