@@ -142,6 +142,18 @@ tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
 
+# blsim compare and blsim live (with the real daemon) on every shipped SoC board.
+integration_tests += tests/integration/check_soc_blsim
+tests_integration_check_soc_blsim_SOURCES = tests/integration/check_soc_blsim.c $(INTEGRATION_HARNESS)
+tests_integration_check_soc_blsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
+	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
+tests_integration_check_soc_blsim_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_soc_blsim_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
+
 # End to end: the real daemon on blsim live's exynos5422-like board with the
 # rt-app workloads, driven with the real switchctl over a private bus.
 integration_tests += tests/integration/check_e2e
