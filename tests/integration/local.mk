@@ -80,9 +80,10 @@ tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon
 
 # The quick-start demo: the daemon on blsim live's Exynos 5422 while 28 s of
 # load play, switchctl monitor on a private bus, the energy against the
-# references, and the timeline in demo/timeline.svg.
+# references, and the timeline in demo/timeline.svg. BOARD=NAME (conf/boards/)
+# or BOARD=FILE plays another board model.
 demo: src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
-	$(SHELL) $(abs_top_srcdir)/tests/demo/run-demo.sh $(abs_top_srcdir) $(abs_top_builddir)
+	$(SHELL) $(abs_top_srcdir)/tests/demo/run-demo.sh $(abs_top_srcdir) $(abs_top_builddir) $(BOARD)
 .PHONY: demo
 EXTRA_DIST += tests/demo/run-demo.sh
 
