@@ -366,7 +366,7 @@ static int add_cpu_devices(struct fakeboard *fb)
 
                 fprintf(f, "P: /devices/system/cpu/cpu%u\nE: SUBSYSTEM=cpu\n", cpu);
                 if (c->capacity)
-                        fprintf(f, "A: cpu_capacity=%u\\n\n", c->capacity);
+                        fprintf(f, "A: cpu_capacity=%u\\n\n", fb->cpu[cpu].capacity);
                 if (!fb->cpu[cpu].fixed)
                         fprintf(f, "A: online=%d\\n\n", !c->switcher_offline);
                 fprintf(f, "A: topology/physical_package_id=%d\\n\n", c->package_id);
@@ -672,7 +672,7 @@ static int setup_policies(struct fakeboard *fb)
                     (c->opps_khz && (c->nopps == 0 || c->opps_khz[0] != c->min_khz ||
                                      c->opps_khz[c->nopps - 1] != c->max_khz)))
                         return -EINVAL;
-                for (unsigned cpu = 0; cpu < cpuset_span(&cpus); cpu++) {
+                for (unsigned cpu = 0, nth = 0; cpu < cpuset_span(&cpus); cpu++) {
                         struct fb_policy *p = shared;
 
                         if (!cpuset_isset(&cpus, cpu))
@@ -680,6 +680,9 @@ static int setup_policies(struct fakeboard *fb)
                         /* Capacity without cpu_capacity: what the scheduler would
                          * derive from the top frequencies. */
                         fb->cpu[cpu].capacity = c->capacity;
+                        if (c->capacity && c->cpu_capacities)
+                                fb->cpu[cpu].capacity = c->cpu_capacities[nth];
+                        nth++;
                         if (!c->capacity)
                                 fb->cpu[cpu].capacity = (unsigned)(((uint64_t)BL_CAPACITY_SCALE * c->max_khz +
                                                                     top_khz / 2) / top_khz);

@@ -49,6 +49,10 @@ struct fakeboard_cluster_desc {
         const char *core;               /* for people: "Cortex-A7" */
         const char *cpus;               /* cpulist */
         unsigned capacity;              /* cpuN/cpu_capacity; 0: the kernel has no such file */
+        /* Per CPU of 'cpus', in order: cpu_capacity where the cores sharing
+         * this policy are not of one kind (each its own capacity-dmips-mhz);
+         * NULL: 'capacity' for all. */
+        const unsigned *cpu_capacities;
         int cluster_id;                 /* topology/cluster_id, or one of the constants above */
         int package_id;                 /* topology/physical_package_id */
         bool per_cpu_policy;            /* a cpufreq policy per CPU (x86) rather than per cluster */

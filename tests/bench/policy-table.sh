@@ -3,7 +3,8 @@
 # three switch costs (the board's own, 2 ms / 5 mJ, 10 ms / 50 mJ), in
 # cluster mode and then in pair and mp mode, as markdown.
 #   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] [--costs "C ..."]
-#                                             [--oracle-start lowest|free] BUILDDIR [GENERATED]
+#                                             [--oracle-start lowest|free] [--boards "B ..."]
+#                                             BUILDDIR [GENERATED]
 # Traces: the visible ones (tests/workloads/*.csv), the held-out ones
 # (tests/workloads/holdout/*.csv, never tuned on) and, when GENERATED is
 # given, every *.csv under it (blsim generate's output; the family is the
@@ -35,20 +36,25 @@
 # --oracle-start is blsim's (default lowest: the oracle starts where every
 # policy does and pays the switch up; free: its first step is free), and
 # every oracle figure (eta, T3, T5, the reactive oracle's) is against it.
+# --boards picks the board models: names in conf/boards/ or files (default
+# "exynos5422-like tc2"); a name:MODES entry ("gs101:mp") runs that board in
+# those modes instead of --modes'.
 # Every policy's eta / late per workload: eta-table.sh. Recorded in
 # tests/bench/RESULTS.md.
 set -eu
-usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] [--oracle-start S] BUILDDIR [GENERATED]"
+usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] [--oracle-start S] [--boards \"B ...\"] BUILDDIR [GENERATED]"
 summary_only=0
 oracle_start=lowest
 modes="cluster pair mp"
 costs="board 2000,5000 10000,50000"
+boards="exynos5422-like tc2"
 while [ $# -gt 0 ]; do
         case $1 in
         --summary) summary_only=1; shift ;;
         --modes) modes=${2:?--modes needs a list}; shift 2 ;;
         --costs) costs=${2:?--costs needs a list}; shift 2 ;;
         --oracle-start) oracle_start=${2:?--oracle-start needs lowest or free}; shift 2 ;;
+        --boards) boards=${2:?--boards needs a list}; shift 2 ;;
         --) shift; break ;;
         -*) echo "$usage" >&2; exit 64 ;;
         *) break ;;
@@ -192,9 +198,13 @@ judge() { # BOARD MODE COST
         }'
 }
 
-for board in "$src"/conf/boards/exynos5422-like.ini "$src"/conf/boards/tc2.ini; do
+for entry in $boards; do
+        board=${entry%%:*}
+        board_modes=$modes
+        case $entry in *:*) board_modes=$(echo "${entry#*:}" | tr , ' ') ;; esac
+        case $board in */*|*.ini) ;; *) board=$src/conf/boards/$board.ini ;; esac
         name=$(basename "$board" .ini)
-        for mode in $modes; do
+        for mode in $board_modes; do
                 for cost in $costs; do
                         traces | while read -r set trace path; do
                                 printf '%s %s %s\n' "$set" "$trace" \

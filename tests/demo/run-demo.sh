@@ -6,14 +6,17 @@
 # after another), watched with switchctl monitor over a private dbus-daemon;
 # then the energy of the live run against always-big, always-little and the
 # oracle, and the timeline plot.
-#   run-demo.sh SRCDIR BUILDDIR
-# Everything it writes goes to BUILDDIR/demo/.
+#   run-demo.sh SRCDIR BUILDDIR [BOARD]
+# BOARD (make demo BOARD=...): another board model, a name in conf/boards/
+# (rk3399, gs101, ...) or a file. Everything it writes goes to BUILDDIR/demo/.
 set -eu
 
 src=$1
 build=$2
 out=$build/demo
-board=$src/conf/boards/exynos5422-like.ini
+board=${3:-exynos5422-like}
+case $board in */*|*.ini) ;; *) board=$src/conf/boards/$board.ini ;; esac
+[ -r "$board" ] || { echo "demo: $board: no such board model" >&2; exit 1; }
 config=$src/conf/bigLittle.conf
 blsim=$build/src/sim/blsim
 daemon=$build/src/daemon/bigLittled
@@ -88,13 +91,24 @@ done
 DBUS_SYSTEM_BUS_ADDRESS=$(head -n 1 "$tmp/bus.address")
 export DBUS_SYSTEM_BUS_ADDRESS
 
-cat <<EOF
+if [ "$board" = "$src/conf/boards/exynos5422-like.ini" ]; then
+        cat <<EOF
 bigLittle demo: bigLittled, unmodified, on a live simulated Exynos 5422 (4x Cortex-A7 "little" +
 4x Cortex-A15 "big"), with the shipped configuration. The board plays 28 s of load in real
 time: an app launch (6 s), video (10 s), a ramp up and down (12 s). Below: switchctl monitor,
 live.
 
 EOF
+else
+        # The model's first line names it: "# bigLittle board model v1: NAME (KINDS)...".
+        what=$(head -n 1 "$board" | sed 's/^# bigLittle board model v1: //; s/, written by .*//')
+        cat <<EOF
+bigLittle demo: bigLittled, unmodified, on a live simulated $what,
+with the shipped configuration. The board plays 28 s of load in real time: an app launch (6 s),
+video (10 s), a ramp up and down (12 s). Below: switchctl monitor, live.
+
+EOF
+fi
 
 "$blsim" live --board "$board" --workload "$trace" --config "$config" --plot "$out/timeline.svg" --json \
         -- "$daemon" --foreground --config "$config" >"$out/report.json" 2>"$out/daemon.log" &

@@ -119,8 +119,10 @@ static const struct fakeboard_zone_desc x86_symmetric_zones[] = {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* RK3399 (ROCKPro64, Firefly) on a mainline arm64 kernel: two clusters with
- * their own policies and cluster_ids, capacities from capacity-dmips-mhz
- * (485 and 1024), the OPP tables of rk3399-opp.dtsi. arm64 can take any CPU
+ * their own policies and cluster_ids, the OPP tables of rk3399-opp.dtsi and
+ * the cpu_capacity the kernel derives from them as conf/boards/rk3399.ini
+ * has it: capacity-dmips-mhz 485 and 1024 times each cluster's top
+ * frequency (1416 and 1800 MHz), the fastest scaled to 1024, gives 381. arm64 can take any CPU
  * offline through PSCI, cpu0 included, so every CPU has an online file. */
 static const unsigned rk3399_a53_opps[] = { 408000, 600000, 816000, 1008000, 1200000, 1416000 };
 static const unsigned rk3399_a72_opps[] = {
@@ -131,7 +133,7 @@ static const struct fakeboard_cluster_desc rk3399_clusters[] = {
         {
                 .core = "Cortex-A53",
                 .cpus = "0-3",
-                .capacity = 485,
+                .capacity = 381,
                 .cluster_id = 0,
                 .package_id = 0,
                 .min_khz = 408000,
@@ -179,6 +181,102 @@ static const struct fakeboard_trip_desc rk3399_gpu_trips[] = {
 static const struct fakeboard_zone_desc rk3399_zones[] = {
         { "cpu-thermal", 40000, 95000, TRIPS(rk3399_cpu_trips) },
         { "gpu-thermal", 39000, 95000, TRIPS(rk3399_gpu_trips) },
+};
+
+/* Google Tensor GS101 (Pixel 6) as conf/boards/gs101.ini models it from
+ * gs101.dtsi: 4x Cortex-A55 + 2x Cortex-A76 + 2x Cortex-X1, three cpu-map
+ * clusters with a policy each and the three OPP tables. The cpu_capacity
+ * values are the kernel's (capacity-dmips-mhz 250, 620, 1024 times the top
+ * frequencies): the A55s' top (160) is below the X1s' bottom OPP (182). */
+static const unsigned gs101_little_opps[] = {
+        300000, 574000, 738000, 930000, 1098000, 1197000, 1328000, 1401000, 1598000, 1704000, 1803000,
+};
+static const unsigned gs101_mid_opps[] = {
+        400000, 553000, 696000, 799000, 910000, 1024000, 1197000,
+        1328000, 1491000, 1663000, 1836000, 1999000, 2130000, 2253000,
+};
+static const unsigned gs101_big_opps[] = {
+        500000, 851000, 984000, 1106000, 1277000, 1426000, 1582000, 1745000, 1826000,
+        2048000, 2188000, 2252000, 2401000, 2507000, 2630000, 2704000, 2802000,
+};
+
+#define ARM64_CLUSTER(name, list, cap, cid, table, min, max)                                        \
+        {                                                                                           \
+                .core = name, .cpus = list, .capacity = cap, .cluster_id = cid, .package_id = 0,    \
+                .min_khz = (min), .max_khz = (max), .opps_khz = (table),                           \
+                .nopps = COUNT(table), .driver = "cpufreq-dt", .governor = "schedutil",             \
+                .governors = "conservative ondemand userspace powersave performance schedutil",     \
+                .list_frequencies = true, .transition_latency_ns = 40000,                           \
+        }
+
+static const struct fakeboard_cluster_desc gs101_clusters[] = {
+        ARM64_CLUSTER("Cortex-A55", "0-3", 160, 0, gs101_little_opps, 300000, 1803000),
+        ARM64_CLUSTER("Cortex-A76", "4-5", 498, 1, gs101_mid_opps, 400000, 2253000),
+        ARM64_CLUSTER("Cortex-X1", "6-7", 1024, 2, gs101_big_opps, 500000, 2802000),
+};
+
+/* One zone per kind of core, passive at 90 °C. */
+static const struct fakeboard_trip_desc gs101_trips[] = {
+        { "passive", 90000, 5000 },
+};
+
+static const struct fakeboard_zone_desc gs101_zones[] = {
+        { "LITTLE", 38000, 115000, TRIPS(gs101_trips) },
+        { "MID", 39000, 115000, TRIPS(gs101_trips) },
+        { "BIG", 40000, 115000, TRIPS(gs101_trips) },
+};
+
+/* RK3588 (Rock 5, Orange Pi 5) as conf/boards/rk3588.ini models it from
+ * rk3588-base.dtsi and rk3588-opp.dtsi: 4x Cortex-A55 and two cpu-map
+ * clusters of two Cortex-A76, each pair with a policy and an OPP table of
+ * its own, identical. The A55s' top (397) is below the A76s' bottom OPP
+ * (1200 MHz: 512), so no frequency of the big cores is as slow as the
+ * LITTLE ones at their fastest. */
+static const unsigned rk3588_little_opps[] = { 1008000, 1200000, 1416000, 1608000, 1800000 };
+static const unsigned rk3588_big_opps[] = { 1200000, 1416000, 1608000, 1800000, 2016000, 2208000, 2400000 };
+
+static const struct fakeboard_cluster_desc rk3588_clusters[] = {
+        ARM64_CLUSTER("Cortex-A55", "0-3", 397, 0, rk3588_little_opps, 1008000, 1800000),
+        ARM64_CLUSTER("Cortex-A76", "4-5", 1024, 1, rk3588_big_opps, 1200000, 2400000),
+        ARM64_CLUSTER("Cortex-A76", "6-7", 1024, 2, rk3588_big_opps, 1200000, 2400000),
+};
+
+/* soc-thermal of rk3588s.dtsi: passive at 75 and 85 °C, critical at 115. */
+static const struct fakeboard_trip_desc rk3588_trips[] = {
+        { "passive", 75000, 2000 },
+        { "passive", 85000, 2000 },
+};
+
+static const struct fakeboard_zone_desc rk3588_zones[] = {
+        { "soc-thermal", 40000, 115000, TRIPS(rk3588_trips) },
+};
+
+/* Capacities that differ within one cluster: the RK3588 model's A55s, and
+ * four A76-class cores that share one cluster_id and one cpufreq policy
+ * (one clock) but not one kind, so the kernel gives cpu4-5 1024 and cpu6-7
+ * 942 (their own capacity-dmips-mhz). A layout no shipped board has yet; it
+ * is what a tree that mixes core types in one frequency domain produces. */
+static const unsigned mixed_capacity_big[] = { 1024, 1024, 942, 942 };
+
+static const struct fakeboard_cluster_desc mixed_capacity_cluster_clusters[] = {
+        ARM64_CLUSTER("Cortex-A55", "0-3", 397, 0, rk3588_little_opps, 1008000, 1800000),
+        {
+                .core = "Cortex-A76 (two of another kind, one clock)",
+                .cpus = "4-7",
+                .capacity = 1024,
+                .cpu_capacities = mixed_capacity_big,
+                .cluster_id = 1,
+                .package_id = 0,
+                .min_khz = 1200000,
+                .max_khz = 2400000,
+                .opps_khz = rk3588_big_opps,
+                .nopps = COUNT(rk3588_big_opps),
+                .driver = "cpufreq-dt",
+                .governor = "schedutil",
+                .governors = "conservative ondemand userspace powersave performance schedutil",
+                .list_frequencies = true,
+                .transition_latency_ns = 40000,
+        },
 };
 
 /* A phone-class DynamIQ SoC (Snapdragon 855 class): 4 Cortex-A55, 3
@@ -476,6 +574,42 @@ static const struct fakeboard_desc boards[] = {
                 .nzones = COUNT(tc2_switcher_zones),
                 .psi = false,
                 .bl_switcher = true,
+        },
+        {
+                .name = "gs101",
+                .summary = "Google Tensor GS101 (Pixel 6): 4x Cortex-A55 + 2x Cortex-A76 + 2x Cortex-X1",
+                .ncpus = 8,
+                .kernel_max = 255,
+                .clusters = gs101_clusters,
+                .nclusters = COUNT(gs101_clusters),
+                .zones = gs101_zones,
+                .nzones = COUNT(gs101_zones),
+                .psi = true,
+                .cgroup2 = true,
+        },
+        {
+                .name = "rk3588",
+                .summary = "RK3588 (Rock 5): 4x Cortex-A55 + 2x2 Cortex-A76, LITTLE's top below big's bottom",
+                .ncpus = 8,
+                .kernel_max = 255,
+                .clusters = rk3588_clusters,
+                .nclusters = COUNT(rk3588_clusters),
+                .zones = rk3588_zones,
+                .nzones = COUNT(rk3588_zones),
+                .psi = true,
+                .cgroup2 = true,
+        },
+        {
+                .name = "mixed-capacity-cluster",
+                .summary = "4x Cortex-A55 + one cluster and policy of 4 cores of two capacities (1024, 942)",
+                .ncpus = 8,
+                .kernel_max = 255,
+                .clusters = mixed_capacity_cluster_clusters,
+                .nclusters = COUNT(mixed_capacity_cluster_clusters),
+                .zones = rk3588_zones,
+                .nzones = COUNT(rk3588_zones),
+                .psi = true,
+                .cgroup2 = true,
         },
         MANY_CORE_BOARD("many-64", 64, many64_clusters),
         MANY_CORE_BOARD("many-256", 256, many256_clusters),

@@ -61,7 +61,7 @@ static const struct board_case cases[] = {
                 /* arm64 offlines cpu0 too: the big level is the A72s alone. */
                 .board = "rk3399",
                 .how = "started: cpufreq related_cpus + cpu_capacity; mode cluster",
-                .levels = "levels little (cpus 0-3, capacity 485), big (cpus 4-5, capacity 1024);",
+                .levels = "levels little (cpus 0-3, capacity 381), big (cpus 4-5, capacity 1024);",
                 .all = "0-5",
                 .little = "0-3",
                 .load = { 600, 600 },

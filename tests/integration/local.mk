@@ -80,9 +80,10 @@ tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon
 
 # The quick-start demo: the daemon on blsim live's Exynos 5422 while 28 s of
 # load play, switchctl monitor on a private bus, the energy against the
-# references, and the timeline in demo/timeline.svg.
+# references, and the timeline in demo/timeline.svg. BOARD=NAME (conf/boards/)
+# or BOARD=FILE plays another board model.
 demo: src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
-	$(SHELL) $(abs_top_srcdir)/tests/demo/run-demo.sh $(abs_top_srcdir) $(abs_top_builddir)
+	$(SHELL) $(abs_top_srcdir)/tests/demo/run-demo.sh $(abs_top_srcdir) $(abs_top_builddir) $(BOARD)
 .PHONY: demo
 EXTRA_DIST += tests/demo/run-demo.sh
 
@@ -97,6 +98,14 @@ tests_integration_check_topologies_SOURCES = tests/integration/check_topologies.
 tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_topologies_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+
+# The topologies of the shipped SoC boards (conf/boards/): the ladder, a climb
+# to the top, back down, every CPU restored.
+integration_tests += tests/integration/check_soc_boards
+tests_integration_check_soc_boards_SOURCES = tests/integration/check_soc_boards.c $(INTEGRATION_HARNESS)
+tests_integration_check_soc_boards_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_soc_boards_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # The cpuset backend: cgroup v2 written directly, or systemd's AllowedCPUs=
 # through a fake systemd on a private dbus-daemon.
@@ -133,6 +142,18 @@ tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a
 	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
+
+# blsim compare and blsim live (with the real daemon) on every shipped SoC board.
+integration_tests += tests/integration/check_soc_blsim
+tests_integration_check_soc_blsim_SOURCES = tests/integration/check_soc_blsim.c $(INTEGRATION_HARNESS)
+tests_integration_check_soc_blsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
+	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
+	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
+tests_integration_check_soc_blsim_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(LIBM)
+EXTRA_tests_integration_check_soc_blsim_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
 
 # End to end: the real daemon on blsim live's exynos5422-like board with the
 # rt-app workloads, driven with the real switchctl over a private bus.
