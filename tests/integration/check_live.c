@@ -33,6 +33,7 @@
 #include "sim/presets.h"
 #include "sim/run.h"
 #include "sim/trace.h"
+#include "tests/integration/blsim-output.h"
 #include "tests/integration/harness.h"
 
 #define BOARD BOARDS_DIR "/exynos5422-like.ini"
@@ -51,7 +52,6 @@
  * bursts are 1 s apart, so half of that still names the right switch. */
 #define AGREE_SLACK_US (25 * SAMPLE_INTERVAL_US)
 #define AGREE_ENERGY_PCT 3.0
-#define MAX_SWITCHES 32
 
 /* Idle back-off off: the sample that brings the full rate back comes when
  * the measured board, or the simulation, first reads load, and the two
@@ -62,31 +62,7 @@ static const char config[] =
         "idle_sample_interval_ms = 0\n"
         "log_level = info\n";
 
-struct switch_rec {
-        unsigned long long t;
-        char from[16], to[16];
-};
-
-struct live_out {
-        int status;
-        char *out, *err;
-};
-
-/* Runs argv with stdout and stderr into files of the work directory. */
-static void run(char *const argv[], struct live_out *lo)
-{
-        char out[4096 + 16], err[4096 + 16];
-        pid_t pid;
-
-        snprintf(out, sizeof(out), "%s/out", harness_workdir());
-        snprintf(err, sizeof(err), "%s/err", harness_workdir());
-        pid = harness_exec_to_files(argv, out, err);
-        ck_assert_int_eq(waitpid(pid, &lo->status, 0), pid);
-        lo->out = read_whole_file(out);
-        lo->err = read_whole_file(err);
-}
-
-static void run_live_with(struct live_out *lo, const char *command, const char *config_text)
+static void run_live_with(struct run_out *lo, const char *command, const char *config_text)
 {
         const char *path = write_config("live.conf", config_text);
         char *argv[] = {
@@ -95,97 +71,23 @@ static void run_live_with(struct live_out *lo, const char *command, const char *
                 (char *)command, (char *)"--foreground", (char *)"--config", (char *)path, NULL,
         };
 
-        run(argv, lo);
+        run_program(argv, lo);
 }
 
-static void run_live(struct live_out *lo, const char *command)
+static void run_live(struct run_out *lo, const char *command)
 {
         run_live_with(lo, command, config);
 }
 
-static void free_out(struct live_out *lo)
-{
-        free(lo->out);
-        free(lo->err);
-}
-
-static void assert_success(const struct live_out *lo)
+static void assert_success(const struct run_out *lo)
 {
         ck_assert_msg(WIFEXITED(lo->status) && WEXITSTATUS(lo->status) == 0,
                       "blsim live: status %#x; it said:\n%s", lo->status, text_tail(lo->err, 2000));
 }
 
-static double json_number(const char *json, const char *key)
+static void assert_switched(const struct run_out *lo)
 {
-        char pattern[64];
-        const char *p;
-        char *end;
-        double v;
-
-        snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
-        p = strstr(json, pattern);
-        ck_assert_msg(p != NULL, "no key %s in:\n%s", key, json);
-        v = strtod(p + strlen(pattern), &end);
-        ck_assert_msg(end != p + strlen(pattern), "key %s is not a number in:\n%s", key, json);
-        return v;
-}
-
-static void json_text(const char *json, const char *key, char *buf, size_t size)
-{
-        char pattern[64];
-        const char *p;
-        size_t n;
-
-        snprintf(pattern, sizeof(pattern), "\"%s\": \"", key);
-        p = strstr(json, pattern);
-        ck_assert_msg(p != NULL, "no string %s in:\n%s", key, json);
-        p += strlen(pattern);
-        n = strcspn(p, "\"");
-        ck_assert_uint_lt(n, size);
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-}
-
-static unsigned json_switches(const char *json, struct switch_rec *sw)
-{
-        const char *p = strstr(json, "\"switch_sequence\": [");
-        unsigned n = 0;
-
-        ck_assert_msg(p != NULL, "no switch_sequence in:\n%s", json);
-        p = strchr(p, '[') + 1;
-        while (*p == '{' || (*p == ',' && *++p == ' ' && *++p == '{')) {
-                int used = 0;
-
-                ck_assert_uint_lt(n, MAX_SWITCHES);
-                ck_assert_msg(sscanf(p, "{\"t_us\": %llu, \"from\": \"%15[^\"]\", \"to\": \"%15[^\"]\"}%n",
-                                     &sw[n].t, sw[n].from, sw[n].to, &used) == 3 && used > 0,
-                              "bad switch entry: %.80s", p);
-                p += used;
-                n++;
-        }
-        ck_assert_msg(*p == ']', "switch_sequence does not end: %.80s", p);
-        return n;
-}
-
-/* The daemon's own account: "switch FROM -> TO: ..." lines, in order. */
-static unsigned logged_switches(const char *log, struct switch_rec *sw)
-{
-        unsigned n = 0;
-
-        for (const char *p = log; (p = strstr(p, "switch ")); p++) {
-                if (p != log && p[-1] != '\n')
-                        continue;
-                ck_assert_uint_lt(n, MAX_SWITCHES);
-                if (sscanf(p, "switch %15s -> %15[^:]:", sw[n].from, sw[n].to) == 2)
-                        n++;
-        }
-        return n;
-}
-
-/* Up at each burst and down after it, as the daemon logged it. */
-static void assert_switched(const struct live_out *lo)
-{
-        struct switch_rec board[MAX_SWITCHES], logged[MAX_SWITCHES];
+        struct switch_rec board[BLSIM_MAX_SWITCHES], logged[BLSIM_MAX_SWITCHES];
         unsigned n = json_switches(lo->out, board);
 
         ck_assert_msg(n == 4, "%u switches; the daemon said:\n%s", n, text_tail(lo->err, 2000));
@@ -210,7 +112,7 @@ static void assert_switched(const struct live_out *lo)
 
 START_TEST(test_live_daemon)
 {
-        struct live_out lo;
+        struct run_out lo;
         char text[64];
 
         run_live(&lo, DAEMON_PATH);
@@ -234,7 +136,7 @@ START_TEST(test_live_daemon)
         json_text(lo.out, "online_at_exit", text, sizeof(text));
         ck_assert_str_eq(text, "0-7");
         ck_assert_ptr_nonnull(strstr(lo.err, "restored: online 0-7"));
-        free_out(&lo);
+        run_out_free(&lo);
 }
 END_TEST
 
@@ -268,7 +170,7 @@ static void simulate(const char *path, double *energy_uj, struct switch_rec *sw,
         for (size_t i = 0; i < tl.n; i++) {
                 if (tl.p[i].level == level)
                         continue;
-                ck_assert_uint_lt(*nsw, MAX_SWITCHES);
+                ck_assert_uint_lt(*nsw, BLSIM_MAX_SWITCHES);
                 sw[*nsw].t = tl.p[i].t;
                 snprintf(sw[*nsw].from, sizeof(sw[*nsw].from), "%s", m->class_name[level]);
                 snprintf(sw[*nsw].to, sizeof(sw[*nsw].to), "%s", m->class_name[tl.p[i].level]);
@@ -286,13 +188,13 @@ static void simulate(const char *path, double *energy_uj, struct switch_rec *sw,
 
 START_TEST(test_live_agrees_with_run)
 {
-        struct switch_rec live[MAX_SWITCHES], sim[MAX_SWITCHES];
+        struct switch_rec live[BLSIM_MAX_SWITCHES], sim[BLSIM_MAX_SWITCHES];
         char *run_argv[] = {
                 (char *)BLSIM_PATH, (char *)"run", (char *)"--board", (char *)BOARD, (char *)"--workload",
                 (char *)WORKLOAD, (char *)"--config", NULL, (char *)"--json", NULL,
         };
         double live_uj, sim_uj, diff_pct, worst = 0;
-        struct live_out lo, ro;
+        struct run_out lo, ro;
         unsigned nlive, nsim;
 
         run_live(&lo, DAEMON_PATH);
@@ -303,7 +205,7 @@ START_TEST(test_live_agrees_with_run)
 
         /* blsim run prints exactly what simulate() computed. */
         run_argv[7] = (char *)write_config("live.conf", config);
-        run(run_argv, &ro);
+        run_program(run_argv, &ro);
         ck_assert_msg(WIFEXITED(ro.status) && WEXITSTATUS(ro.status) == 0, "blsim run: %s", ro.err);
         ck_assert_double_eq_tol(json_number(ro.out, "energy_uj"), sim_uj, 0.001);
         ck_assert_double_eq(json_number(ro.out, "switches"), nsim);
@@ -330,8 +232,8 @@ START_TEST(test_live_agrees_with_run)
                         live[i].to, live[i].t, sim[i].t);
         ck_assert_msg(fabs(diff_pct) <= AGREE_ENERGY_PCT, "energy live %.3f uJ, simulated %.3f uJ (%+.2f %%)",
                       live_uj, sim_uj, diff_pct);
-        free_out(&ro);
-        free_out(&lo);
+        run_out_free(&ro);
+        run_out_free(&lo);
 }
 END_TEST
 
@@ -342,7 +244,7 @@ static const char *const other_backends[] = { "cpuset", "cpufreq" };
 START_TEST(test_live_backends)
 {
         char text[256], want[64];
-        struct live_out lo;
+        struct run_out lo;
 
         snprintf(text, sizeof(text), "%sbackend = %s\n[cpuset]\nmanager = cgroupfs\n", config,
                  other_backends[_i]);
@@ -355,13 +257,13 @@ START_TEST(test_live_backends)
         ck_assert_ptr_nonnull(strstr(lo.err, "restored: "));
         json_text(lo.out, "online_at_exit", text, sizeof(text));
         ck_assert_str_eq(text, "0-7");
-        free_out(&lo);
+        run_out_free(&lo);
 }
 END_TEST
 
 START_TEST(test_live_command_fails)
 {
-        struct live_out lo;
+        struct run_out lo;
 
         /* A command that exits before the workload ends: no report. */
         run_live(&lo, "/bin/false");
@@ -370,7 +272,7 @@ START_TEST(test_live_command_fails)
         ck_assert_msg(strstr(lo.err, "/bin/false exited with status 1 before the workload ended"), "%s",
                       lo.err);
         ck_assert_str_eq(lo.out, "");
-        free_out(&lo);
+        run_out_free(&lo);
 }
 END_TEST
 
@@ -378,12 +280,12 @@ START_TEST(test_live_usage)
 {
         char *argv[] = { (char *)BLSIM_PATH, (char *)"live", (char *)"--board", (char *)BOARD,
                          (char *)"--workload", (char *)WORKLOAD, NULL };
-        struct live_out lo;
+        struct run_out lo;
 
-        run(argv, &lo);
+        run_program(argv, &lo);
         ck_assert_msg(WIFEXITED(lo.status) && WEXITSTATUS(lo.status) == 64, "status %#x", lo.status);
         ck_assert_ptr_nonnull(strstr(lo.err, "expected the command to run"));
-        free_out(&lo);
+        run_out_free(&lo);
 }
 END_TEST
 

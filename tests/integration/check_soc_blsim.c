@@ -20,12 +20,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "tests/integration/blsim-output.h"
 #include "tests/integration/harness.h"
 
 #define WORKLOAD TEST_DATA_DIR "/live/idle-heavy-idle.csv"
 #define STEPS 2500
 #define STEP_US 2000
-#define MAX_SWITCHES 32
 #define MAX_LEVELS 8
 
 static const char base_config[] =
@@ -56,16 +56,6 @@ static const struct soc_case cases[] = {
         { "sdm845", "cluster", { "little", "big" }, "0-7", false },
 };
 
-struct switch_rec {
-        unsigned long long t;
-        char from[16], to[16];
-};
-
-struct run_out {
-        int status;
-        char *out, *err;
-};
-
 static const char *board_path(const struct soc_case *c)
 {
         static char path[4096];
@@ -74,56 +64,12 @@ static const char *board_path(const struct soc_case *c)
         return path;
 }
 
+/* blsim to its end, which must succeed. */
 static void run(char *const argv[], struct run_out *ro)
 {
-        char out[4096 + 16], err[4096 + 16];
-        pid_t pid;
-
-        snprintf(out, sizeof(out), "%s/out", harness_workdir());
-        snprintf(err, sizeof(err), "%s/err", harness_workdir());
-        pid = harness_exec_to_files(argv, out, err);
-        ck_assert_int_eq(waitpid(pid, &ro->status, 0), pid);
-        ro->out = read_whole_file(out);
-        ro->err = read_whole_file(err);
+        run_program(argv, ro);
         ck_assert_msg(WIFEXITED(ro->status) && WEXITSTATUS(ro->status) == 0, "blsim %s: status %#x; it said:\n%s",
                       argv[1], ro->status, text_tail(ro->err, 2000));
-}
-
-static void free_out(struct run_out *ro)
-{
-        free(ro->out);
-        free(ro->err);
-}
-
-static double json_number(const char *json, const char *key)
-{
-        char pattern[64];
-        const char *p;
-        char *end;
-        double v;
-
-        snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
-        p = strstr(json, pattern);
-        ck_assert_msg(p != NULL, "no key %s in:\n%s", key, text_tail(json, 2000));
-        v = strtod(p + strlen(pattern), &end);
-        ck_assert_msg(end != p + strlen(pattern), "key %s is not a number in:\n%s", key, text_tail(json, 2000));
-        return v;
-}
-
-static void json_text(const char *json, const char *key, char *buf, size_t size)
-{
-        char pattern[64];
-        const char *p;
-        size_t n;
-
-        snprintf(pattern, sizeof(pattern), "\"%s\": \"", key);
-        p = strstr(json, pattern);
-        ck_assert_msg(p != NULL, "no string %s in:\n%s", key, text_tail(json, 2000));
-        p += strlen(pattern);
-        n = strcspn(p, "\"");
-        ck_assert_uint_lt(n, size);
-        memcpy(buf, p, n);
-        buf[n] = '\0';
 }
 
 /* The row of policy 'name' of blsim compare --json: from its opening brace
@@ -199,45 +145,9 @@ START_TEST(test_compare_on_board)
                 assert_levels(c, compare_row(ro.out, policies[i]), policies[i]);
         /* The default policy leaves the lowest level for the bursts. */
         ck_assert_double_ge(json_number(compare_row(ro.out, "default"), "switches"), 2);
-        free_out(&ro);
+        run_out_free(&ro);
 }
 END_TEST
-
-static unsigned json_switches(const char *json, struct switch_rec *sw)
-{
-        const char *p = strstr(json, "\"switch_sequence\": [");
-        unsigned n = 0;
-
-        ck_assert_msg(p != NULL, "no switch_sequence in:\n%s", text_tail(json, 2000));
-        p = strchr(p, '[') + 1;
-        while (*p == '{' || (*p == ',' && *++p == ' ' && *++p == '{')) {
-                int used = 0;
-
-                ck_assert_uint_lt(n, MAX_SWITCHES);
-                ck_assert_msg(sscanf(p, "{\"t_us\": %llu, \"from\": \"%15[^\"]\", \"to\": \"%15[^\"]\"}%n",
-                                     &sw[n].t, sw[n].from, sw[n].to, &used) == 3 && used > 0,
-                              "bad switch entry: %.80s", p);
-                p += used;
-                n++;
-        }
-        ck_assert_msg(*p == ']', "switch_sequence does not end: %.80s", p);
-        return n;
-}
-
-/* The daemon's own account: "switch FROM -> TO: ..." lines, in order. */
-static unsigned logged_switches(const char *log, struct switch_rec *sw)
-{
-        unsigned n = 0;
-
-        for (const char *p = log; (p = strstr(p, "switch ")); p++) {
-                if (p != log && p[-1] != '\n')
-                        continue;
-                ck_assert_uint_lt(n, MAX_SWITCHES);
-                if (sscanf(p, "switch %15s -> %15[^:]:", sw[n].from, sw[n].to) == 2)
-                        n++;
-        }
-        return n;
-}
 
 /* Whether some switch in [from_us, to_us) went to 'level'. */
 static bool reached(const struct switch_rec *sw, unsigned n, unsigned long long from_us, unsigned long long to_us,
@@ -262,7 +172,7 @@ static const char *level_at(const struct switch_rec *sw, unsigned n, unsigned lo
 START_TEST(test_live_on_board)
 {
         const struct soc_case *c = &cases[_i];
-        struct switch_rec board[MAX_SWITCHES], logged[MAX_SWITCHES];
+        struct switch_rec board[BLSIM_MAX_SWITCHES], logged[BLSIM_MAX_SWITCHES];
         char config[sizeof(base_config) + 64], text[64], restored[64];
         const char *lowest = c->levels[0], *top = lowest;
         struct run_out ro;
@@ -316,7 +226,7 @@ START_TEST(test_live_on_board)
         snprintf(restored, sizeof(restored), "restored: online %s", c->all);
         ck_assert_msg(strstr(ro.err, restored), "%s %s: the daemon did not say \"%s\":\n%s", c->board, c->mode,
                       restored, text_tail(ro.err, 2000));
-        free_out(&ro);
+        run_out_free(&ro);
 }
 END_TEST
 

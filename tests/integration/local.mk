@@ -18,6 +18,8 @@ noinst_PROGRAMS += tests/fakeboard/refuse-writes.so
 tests_fakeboard_refuse_writes_so_SOURCES = tests/fakeboard/refuse-writes.c
 tests_fakeboard_refuse_writes_so_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fPIC -fvisibility=hidden
 tests_fakeboard_refuse_writes_so_LDFLAGS = -shared
+# What blsim prints, read by the tests that run it.
+BLSIM_OUTPUT = tests/integration/blsim-output.h tests/integration/blsim-output.c
 # The helpers the integration tests of the daemon share.
 INTEGRATION_HARNESS = tests/integration/harness.h tests/integration/harness.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c tests/fakeboard/boards.c
@@ -132,7 +134,7 @@ EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-write
 # blsim live: the real daemon on a board model played in real time, and the
 # agreement of its switches and energy with blsim run's.
 integration_tests += tests/integration/check_live
-tests_integration_check_live_SOURCES = tests/integration/check_live.c $(INTEGRATION_HARNESS)
+tests_integration_check_live_SOURCES = tests/integration/check_live.c $(BLSIM_OUTPUT) $(INTEGRATION_HARNESS)
 tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(INIH_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
@@ -145,7 +147,8 @@ EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLi
 
 # blsim compare and blsim live (with the real daemon) on every shipped SoC board.
 integration_tests += tests/integration/check_soc_blsim
-tests_integration_check_soc_blsim_SOURCES = tests/integration/check_soc_blsim.c $(INTEGRATION_HARNESS)
+tests_integration_check_soc_blsim_SOURCES = tests/integration/check_soc_blsim.c $(BLSIM_OUTPUT) \
+	$(INTEGRATION_HARNESS)
 tests_integration_check_soc_blsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
