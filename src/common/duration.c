@@ -57,52 +57,54 @@ static int lookup_unit(const char *name, size_t len, uint64_t *ret)
 }
 
 /* Reads digits into *ret; returns how many there were, or -ERANGE. */
-static int read_digits(const char **p, uint64_t *ret, uint64_t *ret_scale)
+static int read_digits(const char **p, uint64_t *ret)
 {
-        uint64_t v = 0, scale = 1;
+        uint64_t v = 0;
         int n = 0;
 
         while (isdigit((unsigned char)**p)) {
                 if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(**p - '0'), &v))
                         return -ERANGE;
-                /* A fraction longer than µs precision needs is cut, not refused. */
-                if (scale < UINT64_C(1000000000000000000))
-                        scale *= 10;
                 (*p)++;
                 n++;
         }
         *ret = v;
-        if (ret_scale)
-                *ret_scale = scale;
         return n;
+}
+
+/* floor(unit x 0.DDD...) for the digits in [digits, end), exactly: from
+ * the last digit back, each step adds a digit's share and divides by ten
+ * (the floor of a floor divided is the floor of the whole), and what is
+ * carried stays below 'unit'. Any number of digits: with a scale of
+ * 10^digits, "0.50000000000000s" overflowed 64 bits into 131065 µs. */
+static uint64_t fraction_of(uint64_t unit, const char *digits, const char *end)
+{
+        uint64_t part = 0;
+
+        while (end > digits) {
+                end--;
+                part = (part + (uint64_t)(*end - '0') * unit) / 10;
+        }
+        return part;
 }
 
 /* One component "NUMBER[.FRACTION]UNIT" at *p, added to *total. */
 static int parse_component(const char **p, bool alone, uint64_t *total)
 {
-        const char *q = *p, *unit_start;
-        uint64_t whole, frac = 0, frac_scale = 1, unit, v;
-        int nwhole, nfrac = 0;
+        const char *q = *p, *unit_start, *frac = NULL, *frac_end = NULL;
+        uint64_t whole, unit, v;
+        int nwhole;
 
-        nwhole = read_digits(&q, &whole, NULL);
+        nwhole = read_digits(&q, &whole);
         if (nwhole < 0)
                 return nwhole;
         if (*q == '.') {
-                q++;
-                /* Keep at most 18 digits of the fraction: more cannot matter in µs. */
-                const char *f = q;
-                while (isdigit((unsigned char)*q) && q - f < 18)
-                        q++;
-                size_t flen = (size_t)(q - f);
-                for (size_t i = 0; i < flen; i++) {
-                        frac = frac * 10 + (uint64_t)(f[i] - '0');
-                        frac_scale *= 10;
-                }
-                nfrac = (int)flen;
+                frac = ++q;
                 while (isdigit((unsigned char)*q))
                         q++;
+                frac_end = q;
         }
-        if (nwhole == 0 && nfrac == 0)
+        if (nwhole == 0 && frac == frac_end)
                 return -EINVAL;
 
         while (*q == ' ')
@@ -120,8 +122,8 @@ static int parse_component(const char **p, bool alone, uint64_t *total)
 
         if (__builtin_mul_overflow(whole, unit, &v))
                 return -ERANGE;
-        /* frac/frac_scale < 1 and unit < 2^60, so split to stay in range. */
-        v += (unit / frac_scale) * frac + (unit % frac_scale) * frac / frac_scale;
+        if (frac && __builtin_add_overflow(v, fraction_of(unit, frac, frac_end), &v))
+                return -ERANGE;
         if (__builtin_add_overflow(*total, v, total))
                 return -ERANGE;
         *p = q;
