@@ -12,19 +12,7 @@
 
 #define SWITCH_BOUND_MS 3000
 
-static const char config_text[] =
-        "[daemon]\n"
-        "sample_interval_ms = 20\n"
-        "backend = hotplug\n"
-        "[policy]\n"
-        "heuristics = pelt\n"
-        "[hysteresis]\n"
-        "up_threshold = 80\n"
-        "down_threshold = 60\n"
-        "up_delay_ms = 200\n"
-        "down_delay_ms = 300\n"
-        "min_residency_ms = 40\n"
-        "max_switch_rate_hz = 10\n";
+static const char config_text[] = HARNESS_PELT_CONFIG;
 
 static const unsigned idle_load[] = { 40 };
 /* The fake board places tasks on the biggest CPUs first and knows nothing

@@ -46,18 +46,7 @@
 #define SEC UINT64_C(1000000)
 
 static const char base_config[] =
-        "[daemon]\n"
-        "sample_interval_ms = 20\n"
-        "backend = hotplug\n"
-        "[policy]\n"
-        "heuristics = pelt\n"
-        "[hysteresis]\n"
-        "up_threshold = 80\n"
-        "down_threshold = 60\n"
-        "up_delay_ms = 200\n"
-        "down_delay_ms = 300\n"
-        "min_residency_ms = 40\n"
-        "max_switch_rate_hz = 10\n"
+        HARNESS_PELT_CONFIG
         /* the bus is under test: a switch down does not wait for the
          * measured cost to pay back */
         "break_even = no\n";

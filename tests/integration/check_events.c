@@ -20,19 +20,7 @@
 #define SWITCH_BOUND_MS 2000
 #define EVENT_BOUND_MS 3000
 
-static const char base_config[] =
-        "[daemon]\n"
-        "sample_interval_ms = 20\n"
-        "backend = hotplug\n"
-        "[policy]\n"
-        "heuristics = pelt\n"
-        "[hysteresis]\n"
-        "up_threshold = 80\n"
-        "down_threshold = 60\n"
-        "up_delay_ms = 200\n"
-        "down_delay_ms = 300\n"
-        "min_residency_ms = 40\n"
-        "max_switch_rate_hz = 10\n";
+static const char base_config[] = HARNESS_PELT_CONFIG;
 
 /* Events that change nothing are said at debug level only: the tests wait
  * for those lines to know an event was handled before the next change. */

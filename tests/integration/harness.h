@@ -55,6 +55,25 @@ void new_board(const char *name);
 /* Writes 'text' to the work directory's file 'name'; returns its path
  * (a static buffer, valid until the next call). */
 const char *write_config(const char *name, const char *text);
+/* The configuration most tests of the daemon start from: samples every
+ * 20 ms, the hotplug backend, the pelt heuristic, thresholds 80/60, up and
+ * down delays of 200 and 300 ms, 40 ms minimum residency, at most 10
+ * switches a second. A string literal, so that tests append sections to
+ * it and take its size. */
+#define HARNESS_PELT_CONFIG \
+        "[daemon]\n" \
+        "sample_interval_ms = 20\n" \
+        "backend = hotplug\n" \
+        "[policy]\n" \
+        "heuristics = pelt\n" \
+        "[hysteresis]\n" \
+        "up_threshold = 80\n" \
+        "down_threshold = 60\n" \
+        "up_delay_ms = 200\n" \
+        "down_delay_ms = 300\n" \
+        "min_residency_ms = 40\n" \
+        "max_switch_rate_hz = 10\n"
+
 /* The timing of a configuration that switches within tens of ms. */
 struct fast_timing {
         unsigned up_delay_ms, down_delay_ms, min_residency_ms, max_switch_rate_hz;
