@@ -356,7 +356,8 @@ static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, 
                              now);
 }
 
-/* Rule 3b for a move down to 'to' at 'demand'; when it must wait, why. */
+/* Rule 3b for a move down to 'to' at 'demand'; when it must wait, why
+ * (only where the reason is written: a wait switches nothing). */
 static bool break_even_reached(const struct bl_engine *e, unsigned to, double demand, bl_usec_t now, char *why,
                                size_t size)
 {
@@ -372,20 +373,23 @@ static bool break_even_reached(const struct bl_engine *e, unsigned to, double de
                 lasted = elapsed(now, e->pending_since);
                 if ((double)lasted >= be)
                         return true;
-                snprintf(why, size, "break-even %.0f ms", be / BL_USEC_PER_MSEC);
+                if (e->explain_all)
+                        snprintf(why, size, "break-even %.0f ms", be / BL_USEC_PER_MSEC);
                 return false;
         }
         lasted = gaps_elapsed(&e->gaps[to], now);
         if (gaps_expected_rest(&e->gaps[to], lasted, &rest)) {
                 if (rest >= be)
                         return true;
-                snprintf(why, size, "%s expected for %.0f ms more, break-even %.0f ms", e->ladder->levels[to].name,
-                         rest / BL_USEC_PER_MSEC, be / BL_USEC_PER_MSEC);
+                if (e->explain_all)
+                        snprintf(why, size, "%s expected for %.0f ms more, break-even %.0f ms",
+                                 e->ladder->levels[to].name, rest / BL_USEC_PER_MSEC, be / BL_USEC_PER_MSEC);
                 return false;
         }
         if ((double)lasted >= be)
                 return true;
-        snprintf(why, size, "break-even %.0f ms", be / BL_USEC_PER_MSEC);
+        if (e->explain_all)
+                snprintf(why, size, "break-even %.0f ms", be / BL_USEC_PER_MSEC);
         return false;
 }
 

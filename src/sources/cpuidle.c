@@ -239,14 +239,19 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
         r->read_last = *online;
 }
 
+static bool last_below(const struct cpuidle_reader *r, unsigned cpu, float limit)
+{
+        return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < limit;
+}
+
 bool cpuidle_quiet(const struct cpuidle_reader *r, unsigned cpu)
 {
-        return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_QUIET_BUSY;
+        return last_below(r, cpu, CPUIDLE_QUIET_BUSY);
 }
 
 bool cpuidle_quiet_own(const struct cpuidle_reader *r, unsigned cpu)
 {
-        return cpu < r->ncpus && r->cpu[cpu].est.have_last && r->cpu[cpu].est.last_busy < CPUIDLE_OWN_QUIET_BUSY;
+        return last_below(r, cpu, CPUIDLE_OWN_QUIET_BUSY);
 }
 
 void cpuidle_own_share(struct cpuidle_reader *r, unsigned cpu, double share)
