@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "common/conf-files.h"
 #include "common/fileio.h"
 
 #define DROPIN_SUFFIX ".conf"
+/* Config files are small; refuse anything that is clearly not one. */
+#define CONF_FILE_MAX (4u << 20)
 
 struct name_list {
         unsigned n;
@@ -43,6 +46,35 @@ static bool is_dropin_name(const char *name)
         return name[0] != '.' && len > suffix && strcmp(name + len - suffix, DROPIN_SUFFIX) == 0;
 }
 
+/* A drop-in linked to the null device masks a file of that name, as in
+ * systemd: left out without a word. */
+static bool is_null_device(const struct stat *st)
+{
+        return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 3;
+}
+
+/* Whether the entry 'name' of 'd' is a drop-in to read: a regular file,
+ * following symlinks. What looks like a drop-in but cannot be one is said
+ * with its reason; nobody wonders then why a setting has no effect. */
+static bool is_dropin_file(DIR *d, const char *dir, const char *name, struct bl_diag *diag)
+{
+        struct stat st;
+
+        if (fstatat(dirfd(d), name, &st, 0) < 0) {
+                if (errno == ENOENT && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISLNK(st.st_mode))
+                        diag_add(diag, "%s/%s: skipped: a symbolic link to nothing", dir, name);
+                else
+                        diag_add(diag, "%s/%s: skipped: %s", dir, name, strerror(errno));
+                return false;
+        }
+        if (S_ISREG(st.st_mode))
+                return true;
+        if (!is_null_device(&st))
+                diag_add(diag, "%s/%s: skipped: not a regular file (%s)", dir, name, file_type_name(st.st_mode));
+        return false;
+}
+
 /* Lists the regular *.conf files of 'dir' (following symlinks, so a link to
  * /dev/null masks a file), sorted. A missing directory is an empty list. */
 static int list_dropins(const char *dir, unsigned room, struct name_list *l, struct bl_diag *diag)
@@ -68,11 +100,7 @@ static int list_dropins(const char *dir, unsigned room, struct name_list *l, str
         }
 
         for (errno = 0; (de = readdir(d)); errno = 0) {
-                struct stat st;
-
-                if (!is_dropin_name(de->d_name))
-                        continue;
-                if (fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISREG(st.st_mode))
+                if (!is_dropin_name(de->d_name) || !is_dropin_file(d, dir, de->d_name, diag))
                         continue;
                 if (l->n >= room) {
                         diag_add(diag, "%s: too many drop-in files (at most %u are read)", dir, room);
@@ -96,16 +124,32 @@ static int list_dropins(const char *dir, unsigned room, struct name_list *l, str
 typedef int (*conf_text_fn)(const char *path, const char *text, size_t len, void *userdata);
 
 /* Returns what 'fn' returned for the file, or a negative errno when it
- * could not be read (described in 'diag'). */
-static int visit_file(const char *path, conf_text_fn fn, void *userdata, struct bl_conf_files *files)
+ * could not be read (said in 'diag'). A FIFO or device in a config file's
+ * place is refused rather than waited on. */
+static int visit_file(const char *path, bool optional, conf_text_fn fn, void *userdata,
+                      struct bl_conf_files *files, struct bl_diag *diag)
 {
         _cleanup_free_ char *text = NULL;
+        char why[256];
         size_t len;
         int r;
 
-        r = read_file(path, &text, &len);
-        if (r < 0)
+        r = read_regular_file(path, 0, CONF_FILE_MAX, &text, &len, why, sizeof(why));
+        if (r == -ENOENT && optional)
+                return 0;
+        if (r == -EINVAL) {
+                struct stat st;
+
+                /* "--config /dev/null": no file, only the defaults. */
+                if (stat(path, &st) == 0 && is_null_device(&st)) {
+                        snprintf(files->path[files->n++], sizeof(files->path[0]), "%s", path);
+                        return fn(path, "", 0, userdata);
+                }
+        }
+        if (r < 0) {
+                diag_add(diag, "%s: %s", path, why);
                 return r;
+        }
         snprintf(files->path[files->n++], sizeof(files->path[0]), "%s", path);
         return fn(path, text, len, userdata);
 }
@@ -126,13 +170,9 @@ static int visit_files(const char *path, bool optional, conf_text_fn fn, void *u
                 return -ENAMETOOLONG;
         }
 
-        r = visit_file(path, fn, userdata, files);
-        if (r == -ENOENT && optional)
-                r = 0;
-        else if (r < 0) {
-                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
+        r = visit_file(path, optional, fn, userdata, files, diag);
+        if (r < 0)
                 return r;
-        }
         sum += r;
 
         /* Drop-ins apply even without the main file, as with systemd. */
@@ -148,11 +188,9 @@ static int visit_files(const char *path, bool optional, conf_text_fn fn, void *u
                                  strerror(ENAMETOOLONG));
                         return -ENAMETOOLONG;
                 }
-                r = visit_file(file, fn, userdata, files);
-                if (r < 0) {
-                        diag_add(diag, "%s: cannot read: %s", file, strerror(-r));
+                r = visit_file(file, false, fn, userdata, files, diag);
+                if (r < 0)
                         return r;
-                }
                 sum += r;
         }
         return sum;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,20 +15,109 @@
 /* Config files are small; refuse anything that is clearly not one. */
 #define READ_FILE_MAX (4u << 20)
 
-int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len)
+const char *file_type_name(mode_t mode)
+{
+        switch (mode & S_IFMT) {
+        case S_IFREG:
+                return "regular file";
+        case S_IFDIR:
+                return "directory";
+        case S_IFIFO:
+                return "FIFO";
+        case S_IFSOCK:
+                return "socket";
+        case S_IFCHR:
+                return "character device";
+        case S_IFBLK:
+                return "block device";
+        case S_IFLNK:
+                return "symbolic link";
+        default:
+                return "unknown type";
+        }
+}
+
+static void say(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(char *why, size_t size, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (!why || size == 0)
+                return;
+        va_start(ap, fmt);
+        vsnprintf(why, size, fmt, ap);
+        va_end(ap);
+}
+
+/* Private state is only ever written by us, as mkostemp() creates it. */
+static int check_private(const struct stat *st, char *why, size_t size)
+{
+        uid_t euid = geteuid();
+
+        if (st->st_uid != euid) {
+                say(why, size, "owned by uid %u, not by uid %u that reads it", (unsigned)st->st_uid,
+                    (unsigned)euid);
+                return -EPERM;
+        }
+        if ((st->st_mode & 07777) != 0600) {
+                say(why, size, "mode %04o, not 0600", (unsigned)(st->st_mode & 07777));
+                return -EPERM;
+        }
+        return 0;
+}
+
+int open_regular(int dirfd, const char *path, unsigned flags, struct stat *ret_st, char *why, size_t size)
+{
+        _cleanup_close_ int fd = -1;
+        struct stat st;
+        int r;
+
+        /* O_NONBLOCK: opening a FIFO for reading waits for a writer. */
+        fd = openat(dirfd, path,
+                    O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (flags & FILE_NOFOLLOW ? O_NOFOLLOW : 0));
+        if (fd < 0) {
+                r = -errno;
+                if (r == -ELOOP && (flags & FILE_NOFOLLOW))
+                        say(why, size, "is a symbolic link");
+                else
+                        say(why, size, "cannot read: %s", strerror(-r));
+                return r;
+        }
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                say(why, size, "cannot read: %s", strerror(-r));
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                say(why, size, "not a regular file (%s)", file_type_name(st.st_mode));
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+        }
+        if (flags & FILE_PRIVATE) {
+                r = check_private(&st, why, size);
+                if (r < 0)
+                        return r;
+        }
+        if (ret_st)
+                *ret_st = st;
+        r = fd;
+        fd = -1;
+        return r;
+}
+
+int read_regular_file(const char *path, unsigned flags, size_t max, char **ret, size_t *ret_len, char *why,
+                      size_t why_size)
 {
         _cleanup_close_ int fd = -1;
         _cleanup_free_ char *buf = NULL;
         size_t len = 0, size;
         struct stat st;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0 || fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        /* Sized from fstat so a large regular file is read without copies;
-         * sysfs and pipes report 0 and grow as they are read. */
+        fd = open_regular(AT_FDCWD, path, flags, &st, why, why_size);
+        if (fd < 0)
+                return fd;
+        /* Sized from fstat so a large file is read without copies; sysfs
+         * and procfs report 0 or a page and grow as they are read. */
         size = (st.st_size > 0 && (size_t)st.st_size < max ? (size_t)st.st_size : 0) + 4096;
         buf = malloc(size);
         if (!buf)
@@ -38,8 +128,10 @@ int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len)
                 if (len + 1 >= size) {
                         char *p;
 
-                        if (size >= max)
+                        if (size >= max) {
+                                say(why, why_size, "cannot read: %s", strerror(EFBIG));
                                 return -EFBIG;
+                        }
                         size = size > max / 2 ? max : size * 2;
                         p = realloc(buf, size);
                         if (!p)
@@ -50,6 +142,7 @@ int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len)
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
+                        say(why, why_size, "cannot read: %s", strerror(errno));
                         return -errno;
                 }
                 if (n == 0)
@@ -62,6 +155,11 @@ int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len)
         if (ret_len)
                 *ret_len = len;
         return 0;
+}
+
+int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+        return read_regular_file(path, 0, max, ret, ret_len, NULL, 0);
 }
 
 int read_file(const char *path, char **ret, size_t *ret_len)
@@ -92,7 +190,9 @@ int read_line(const char *path, char *buf, size_t size)
         size_t len;
         int r;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_NONBLOCK: a FIFO put in a file's place must not hang the open;
+         * pread() then fails on it. */
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
         r = pread_text(fd, buf, size, &len);

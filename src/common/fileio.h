@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static inline void freep(void *p)
@@ -20,8 +21,30 @@ static inline void closep(int *fd)
 #define _cleanup_free_ __attribute__((cleanup(freep)))
 #define _cleanup_close_ __attribute__((cleanup(closep)))
 
-/* Reads a whole file into a NUL-terminated buffer. Returns 0 or -errno
- * (-EFBIG beyond 4 MiB, the size of no config file). */
+/* What open_regular() asks of a file besides being a regular one. */
+#define FILE_NOFOLLOW 0x1u      /* not reached through a symbolic link (the last component) */
+#define FILE_PRIVATE 0x2u       /* owned by our effective uid, mode 0600: state only we write */
+
+/* Opens 'path' (relative to 'dirfd', or AT_FDCWD) for reading, for files a
+ * path someone else could have replaced leads to: a FIFO or a device must
+ * neither block the open nor the reads, nor be read as text. Returns the
+ * descriptor (close-on-exec) when it is a regular file that meets 'flags',
+ * with its fstat() in 'st' (may be NULL). Otherwise returns -ELOOP (a
+ * symbolic link under FILE_NOFOLLOW), -EISDIR, -EINVAL (another type),
+ * -EPERM (owner or mode under FILE_PRIVATE) or the errno of the open, and
+ * puts in 'why' (may be NULL) what to say after "PATH: ", for instance
+ * "not a regular file (FIFO)" or "cannot read: No such file or directory". */
+int open_regular(int dirfd, const char *path, unsigned flags, struct stat *st, char *why, size_t size);
+/* "FIFO", "directory", ... for the S_IFMT bits of 'mode'. */
+const char *file_type_name(mode_t mode);
+
+/* Reads a whole regular file (opened as open_regular() does) of at most
+ * 'max' bytes into a NUL-terminated buffer. Returns 0 or -errno (-EFBIG
+ * beyond 'max'), with 'why' as open_regular() fills it. */
+int read_regular_file(const char *path, unsigned flags, size_t max, char **ret, size_t *ret_len, char *why,
+                      size_t size);
+/* read_regular_file() without flags up to 4 MiB, the size of no config
+ * file. Returns 0 or -errno. */
 int read_file(const char *path, char **ret, size_t *ret_len);
 /* The same for files up to 'max' bytes (a trace of an hour is ~100 MB). */
 int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len);

@@ -365,20 +365,9 @@ static int plugin_load_one(struct bl_plugin_set *set, int dirfd, struct entry *e
         void *handle;
         int r;
 
-        /* O_NONBLOCK: a FIFO must not hang the daemon; it is refused below. */
-        e->fd = openat(dirfd, e->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        if (e->fd < 0) {
-                snprintf(why, size, "%s", errno == ELOOP ? "is a symbolic link" : strerror(errno));
+        e->fd = open_regular(dirfd, e->name, FILE_NOFOLLOW, &st, why, size);
+        if (e->fd < 0)
                 return 0;
-        }
-        if (fstat(e->fd, &st) < 0) {
-                snprintf(why, size, "%s", strerror(errno));
-                return 0;
-        }
-        if (!S_ISREG(st.st_mode)) {
-                snprintf(why, size, "is not a regular file");
-                return 0;
-        }
         if (!owner_mode_ok(&st, trusted_uid, why, size))
                 return 0;
 

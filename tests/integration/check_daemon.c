@@ -506,6 +506,27 @@ START_TEST(test_check_config)
 }
 END_TEST
 
+/* A FIFO in the config file's place (issue 18 item 3): refused at once with
+ * the reason, where it used to wait for a writer forever. */
+START_TEST(test_check_config_fifo)
+{
+        char *argv[] = { (char *)DAEMON_PATH, (char *)"--check-config", NULL, NULL };
+        char path[PATH_MAX], want[PATH_MAX + 64];
+        int status = -1;
+
+        new_board("exynos5422");
+        snprintf(path, sizeof(path), "%s", write_config("fifo.conf", ""));
+        ck_assert_int_eq(unlink(path), 0);
+        ck_assert_int_eq(mkfifo(path, 0644), 0);
+        argv[2] = path;
+        ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+        assert_exit_status(status, EXIT_CONFIG);
+        snprintf(want, sizeof(want), "%s: not a regular file (FIFO)", path);
+        expect_line(0, want, 100);
+}
+END_TEST
+
 START_TEST(test_dryrun_changes_nothing)
 {
         unsigned up;
@@ -739,6 +760,7 @@ static Suite *daemon_suite(void)
         tcase_add_test(other, test_symmetric_machine_exits_69);
         tcase_add_test(other, test_bad_config_at_start);
         tcase_add_test(other, test_check_config);
+        tcase_add_test(other, test_check_config_fifo);
         suite_add_tcase(s, other);
 
         tcase_add_checked_fixture(idle, harness_setup, harness_teardown);

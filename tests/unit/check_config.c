@@ -1197,11 +1197,11 @@ START_TEST(test_dropins)
         write_text("bigLittle.conf.d/20-b.conf", "[daemon]\nmode = pair\n[hysteresis]\nup_threshold = 75\n");
         write_text("bigLittle.conf.d/10-a.conf", "[daemon]\nmode = mp\nsample_interval_ms = 40\n");
         write_text("bigLittle.conf.d/30-c.conf", "[hysteresis]\n\ndown_threshold = 72\n");
-        /* Not drop-ins: other suffixes, hidden files, directories. */
+        /* Not drop-ins: other suffixes, hidden files, a link to /dev/null
+         * (masks a file of that name). */
         write_text("bigLittle.conf.d/README", "not a config\n");
         write_text("bigLittle.conf.d/40-d.conf.bak", "broken\n");
         write_text("bigLittle.conf.d/.hidden.conf", "broken\n");
-        make_dir("bigLittle.conf.d/50-dir.conf");
         ck_assert_int_eq(symlink("/dev/null", in_tmp("bigLittle.conf.d/60-masked.conf")), 0);
 
         ck_assert_int_eq(load("bigLittle.conf", false, &files), 0);
@@ -1285,6 +1285,72 @@ START_TEST(test_missing_explicit)
 }
 END_TEST
 
+/* Names that look like drop-ins but cannot be read as one are skipped, one
+ * line each with the reason; none is a problem in the configuration. */
+START_TEST(test_dropins_skipped_are_said)
+{
+        struct bl_conf_files files;
+        char expected[BL_DIAG_LEN];
+
+        write_text("main.conf", "[daemon]\nmode = mp\n");
+        make_dir("main.conf.d");
+        write_text("main.conf.d/50-ok.conf", "[daemon]\nbackend = dryrun\n");
+        make_dir("main.conf.d/10-dir.conf");
+        ck_assert_int_eq(mkfifo(in_tmp("main.conf.d/20-fifo.conf"), 0644), 0);
+        ck_assert_int_eq(symlink(in_tmp("main.conf.d/gone"), in_tmp("main.conf.d/30-dangling.conf")), 0);
+        ck_assert_int_eq(symlink(in_tmp("main.conf.d/20-fifo.conf"), in_tmp("main.conf.d/40-to-fifo.conf")),
+                         0);
+
+        ck_assert_int_eq(load("main.conf", false, &files), 0);
+        ck_assert_uint_eq(files.n, 2);
+        ck_assert_str_eq(files.path[1], in_tmp("main.conf.d/50-ok.conf"));
+        ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
+        ck_assert_uint_eq(diag.n, 4);
+        /* In directory order: each line is looked for. */
+        const char *const want[] = {
+                "10-dir.conf: skipped: not a regular file (directory)",
+                "20-fifo.conf: skipped: not a regular file (FIFO)",
+                "30-dangling.conf: skipped: a symbolic link to nothing",
+                "40-to-fifo.conf: skipped: not a regular file (FIFO)",
+        };
+        for (unsigned i = 0; i < 4; i++) {
+                bool found = false;
+
+                snprintf(expected, sizeof(expected), "%s/main.conf.d/%s", tmpdir, want[i]);
+                for (unsigned k = 0; k < diag.n; k++)
+                        found |= strcmp(diag.msg[k], expected) == 0;
+                ck_assert_msg(found, "not said: %s", expected);
+        }
+}
+END_TEST
+
+/* A FIFO in the config file's place is refused at once, not waited on (the
+ * test's timeout fails it if the read blocks). */
+START_TEST(test_main_is_fifo)
+{
+        struct bl_conf_files files;
+        char expected[BL_DIAG_LEN];
+
+        ck_assert_int_eq(mkfifo(in_tmp("fifo.conf"), 0644), 0);
+        ck_assert_int_eq(load("fifo.conf", false, &files), -EINVAL);
+        ck_assert_uint_eq(diag.n, 1);
+        snprintf(expected, sizeof(expected), "%s/fifo.conf: not a regular file (FIFO)", tmpdir);
+        ck_assert_diag(0, expected);
+        ck_assert_uint_eq(files.n, 0);
+}
+END_TEST
+
+/* "--config /dev/null" is the defaults, as for other programs. */
+START_TEST(test_main_is_dev_null)
+{
+        struct bl_conf_files files;
+
+        ck_assert_int_eq(conf_files_load(&cfg, test_table, "/dev/null", false, &files, &diag), 0);
+        ck_assert_uint_eq(diag.n, 0);
+        ck_assert_uint_eq(files.n, 1);
+}
+END_TEST
+
 START_TEST(test_main_is_directory)
 {
         struct bl_conf_files files;
@@ -1292,7 +1358,7 @@ START_TEST(test_main_is_directory)
 
         make_dir("dir.conf");
         ck_assert_int_eq(load("dir.conf", true, &files), -EISDIR);
-        snprintf(expected, sizeof(expected), "%s/dir.conf: cannot read: Is a directory", tmpdir);
+        snprintf(expected, sizeof(expected), "%s/dir.conf: not a regular file (directory)", tmpdir);
         ck_assert_diag(0, expected);
 }
 END_TEST
@@ -1459,6 +1525,9 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_missing_optional);
         tcase_add_test(tc, test_missing_explicit);
         tcase_add_test(tc, test_main_is_directory);
+        tcase_add_test(tc, test_main_is_fifo);
+        tcase_add_test(tc, test_main_is_dev_null);
+        tcase_add_test(tc, test_dropins_skipped_are_said);
         tcase_add_test(tc, test_unreadable_dropin);
         tcase_add_test(tc, test_shipped_config);
         suite_add_tcase(s, tc);

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse_int(): the plain-decimal fast path must answer exactly as the
- * strtoll() path it stands in front of, value and error alike. */
+ * strtoll() path it stands in front of, value and error alike. Files a path
+ * someone else could replace: only regular ones are read, at once. */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 
@@ -118,6 +124,146 @@ START_TEST(test_agrees_with_strtoll)
 }
 END_TEST
 
+static char tmpdir[PATH_MAX];
+
+static const char *in_tmp(const char *name)
+{
+        static char path[2][PATH_MAX + 64];
+        static unsigned next;
+        char *p = path[next++ % 2];
+
+        snprintf(p, sizeof(path[0]), "%s/%s", tmpdir, name);
+        return p;
+}
+
+static void make_file(const char *name, const char *text, mode_t mode)
+{
+        int fd = open(in_tmp(name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+        ck_assert_int_eq(fchmod(fd, mode), 0);
+        close(fd);
+}
+
+static void files_setup(void)
+{
+        snprintf(tmpdir, sizeof(tmpdir), "%s/bl-fileio.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)flag;
+        (void)ftw;
+        return remove(path);
+}
+
+static void files_teardown(void)
+{
+        nftw(tmpdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Reads 'name' with 'flags': what read_regular_file() returned, the text or
+ * the reason in 'out'. */
+static int read_named(const char *name, unsigned flags, char *out, size_t size)
+{
+        char *text = NULL, why[256] = "";
+        size_t len = 0;
+        int r = read_regular_file(in_tmp(name), flags, 1 << 20, &text, &len, why, sizeof(why));
+
+        snprintf(out, size, "%s", r == 0 ? text : why);
+        free(text);
+        return r;
+}
+
+START_TEST(test_regular_file_read)
+{
+        char out[256];
+
+        make_file("plain", "a=1\n", 0644);
+        ck_assert_int_eq(read_named("plain", 0, out, sizeof(out)), 0);
+        ck_assert_str_eq(out, "a=1\n");
+        ck_assert_int_eq(read_named("absent", 0, out, sizeof(out)), -ENOENT);
+        ck_assert_str_eq(out, "cannot read: No such file or directory");
+}
+END_TEST
+
+/* A FIFO would block the open until a writer came (and the reads after):
+ * it is refused at once (the test's timeout fails a hang), as read_file()
+ * and read_line() do. */
+START_TEST(test_fifo_refused_at_once)
+{
+        char out[256], *text = NULL;
+        size_t len;
+
+        ck_assert_int_eq(mkfifo(in_tmp("fifo"), 0644), 0);
+        ck_assert_int_eq(read_named("fifo", 0, out, sizeof(out)), -EINVAL);
+        ck_assert_str_eq(out, "not a regular file (FIFO)");
+        ck_assert_int_eq(read_file(in_tmp("fifo"), &text, &len), -EINVAL);
+        ck_assert_ptr_null(text);
+        ck_assert_int_lt(read_line(in_tmp("fifo"), out, sizeof(out)), 0);
+        ck_assert_int_eq(open_regular(AT_FDCWD, in_tmp("fifo"), 0, NULL, NULL, 0), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_other_types_refused)
+{
+        char out[256];
+
+        ck_assert_int_eq(mkdir(in_tmp("dir"), 0755), 0);
+        ck_assert_int_eq(read_named("dir", 0, out, sizeof(out)), -EISDIR);
+        ck_assert_str_eq(out, "not a regular file (directory)");
+        ck_assert_int_eq(symlink("/dev/null", in_tmp("null")), 0);
+        ck_assert_int_eq(read_named("null", 0, out, sizeof(out)), -EINVAL);
+        ck_assert_str_eq(out, "not a regular file (character device)");
+}
+END_TEST
+
+/* Followed unless FILE_NOFOLLOW; then the link itself is refused, whatever
+ * it points to. */
+START_TEST(test_symlink)
+{
+        char out[256];
+
+        make_file("target", "secret\n", 0600);
+        ck_assert_int_eq(symlink(in_tmp("target"), in_tmp("link")), 0);
+        ck_assert_int_eq(read_named("link", 0, out, sizeof(out)), 0);
+        ck_assert_str_eq(out, "secret\n");
+        ck_assert_int_eq(read_named("link", FILE_NOFOLLOW, out, sizeof(out)), -ELOOP);
+        ck_assert_str_eq(out, "is a symbolic link");
+        ck_assert_int_eq(symlink(in_tmp("gone"), in_tmp("dangling")), 0);
+        ck_assert_int_eq(read_named("dangling", FILE_NOFOLLOW, out, sizeof(out)), -ELOOP);
+}
+END_TEST
+
+/* FILE_PRIVATE: only what we could have written, mode 0600. */
+START_TEST(test_private)
+{
+        char out[256], want[128];
+
+        make_file("state", "x=1\n", 0600);
+        ck_assert_int_eq(read_named("state", FILE_PRIVATE, out, sizeof(out)), 0);
+        ck_assert_str_eq(out, "x=1\n");
+        make_file("state", "x=1\n", 0644);
+        ck_assert_int_eq(read_named("state", FILE_PRIVATE, out, sizeof(out)), -EPERM);
+        ck_assert_str_eq(out, "mode 0644, not 0600");
+        ck_assert_int_eq(read_named("state", 0, out, sizeof(out)), 0);
+        make_file("state", "x=1\n", 0400);
+        ck_assert_int_eq(read_named("state", FILE_PRIVATE, out, sizeof(out)), -EPERM);
+        ck_assert_str_eq(out, "mode 0400, not 0600");
+        if (geteuid() != 0)
+                return;
+        /* Another owner: only root can hand a file over. */
+        make_file("state", "x=1\n", 0600);
+        ck_assert_int_eq(chown(in_tmp("state"), 1234, 1234), 0);
+        ck_assert_int_eq(read_named("state", FILE_PRIVATE, out, sizeof(out)), -EPERM);
+        snprintf(want, sizeof(want), "owned by uid 1234, not by uid %u that reads it", (unsigned)geteuid());
+        ck_assert_str_eq(out, want);
+}
+END_TEST
+
 static Suite *fileio_suite(void)
 {
         Suite *s = suite_create("fileio");
@@ -126,6 +272,16 @@ static Suite *fileio_suite(void)
         tcase_add_test(tc, test_values);
         tcase_add_test(tc, test_errors);
         tcase_add_test(tc, test_agrees_with_strtoll);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("files");
+        tcase_add_checked_fixture(tc, files_setup, files_teardown);
+        tcase_set_timeout(tc, 10);
+        tcase_add_test(tc, test_regular_file_read);
+        tcase_add_test(tc, test_fifo_refused_at_once);
+        tcase_add_test(tc, test_other_types_refused);
+        tcase_add_test(tc, test_symlink);
+        tcase_add_test(tc, test_private);
         suite_add_tcase(s, tc);
         return s;
 }

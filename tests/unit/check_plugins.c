@@ -363,10 +363,10 @@ START_TEST(test_not_regular)
         install("good", "c.so", 0644);
         ck_assert_int_eq(load(), 1);
         ck_assert_uint_eq(diag_count(&diag), 2);
-        snprintf(expected, sizeof(expected), "plugin %s: is not a regular file; not loaded",
+        snprintf(expected, sizeof(expected), "plugin %s: not a regular file (directory); not loaded",
                  path_in(dir, "a-dir.so"));
         ck_assert_str_eq(diag.msg[0], expected);
-        snprintf(expected, sizeof(expected), "plugin %s: is not a regular file; not loaded",
+        snprintf(expected, sizeof(expected), "plugin %s: not a regular file (FIFO); not loaded",
                  path_in(dir, "b-fifo.so"));
         ck_assert_str_eq(diag.msg[1], expected);
         ck_assert_str_eq(plugin_names(), "test-boost");
