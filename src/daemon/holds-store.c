@@ -11,6 +11,8 @@
 #include "daemon/holds-store.h"
 
 #define HOLDS_STORE_HEADER "# bigLittle persistent holds; written by bigLittled, do not edit\n"
+/* BL_MAX_HOLDS lines of a few hundred bytes each, with room to spare. */
+#define HOLDS_STORE_FILE_MAX (1u << 20)
 
 /* Spaces separate fields and newlines holds, so they (and every other
  * control byte, and the escape character itself) are written as \xHH. */
@@ -71,6 +73,7 @@ struct hold_line {
         unsigned line;
         struct bl_diag *diag;
         unsigned seen;                  /* bit per key */
+        unsigned field;                 /* 1 for the first field of the line */
 };
 
 enum hold_key {
@@ -110,8 +113,9 @@ static int parse_number(struct hold_line *l, const char *key, const char *value,
         errno = 0;
         v = strtoull(value, &end, 10);
         if (value[0] < '0' || value[0] > '9' || *end || errno == ERANGE || v < min || v > max) {
-                diag_at(l->diag, l->file, l->line,
-                        "%s: expected a number %" PRIu64 "-%" PRIu64 ", got \"%s\"", key, min, max, value);
+                /* The value is not repeated: the file may be another one
+                 * put in its place. */
+                diag_at(l->diag, l->file, l->line, "%s: expected a number %" PRIu64 "-%" PRIu64, key, min, max);
                 return -EINVAL;
         }
         *ret = v;
@@ -165,7 +169,8 @@ static int parse_string(struct hold_line *l, const char *key, const char *value,
                         int lo = hi >= 0 ? hex_digit(p[3]) : -1;
 
                         if (lo < 0 || (hi == 0 && lo == 0)) {
-                                diag_at(l->diag, l->file, l->line, "%s: bad escape at \"%.4s\"", key, p);
+                                diag_at(l->diag, l->file, l->line, "%s: bad escape at byte %zu", key,
+                                        (size_t)(p - value) + 1);
                                 return -EINVAL;
                         }
                         c = hi * 16 + lo;
@@ -193,7 +198,7 @@ static int parse_field(struct hold_line *l, char *field, struct bl_hold *h)
         int key, r;
 
         if (!eq) {
-                diag_at(l->diag, l->file, l->line, "expected key=value, got \"%s\"", field);
+                diag_at(l->diag, l->file, l->line, "field %u: expected key=value", l->field);
                 return -EINVAL;
         }
         *eq = '\0';
@@ -202,7 +207,7 @@ static int parse_field(struct hold_line *l, char *field, struct bl_hold *h)
                 if (strcmp(field, key_names[key]) == 0)
                         break;
         if (key == NKEYS) {
-                diag_at(l->diag, l->file, l->line, "unknown key \"%s\"", field);
+                diag_at(l->diag, l->file, l->line, "field %u: unknown key", l->field);
                 return -EINVAL;
         }
         if (l->seen & (1u << key)) {
@@ -246,6 +251,7 @@ static int parse_hold(struct hold_line *l, char *text, struct bl_hold *h)
 
         memset(h, 0, sizeof(*h));
         for (char *field = strtok_r(text, " \t", &save); field; field = strtok_r(NULL, " \t", &save)) {
+                l->field++;
                 r = parse_field(l, field, h);
                 if (r < 0)
                         return r;
@@ -335,17 +341,20 @@ int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl
                      struct bl_diag *diag)
 {
         _cleanup_free_ char *text = NULL;
-        char path[BL_PATH_MAX + 16];
+        char path[BL_PATH_MAX + 16], why[256];
         int r;
 
         r = path_join(path, sizeof(path), dir, HOLDS_STORE_FILE);
         if (r < 0)
                 return r;
-        r = read_file(path, &text, NULL);
+        /* Only a file we wrote: a link could show another file's lines in
+         * the log, a FIFO would hang the start. */
+        r = read_regular_file(path, FILE_NOFOLLOW | FILE_PRIVATE, HOLDS_STORE_FILE_MAX, &text, NULL, why,
+                              sizeof(why));
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {
-                diag_at(diag, path, 0, "cannot read: %s", strerror(-r));
+                diag_at(diag, path, 0, "%s; no hold restored", why);
                 return r;
         }
         return holds_store_parse(hs, path, text, now_wall, now_mono, diag);

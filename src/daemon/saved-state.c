@@ -10,9 +10,15 @@
 #include "core/config.h"
 #include "daemon/saved-state.h"
 
+/* The first line says the format: a file without it, or of another
+ * version, is not one this daemon can trust to put the CPUs back. */
+#define SAVED_STATE_MAGIC "# bigLittle saved-state v"
+#define SAVED_STATE_VERSION 1
 #define SAVED_STATE_HEADER                                                                             \
-        "# bigLittle: the CPU state bigLittled found at start, put back if it dies without\n"         \
-        "# restoring it; removed when it exits cleanly. Written by bigLittled, do not edit.\n"
+        "# the CPU state bigLittled found at start, put back if it dies without restoring\n"          \
+        "# it; removed when it exits cleanly. Written by bigLittled, do not edit.\n"
+/* Room for the header, comments and SAVED_STATE_MAX of settings. */
+#define SAVED_STATE_FILE_MAX (64u << 10)
 #define DAEMON_COMM "bigLittled"
 
 static bool key_valid(const char *key, size_t len)
@@ -52,7 +58,7 @@ static int write_saved(FILE *f, const void *userdata)
         const struct saved_text *st = userdata;
         size_t len = strlen(st->text);
 
-        fputs(SAVED_STATE_HEADER, f);
+        fprintf(f, "%s%d\n%s", SAVED_STATE_MAGIC, SAVED_STATE_VERSION, SAVED_STATE_HEADER);
         fprintf(f, "backend=%s\npid=%ld\n%s", st->backend, (long)getpid(), st->text);
         if (len > 0 && st->text[len - 1] != '\n')
                 fputc('\n', f);
@@ -104,7 +110,9 @@ static int parse_line(struct saved_state *s, const char *path, unsigned lineno, 
         size_t keylen, linelen;
 
         if (!eq || !key_valid(line, (size_t)(eq - line))) {
-                diag_at(diag, path, lineno, "expected key=value, got \"%.64s\"", line);
+                /* What is on the line is not repeated: the file may be
+                 * another one put in its place. */
+                diag_at(diag, path, lineno, "expected key=value");
                 return -EINVAL;
         }
         keylen = (size_t)(eq - line);
@@ -115,7 +123,7 @@ static int parse_line(struct saved_state *s, const char *path, unsigned lineno, 
                         return -EINVAL;
                 }
                 if (!key_valid(value, strlen(value))) {
-                        diag_at(diag, path, lineno, "backend: expected a backend name, got \"%.64s\"", value);
+                        diag_at(diag, path, lineno, "backend: expected a backend name");
                         return -EINVAL;
                 }
                 snprintf(s->backend, sizeof(s->backend), "%s", value);
@@ -128,7 +136,7 @@ static int parse_line(struct saved_state *s, const char *path, unsigned lineno, 
                         return -EINVAL;
                 }
                 if (parse_pid(value, &s->pid) < 0) {
-                        diag_at(diag, path, lineno, "pid: expected a process id, got \"%.64s\"", value);
+                        diag_at(diag, path, lineno, "pid: expected a process id");
                         return -EINVAL;
                 }
                 return 0;
@@ -145,6 +153,26 @@ static int parse_line(struct saved_state *s, const char *path, unsigned lineno, 
         *text_len += linelen;
         s->text[(*text_len)++] = '\n';
         s->text[*text_len] = '\0';
+        return 0;
+}
+
+/* Line 1: SAVED_STATE_MAGIC and the version. Returns 0 or -EINVAL (said). */
+static int parse_header(const char *path, const char *line, struct bl_diag *diag)
+{
+        const size_t magic = strlen(SAVED_STATE_MAGIC);
+        long long version;
+
+        if (strncmp(line, SAVED_STATE_MAGIC, magic) != 0 || line[magic] < '0' || line[magic] > '9' ||
+            parse_int(line + magic, &version) < 0) {
+                diag_at(diag, path, 1, "no \"%s%d\" header: not a file bigLittled wrote", SAVED_STATE_MAGIC,
+                        SAVED_STATE_VERSION);
+                return -EINVAL;
+        }
+        if (version != SAVED_STATE_VERSION) {
+                diag_at(diag, path, 1, "format version %lld; this bigLittled reads version %d only", version,
+                        SAVED_STATE_VERSION);
+                return -EINVAL;
+        }
         return 0;
 }
 
@@ -166,11 +194,20 @@ int saved_state_parse(struct saved_state *s, const char *path, char *content, si
                 next = strchr(line, '\n');
                 if (next)
                         *next++ = '\0';
+                if (lineno == 1) {
+                        if (parse_header(path, line, diag) < 0)
+                                return -EINVAL;
+                        continue;
+                }
                 line += strspn(line, " \t");
                 if (!line[0] || line[0] == '#')
                         continue;
                 if (parse_line(s, path, lineno, line, &text_len, diag) < 0)
                         bad++;
+        }
+        if (lineno == 0) {
+                diag_at(diag, path, 0, "empty: not a file bigLittled wrote");
+                return -EINVAL;
         }
         if (!bad && !s->backend[0]) {
                 diag_at(diag, path, 0, "no backend= line: not a file bigLittled wrote");
@@ -182,7 +219,7 @@ int saved_state_parse(struct saved_state *s, const char *path, char *content, si
 int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *diag)
 {
         _cleanup_free_ char *content = NULL;
-        char path[BL_PATH_MAX + 32];
+        char path[BL_PATH_MAX + 32], why[256];
         size_t len = 0;
         int r;
 
@@ -190,12 +227,15 @@ int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *dia
         r = path_join(path, sizeof(path), dir, SAVED_STATE_FILE);
         if (r < 0)
                 return r;
-        r = read_file(path, &content, &len);
+        /* Only a file we wrote: a link could show another file's lines in
+         * the log, a FIFO would hang the start. */
+        r = read_regular_file(path, FILE_NOFOLLOW | FILE_PRIVATE, SAVED_STATE_FILE_MAX, &content, &len, why,
+                              sizeof(why));
         if (r == -ENOENT)
                 return r;
         if (r < 0) {
-                diag_at(diag, path, 0, "cannot read: %s", strerror(-r));
-                return r;
+                diag_at(diag, path, 0, "%s", why);
+                return r == -ELOOP || r == -EISDIR || r == -EINVAL || r == -EPERM || r == -EFBIG ? -EINVAL : r;
         }
         return saved_state_parse(s, path, content, len, diag);
 }
@@ -210,6 +250,17 @@ static unsigned line_of_complaint(const struct saved_state *s, const char *detai
                 if (strlen(s->key[i]) == len && strncmp(s->key[i], detail, len) == 0)
                         return s->line[i];
         return 0;
+}
+
+/* The length of a backend's complaint without the value it quotes
+ * (", got \"...\"" and what follows). */
+static size_t complaint_len(const char *detail)
+{
+        const char *got = strstr(detail, ", got ");
+        const char *quote = strchr(detail, '"');
+        size_t len = got ? (size_t)(got - detail) : strlen(detail);
+
+        return quote && (size_t)(quote - detail) < len ? (size_t)(quote - detail) : len;
 }
 
 /* A pid may have been reused since: only a process that is a bigLittled
@@ -297,7 +348,7 @@ int saved_state_reconcile(const char *dir, const struct bl_topology *t, struct s
         }
         ops = find_backend(s->backend, t);
         if (!ops) {
-                diag_at(diag, path, s->backend_line, "unknown backend \"%s\"", s->backend);
+                diag_at(diag, path, s->backend_line, "backend: not one this bigLittled has");
                 goto bad;
         }
         if (!ops->restore_saved) {
@@ -307,7 +358,9 @@ int saved_state_reconcile(const char *dir, const struct bl_topology *t, struct s
         r = ops->restore_saved(t, s->text, rep->detail, sizeof(rep->detail));
         if (r == -EINVAL) {
                 line = line_of_complaint(s, rep->detail);
-                diag_at(diag, path, line, "%s", rep->detail);
+                /* The backend may quote the value it refused; it is the
+                 * file's content and stays out of the log. */
+                diag_at(diag, path, line, "%.*s", (int)complaint_len(rep->detail), rep->detail);
                 goto bad;
         }
         if (r < 0)

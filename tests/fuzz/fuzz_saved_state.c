@@ -4,7 +4,9 @@
  * backend's parser of its part: any text is accepted or refused with every
  * problem naming the file; an accepted file has a backend name, its keys in
  * file order with their lines, and reads back the same from the text
- * bigLittled would write for it. */
+ * bigLittled would write for it. Each input is read as it is (the header
+ * line checked) and under the header line (so that the rest is reached
+ * from inputs that lack it). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "tests/fuzz/fuzz.h"
 
 #define PATH "/run/bigLittle/saved-state"
+#define HEADER "# bigLittle saved-state v1\n"
 
 static void check_state(const struct saved_state *s)
 {
@@ -44,7 +47,7 @@ static void check_rewritten(const struct saved_state *s)
         size_t len = 0;
         FILE *f = fuzz_text_open(&text, &len);
 
-        fprintf(f, "backend=%s\n", s->backend);
+        fprintf(f, HEADER "backend=%s\n", s->backend);
         if (s->pid > 0)
                 fprintf(f, "pid=%d\n", (int)s->pid);
         fputs(s->text, f);
@@ -71,11 +74,10 @@ static void check_cpuset_part(const char *text)
                 FUZZ_ASSERT(config_cgroup_path_valid(cs.groups[i].path));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check_text(char *text, size_t size)
 {
         static struct saved_state s;
         struct bl_diag diag;
-        char *text = fuzz_strndup(data, size);
         int r;
 
         diag_init(&diag);
@@ -90,6 +92,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else {
                 FUZZ_ASSERT(diag_count(&diag) > 0);
         }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        char *text = fuzz_strndup(data, size);
+        char *under = malloc(sizeof(HEADER) + size);
+
+        FUZZ_ASSERT(under != NULL);
+        memcpy(under, HEADER, sizeof(HEADER) - 1);
+        memcpy(under + sizeof(HEADER) - 1, data, size);
+        under[sizeof(HEADER) - 1 + size] = '\0';
+        check_text(text, size);
+        check_text(under, sizeof(HEADER) - 1 + size);
+        free(under);
         free(text);
         return 0;
 }
