@@ -12,8 +12,6 @@
 #include "common/fileio.h"
 
 #define DROPIN_SUFFIX ".conf"
-/* Config files are small; refuse anything that is clearly not one. */
-#define CONF_FILE_MAX (4u << 20)
 
 struct name_list {
         unsigned n;
@@ -134,7 +132,7 @@ static int visit_file(const char *path, bool optional, conf_text_fn fn, void *us
         size_t len;
         int r;
 
-        r = read_regular_file(path, 0, CONF_FILE_MAX, &text, &len, why, sizeof(why));
+        r = read_regular_file(path, 0, READ_FILE_MAX, &text, &len, why, sizeof(why));
         if (r == -ENOENT && optional)
                 return 0;
         if (r == -EINVAL) {

@@ -12,9 +12,6 @@
 
 #include "common/fileio.h"
 
-/* Config files are small; refuse anything that is clearly not one. */
-#define READ_FILE_MAX (4u << 20)
-
 const char *file_type_name(mode_t mode)
 {
         switch (mode & S_IFMT) {

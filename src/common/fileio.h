@@ -43,8 +43,10 @@ const char *file_type_name(mode_t mode);
  * beyond 'max'), with 'why' as open_regular() fills it. */
 int read_regular_file(const char *path, unsigned flags, size_t max, char **ret, size_t *ret_len, char *why,
                       size_t size);
-/* read_regular_file() without flags up to 4 MiB, the size of no config
- * file. Returns 0 or -errno. */
+/* The size of no text file a person writes (configs, boards, rt-app). */
+#define READ_FILE_MAX (4u << 20)
+/* read_regular_file() without flags up to READ_FILE_MAX. Returns 0 or
+ * -errno. */
 int read_file(const char *path, char **ret, size_t *ret_len);
 /* The same for files up to 'max' bytes (a trace of an hour is ~100 MB). */
 int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len);

@@ -822,12 +822,13 @@ double board_switch_latency_us(const struct sim_board *b, unsigned ncpus)
 int board_load(struct sim_board *b, const char *path, struct bl_diag *diag)
 {
         _cleanup_free_ char *text = NULL;
+        char why[256];
         size_t len;
         int r;
 
-        r = read_file(path, &text, &len);
+        r = read_regular_file(path, 0, READ_FILE_MAX, &text, &len, why, sizeof(why));
         if (r < 0) {
-                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
+                diag_add(diag, "%s: %s", path, why);
                 return r;
         }
         return (int)board_parse(b, path, text, len, diag);

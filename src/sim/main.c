@@ -5,6 +5,7 @@
  * the workload and the three references every verb reports against. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/conf-files.h"
+#include "common/fileio.h"
 #include "policy/builtin.h"
 #include "sim/live.h"
 #include "sim/presets.h"
@@ -458,19 +460,29 @@ static bool has_suffix(const char *s, const char *suffix)
 /* By extension, else by the first character: rt-app files are JSON objects.
  * Only the start is read here: traces can be far larger than read_file()
  * takes, and trace_load() reads them itself. */
-static int looks_like_rtapp(const char *path, bool *rtapp)
+static int looks_like_rtapp(const char *path, bool *rtapp, char *why, size_t size)
 {
         char head[256];
         size_t n;
         FILE *f;
+        int fd;
 
         if (has_suffix(path, ".json") || has_suffix(path, ".csv")) {
                 *rtapp = has_suffix(path, ".json");
                 return 0;
         }
-        f = fopen(path, "re");
-        if (!f)
-                return -errno;
+        /* A FIFO would hang here; trace_load() refuses it all the same. */
+        fd = open_regular(AT_FDCWD, path, 0, NULL, why, size);
+        if (fd < 0)
+                return fd;
+        f = fdopen(fd, "r");
+        if (!f) {
+                int r = -errno;
+
+                close(fd);
+                snprintf(why, size, "cannot read: %s", strerror(-r));
+                return r;
+        }
         errno = 0;
         n = fread(head, 1, sizeof(head) - 1, f);
         head[n] = '\0';
@@ -478,6 +490,7 @@ static int looks_like_rtapp(const char *path, bool *rtapp)
                 int r = errno ? -errno : -EIO;
 
                 fclose(f);
+                snprintf(why, size, "cannot read: %s", strerror(-r));
                 return r;
         }
         fclose(f);
@@ -536,10 +549,11 @@ static int load_trace(struct scenario *sc, const struct options *o)
 
 static int load_workload(struct scenario *sc, const struct options *o)
 {
-        int r = looks_like_rtapp(o->workload, &sc->rtapp);
+        char why[256];
+        int r = looks_like_rtapp(o->workload, &sc->rtapp, why, sizeof(why));
 
         if (r < 0) {
-                fprintf(stderr, "%s: cannot read: %s\n", o->workload, strerror(-r));
+                fprintf(stderr, "%s: %s\n", o->workload, why);
                 return EXIT_NOINPUT;
         }
         return sc->rtapp ? load_rtapp(sc, o) : load_trace(sc, o);

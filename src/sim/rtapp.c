@@ -1500,12 +1500,13 @@ int rtapp_workload_load(struct sim_workload **ret, const char *path, bl_usec_t s
                         bl_usec_t default_duration_us, struct bl_diag *diag)
 {
         _cleanup_free_ char *text = NULL;
+        char why[256];
         size_t len = 0;
         int r;
 
-        r = read_file(path, &text, &len);
+        r = read_regular_file(path, 0, READ_FILE_MAX, &text, &len, why, sizeof(why));
         if (r < 0) {
-                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
+                diag_add(diag, "%s: %s", path, why);
                 return r;
         }
         return rtapp_workload_parse(ret, path, text, len, step_us, default_duration_us, diag);

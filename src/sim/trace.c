@@ -484,14 +484,15 @@ int trace_parse(struct sim_trace *t, const char *filename, const char *text, siz
 int trace_load(struct sim_trace *t, const char *path, struct bl_diag *diag)
 {
         _cleanup_free_ char *text = NULL;
+        char why[256];
         size_t len = 0;
         int r;
 
         *t = (struct sim_trace){ 0 };
-        /* read_file() stops at config-file sizes; an hour of trace is ~100 MB. */
-        r = read_file_limit(path, SIZE_MAX / 2, &text, &len);
+        /* Not at config-file sizes: an hour of trace is ~100 MB. */
+        r = read_regular_file(path, 0, SIZE_MAX / 2, &text, &len, why, sizeof(why));
         if (r < 0) {
-                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
+                diag_add(diag, "%s: %s", path, why);
                 return r;
         }
         r = trace_parse(t, path, text, len, diag);
