@@ -955,9 +955,10 @@ static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
         history_init(&d->history);
         diag_init(diag);
         r = holds_store_load(&d->holds, d->runtime_dir, wall_usec(), now, diag);
-        daemon_log_diag(diag, LOG_WARNING);
-        if (r < 0 && r != -ENOENT)
+        /* A file refused as a whole is said in 'diag', with the reason. */
+        if (r < 0 && r != -ENOENT && diag_count(diag) == 0)
                 log_warning("cannot read the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
+        daemon_log_diag(diag, LOG_WARNING);
         /* A level saved under another mode's ladder may not exist now. */
         for (unsigned i = d->holds.n; i-- > 0;)
                 if (d->holds.h[i].level >= d->ladder.nlevels) {

@@ -252,15 +252,16 @@ static unsigned line_of_complaint(const struct saved_state *s, const char *detai
         return 0;
 }
 
-/* The length of a backend's complaint without the value it quotes
- * (", got \"...\"" and what follows). */
+/* The length of a backend's complaint without the value it quotes: up to
+ * ", got ", else up to the first quote. */
 static size_t complaint_len(const char *detail)
 {
         const char *got = strstr(detail, ", got ");
         const char *quote = strchr(detail, '"');
-        size_t len = got ? (size_t)(got - detail) : strlen(detail);
 
-        return quote && (size_t)(quote - detail) < len ? (size_t)(quote - detail) : len;
+        if (got)
+                return (size_t)(got - detail);
+        return quote ? (size_t)(quote - detail) : strlen(detail);
 }
 
 /* A pid may have been reused since: only a process that is a bigLittled
@@ -309,13 +310,27 @@ static void describe_saved(const struct saved_state *s, char *buf, size_t size)
  * start nor is lost to whoever wants to look at it. */
 static void put_aside(const char *dir, const char *path, struct bl_diag *diag)
 {
-        char bad[BL_PATH_MAX + 32];
+        char name[sizeof(SAVED_STATE_BAD_FILE) + 8], bad[BL_PATH_MAX + 48];
+        int r = 0;
 
-        if (path_join(bad, sizeof(bad), dir, SAVED_STATE_BAD_FILE) < 0 || rename(path, bad) < 0) {
-                diag_at(diag, path, 0, "cannot be renamed to %s: %s", SAVED_STATE_BAD_FILE, strerror(errno));
-                return;
+        /* rename() replaces an earlier saved-state.bad, but not when one
+         * of the two is a directory: then the next free ".N" is taken. */
+        for (unsigned n = 0; n < 10; n++) {
+                if (n == 0)
+                        snprintf(name, sizeof(name), "%s", SAVED_STATE_BAD_FILE);
+                else
+                        snprintf(name, sizeof(name), "%s.%u", SAVED_STATE_BAD_FILE, n);
+                r = path_join(bad, sizeof(bad), dir, name);
+                if (r == 0 && rename(path, bad) == 0) {
+                        diag_at(diag, path, 0, "not used; renamed to %s", bad);
+                        return;
+                }
+                if (r == 0)
+                        r = -errno;
+                if (r != -EISDIR && r != -ENOTDIR && r != -ENOTEMPTY && r != -EEXIST)
+                        break;
         }
-        diag_at(diag, path, 0, "not used; renamed to %s", bad);
+        diag_at(diag, path, 0, "cannot be renamed to %s: %s", SAVED_STATE_BAD_FILE, strerror(-r));
 }
 
 int saved_state_reconcile(const char *dir, const struct bl_topology *t, struct saved_state_report *rep,

@@ -443,12 +443,22 @@ END_TEST
 
 START_TEST(test_directory_put_aside)
 {
+        struct saved_state_report rep;
+        char moved[PATH_MAX + 64];
         struct stat st;
 
         ck_assert_int_eq(mkdir(file, 0700), 0);
         assert_refused_as_is("not a regular file (directory)");
         ck_assert_int_eq(stat(bad_file, &st), 0);
         ck_assert(S_ISDIR(st.st_mode));
+
+        /* A saved-state.bad that a file cannot replace: the next name. */
+        diag_init(&diag);
+        write_text("backend=hotplug\n");
+        ck_assert_int_eq(saved_state_reconcile(dir, &topo, &rep, &diag), -EINVAL);
+        snprintf(moved, sizeof(moved), "not used; renamed to %s.1", bad_file);
+        SAID(moved);
+        ck_assert(!exists(file));
 }
 END_TEST
 
