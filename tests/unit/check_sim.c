@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "core/ladder.h"
@@ -264,6 +266,30 @@ START_TEST(test_board_missing_file)
 
         ck_assert_int_eq(board_load(&b, BOARDS "/no-such-board.ini", &diag), -ENOENT);
         ck_assert_diag(0, BOARDS "/no-such-board.ini: cannot read: No such file or directory");
+}
+END_TEST
+
+/* A FIFO given as the board or the trace is refused at once, not waited
+ * on (issue 18 item 3). */
+START_TEST(test_fifo_refused)
+{
+        char path[64], want[128];
+        struct sim_board b;
+        struct sim_trace t;
+
+        snprintf(path, sizeof(path), "%s/bl-sim-fifo.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        ck_assert_ptr_nonnull(mkdtemp(path));
+        strcat(path, "/board.ini");
+        ck_assert_int_eq(mkfifo(path, 0644), 0);
+        ck_assert_int_eq(board_load(&b, path, &diag), -EINVAL);
+        snprintf(want, sizeof(want), "%s: not a regular file (FIFO)", path);
+        ck_assert_diag(0, want);
+        diag_init(&diag);
+        ck_assert_int_eq(trace_load(&t, path, &diag), -EINVAL);
+        ck_assert_diag(0, want);
+        ck_assert_int_eq(unlink(path), 0);
+        *strrchr(path, '/') = '\0';
+        ck_assert_int_eq(rmdir(path), 0);
 }
 END_TEST
 
@@ -1197,6 +1223,7 @@ static Suite *sim_suite(void)
         tcase_add_test(tc, test_board_exynos);
         tcase_add_test(tc, test_board_tc2);
         tcase_add_test(tc, test_board_missing_file);
+        tcase_add_test(tc, test_fifo_refused);
         tcase_add_loop_test(tc, test_board_errors, 0, sizeof(bad_boards) / sizeof(bad_boards[0]));
         tcase_add_test(tc, test_board_too_many_clusters);
         tcase_add_test(tc, test_board_too_many_cpus);
