@@ -137,10 +137,12 @@ int read_regular_file(const char *path, unsigned flags, size_t max, char **ret, 
                 }
                 n = read(fd, buf + len, size - len - 1);
                 if (n < 0) {
-                        if (errno == EINTR)
+                        int r = -errno;
+
+                        if (r == -EINTR)
                                 continue;
-                        say(why, why_size, "cannot read: %s", strerror(errno));
-                        return -errno;
+                        say(why, why_size, "cannot read: %s", strerror(-r));
+                        return r;
                 }
                 if (n == 0)
                         break;

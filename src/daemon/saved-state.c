@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -77,8 +78,10 @@ int saved_state_write(const char *dir, const char *backend, const char *text)
 bool saved_state_exists(const char *dir)
 {
         char path[BL_PATH_MAX + 32];
+        struct stat st;
 
-        return path_join(path, sizeof(path), dir, SAVED_STATE_FILE) == 0 && access(path, F_OK) == 0;
+        /* lstat(): a link to nothing is there too, to be put aside. */
+        return path_join(path, sizeof(path), dir, SAVED_STATE_FILE) == 0 && lstat(path, &st) == 0;
 }
 
 int saved_state_remove(const char *dir)

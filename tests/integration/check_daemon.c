@@ -453,6 +453,33 @@ START_TEST(test_sighup_reload)
 }
 END_TEST
 
+/* Issue 18 item 3: a config file replaced by a FIFO while the daemon runs
+ * used to hang it at the reload (no switching, SIGTERM unanswered); it is
+ * refused like any bad file and the daemon goes on. */
+START_TEST(test_reload_fifo_refused)
+{
+        char config[PATH_MAX], want[PATH_MAX + 64];
+
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        snprintf(config, sizeof(config), "%s", write_config("bigLittle.conf", base_config));
+        start_daemon(config, NULL);
+        expect_online("0-3", SWITCH_BOUND_MS);
+
+        ck_assert_int_eq(unlink(config), 0);
+        ck_assert_int_eq(mkfifo(config, 0644), 0);
+        ck_assert_int_eq(fakeboard_kill(fb, SIGHUP), 0);
+        expect_line(0, "reload: refused", 3000);
+        snprintf(want, sizeof(want), "%s: not a regular file (FIFO)", config);
+        expect_line(0, want, 1000);
+
+        set_load(heavy_load, 2);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        ck_assert_msg(online_equals("0-7"), "online is %s after exit", online_text());
+}
+END_TEST
+
 START_TEST(test_symmetric_machine_exits_69)
 {
         new_board("x86-symmetric");
@@ -748,6 +775,7 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_sigterm_restores_start_set);
         tcase_add_test(tc, test_sigint_restores_unusual_start_set);
         tcase_add_test(tc, test_sighup_reload);
+        tcase_add_test(tc, test_reload_fifo_refused);
         tcase_add_test(tc, test_dryrun_changes_nothing);
         tcase_add_test(tc, test_notify_protocol_and_watchdog);
         tcase_add_test(tc, test_thermal_cap_and_release);

@@ -392,6 +392,14 @@ START_TEST(test_symlink_not_followed)
         ck_assert_int_eq(lstat(bad_file, &st), 0);
         ck_assert(S_ISLNK(st.st_mode));
         ck_assert(exists(secret));
+
+        /* A link to nothing is there as well, and goes aside too. */
+        ck_assert_int_eq(unlink(bad_file), 0);
+        ck_assert_int_eq(unlink(secret), 0);
+        ck_assert_int_eq(symlink(secret, file), 0);
+        ck_assert(saved_state_exists(dir));
+        diag_init(&diag);
+        assert_refused_as_is("is a symbolic link");
 }
 END_TEST
 
