@@ -106,7 +106,8 @@ static int load_plugins(const struct options *o, struct bl_plugin_set *set, char
 
 /* Loads the configuration the command line names. Returns 0 when valid,
  * the number of problems, or a negative errno; problems are logged at
- * 'level'. */
+ * 'level', and what a valid configuration has to say (drop-ins skipped) as
+ * warnings. */
 static int load_config(const struct options *o, const struct bl_plugin_set *plugins, struct bl_config *cfg,
                        struct bl_conf_files *files, int level)
 {
@@ -120,7 +121,7 @@ static int load_config(const struct options *o, const struct bl_plugin_set *plug
         diag_init(diag);
         config_init(cfg, table);
         r = conf_files_load(cfg, table, config_path(o), !o->config, files, diag);
-        daemon_log_diag(diag, level);
+        daemon_log_diag(diag, r == 0 ? LOG_WARNING : level);
         free(diag);
         return r;
 }
