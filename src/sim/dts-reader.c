@@ -1151,14 +1151,15 @@ static int parse_file(struct dts_tree *t, const char *path, unsigned depth, unsi
 {
         _cleanup_free_ char *text = NULL;
         struct lexer l = { .t = t, .diag = diag, .line = 1, .depth = depth, .nest = nest };
+        char why[256];
         size_t len;
-        int r = read_file_limit(path, DTS_SIZE_MAX, &text, &len);
+        int r = read_regular_file(path, 0, DTS_SIZE_MAX, &text, &len, why, sizeof(why));
 
         if (r < 0) {
                 if (from_file)
-                        diag_at(diag, dts_basename(from_file), from_line, "%s: %s", path, strerror(-r));
+                        diag_at(diag, dts_basename(from_file), from_line, "%s: %s", path, why);
                 else
-                        diag_add(diag, "%s: %s", path, strerror(-r));
+                        diag_add(diag, "%s: %s", path, why);
                 return r;
         }
         r = file_intern(t, path, &l.file);
