@@ -31,9 +31,12 @@ void holds_store_print(FILE *f, const struct bl_holds *hs);
  * hold's monotonic times placed relative to 'now_mono' as its wall times are
  * to 'now_wall'. Restored holds have no owner bus name (it was another
  * connection) and persist. Holds whose time ran out are dropped, and so are
- * lines that cannot be read; both are said in 'diag' as "FILE:LINE: ...".
- * Returns the number of holds restored (0 when the file does not exist), or
- * a negative errno when it cannot be read. */
+ * lines that cannot be read; both are said in 'diag' as "FILE:LINE: ...",
+ * naming the field rather than repeating it. Returns the number of holds
+ * restored (0 when the file does not exist), or a negative errno when it
+ * cannot be read or is not a file this daemon could have written (a
+ * symbolic link, not a regular file, another owner, a mode other than
+ * 0600: said in 'diag'). */
 int holds_store_load(struct bl_holds *hs, const char *dir, uint64_t now_wall, bl_usec_t now_mono,
                      struct bl_diag *diag);
 /* The same for the file's text, read by the caller from 'path' (named in

@@ -5,9 +5,10 @@
  * $RUNTIME_DIRECTORY) while the daemon runs, so that a run that dies
  * without restoring it (SIGKILL, a crash) is undone by the next start. A
  * clean exit removes the file; finding it at start means the previous run
- * did not get to restore. The format, lines of key=value ('#' starts a
- * comment):
+ * did not get to restore. The format, a header line and then lines of
+ * key=value ('#' starts a comment):
  *
+ *   # bigLittle saved-state v1 the format and its version, always line 1
  *   backend=hotplug            the backend that wrote it, always first
  *   pid=4242                   the daemon that wrote it
  *   online=0-7                 the rest is the backend's, from its save()
@@ -44,9 +45,12 @@ struct saved_state {
 int saved_state_write(const char *dir, const char *backend, const char *text);
 
 /* Reads DIR/saved-state. Returns 0, -ENOENT when there is none, -EINVAL
- * when it is damaged (every problem said in 'diag' as "FILE:LINE: ..."),
- * or a negative errno when it cannot be read. Whether 'backend' is one
- * this daemon knows is not checked here. */
+ * when it is damaged or not a file this daemon could have written (a
+ * symbolic link, not a regular file, another owner, a mode other than
+ * 0600, no header or another version: every problem said in 'diag' as
+ * "FILE:LINE: ...", without repeating what is on the line), or a negative
+ * errno when it cannot be read. Whether 'backend' is one this daemon knows
+ * is not checked here. */
 int saved_state_read(const char *dir, struct saved_state *s, struct bl_diag *diag);
 /* The same for the file's text, read by the caller from 'path' (named in
  * 'diag'): 'content' is NUL-terminated after 'len' bytes and is cut into
@@ -70,9 +74,11 @@ struct saved_state_report {
  * backend that wrote it put back its state. Returns
  *   0          no file: the last run ended cleanly (or never ran);
  *   1          restored, and the file removed;
- *   -EINVAL    the file is damaged, names an unknown backend, or one that
- *              cannot restore: said in 'diag' with FILE:LINE; nothing was
- *              changed and the file was renamed to saved-state.bad;
+ *   -EINVAL    the file is damaged, not one the daemon could have written
+ *              (see saved_state_read()), names an unknown backend, or one
+ *              that cannot restore: said in 'diag' with FILE:LINE; nothing
+ *              was changed and the file was renamed to saved-state.bad (or
+ *              saved-state.bad.N when that cannot be replaced);
  *   -EBUSY     the daemon that wrote it still runs; nothing was changed;
  *   other <0   restoring failed (rep->detail says how); the file stays for
  *              the next start to try again. */
