@@ -1289,6 +1289,12 @@ END_TEST
  * line each with the reason; none is a problem in the configuration. */
 START_TEST(test_dropins_skipped_are_said)
 {
+        static const char *const want[] = {
+                "10-dir.conf: skipped: not a regular file (directory)",
+                "20-fifo.conf: skipped: not a regular file (FIFO)",
+                "30-dangling.conf: skipped: a symbolic link to nothing",
+                "40-to-fifo.conf: skipped: not a regular file (FIFO)",
+        };
         struct bl_conf_files files;
         char expected[BL_DIAG_LEN];
 
@@ -1306,13 +1312,7 @@ START_TEST(test_dropins_skipped_are_said)
         ck_assert_str_eq(files.path[1], in_tmp("main.conf.d/50-ok.conf"));
         ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
         ck_assert_uint_eq(diag.n, 4);
-        /* In directory order: each line is looked for. */
-        const char *const want[] = {
-                "10-dir.conf: skipped: not a regular file (directory)",
-                "20-fifo.conf: skipped: not a regular file (FIFO)",
-                "30-dangling.conf: skipped: a symbolic link to nothing",
-                "40-to-fifo.conf: skipped: not a regular file (FIFO)",
-        };
+        /* Said in directory order, not name order: each line is looked for. */
         for (unsigned i = 0; i < 4; i++) {
                 bool found = false;
 
