@@ -625,9 +625,26 @@ static void log_sample(const struct bl_daemon *d, const char *what)
                   s->has_pressure ? s->pressure : 0.0, line);
 }
 
+/* A heuristic's broken score or an overflowing combination: once each
+ * (core/controller.h), so a plugin that is always wrong is not a line a tick. */
+static void log_scoring_problems(struct bl_daemon *d)
+{
+        _cleanup_free_ struct bl_diag *diag = NULL;
+
+        if (!controller_has_warnings(&d->ctl))
+                return;
+        diag = malloc(sizeof(*diag));
+        if (!diag)
+                return;
+        diag_init(diag);
+        controller_warnings(&d->ctl, diag);
+        daemon_log_diag(diag, LOG_WARNING);
+}
+
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
         const char *thermal_before = daemon_thermal_state(d);
+        unsigned changes;
         bool settling;
         int r;
 
@@ -661,7 +678,9 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         sync_holds(d, now);
         /* Reasons of ticks that switch nothing only go to the debug log. */
         controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
-        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
+        changes = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        log_scoring_problems(d);
+        if (changes == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
                           d->decisions[0].reason);
@@ -694,6 +713,7 @@ void daemon_holds_changed(struct bl_daemon *d)
 /* A hold placed or ended is acted on at once, on the last sample. */
 void daemon_decide_now(struct bl_daemon *d)
 {
+        unsigned changes;
         uint64_t now;
 
         if (d->paused || sd_event_now(d->event, CLOCK_MONOTONIC, &now) < 0)
@@ -704,7 +724,9 @@ void daemon_decide_now(struct bl_daemon *d)
                 return;
         }
         sync_holds(d, now);
-        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) > 0)
+        changes = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        log_scoring_problems(d);
+        if (changes > 0)
                 start_switch(d, now);
 }
 
