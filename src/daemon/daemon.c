@@ -43,7 +43,7 @@
 void daemon_log_diag(const struct bl_diag *diag, int level)
 {
         for (unsigned i = 0; i < diag->n; i++)
-                log_msg(level, "%s", diag->msg[i]);
+                log_msg(diag->warning[i] && level < LOG_WARNING ? LOG_WARNING : level, "%s", diag->msg[i]);
         if (diag->dropped)
                 log_msg(level, "... and %u more problems", diag->dropped);
 }
