@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,6 +289,71 @@ START_TEST(test_plugin_heuristic_decides)
         set_load(light, 1);
         expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
         expect_line(started, "switch little -> big: demand ", 1000);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+/* The "test-broken" plugin in a plugin directory of its own, and a
+ * configuration that runs it ('policy' follows plugin_dir in [policy]).
+ * False when not root: plugins must be owned by root. */
+static bool broken_plugin_config(char *config, size_t size, const char *policy)
+{
+        char dir[PATH_MAX + 16];
+
+        if (getuid() != 0) {
+                printf("# not root: plugins must be owned by root; test not run\n");
+                return false;
+        }
+        snprintf(dir, sizeof(dir), "%s/plugins", harness_workdir());
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        ck_assert_int_eq(chmod(harness_workdir(), 0755), 0);
+        install_plugin(dir, "broken", "broken.so");
+        snprintf(config, size, "%s[policy]\nplugin_dir = %s\n%s", base_config, dir, policy);
+        return true;
+}
+
+/* A plugin scoring NaN: counted as 0, so under a heavy load the machine
+ * stays little, and the daemon says why once, naming the heuristic, however
+ * many ticks it goes on (issue 18: it used to say nothing). */
+START_TEST(test_broken_plugin_said_once)
+{
+        char config[sizeof(base_config) + PATH_MAX + 160];
+        unsigned started;
+
+        if (!broken_plugin_config(config, sizeof(config),
+                                  "heuristics = test-broken\n[policy.test-broken]\nfactor = 1\n"))
+                return;
+        new_board("exynos5422");
+        set_load(heavy_load, 2);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = expect_line(0, "started: ", 1000);
+        expect_line(started, "heuristic test-broken returned nan", 1000);
+        expect_online_stays("0-3", UP_DELAY_MS + 10 * SAMPLE_MS);
+        ck_assert_uint_eq(count_lines(0, "returned nan"), 1);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+/* The largest double is a demand, but 100 times it is no number to compare
+ * ("demand inf > 80% of little"): the weighted mean falls back to the
+ * largest score, which goes big, and that is said once. */
+START_TEST(test_broken_plugin_overflow)
+{
+        char config[sizeof(base_config) + PATH_MAX + 160];
+        unsigned started;
+
+        if (!broken_plugin_config(config, sizeof(config),
+                                  "heuristics = pelt, test-broken\ncombine = weighted\n"
+                                  "[policy.test-broken]\nfactor = 3\nweight = 100\n"))
+                return;
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = expect_line(0, "started: ", 1000);
+        expect_line(started, "the weighted mean of the heuristics' scores overflowed to inf", 1000);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "demand inf"), -ENOENT);
+        ck_assert_uint_eq(count_lines(0, "overflowed"), 1);
         assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 END_TEST
@@ -722,6 +788,8 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_mp_mode_adds_big_cpus);
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);
         tcase_add_test(tc, test_plugin_heuristic_decides);
+        tcase_add_test(tc, test_broken_plugin_said_once);
+        tcase_add_test(tc, test_broken_plugin_overflow);
         tcase_add_test(tc, test_ipc_without_counters_keeps_running);
         tcase_add_test(tc, test_auto_mode_picks_pair_with_the_switcher);
         tcase_add_test(tc, test_sigterm_restores_start_set);
