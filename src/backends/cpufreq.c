@@ -428,13 +428,15 @@ static int parse_saved_policies(struct bl_backend *b, char *value, char *detail,
 
         for (char *item = strtok_r(value, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
                 struct cpufreq_policy *p = &b->policies[b->npolicies];
+                uint32_t f[2];
                 unsigned id, khz;
-                char tail;
 
-                if (sscanf(item, "%u:%u%c", &id, &khz, &tail) != 2 || khz == 0) {
+                if (parse_u32_fields(item, ':', f, 2) < 0 || f[1] == 0) {
                         snprintf(detail, size, "scaling_max_freq: expected POLICY:KHZ, got \"%.32s\"", item);
                         return -EINVAL;
                 }
+                id = f[0];
+                khz = f[1];
                 if (b->npolicies >= BL_MAX_CPUS) {
                         snprintf(detail, size, "scaling_max_freq: more policies than CPUs");
                         return -EINVAL;
