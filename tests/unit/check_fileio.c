@@ -92,32 +92,6 @@ START_TEST(test_errors)
 }
 END_TEST
 
-/* Around every edge of the fast path (signs, digits, overflow, what may
- * follow) and on random short texts of the characters that matter. */
-START_TEST(test_agrees_with_strtoll)
-{
-        static const char *const edges[] = {
-                "\n5", "\v5", "5\v", "5\n\n", "5 \n ", "\t-3", "- 3", "1e3", "١", "12\0003",
-                "922337203685477580", "9223372036854775806", "-9223372036854775807", "18446744073709551615",
-                "18446744073709551616", "-18446744073709551616",
-        };
-        static const char alphabet[] = "0123456789-+ \t\nx";
-        char text[24];
-        unsigned seed = 1;
-
-        for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-                assert_same_as_strtoll(edges[i]);
-        for (unsigned n = 0; n < 200000; n++) {
-                size_t len = (size_t)(rand_r(&seed) % (int)(sizeof(text) - 1));
-
-                for (size_t k = 0; k < len; k++)
-                        text[k] = alphabet[rand_r(&seed) % (int)(sizeof(alphabet) - 1)];
-                text[len] = '\0';
-                assert_same_as_strtoll(text);
-        }
-}
-END_TEST
-
 START_TEST(test_u32_fields)
 {
         static const char *const bad[] = {
@@ -144,17 +118,41 @@ START_TEST(test_u32_fields)
 }
 END_TEST
 
+/* Around every edge of the fast path (signs, digits, overflow, what may
+ * follow) and on random short texts of the characters that matter. */
+START_TEST(test_agrees_with_strtoll)
+{
+        static const char *const edges[] = {
+                "\n5", "\v5", "5\v", "5\n\n", "5 \n ", "\t-3", "- 3", "1e3", "١", "12\0003",
+                "922337203685477580", "9223372036854775806", "-9223372036854775807", "18446744073709551615",
+                "18446744073709551616", "-18446744073709551616",
+        };
+        static const char alphabet[] = "0123456789-+ \t\nx";
+        char text[24];
+        unsigned seed = 1;
+
+        for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+                assert_same_as_strtoll(edges[i]);
+        for (unsigned n = 0; n < 200000; n++) {
+                size_t len = (size_t)(rand_r(&seed) % (int)(sizeof(text) - 1));
+
+                for (size_t k = 0; k < len; k++)
+                        text[k] = alphabet[rand_r(&seed) % (int)(sizeof(alphabet) - 1)];
+                text[len] = '\0';
+                assert_same_as_strtoll(text);
+        }
+}
+END_TEST
+
 static Suite *fileio_suite(void)
 {
         Suite *s = suite_create("fileio");
         TCase *tc = tcase_create("parse_int");
 
         tcase_add_test(tc, test_values);
+        tcase_add_test(tc, test_u32_fields);
         tcase_add_test(tc, test_errors);
         tcase_add_test(tc, test_agrees_with_strtoll);
-        suite_add_tcase(s, tc);
-        tc = tcase_create("parse_u32_fields");
-        tcase_add_test(tc, test_u32_fields);
         suite_add_tcase(s, tc);
         return s;
 }
