@@ -439,6 +439,7 @@ static unsigned edit_distance(const char *a, const char *b)
 
 struct key_hint {
         const char *name;               /* the unknown key */
+        size_t len;                     /* its length */
         const char *section;            /* where it was written */
         char elsewhere[160];            /* the sections that have it as written */
         const char *near;               /* the closest known key, or NULL */
@@ -450,6 +451,7 @@ struct key_hint {
 static void hint_consider(struct key_hint *h, const char *prefix, const char *section, const char *name)
 {
         char full[BL_NAME_MAX + sizeof(POLICY_PREFIX)];
+        size_t len;
         unsigned d;
 
         snprintf(full, sizeof(full), "%s%s", prefix, section);
@@ -462,10 +464,14 @@ static void hint_consider(struct key_hint *h, const char *prefix, const char *se
                                  used ? " or " : "", full);
                 return;
         }
+        /* No closer than the difference in length: most keys need no count. */
+        len = strlen(name);
+        if (len + 2 < h->len || h->len + 2 < len)
+                return;
         d = edit_distance(h->name, name);
         /* Close for its length (a two-letter key is no typo of another);
          * on a tie, the section it was written in first. */
-        if (d > 2 || 3 * d > strlen(name))
+        if (d > 2 || 3 * d > len)
                 return;
         if (h->near && (d > h->near_distance || (d == h->near_distance && !streq(full, h->section))))
                 return;
@@ -478,8 +484,14 @@ static void hint_consider(struct key_hint *h, const char *prefix, const char *se
  * section it belongs to, or the closest spelling (edit distance). */
 static void report_unknown_key(struct parser *p, const char *section, const char *name)
 {
-        struct key_hint h = { .name = name, .section = section };
+        struct key_hint h = { .name = name, .len = strlen(name), .section = section };
 
+        /* Past what the diag keeps, the hint would go unseen: not worth its
+         * cost on a file of nothing but unknown keys. */
+        if (p->diag->n >= BL_DIAG_MAX) {
+                report(p, "[%s]: unknown key \"%s\"", section, name);
+                return;
+        }
         for (unsigned k = 0; k < BL_CONFIG_NKEYS; k++)
                 hint_consider(&h, "", keys[k].section, keys[k].name);
         for (unsigned i = 0; i < p->c->nknown; i++) {
