@@ -1089,7 +1089,7 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
                 d->applied_cpus = all;
         daemon_target_cpus(d, NULL, &job.cpus);
         controller_state_name(&d->ctl, state, state_size);
-        settle_begin(&d->settle, switch_clock_now());
+        settle_begin_at_start(&d->settle, switch_clock_now());
         switch_job_run(&job);
         settle_applied(&d->settle, job.finished);
         snprintf(detail, size, "%s", job.detail);
