@@ -1213,7 +1213,9 @@ static int setup(struct bl_daemon *d)
         if (d->sampler.thermal.n > 0)
                 daemon_log_limits(&d->limits, LOG_INFO);
 
-        r = sd_event_default(&d->event);
+        /* A loop of its own, not sd_event_default(): the default loop checks
+         * gettid() on every iteration, a system call per tick. */
+        r = sd_event_new(&d->event);
         if (r < 0)
                 goto out;
         sigemptyset(&mask);
