@@ -1068,9 +1068,24 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
                 while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
                         ;
                 *now = switch_clock_now();
-                if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                if (sampler_read(&d->sampler, *now, &d->sample) == 0) {
+                        if (log_enabled(LOG_DEBUG))
+                                log_sample(d, "before the start");
                         (void)settle_filter(&d->settle, &d->sample, *now);
+                }
         }
+}
+
+/* After the start-up level: the sampler starts again from here, so that
+ * the first sample the heuristics see begins after the switch. The one that
+ * spanned it measured the switch (CPUs going away, stop_machine), not the
+ * load, and a second of it read as quiet armed the onset rule for the
+ * kernel's first burst after it (on the real kernel under QEMU). '*now':
+ * this read. */
+static void sample_after_start(struct bl_daemon *d, bl_usec_t *now)
+{
+        *now = switch_clock_now();
+        (void)sampler_read(&d->sampler, *now, &d->sample);
 }
 
 /* The level the engines start at, applied before the loop runs, measured,
@@ -1247,6 +1262,7 @@ static int setup(struct bl_daemon *d)
         r = apply_initial_level(d, state, sizeof(state), detail, sizeof(detail));
         if (r < 0)
                 goto out;
+        sample_after_start(d, &now);
         r = switch_worker_open(&d->worker, d->event, switch_done, d);
         if (r < 0)
                 log_warning("cannot watch for switches applied on a thread (%s): switches are applied on "
