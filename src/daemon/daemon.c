@@ -1077,15 +1077,18 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
 }
 
 /* After the start-up level: the sampler starts again from here, so that
- * the first sample the heuristics see begins after the switch. The one that
- * spanned it measured the switch (CPUs going away, stop_machine), not the
- * load, and a second of it read as quiet armed the onset rule for the
- * kernel's first burst after it (on the real kernel under QEMU). '*now':
+ * the first sample the ticks decide on begins after the switch. The one
+ * that spanned it measured the switch (CPUs going away, stop_machine), not
+ * the load, and a second of it read as quiet armed the onset rule for the
+ * kernel's first burst after it (on the real kernel under QEMU). It stays
+ * the last sample until the first tick, which a CPU uevent or a hold may
+ * decide on: cut to the baseline like any sample in the window. '*now':
  * this read. */
 static void sample_after_start(struct bl_daemon *d, bl_usec_t *now)
 {
         *now = switch_clock_now();
-        (void)sampler_read(&d->sampler, *now, &d->sample);
+        if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                (void)settle_filter(&d->settle, &d->sample, *now);
 }
 
 /* The level the engines start at, applied before the loop runs, measured,
