@@ -1347,10 +1347,14 @@ static void log_switching(const struct bl_daemon *d)
                  (unsigned long long)t->last_us, t->mean_us, (unsigned long long)t->max_us, t->discounted);
 }
 
-static void teardown(struct bl_daemon *d)
+/* Returns EXIT_FAILURE when the CPUs could not all be restored: systemd's
+ * Restart=on-failure then starts the daemon again, which puts back the
+ * state still saved. */
+static int teardown(struct bl_daemon *d)
 {
-        char detail[256], p50[32], p99[32];
+        char detail[256] = "", p50[32], p99[32];
         bool backend_ours;
+        int status = 0;
 
         bus_close(d->bus);
         d->bus = NULL;
@@ -1360,6 +1364,7 @@ static void teardown(struct bl_daemon *d)
 
                 if (r < 0) {
                         log_error("restoring the CPUs failed: %s", detail);
+                        status = EXIT_FAILURE;
                 } else {
                         log_info("restored: %s", detail);
                         /* Kept after a failed restore: the next start tries again. */
@@ -1394,6 +1399,7 @@ static void teardown(struct bl_daemon *d)
         /* Last: the heuristics' code lives in them (a switch left running
          * still uses the backend, not them). */
         plugins_unload(&d->plugins);
+        return status;
 }
 
 int daemon_run(const struct options *o)
@@ -1419,7 +1425,9 @@ int daemon_run(const struct options *o)
                         status = EXIT_FAILURE;
                 }
         }
-        teardown(d);
+        r = teardown(d);
+        if (status == 0)
+                status = r;
         /* A switch left running still writes into it until the exit. */
         if (!d->switch_abandoned)
                 free(d);

@@ -599,6 +599,59 @@ START_TEST(test_bus_goes_away)
 }
 END_TEST
 
+/* --- a CPU whose online file reads garbage (issue 18 item 4) --- */
+
+#define CPU6_GARBAGE "cpu6: online reads neither 0 nor 1, left as it is"
+
+/* At big, cpu6/online starts reading garbage; SIGTERM: every other CPU is
+ * put back, the failure names cpu6, the state stays saved for the next
+ * start and the exit status is a failure, so that systemd's
+ * Restart=on-failure runs the daemon again. */
+START_TEST(test_online_garbage_at_restore)
+{
+        char saved[PATH_MAX + 32];
+        unsigned line;
+        int status;
+
+        line = switch_up(start_little());
+        ck_assert_int_eq(fakeboard_override_file(fb, CPU "cpu6/online", "garbage\n"), 0);
+        status = stop_daemon(SIGTERM);
+        line = expect_line(line, "restoring the CPUs failed: ", 100);
+        expect_line_has(line, CPU6_GARBAGE);
+        /* The others were put back: 1-3 online again (cpu6 stays as it was). */
+        expect_line_has(line, "online 0-5,7");
+        ck_assert_msg(online_equals("0-7"), "online %s after SIGTERM, not 0-7", online_text());
+        assert_exit_status(status, EXIT_FAILURE);
+        snprintf(saved, sizeof(saved), "%s/saved-state", harness_runtime_dir());
+        ck_assert_msg(access(saved, F_OK) == 0, "the saved state was removed after a failed restore");
+}
+END_TEST
+
+/* The same file while switching: the switches go on with the other CPUs,
+ * each naming cpu6, and once the file reads again the restore is whole. */
+START_TEST(test_online_garbage_switching)
+{
+        unsigned line;
+
+        line = start_little();
+        ck_assert_int_eq(fakeboard_override_file(fb, CPU "cpu6/online", "garbage\n"), 0);
+        set_heavy();
+        line = expect_line(line, "switch little -> big: ", SWITCH_BOUND_MS);
+        expect_line_has(line, CPU6_GARBAGE);
+        /* cpu6 was offline at little and is left so. */
+        expect_online("0,4-5,7", SWITCH_BOUND_MS);
+        set_idle();
+        line = expect_line(line, "switch big -> little: ", SWITCH_BOUND_MS);
+        expect_line_has(line, CPU6_GARBAGE);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        ck_assert_uint_eq(count_lines(0, " failed"), 0);
+
+        ck_assert_int_eq(fakeboard_override_file(fb, CPU "cpu6/online", NULL), 0);
+        write_board_file(CPU "cpu6/online", "0\n");
+        stop_cleanly();
+}
+END_TEST
+
 static Suite *faults_suite(void)
 {
         Suite *s = suite_create("faults");
@@ -618,6 +671,8 @@ static Suite *faults_suite(void)
                 { "wall-clock-jumps", test_wall_clock_jumps, 1 },
                 { "suspend-gap", test_suspend_gap, 1 },
                 { "bus-goes-away", test_bus_goes_away, 1 },
+                { "online-garbage-at-restore", test_online_garbage_at_restore, 1 },
+                { "online-garbage-switching", test_online_garbage_switching, 1 },
         };
 
         for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
