@@ -252,6 +252,28 @@ const char *daemon_thermal_state(const struct bl_daemon *d)
         return d->ctl.engine[0].capped ? "capped" : "normal";
 }
 
+/* Every change of the thermal state is said, with the reading behind it:
+ * one forced by a sensor gone wrong showed only in switch reasons. */
+static void thermal_changed(struct bl_daemon *d, const char *before)
+{
+        const char *now = daemon_thermal_state(d);
+        const struct bl_sample *s = &d->sample.s;
+        const struct bl_engine_params *p;
+
+        if (strcmp(before, now) == 0)
+                return;
+        if (d->ctl.nengines == 0 || !s->has_temp) {
+                log_notice("thermal state %s -> %s: no zone reads a temperature", before, now);
+        } else {
+                p = &d->ctl.engine[0].p;
+                log_msg(strcmp(now, "normal") == 0 ? LOG_NOTICE : LOG_WARNING,
+                        "thermal state %s -> %s at %.1f °C (cap %.1f, release %.1f, critical %.1f °C)", before,
+                        now, s->temp_mc / 1000.0, p->cap_mc / 1000.0, p->release_mc / 1000.0,
+                        p->critical_mc / 1000.0);
+        }
+        bus_thermal_changed(d->bus);
+}
+
 /* Time at each level, per engine (pair mode adds up pair-time). */
 static void account(struct bl_daemon *d, bl_usec_t now)
 {
@@ -506,8 +528,7 @@ static void switch_done(struct switch_job *job, void *userdata)
         }
         history_add(&d->history, at, wall_usec(), from, to, d->last_reason);
         bus_switched(d->bus, from, to, d->last_reason);
-        if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
-                bus_thermal_changed(d->bus);
+        thermal_changed(d, thermal_before);
         notify_status(d);
 out:
         after_switch(d);
@@ -661,12 +682,13 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         sync_holds(d, now);
         /* Reasons of ticks that switch nothing only go to the debug log. */
         controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
-        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
+        r = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        /* Also when it makes a switch: the switch's end finds it made. */
+        thermal_changed(d, thermal_before);
+        if (r == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
                           d->decisions[0].reason);
-                if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
-                        bus_thermal_changed(d->bus);
                 return;
         }
         d->demand = controller_demand(&d->ctl);

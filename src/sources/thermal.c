@@ -258,8 +258,9 @@ int thermal_read(struct thermal_reader *r, int *max_mc)
                 k = pread_text(z->fd, buf, sizeof(buf), NULL);
                 if (k == 0)
                         k = parse_int(buf, &v);
-                if (k == 0 && (v < INT32_MIN || v > INT32_MAX))
-                        k = -ERANGE;
+                /* Said like an unreadable zone (sampler.c), not believed. */
+                if (k == 0 && (v < BL_TEMP_PLAUSIBLE_MIN_MC || v > BL_TEMP_PLAUSIBLE_MAX_MC))
+                        k = -EDOM;
                 z->error = k;
                 if (k < 0) {
                         ret = k;

@@ -36,7 +36,9 @@ int thermal_open(struct thermal_reader *r, const struct bl_config *c, struct bl_
 /* The watched zones' trips, for thermal_limits_resolve(): 'zones' has room
  * for BL_THERMAL_MAX and points into 'r'. Returns the number of zones. */
 unsigned thermal_trip_zones(const struct thermal_reader *r, struct bl_trip_zone *zones);
-/* Hottest zone in m°C. Returns 0, -ENODATA when no zone is watched, or a
+/* Hottest zone in m°C. A zone that does not read, or reads a temperature
+ * outside BL_TEMP_PLAUSIBLE_MIN_MC..MAX_MC (its error is then -EDOM), is
+ * left out of this read. Returns 0, -ENODATA when no zone is watched, or a
  * negative errno when every watched zone failed to read. */
 int thermal_read(struct thermal_reader *r, int *max_mc);
 void thermal_close(struct thermal_reader *r);

@@ -330,6 +330,8 @@ struct bad_file {
 #define PSI_BAD "/proc/pressure/cpu: not in the kernel's format; samples carry no CPU pressure until it " \
                 "reads again"
 #define PSI_RECOVERED "/proc/pressure/cpu reads well again"
+#define THERMAL_IMPLAUSIBLE "thermal_zone0 (cpu0-thermal): temp: outside -40..150 °C, no CPU reads that; the " \
+                            "zone is left out until it reads again"
 
 static const struct bad_file bad_files[] = {
         { "/proc/stat empty", "/proc/stat", "", STAT_BAD, STAT_RECOVERED, false },
@@ -354,6 +356,14 @@ static const struct bad_file bad_files[] = {
         { "thermal zone temp empty", ZONE0 "/temp", "",
           "thermal_zone0 (cpu0-thermal): temp: not in the kernel's format; the zone is left out until it "
           "reads again", "the thermal zones read well again", true },
+        /* Believed, these forced the critical state (or hid a hot zone):
+         * no switch up, no line (issue 18 item 7). */
+        { "thermal zone temp INT_MAX", ZONE0 "/temp", "2147483647\n", THERMAL_IMPLAUSIBLE,
+          "the thermal zones read well again", true },
+        { "thermal zone temp 150.001 C", ZONE0 "/temp", "150001\n", THERMAL_IMPLAUSIBLE,
+          "the thermal zones read well again", true },
+        { "thermal zone temp absolute zero", ZONE0 "/temp", "-273150\n", THERMAL_IMPLAUSIBLE,
+          "the thermal zones read well again", true },
 };
 
 /* Each bad file is said once, the CPUs stay one whole level, the daemon
