@@ -65,8 +65,8 @@ enum plan_mode {
 /* Runs a plan. All or nothing, the first refusal undoes the steps already
  * made, newest first; returns 0, a negative errno, or BL_BACKEND_NO_EFFECT
  * when a CPU kept its state through a write the kernel took. For every CPU,
- * returns 0 and leaves the failures in 'st'. 'st->retries' gets the writes
- * the kernel refused for a moment. */
+ * returns 0 and leaves the failures in 'st', the first one described.
+ * 'st->retries' gets the writes the kernel refused for a moment. */
 static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struct sysfs_write_stats *st,
                     char *detail, size_t size)
 {
@@ -74,58 +74,44 @@ static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struc
         sysfs_undo_init(&b->undo);
         for (int i = 0; i < nsteps; i++) {
                 const struct hotplug_step *step = &b->steps[i];
-                char path[64];
+                char path[64], why[160];
                 unsigned undo_failed, tries = 0;
                 int r = cpu_online_write(step->cpu, step->online, &tries);
 
-                /* A write that failed in the end says its tries itself. */
-                if (r >= 0)
+                if (r == 0) {
+                        st->writes++;
                         st->retries += tries > 1 ? tries - 1 : 0;
-                if (r == SYSFS_IGNORED && mode == PLAN_EVERY_CPU) {
-                        if (st->failed++ == 0) {
-                                st->first_error = -EIO;
-                                snprintf(detail, size, "cpu%u: wrote online=%d, it stays %s", step->cpu,
-                                         step->online, step->online ? "offline" : "online");
-                        }
-                        continue;
-                }
-                if (r == SYSFS_IGNORED) {
-                        /* The kernel said yes and did nothing: the level is
-                         * not there to be had, trying again will not help. */
-                        undo_failed = sysfs_undo_run(&b->undo);
-                        snprintf(detail, size, "cpu%u: wrote online=%d, it stays %s; %s", step->cpu,
-                                 step->online, step->online ? "offline" : "online",
-                                 undo_failed ? "could not undo every earlier write"
-                                             : "earlier writes undone");
-                        return undo_failed ? -EIO : BL_BACKEND_NO_EFFECT;
-                }
-                if (r >= 0 && mode == PLAN_EVERY_CPU) {
-                        st->writes++;
-                        continue;
-                }
-                if (r >= 0) {
-                        st->writes++;
+                        if (mode == PLAN_EVERY_CPU)
+                                continue;
                         cpu_online_path(step->cpu, path, sizeof(path));
                         r = sysfs_undo_push(&b->undo, path, step->online ? "0" : "1", SYSFS_CHECK_EQUAL);
-                        if (r < 0)
-                                snprintf(detail, size, "cpu%u: cannot record its write for an undo: %s",
-                                         step->cpu, strerror(-r));
-                        else
+                        if (r == 0)
                                 continue;
+                        snprintf(why, sizeof(why), "cpu%u: cannot record its write for an undo: %s", step->cpu,
+                                 strerror(-r));
+                } else if (r == SYSFS_IGNORED) {
+                        /* The kernel said yes and did nothing: the level is
+                         * not there to be had, trying again will not help. */
+                        snprintf(why, sizeof(why), "cpu%u: wrote online=%d, it stays %s", step->cpu,
+                                 step->online, step->online ? "offline" : "online");
                 } else {
-                        snprintf(detail, size, "cpu%u: writing online=%d failed after %u %s: %s", step->cpu,
+                        snprintf(why, sizeof(why), "cpu%u: writing online=%d failed after %u %s: %s", step->cpu,
                                  step->online, tries, tries == 1 ? "try" : "tries", strerror(-r));
                 }
                 if (mode == PLAN_EVERY_CPU) {
-                        /* Only the first failure is described. */
-                        if (st->failed++ == 0)
-                                st->first_error = r;
+                        if (st->failed++ == 0) {
+                                st->first_error = r == SYSFS_IGNORED ? -EIO : r;
+                                snprintf(detail, size, "%s", why);
+                        }
                         continue;
                 }
                 undo_failed = sysfs_undo_run(&b->undo);
+                snprintf(detail, size, "%s", why);
                 sysfs_append(detail, size, "; %s",
                              undo_failed ? "could not undo every earlier write" : "earlier writes undone");
-                return undo_failed ? -EIO : r;
+                if (undo_failed)
+                        return -EIO;
+                return r == SYSFS_IGNORED ? BL_BACKEND_NO_EFFECT : r;
         }
         return 0;
 }

@@ -382,6 +382,14 @@ START_TEST(restore_goes_on_past_a_refusal)
         ck_assert_str_eq(detail, "online 0-4,6-7; cpu5: writing online=1 failed after 3 tries: Device or "
                                  "resource busy");
         assert_online("0-4,6-7");
+        /* Two refusals: the first is described, both are counted. */
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        refuse_writes(online_path(5), 3);
+        write_watch_add(online_path(7))->fail_next = 3;
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), -EBUSY);
+        ck_assert_str_eq(detail, "online 0-4,6; cpu5: writing online=1 failed after 3 tries: Device or "
+                                 "resource busy; 2 CPUs not put back");
+        assert_online("0-4,6");
         ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
         assert_online("0-7");
         backend_hotplug.free(b);
