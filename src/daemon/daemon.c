@@ -1369,9 +1369,9 @@ static void log_switching(const struct bl_daemon *d)
                  (unsigned long long)t->last_us, t->mean_us, (unsigned long long)t->max_us, t->discounted);
 }
 
-/* Returns EXIT_FAILURE when the CPUs could not all be restored: systemd's
- * Restart=on-failure then starts the daemon again, which puts back the
- * state still saved. */
+/* Returns EXIT_FAILURE when the CPUs could not all be restored, or not at
+ * all (a switch that would not end): systemd's Restart=on-failure then
+ * starts the daemon again, which puts back the state still saved. */
 static int teardown(struct bl_daemon *d)
 {
         char detail[256] = "", p50[32], p99[32];
@@ -1381,6 +1381,8 @@ static int teardown(struct bl_daemon *d)
         bus_close(d->bus);
         d->bus = NULL;
         backend_ours = wait_for_switch(d);
+        if (!backend_ours)
+                status = EXIT_FAILURE;
         if (d->backend && backend_ours) {
                 int r = d->backend_ops->restore(d->backend, detail, sizeof(detail));
 

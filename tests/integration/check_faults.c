@@ -662,6 +662,49 @@ START_TEST(test_online_garbage_switching)
 }
 END_TEST
 
+/* SIGTERM while a switch is stuck in a slow kernel (every sysfs write takes
+ * 5 s, the switch up makes 7) past the daemon's 20 s wait: it leaves
+ * without restoring, the switch still owning the CPUs, says so, and exits
+ * with a failure, so that systemd starts it again; that start puts back
+ * the saved state. Before, the exit status was 0 and Restart=on-failure
+ * never ran. */
+START_TEST(test_switch_stuck_at_exit)
+{
+        char saved[PATH_MAX + 32];
+        unsigned line;
+        int status = -1;
+
+        new_board("exynos5422");
+        /* At little already: the start writes nothing. */
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
+        set_idle();
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "5000000", 1), 0);
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
+        line = expect_line(0, "started: ", START_BOUND_MS);
+        set_heavy();
+        /* The switch's first write (cpu4 online) is done, six are to come. */
+        expect_online("0-4", 5000 + SWITCH_BOUND_MS);
+        ck_assert_int_eq(fakeboard_kill(fb, SIGTERM), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, 30000, &status), 0);
+        line = expect_line(line, "the switch being applied did not end within 20 s", 100);
+        expect_line_has(line, "leaving without restoring the CPUs");
+        assert_exit_status(status, EXIT_FAILURE);
+        snprintf(saved, sizeof(saved), "%s/saved-state", harness_runtime_dir());
+        ck_assert_msg(access(saved, F_OK) == 0, "no saved state left for the next start");
+
+        /* systemd's restart, on a kernel that is quick again. */
+        ck_assert_int_eq(unsetenv("FAKEBOARD_WRITE_DELAY_US"), 0);
+        set_idle();
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
+        expect_line(0, "found the state a previous run saved", START_BOUND_MS);
+        expect_line(0, "started: ", START_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        stop_daemon(SIGTERM);
+        ck_assert_msg(online_equals(LITTLE), "online %s after SIGTERM, not " LITTLE, online_text());
+}
+END_TEST
+
 static Suite *faults_suite(void)
 {
         Suite *s = suite_create("faults");
@@ -683,6 +726,7 @@ static Suite *faults_suite(void)
                 { "bus-goes-away", test_bus_goes_away, 1 },
                 { "online-garbage-at-restore", test_online_garbage_at_restore, 1 },
                 { "online-garbage-switching", test_online_garbage_switching, 1 },
+                { "switch-stuck-at-exit", test_switch_stuck_at_exit, 1 },
         };
 
         for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
