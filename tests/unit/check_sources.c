@@ -589,6 +589,15 @@ START_TEST(test_thermal_reads_trips)
         set_trip(0, 5, "type", "passive\n");
         set_trip(0, 5, "temp", "50000\n");
         add_zone(1, "little-cluster", 41000);
+        /* a band below any temperature a CPU reads: taken as 0, or the cap
+         * would never lift (release at -2147413 °C); the widest possible
+         * band is kept */
+        set_trip(1, 0, "type", "passive\n");
+        set_trip(1, 0, "temp", "75000\n");
+        set_trip(1, 0, "hyst", "2147483647\n");
+        set_trip(1, 1, "type", "active\n");
+        set_trip(1, 1, "temp", "60000\n");
+        set_trip(1, 1, "hyst", "100000\n");
 
         ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
         ck_assert_uint_eq(r.n, 2);
@@ -603,7 +612,9 @@ START_TEST(test_thermal_reads_trips)
         ck_assert_uint_eq(r.zone[0].trip[2].index, 3);
         ck_assert_int_eq(r.zone[0].trip[2].type, BL_TRIP_HOT);
         ck_assert_int_eq(r.zone[0].trip[2].hyst_mc, 0);
-        ck_assert_uint_eq(r.zone[1].ntrips, 0);
+        ck_assert_uint_eq(r.zone[1].ntrips, 2);
+        ck_assert_int_eq(r.zone[1].trip[0].hyst_mc, 0);
+        ck_assert_int_eq(r.zone[1].trip[1].hyst_mc, 100000);
         ck_assert_uint_eq(d.n, 0);
 
         ck_assert_uint_eq(thermal_trip_zones(&r, zones), 2);
@@ -612,7 +623,13 @@ START_TEST(test_thermal_reads_trips)
         ck_assert_uint_eq(zones[0].ntrips, 3);
         thermal_limits_resolve(&c, zones, 2, &l, &d);
         ck_assert_int_eq(l.cap.mc, 65000);
+        ck_assert_int_eq(l.release.mc, 60000);
         ck_assert_int_eq(l.critical.mc, 80000);
+        /* Alone, the little cluster's passive trip sets the cap, released
+         * 5 °C below it. */
+        thermal_limits_resolve(&c, zones + 1, 1, &l, &d);
+        ck_assert_int_eq(l.cap.mc, 70000);
+        ck_assert_int_eq(l.release.mc, 65000);
         thermal_close(&r);
 }
 END_TEST
