@@ -252,6 +252,28 @@ const char *daemon_thermal_state(const struct bl_daemon *d)
         return d->ctl.engine[0].capped ? "capped" : "normal";
 }
 
+/* Every change of the thermal state is said, with the reading behind it:
+ * one forced by a sensor gone wrong showed only in switch reasons. */
+static void thermal_changed(struct bl_daemon *d, const char *before)
+{
+        const char *now = daemon_thermal_state(d);
+        const struct bl_sample *s = &d->sample.s;
+        const struct bl_engine_params *p;
+
+        if (strcmp(before, now) == 0)
+                return;
+        if (d->ctl.nengines == 0 || !s->has_temp) {
+                log_notice("thermal state %s -> %s: no zone reads a temperature", before, now);
+        } else {
+                p = &d->ctl.engine[0].p;
+                log_msg(strcmp(now, "normal") == 0 ? LOG_NOTICE : LOG_WARNING,
+                        "thermal state %s -> %s at %.1f °C (cap %.1f, release %.1f, critical %.1f °C)", before,
+                        now, s->temp_mc / 1000.0, p->cap_mc / 1000.0, p->release_mc / 1000.0,
+                        p->critical_mc / 1000.0);
+        }
+        bus_thermal_changed(d->bus);
+}
+
 /* Time at each level, per engine (pair mode adds up pair-time). */
 static void account(struct bl_daemon *d, bl_usec_t now)
 {
@@ -506,8 +528,7 @@ static void switch_done(struct switch_job *job, void *userdata)
         }
         history_add(&d->history, at, wall_usec(), from, to, d->last_reason);
         bus_switched(d->bus, from, to, d->last_reason);
-        if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
-                bus_thermal_changed(d->bus);
+        thermal_changed(d, thermal_before);
         notify_status(d);
 out:
         after_switch(d);
@@ -661,12 +682,13 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         sync_holds(d, now);
         /* Reasons of ticks that switch nothing only go to the debug log. */
         controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
-        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
+        r = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        /* Also when it makes a switch: the switch's end finds it made. */
+        thermal_changed(d, thermal_before);
+        if (r == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
                           d->decisions[0].reason);
-                if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
-                        bus_thermal_changed(d->bus);
                 return;
         }
         d->demand = controller_demand(&d->ctl);
@@ -1368,19 +1390,26 @@ static void log_switching(const struct bl_daemon *d)
                  (unsigned long long)t->last_us, t->mean_us, (unsigned long long)t->max_us, t->discounted);
 }
 
-static void teardown(struct bl_daemon *d)
+/* Returns EXIT_FAILURE when the CPUs could not all be restored, or not at
+ * all (a switch that would not end): systemd's Restart=on-failure then
+ * starts the daemon again, which puts back the state still saved. */
+static int teardown(struct bl_daemon *d)
 {
-        char detail[256], p50[32], p99[32];
+        char detail[256] = "", p50[32], p99[32];
         bool backend_ours;
+        int status = 0;
 
         bus_close(d->bus);
         d->bus = NULL;
         backend_ours = wait_for_switch(d);
+        if (!backend_ours)
+                status = EXIT_FAILURE;
         if (d->backend && backend_ours) {
                 int r = d->backend_ops->restore(d->backend, detail, sizeof(detail));
 
                 if (r < 0) {
                         log_error("restoring the CPUs failed: %s", detail);
+                        status = EXIT_FAILURE;
                 } else {
                         log_info("restored: %s", detail);
                         /* Kept after a failed restore: the next start tries again. */
@@ -1415,6 +1444,7 @@ static void teardown(struct bl_daemon *d)
         /* Last: the heuristics' code lives in them (a switch left running
          * still uses the backend, not them). */
         plugins_unload(&d->plugins);
+        return status;
 }
 
 int daemon_run(const struct options *o)
@@ -1440,7 +1470,9 @@ int daemon_run(const struct options *o)
                         status = EXIT_FAILURE;
                 }
         }
-        teardown(d);
+        r = teardown(d);
+        if (status == 0)
+                status = r;
         /* A switch left running still writes into it until the exit. */
         if (!d->switch_abandoned)
                 free(d);

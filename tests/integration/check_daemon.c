@@ -661,6 +661,9 @@ START_TEST(test_thermal_cap_and_release)
         ck_assert_msg(ms_between(hot, expect_online("0-3", SWITCH_BOUND_MS)) < DOWN_DELAY_MS + 1000,
                       "the cap waited for the down delay");
         expect_line(0, "switch big -> little: temperature 86.0 C", 1000);
+        /* Every change of the thermal state is said, once. */
+        expect_line(0, "thermal state normal -> capped at 86.0 °C (cap 85.0, release 80.0, critical 95.0 °C)",
+                    1000);
 
         /* Between release and cap the cap holds (hysteresis). */
         ck_assert_int_eq(fakeboard_set_temp(fb, 0, 82000), 0);
@@ -669,6 +672,8 @@ START_TEST(test_thermal_cap_and_release)
         /* Below release the load takes it up again. */
         ck_assert_int_eq(fakeboard_set_temp(fb, 0, 70000), 0);
         expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(0, "thermal state capped -> normal at 70.0 °C", 1000);
+        ck_assert_uint_eq(count_lines(0, "thermal state "), 2);
         assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 END_TEST
