@@ -27,7 +27,7 @@
  * started (sim_live_arm()) if it never does; until then nothing runs.
  */
 
-#include "sim/board.h"
+#include "core/board.h"
 #include "sim/modes.h"
 #include "sim/run.h"
 #include "sim/workload.h"

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "common/board-file.h"
 #include "sim/policy-inputs.h"
 
 #define BOARDS TEST_DATA_DIR "/../../conf/boards"

@@ -18,9 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/fileio.h"
+#include "core/board.h"
 #include "core/ini-reader.h"
-#include "sim/board.h"
 
 #define CLUSTER_PREFIX "cluster."
 #define BACKEND_PREFIX "backend."
@@ -817,20 +816,6 @@ bool board_switch_plain(const struct sim_board *b, double step_us)
 double board_switch_latency_us(const struct sim_board *b, unsigned ncpus)
 {
         return b->switch_latency_us + b->switch_latency_per_cpu_us * ncpus;
-}
-
-int board_load(struct sim_board *b, const char *path, struct bl_diag *diag)
-{
-        _cleanup_free_ char *text = NULL;
-        size_t len;
-        int r;
-
-        r = read_file(path, &text, &len);
-        if (r < 0) {
-                diag_add(diag, "%s: cannot read: %s", path, strerror(-r));
-                return r;
-        }
-        return (int)board_parse(b, path, text, len, diag);
 }
 
 void board_topology(const struct sim_board *b, struct bl_topology *t)

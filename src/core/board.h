@@ -2,7 +2,10 @@
 #pragma once
 
 /* Board models (DESIGN.md "Simulator semantics"): clusters with their
- * operating points and power, and the cost of a cluster switch. */
+ * operating points and power, and the cost of a cluster switch. blsim plays
+ * a board; the daemon reads one as the machine's energy model (the sim_
+ * names are from when blsim was its only reader). Parsing only: the file is
+ * read at the edge (common/board-file.h). */
 
 #include "core/diag.h"
 #include "core/topology.h"
@@ -87,9 +90,6 @@ struct sim_board {
  * problems (0 = a valid board). */
 unsigned board_parse(struct sim_board *b, const char *filename, const char *text, size_t len,
                      struct bl_diag *diag);
-
-/* Reads and parses a file. Returns problems (>= 0) or -errno (described in diag). */
-int board_load(struct sim_board *b, const char *path, struct bl_diag *diag);
 
 /* "switcher", "cpufreq", "cpuset", "hotplug"; NULL out of range. */
 const char *board_backend_name(enum sim_backend backend);
