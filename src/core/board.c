@@ -841,3 +841,31 @@ void board_topology(const struct sim_board *b, struct bl_topology *t)
          * distinct per cluster, at most BL_MAX_CLUSTERS of them. */
         (void)topology_build(t, cpus, b->ncpus);
 }
+
+int board_check_topology(const struct sim_board *b, const struct bl_topology *t, const char *where,
+                         struct bl_diag *diag)
+{
+        const unsigned n = diag_count(diag);
+
+        if (b->nclusters != t->nclusters) {
+                diag_add(diag, "%s: board %s has %u clusters, this machine %u", where, b->name, b->nclusters,
+                         t->nclusters);
+                return -EINVAL;
+        }
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_cluster *c = &b->cluster[k];
+                const unsigned cpus = cpuset_count(&t->clusters[k].cpus);
+                /* in the kernel's units, where the biggest CPU is 1024 */
+                const double board_cap = (double)top_capacity(c) * BL_CAPACITY_SCALE / b->reference_capacity;
+                const double kernel_cap = t->clusters[k].capacity;
+
+                if (c->cpus != cpus)
+                        diag_add(diag, "%s: [cluster.%s] (cluster %u, most efficient first): expected %u CPUs "
+                                 "as on this machine, got %u", where, c->name, k, cpus, c->cpus);
+                if (t->capacity_from_kernel && (board_cap > kernel_cap ? board_cap - kernel_cap : kernel_cap - board_cap) > 0.05 * kernel_cap)
+                        diag_add(diag, "%s: [cluster.%s] (cluster %u): expected a top capacity near the "
+                                 "kernel's cpu_capacity %u (in 1024ths of the biggest CPU), got %.0f", where,
+                                 c->name, k, t->clusters[k].capacity, board_cap);
+        }
+        return diag_count(diag) > n ? -EINVAL : 0;
+}

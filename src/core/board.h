@@ -116,3 +116,12 @@ double board_switch_latency_us(const struct sim_board *b, unsigned ncpus);
 /* The topology the daemon would discover on this board: CPUs numbered
  * cluster by cluster in order, each with its top capacity. */
 void board_topology(const struct sim_board *b, struct bl_topology *t);
+
+/* Whether board 'b' (read from 'where') describes the machine of topology
+ * 't': as many clusters, each with as many CPUs, in the same order, and,
+ * where 't' has the kernel's own capacities, each cluster's top capacity
+ * within 5 % of the kernel's (a board written by hand rounds differently;
+ * a board of another SoC is off by far more). Returns 0, or -EINVAL with
+ * every difference in 'diag' naming 'where'. */
+int board_check_topology(const struct sim_board *b, const struct bl_topology *t, const char *where,
+                         struct bl_diag *diag);
