@@ -12,20 +12,6 @@
 #include "core/diag.h"
 
 #define EM_DIR "/sys/kernel/debug/energy_model"
-#define EM_MAX_DOMAINS (BL_MAX_CLUSTERS * 2)
-
-struct em_domain {
-        uint64_t cpus;                  /* bit N: CPU N */
-        unsigned nps;
-        unsigned khz[SIM_MAX_OPPS];     /* ascending */
-        uint64_t uw[SIM_MAX_OPPS];      /* one busy CPU at that state */
-};
-
-struct em_domains {
-        unsigned n;
-        struct em_domain d[EM_MAX_DOMAINS];
-};
-
 /* "0-3,6" (or "0,1,2,3") into a mask of up to 64 CPUs. Returns 0,
  * -EINVAL or -ERANGE. */
 int em_parse_cpulist(const char *s, uint64_t *mask);

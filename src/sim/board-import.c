@@ -764,14 +764,14 @@ int import_write(FILE *f, const struct import_model *m, const char *name)
                 if (c->core[0])
                         fprintf(f, "core = %s\n", c->core);
                 fprintf(f, "cpus = %u\norder = %u\n", c->cpus, i);
-                mw(a, sizeof(a), (double)c->opp[c->nopps - 1].core_uw / 1000.0 * 0.01);
+                mw(a, sizeof(a), (double)c->opp[c->nopps - 1].core_uw / 1000.0 * BOARD_DEFAULT_OFF_SHARE);
                 fprintf(f, "%s\noff_mw = %s\n", DEFAULT_MARK, a);
                 fprintf(f, "# opp = MHz capacity core_mW idle_mW (idle_mW: %s)\n", DEFAULT_MARK + 2);
                 for (unsigned o = 0; o < c->nopps; o++) {
                         double core = (double)c->opp[o].core_uw / 1000.0;
 
                         mw(a, sizeof(a), core);
-                        mw(b, sizeof(b), core * 0.5);
+                        mw(b, sizeof(b), core * BOARD_DEFAULT_IDLE_SHARE);
                         fprintf(f, "opp = %u %u %s %s\n", c->opp[o].khz / 1000, c->opp[o].capacity, a, b);
                 }
         }

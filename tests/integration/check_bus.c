@@ -949,6 +949,7 @@ START_TEST(test_properties)
                 { "Holds", "a(usuisssttb)" },
                 { "Backend", "s" },
                 { "Topology", "s" },
+                { "EnergyModel", "s" },
                 { "Switches", "t" },
                 { "TimeInLevel", "a{st}" },
                 { "LastReason", "s" },
@@ -1007,6 +1008,8 @@ START_TEST(test_properties)
         assert_property("ThermalState", "normal");
         assert_property("Backend", "hotplug");
         assert_property("Topology", "cpufreq related_cpus + cpu_capacity");
+        /* the fake board has no debugfs, and energy_model is left at auto */
+        assert_property("EnergyModel", "none (no debugfs energy model; set energy_model=)");
         assert_property("LastReason", "");
 
         ck_assert_int_ge(sd_bus_get_property_strv(bus, BUS_NAME, BUS_PATH, BUS_IFACE, "Levels", NULL, &strv),
