@@ -66,6 +66,66 @@ int em_parse_cpulist(const char *s, uint64_t *mask)
         return 0;
 }
 
+/* The names in 'dir' but dot files, sorted as scandir() sorts them, read
+ * through opendir(): umockdev's redirection of /sys intercepts that call,
+ * while glibc's scandir() opens the directory internally, past it. */
+struct names {
+        size_t n;
+        char **name;
+};
+
+static void names_free(struct names *l)
+{
+        for (size_t i = 0; i < l->n; i++)
+                free(l->name[i]);
+        free(l->name);
+        *l = (struct names){ 0 };
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_dir(const char *dir, struct names *l)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        size_t cap = 0;
+        int r = 0;
+
+        *l = (struct names){ 0 };
+        if (!d)
+                return -errno;
+        while (r == 0 && (e = readdir(d))) {
+                if (e->d_name[0] == '.')
+                        continue;
+                if (l->n == cap) {
+                        char **more = realloc(l->name, (cap ? cap * 2 : 16) * sizeof(*more));
+
+                        if (!more) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        l->name = more;
+                        cap = cap ? cap * 2 : 16;
+                }
+                l->name[l->n] = strdup(e->d_name);
+                if (!l->name[l->n])
+                        r = -ENOMEM;
+                else
+                        l->n++;
+        }
+        closedir(d);
+        if (r < 0) {
+                names_free(l);
+                return r;
+        }
+        if (l->n)
+                qsort(l->name, l->n, sizeof(*l->name), cmp_name);
+        return 0;
+}
+
 /* One performance domain of ROOT/sys/kernel/debug/energy_model: "cpus" and
  * a "ps:KHZ" directory per state with "frequency" (kHz) and "power": uW
  * since Linux 6.0, mW before (5.11-5.19 say so in a "units" file; before
@@ -73,9 +133,9 @@ int em_parse_cpulist(const char *s, uint64_t *mask)
 static int read_em_pd(const char *dir, struct em_domain *pd, struct bl_diag *diag)
 {
         char path[EM_PATH_MAX], buf[256];
-        struct dirent **names = NULL;
+        struct names names;
         uint64_t scale = 1;
-        int n, r;
+        int r;
 
         textf(path, sizeof(path), "%s/cpus", dir);
         r = read_line(path, buf, sizeof(buf));
@@ -95,28 +155,27 @@ static int read_em_pd(const char *dir, struct em_domain *pd, struct bl_diag *dia
                 }
                 scale = 1000;
         }
-        n = scandir(dir, &names, NULL, alphasort);
-        if (n < 0) {
-                diag_add(diag, "%s: %s", dir, strerror(errno));
-                return -errno;
+        r = list_dir(dir, &names);
+        if (r < 0) {
+                diag_add(diag, "%s: %s", dir, strerror(-r));
+                return r;
         }
         pd->nps = 0;
-        r = 0;
-        for (int i = 0; i < n; i++) {
+        for (size_t i = 0; i < names.n; i++) {
+                const char *name = names.name[i];
                 uint64_t khz, power;
+                bool cs = strncmp(name, "cs:", 3) == 0;
 
-                bool cs = strncmp(names[i]->d_name, "cs:", 3) == 0;
-
-                if (r == 0 && (cs || strncmp(names[i]->d_name, "ps:", 3) == 0)) {
+                if (r == 0 && (cs || strncmp(name, "ps:", 3) == 0)) {
                         if (pd->nps == SIM_MAX_OPPS) {
                                 diag_add(diag, "%s: expected at most %d performance states, got more", dir,
                                          SIM_MAX_OPPS);
                                 r = -E2BIG;
                         } else {
-                                textf(path, sizeof(path), "%s/%s/frequency", dir, names[i]->d_name);
+                                textf(path, sizeof(path), "%s/%s/frequency", dir, name);
                                 r = read_u64(path, &khz);
                                 if (r == 0) {
-                                        textf(path, sizeof(path), "%s/%s/power", dir, names[i]->d_name);
+                                        textf(path, sizeof(path), "%s/%s/power", dir, name);
                                         r = read_u64(path, &power);
                                 }
                                 if (r < 0)
@@ -131,9 +190,8 @@ static int read_em_pd(const char *dir, struct em_domain *pd, struct bl_diag *dia
                                 }
                         }
                 }
-                free(names[i]);
         }
-        free(names);
+        names_free(&names);
         if (r < 0)
                 return r;
         /* "ps:1000000" sorts before "ps:408000": order by frequency */
@@ -157,24 +215,21 @@ static int read_em_pd(const char *dir, struct em_domain *pd, struct bl_diag *dia
 int em_read_domains(const char *dir, struct em_domains *out, struct bl_diag *diag)
 {
         char path[EM_PATH_MAX];
-        struct dirent **names = NULL;
-        int n, r = 0;
+        struct names names;
+        int r;
 
         out->n = 0;
-        n = scandir(dir, &names, NULL, alphasort);
-        if (n < 0)
-                return -errno;
-        for (int i = 0; i < n; i++) {
-                if (r == 0 && names[i]->d_name[0] != '.' && out->n < EM_MAX_DOMAINS) {
-                        textf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-                        r = read_em_pd(path, &out->d[out->n], diag);
-                        if (r == 0)
-                                out->n++;
-                        else if (r > 0)
-                                r = 0;
-                }
-                free(names[i]);
+        r = list_dir(dir, &names);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; r == 0 && i < names.n && out->n < EM_MAX_DOMAINS; i++) {
+                textf(path, sizeof(path), "%s/%s", dir, names.name[i]);
+                r = read_em_pd(path, &out->d[out->n], diag);
+                if (r == 0)
+                        out->n++;
+                else if (r > 0)
+                        r = 0;
         }
-        free(names);
+        names_free(&names);
         return r;
 }

@@ -877,7 +877,7 @@ int daemon_reload(struct bl_daemon *d)
         diag_init(diag);
         energy = malloc(sizeof(*energy));
         r = energy ? model_in_use_load(energy, cfg.energy_model, &d->topo, diag) : -ENOMEM;
-        daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_WARNING);
+        daemon_log_diag(diag, LOG_WARNING);
         if (r < 0) {
                 log_warning("reload: refused, energy_model = %s cannot be used; keeping the running "
                             "configuration", cfg.energy_model);
