@@ -186,6 +186,50 @@ START_TEST(test_board_against_machine)
 }
 END_TEST
 
+/* A board from the kernel's model, for the Exynos 5422's topology (377 and
+ * 1024): capacity scaled by kHz / top kHz, rounded down; power in mW; idle
+ * and gated power the importer's defaults. */
+START_TEST(test_board_from_kernel_model)
+{
+        struct em_domains em = {
+                .n = 2,
+                .d = {
+                        { .cpus = 0xf0, .nps = 2, .khz = { 1000000, 2000000 }, .uw = { 300000, 1067233 } },
+                        { .cpus = 0x0f, .nps = 3, .khz = { 600000, 1000000, 1400000 },
+                          .uw = { 40000, 90000, 204828 } },
+                },
+        };
+        struct sim_board exynos, b;
+        struct bl_topology t;
+        struct bl_diag diag;
+
+        load_board(&exynos, BOARDS "/exynos5422-like.ini");
+        board_topology(&exynos, &t);
+        diag_init(&diag);
+        ck_assert_int_eq(board_from_em(&b, &em, &t, "em", &diag), 0);
+        ck_assert_uint_eq(b.nclusters, 2);
+        ck_assert_uint_eq(b.ncpus, 8);
+        ck_assert_str_eq(b.cluster[0].name, "little");
+        ck_assert_uint_eq(b.cluster[0].nopps, 3);
+        ck_assert_uint_eq(b.cluster[0].opp[0].capacity, 377 * 600 / 1400);     /* 161 */
+        ck_assert_uint_eq(b.cluster[0].opp[0].mhz, 600);
+        ck_assert_uint_eq(b.cluster[0].opp[2].capacity, 377);
+        ck_assert_double_eq_tol(b.cluster[0].opp[1].core_mw, 90, 1e-9);
+        ck_assert_double_eq_tol(b.cluster[0].opp[1].idle_mw, 45, 1e-9);
+        ck_assert_double_eq_tol(b.cluster[0].off_mw, 2.04828, 1e-9);
+        ck_assert_uint_eq(b.cluster[1].opp[0].capacity, 512);
+        ck_assert_double_eq_tol(b.cluster[1].opp[1].core_mw, 1067.233, 1e-9);
+        /* it fits the machine it was made for */
+        ck_assert_int_eq(board_check_topology(&b, &t, "em", &diag), 0);
+
+        /* CPU 3 in no domain: the LITTLE cluster's model is not known whole */
+        em.d[1].cpus = 0x07;
+        ck_assert_int_eq(board_from_em(&b, &em, &t, "em", &diag), -ENODATA);
+        ck_assert_msg(diag_has(&diag, "em: expected one performance domain holding every CPU of cluster",
+                               "split"), "%s", diag.msg[0]);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("policy-inputs");
@@ -199,6 +243,7 @@ int main(void)
         tcase_add_loop_test(tc, test_daemon_model_is_blsims, 0, 2);
         tcase_add_test(tc, test_daemon_model_mp_by_hand);
         tcase_add_test(tc, test_board_against_machine);
+        tcase_add_test(tc, test_board_from_kernel_model);
         suite_add_tcase(s, tc);
         sr = srunner_create(s);
         srunner_run_all(sr, CK_NORMAL);
