@@ -1485,6 +1485,9 @@ int daemon_check_config(const struct options *o)
                 fprintf(stderr, "%d problem%s found\n", r, r == 1 ? "" : "s");
                 return EXIT_CONFIG;
         }
+        r = model_in_use_check_file(cfg.energy_model);
+        if (r != 0)
+                return EXIT_CONFIG;
         if (files.n == 0)
                 printf("%s: not present, the built-in defaults apply\n", BL_DEFAULT_CONFIG);
         for (unsigned i = 0; i < files.n; i++)

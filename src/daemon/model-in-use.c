@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/board-file.h"
 #include "common/energy-model-dir.h"
+#include "common/fileio.h"
 #include "common/log.h"
 #include "daemon/model-in-use.h"
 
@@ -73,6 +75,25 @@ int model_in_use_load(struct model_in_use *m, const char *setting, const struct 
         }
         set_none(m, "");
         return load_board_file(m, setting, t, diag);
+}
+
+int model_in_use_check_file(const char *setting)
+{
+        _cleanup_free_ struct sim_board *b = NULL;
+        _cleanup_free_ struct bl_diag *diag = NULL;
+        int r;
+
+        if (strcmp(setting, "auto") == 0 || strcmp(setting, "none") == 0)
+                return 0;
+        b = malloc(sizeof(*b));
+        diag = malloc(sizeof(*diag));
+        if (!b || !diag)
+                return -ENOMEM;
+        diag_init(diag);
+        r = board_load(b, setting, diag);
+        for (unsigned i = 0; i < diag->n; i++)
+                log_error("energy_model: %s", diag->msg[i]);
+        return r;
 }
 
 void model_in_use_apply(struct model_in_use *m, struct bl_controller *c, const struct bl_ladder *l,

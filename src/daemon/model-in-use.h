@@ -29,6 +29,12 @@ struct model_in_use {
 int model_in_use_load(struct model_in_use *m, const char *setting, const struct bl_topology *t,
                       struct bl_diag *diag);
 
+/* Whether the board file 'setting' names (when it names one) can be read
+ * and has no errors, for --check-config, which has no topology to check it
+ * against: each problem logged, naming the file and line. Returns 0, or
+ * the number of problems or -errno. */
+int model_in_use_check_file(const char *setting);
+
 /* Makes m->model the model of ladder 'l' and gives it to controller 'c'
  * (none where there is no board, or in pair mode). */
 void model_in_use_apply(struct model_in_use *m, struct bl_controller *c, const struct bl_ladder *l,

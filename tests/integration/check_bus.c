@@ -1847,6 +1847,31 @@ START_TEST(test_energy_model_other_machine_refused)
 }
 END_TEST
 
+/* --check-config reads the board file too (it knows no topology: the
+ * file alone). */
+START_TEST(test_energy_model_check_config)
+{
+        char *argv[] = { (char *)DAEMON_PATH, (char *)"--check-config", NULL, NULL };
+        char where[PATH_MAX + 64], board[PATH_MAX];
+        int status = -1;
+
+        new_board("exynos5422");
+        argv[2] = (char *)model_config(EXYNOS_BOARD);
+        ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+        assert_exit_status(status, 0);
+
+        snprintf(board, sizeof(board), "%s",
+                 write_config("bad.ini", "[board]\nname = bad\nreference_capacity = many\n"));
+        argv[2] = (char *)model_config(board);
+        snprintf(where, sizeof(where), "energy_model: %s:3: reference_capacity", board);
+        ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+        assert_exit_status(status, EXIT_CONFIG);
+        expect_line(0, where, 100);
+}
+END_TEST
+
 static void board_mkdir(const char *path)
 {
         char full[PATH_MAX];
@@ -2777,6 +2802,7 @@ static Suite *bus_suite(void)
         tcase_set_timeout(model, 60);
         tcase_add_test(model, test_energy_model_board_file);
         tcase_add_test(model, test_energy_model_other_machine_refused);
+        tcase_add_test(model, test_energy_model_check_config);
         tcase_add_test(model, test_energy_model_debugfs);
         tcase_add_test(model, test_energy_model_debugfs_misfit);
         suite_add_tcase(s, model);
