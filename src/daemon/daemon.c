@@ -1085,9 +1085,27 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
                 while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
                         ;
                 *now = switch_clock_now();
-                if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                if (sampler_read(&d->sampler, *now, &d->sample) == 0) {
+                        if (log_enabled(LOG_DEBUG))
+                                log_sample(d, "before the start");
                         (void)settle_filter(&d->settle, &d->sample, *now);
+                }
         }
+}
+
+/* After the start-up level: the sampler starts again from here, so that
+ * the first sample the ticks decide on begins after the switch. The one
+ * that spanned it measured the switch (CPUs going away, stop_machine), not
+ * the load, and a second of it read as quiet armed the onset rule for the
+ * kernel's first burst after it (on the real kernel under QEMU). It stays
+ * the last sample until the first tick, which a CPU uevent or a hold may
+ * decide on: cut to the baseline like any sample in the window. '*now':
+ * this read. */
+static void sample_after_start(struct bl_daemon *d, bl_usec_t *now)
+{
+        *now = switch_clock_now();
+        if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                (void)settle_filter(&d->settle, &d->sample, *now);
 }
 
 /* The level the engines start at, applied before the loop runs, measured,
@@ -1106,7 +1124,7 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
                 d->applied_cpus = all;
         daemon_target_cpus(d, NULL, &job.cpus);
         controller_state_name(&d->ctl, state, state_size);
-        settle_begin(&d->settle, switch_clock_now());
+        settle_begin_at_start(&d->settle, switch_clock_now());
         switch_job_run(&job);
         settle_applied(&d->settle, job.finished);
         snprintf(detail, size, "%s", job.detail);
@@ -1239,7 +1257,9 @@ static int setup(struct bl_daemon *d)
         if (d->sampler.thermal.n > 0)
                 daemon_log_limits(&d->limits, LOG_INFO);
 
-        r = sd_event_default(&d->event);
+        /* A loop of its own, not sd_event_default(): the default loop checks
+         * gettid() on every iteration, a system call per tick. */
+        r = sd_event_new(&d->event);
         if (r < 0)
                 goto out;
         sigemptyset(&mask);
@@ -1273,6 +1293,7 @@ static int setup(struct bl_daemon *d)
         r = apply_initial_level(d, state, sizeof(state), detail, sizeof(detail));
         if (r < 0)
                 goto out;
+        sample_after_start(d, &now);
         r = switch_worker_open(&d->worker, d->event, switch_done, d);
         if (r < 0)
                 log_warning("cannot watch for switches applied on a thread (%s): switches are applied on "
