@@ -331,6 +331,7 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
                 return -ENOMEM;
         daemon_switch_cost(d, &cost);
         controller_set_switch_cost(&d->ctl, &cost);
+        model_in_use_apply(&d->energy, &d->ctl, &d->ladder, &d->topo);
         return 0;
 }
 
@@ -863,6 +864,8 @@ static void log_disabled_heuristics(const struct bl_daemon *d)
 
 int daemon_reload(struct bl_daemon *d)
 {
+        _cleanup_free_ struct model_in_use *energy = NULL;
+        char model[512];
         struct bl_config cfg;
         struct bl_conf_files files;
         struct thermal_reader thermal;
@@ -894,6 +897,16 @@ int daemon_reload(struct bl_daemon *d)
                 goto done;
         }
         diag_init(diag);
+        energy = malloc(sizeof(*energy));
+        r = energy ? model_in_use_load(energy, cfg.energy_model, &d->topo, diag) : -ENOMEM;
+        daemon_log_diag(diag, LOG_WARNING);
+        if (r < 0) {
+                log_warning("reload: refused, energy_model = %s cannot be used; keeping the running "
+                            "configuration", cfg.energy_model);
+                r = -EINVAL;
+                goto done;
+        }
+        diag_init(diag);
         r = thermal_open(&thermal, &cfg, diag);
         if (r < 0) {
                 daemon_log_diag(diag, LOG_WARNING);
@@ -917,6 +930,10 @@ int daemon_reload(struct bl_daemon *d)
         thermal_close(&d->sampler.thermal);
         d->sampler.thermal = thermal;
         log_disabled_heuristics(d);
+        d->energy = *energy;
+        model_in_use_apply(&d->energy, &d->ctl, &d->ladder, &d->topo);
+        model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
+        log_info("reload: energy model: %s", model);
         d->cfg = cfg;
         d->limits = limits;
         if (thermal.n > 0)
@@ -1165,7 +1182,7 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
 static int setup(struct bl_daemon *d)
 {
         struct bl_diag *diag;
-        char why[256], detail[256], levels[1024], state[BL_MAX_PAIRS + BL_NAME_MAX];
+        char why[256], detail[256], levels[1024], state[BL_MAX_PAIRS + BL_NAME_MAX], model[512];
         enum bl_mode mode;
         uint64_t now;
         sigset_t mask;
@@ -1220,6 +1237,15 @@ static int setup(struct bl_daemon *d)
         }
         if (r < 0) {
                 log_error("cannot build the level ladder of mode %s: %s", mode_to_string(mode), strerror(-r));
+                goto out;
+        }
+
+        r = model_in_use_load(&d->energy, d->cfg.energy_model, &d->topo, diag);
+        daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_WARNING);
+        diag_init(diag);
+        if (r < 0) {
+                log_error("energy_model = %s cannot be used; not starting", d->cfg.energy_model);
+                status = EXIT_CONFIG;
                 goto out;
         }
 
@@ -1283,6 +1309,8 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         log_disabled_heuristics(d);
+        model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
+        log_info("energy model: %s", model);
         sample_before_start(d, &now);
         r = apply_initial_level(d, state, sizeof(state), detail, sizeof(detail));
         if (r < 0)
@@ -1510,6 +1538,9 @@ int daemon_check_config(const struct options *o)
                 fprintf(stderr, "%d problem%s found\n", r, r == 1 ? "" : "s");
                 return EXIT_CONFIG;
         }
+        r = model_in_use_check_file(cfg.energy_model);
+        if (r != 0)
+                return EXIT_CONFIG;
         if (files.n == 0)
                 printf("%s: not present, the built-in defaults apply\n", BL_DEFAULT_CONFIG);
         for (unsigned i = 0; i < files.n; i++)
