@@ -19,14 +19,21 @@ static double ring_peak(const double *v, unsigned n)
         return peak;
 }
 
-static double ring_least(const double *v, unsigned n)
+/* The median: robust to one burst and to one dip among the samples. */
+static double ring_median(const double *v, unsigned n)
 {
-        double least = n > 0 ? v[0] : 0.0;
+        double sorted[BL_SETTLE_BASE_SAMPLES];
 
-        for (unsigned i = 1; i < n; i++)
-                if (v[i] < least)
-                        least = v[i];
-        return least;
+        if (n == 0)
+                return 0.0;
+        for (unsigned i = 0; i < n; i++) {
+                unsigned j = i;
+
+                for (; j > 0 && sorted[j - 1] > v[i]; j--)
+                        sorted[j] = sorted[j - 1];
+                sorted[j] = v[i];
+        }
+        return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
 }
 
 void settle_begin(struct bl_settle *s, bl_usec_t now)
@@ -44,8 +51,8 @@ void settle_begin(struct bl_settle *s, bl_usec_t now)
 
 void settle_begin_at_start(struct bl_settle *s, bl_usec_t now)
 {
-        s->base_demand = ring_least(s->recent_demand, s->recent_n);
-        s->base_pressure = ring_least(s->recent_pressure, s->recent_n);
+        s->base_demand = ring_median(s->recent_demand, s->recent_n);
+        s->base_pressure = ring_median(s->recent_pressure, s->recent_n);
         s->phase = BL_SETTLE_SWITCHING;
         s->started = now;
 }

@@ -90,13 +90,15 @@ void settle_init(struct bl_settle *s, bl_usec_t min_bound);
 void settle_begin(struct bl_settle *s, bl_usec_t now);
 
 /* The same for the level set at start-up, which answers no load: its
- * baseline is the least of the samples taken before it, what the machine
- * did throughout, not their peak. Those samples are the daemon's own start
+ * baseline is the median of the samples taken before it, what the machine
+ * did steadily, not their peak. Those samples are the daemon's own start
  * and whatever started beside it (a boot's other services; on the real
  * kernel under QEMU the test's own processes put one LITTLE CPU at full
  * speed for 10 ms), and with that burst as the baseline the window cut
- * nothing: the hotplug's aftermath then took the machine up and back. A
- * steady load there before is in every sample, so it still counts. */
+ * nothing: the hotplug's aftermath then took the machine up and back. Not
+ * their least either: a steady load that one sample missed (a loaded fake
+ * board published late) would then be cut to nothing through the window
+ * and read as an onset once it closed. */
 void settle_begin_at_start(struct bl_settle *s, bl_usec_t now);
 
 /* The switch's last read-back came at 'now'. The window runs from here,

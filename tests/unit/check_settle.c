@@ -321,11 +321,11 @@ START_TEST(test_window_lasts_as_long_as_the_switch)
 }
 END_TEST
 
-/* The start-up level answers no load: its window's baseline is the least of
- * the samples before it, so a burst among them (a process started beside
- * the daemon) does not let the switch's aftermath through; a load in all of
- * them still counts. */
-START_TEST(test_start_baseline_is_least)
+/* The start-up level answers no load: its window's baseline is the median
+ * of the samples before it, so one burst among them (a process started
+ * beside the daemon) does not let the switch's aftermath through, and one
+ * sample that missed a steady load does not cut that load to nothing. */
+START_TEST(test_start_baseline_is_median)
 {
         struct bl_settle s;
         struct bl_sample_buf b;
@@ -348,14 +348,26 @@ START_TEST(test_start_baseline_is_least)
         sample(&b, 1.0, 0.6, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 1.0, 1e-6);
-        /* a steady load before the start counts in full */
+        /* a steady load before the start counts in full, also when one
+         * sample missed it */
         settle_init(&s, 3 * TICK);
-        quiet(&s, 0.2, TICK, 4 * TICK);
+        quiet(&s, 0.2, TICK, 3 * TICK);
+        quiet(&s, 0.0, 4 * TICK, 4 * TICK);
         settle_begin_at_start(&s, 4 * TICK + MS);
         settle_applied(&s, 4 * TICK + 2 * MS);
         sample(&b, 0.9, 0.0, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.2, 1e-6);
+        /* an odd count: the middle one */
+        settle_init(&s, 3 * TICK);
+        quiet(&s, 0.1, TICK, TICK);
+        quiet(&s, 0.3, 2 * TICK, 2 * TICK);
+        quiet(&s, 0.9, 3 * TICK, 3 * TICK);
+        settle_begin_at_start(&s, 3 * TICK + MS);
+        settle_applied(&s, 3 * TICK + 2 * MS);
+        sample(&b, 1.0, 0.0, 4 * TICK);
+        ck_assert(settle_filter(&s, &b, 4 * TICK));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.3, 1e-6);
 }
 END_TEST
 
@@ -434,7 +446,7 @@ int main(void)
         tcase_add_test(tc, test_switch_in_window_keeps_baseline);
         tcase_add_test(tc, test_start_before_any_sample);
         tcase_add_test(tc, test_window_lasts_as_long_as_the_switch);
-        tcase_add_test(tc, test_start_baseline_is_least);
+        tcase_add_test(tc, test_start_baseline_is_median);
         tcase_add_test(tc, test_windows_are_measured);
         tcase_add_test(tc, test_holds_only_the_policys_moves_down);
         suite_add_tcase(s, tc);
