@@ -198,8 +198,11 @@ static int write_policy(struct bl_backend *b, struct cpufreq_policy *p, struct s
         }
         snprintf(asked, sizeof(asked), "%u", p->asked_khz);
         r = sysfs_undo_push(&b->undo, path, asked, SYSFS_CHECK_AT_MOST);
-        if (r < 0)
+        if (r < 0) {
+                snprintf(detail, size, "policy%u: cannot record scaling_max_freq for an undo: %s", p->id,
+                         strerror(-r));
                 return r;
+        }
         st->writes++;
         r = parse_int(back, &got);
         if (r < 0 || got <= 0 || got > (long long)p->want_khz) {

@@ -259,8 +259,10 @@ static int write_limit(struct bl_backend *b, struct logical_cpu *c, bool max, st
         }
         snprintf(before, sizeof(before), "%u", *asked);
         r = sysfs_undo_push(&b->undo, path, before, max ? SYSFS_CHECK_AT_MOST : SYSFS_CHECK_EQUAL);
-        if (r < 0)
+        if (r < 0) {
+                snprintf(detail, size, "cpu%u: cannot record %s for an undo: %s", c->cpu, file, strerror(-r));
                 return r;
+        }
         st->writes++;
         *asked = want;
         r = parse_int(back, &got);

@@ -75,6 +75,7 @@ enum key_kind {
         KIND_HEURISTICS,
         KIND_ZONES,
         KIND_PATH,              /* an absolute path */
+        KIND_MODEL,             /* auto, none or an absolute path */
         KIND_CGROUPS,           /* cgroup paths relative to the cgroup root */
 };
 
@@ -99,6 +100,7 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_HEURISTICS] = { "policy", "heuristics", KIND_HEURISTICS },
         [BL_KEY_COMBINE] = { "policy", "combine", KIND_CHOICE, .choices = combine_choices },
         [BL_KEY_PLUGIN_DIR] = { "policy", "plugin_dir", KIND_PATH },
+        [BL_KEY_ENERGY_MODEL] = { "policy", "energy_model", KIND_MODEL },
         [BL_KEY_UP_THRESHOLD] = { "hysteresis", "up_threshold", KIND_UINT, 1, 100,
                                   "a percentage 1-100", NULL },
         [BL_KEY_DOWN_THRESHOLD] = { "hysteresis", "down_threshold", KIND_UINT, 0, 99,
@@ -258,6 +260,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
                 snprintf(c->heuristics[0].name, sizeof(c->heuristics[0].name), "%s", def->ops->name);
         }
         c->combine = BL_COMBINE_MAX;
+        snprintf(c->energy_model, sizeof(c->energy_model), "auto");
 
         c->up_threshold = 100;
         c->down_threshold = 90;
@@ -731,6 +734,22 @@ static bool set_path(struct parser *p, const char *name, const char *value, char
         return true;
 }
 
+static bool set_energy_model(struct parser *p, const char *name, const char *value)
+{
+        if (!streq(value, "auto") && !streq(value, "none") && !path_valid(value)) {
+                report(p, "%s: expected auto, none or the absolute path of a board file, got \"%s\"", name,
+                       value);
+                return false;
+        }
+        if (strlen(value) >= sizeof(p->c->energy_model)) {
+                report(p, "%s: expected a path of at most %zu characters, got \"%s\"", name,
+                       sizeof(p->c->energy_model) - 1, value);
+                return false;
+        }
+        snprintf(p->c->energy_model, sizeof(p->c->energy_model), "%s", value);
+        return true;
+}
+
 static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
 {
         switch (k) {
@@ -801,6 +820,7 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
         case BL_KEY_CPUSET_GROUPS:
         case BL_KEY_ZONES:
         case BL_KEY_PLUGIN_DIR:
+        case BL_KEY_ENERGY_MODEL:
         case BL_CONFIG_NKEYS:
                 break;
         }
@@ -912,6 +932,9 @@ static void set_key(struct parser *p, const char *section, const char *name, con
                 break;
         case KIND_PATH:
                 ok = set_path(p, name, value, p->c->plugin_dir, sizeof(p->c->plugin_dir));
+                break;
+        case KIND_MODEL:
+                ok = set_energy_model(p, name, value);
                 break;
         case KIND_CGROUPS:
                 ok = set_cgroups(p, name, value);

@@ -91,6 +91,35 @@ START_TEST(test_start_steady_load_is_no_onset)
 }
 END_TEST
 
+/* The first samples the heuristics see begin after the start-up switch:
+ * one that spanned it measured the switch, not the load (a second of it
+ * read as quiet on the real kernel and armed the onset rule). Every write
+ * takes 100 ms here, so the start-up switch takes about half a second. */
+START_TEST(test_first_sample_after_start_switch)
+{
+        unsigned started, line;
+
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "100000", 1), 0);
+        new_board("exynos5422");
+        start_daemon(write_config("bigLittle.conf", "[daemon]\nsample_interval_ms = 20\nbackend = hotplug\n"
+                                                    "log_level = debug\n"),
+                     NULL);
+        started = expect_line(0, "started: ", SWITCH_BOUND_MS);
+        line = started;
+        for (unsigned i = 0; i < 2; i++) {
+                const char *text, *at;
+                double ms;
+
+                line = expect_line(line + 1, "sample read at ", 5000);
+                text = fakeboard_line(fb, line, NULL);
+                at = strstr(text, " s: ");
+                ck_assert_msg(at && sscanf(at, " s: %lf ms", &ms) == 1, "%s", text);
+                ck_assert_msg(ms < 3 * 20, "sample %u after the start spans %.1f ms: %s", i + 1, ms, text);
+        }
+        ck_assert_int_eq(unsetenv("FAKEBOARD_WRITE_DELAY_US"), 0);
+}
+END_TEST
+
 static double monotonic_ms(void)
 {
         struct timespec ts;
@@ -698,6 +727,9 @@ START_TEST(test_thermal_cap_and_release)
         ck_assert_msg(ms_between(hot, expect_online("0-3", SWITCH_BOUND_MS)) < DOWN_DELAY_MS + 1000,
                       "the cap waited for the down delay");
         expect_line(0, "switch big -> little: temperature 86.0 C", 1000);
+        /* Every change of the thermal state is said, once. */
+        expect_line(0, "thermal state normal -> capped at 86.0 °C (cap 85.0, release 80.0, critical 95.0 °C)",
+                    1000);
 
         /* Between release and cap the cap holds (hysteresis). */
         ck_assert_int_eq(fakeboard_set_temp(fb, 0, 82000), 0);
@@ -706,6 +738,8 @@ START_TEST(test_thermal_cap_and_release)
         /* Below release the load takes it up again. */
         ck_assert_int_eq(fakeboard_set_temp(fb, 0, 70000), 0);
         expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(0, "thermal state capped -> normal at 70.0 °C", 1000);
+        ck_assert_uint_eq(count_lines(0, "thermal state "), 2);
         assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 END_TEST
@@ -784,6 +818,7 @@ static Suite *daemon_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_start_applies_little);
         tcase_add_test(tc, test_start_steady_load_is_no_onset);
+        tcase_add_test(tc, test_first_sample_after_start_switch);
         tcase_add_test(tc, test_load_step_switches_up_then_down);
         tcase_add_test(tc, test_mp_mode_adds_big_cpus);
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);

@@ -309,6 +309,9 @@ static const struct bad_value bad_values[] = {
         { "daemon", "log_level", "7", LEVELS },
         { "daemon", "log_level", "", LEVELS },
         { "policy", "combine", "sum", "max or weighted" },
+        { "policy", "energy_model", "boards/rk3399.ini", "auto, none or the absolute path of a board file" },
+        { "policy", "energy_model", "", "auto, none or the absolute path of a board file" },
+        { "policy", "energy_model", "Auto", "auto, none or the absolute path of a board file" },
         { "policy", "combine", "", "max or weighted" },
         { "hysteresis", "up_threshold", "0", "a percentage 1-100" },
         { "hysteresis", "up_threshold", "101", "a percentage 1-100" },
@@ -350,6 +353,19 @@ static const struct bad_value bad_values[] = {
 
 /* A bad value is reported with the file, line, key and the value as
  * written, and changes nothing. */
+/* energy_model keeps its word or path as written; a later file wins. */
+START_TEST(test_energy_model_values)
+{
+        ck_assert_str_eq(cfg.energy_model, "auto");
+        ck_assert_uint_eq(parse("[policy]\nenergy_model = none\n"), 0);
+        ck_assert_str_eq(cfg.energy_model, "none");
+        ck_assert_uint_eq(parse("[policy]\nenergy_model = /etc/bigLittle/rk3399.ini\n"), 0);
+        ck_assert_str_eq(cfg.energy_model, "/etc/bigLittle/rk3399.ini");
+        ck_assert_uint_eq(parse("[policy]\nenergy_model = auto\n"), 0);
+        ck_assert_str_eq(cfg.energy_model, "auto");
+}
+END_TEST
+
 START_TEST(test_bad_value)
 {
         const struct bad_value *b = &bad_values[_i];
@@ -1448,6 +1464,7 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.log_level, def.log_level);
         ck_assert_int_eq(cfg.auto_mode, def.auto_mode);
         ck_assert_str_eq(cfg.plugin_dir, def.plugin_dir);
+        ck_assert_str_eq(cfg.energy_model, def.energy_model);
         ck_assert_uint_eq(cfg.nheuristics, def.nheuristics);
         for (unsigned i = 0; i < def.nheuristics; i++) {
                 ck_assert_str_eq(cfg.heuristics[i].name, def.heuristics[i].name);
@@ -1501,6 +1518,7 @@ static Suite *config_suite(void)
         tcase_add_loop_test(tc, test_good_value, 0, sizeof(good_values) / sizeof(good_values[0]));
         tcase_add_loop_test(tc, test_bad_value, 0, sizeof(bad_values) / sizeof(bad_values[0]));
         tcase_add_test(tc, test_later_wins);
+        tcase_add_test(tc, test_energy_model_values);
         tcase_add_test(tc, test_to_string);
         suite_add_tcase(s, tc);
 

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/board-file.h"
 #include "common/fileio.h"
+#include "core/board.h"
 #include "core/ladder.h"
-#include "sim/board.h"
 #include "sim/exec.h"
 #include "sim/oracle.h"
 #include "sim/trace.h"
