@@ -198,8 +198,11 @@ static int write_policy(struct bl_backend *b, struct cpufreq_policy *p, struct s
         }
         snprintf(asked, sizeof(asked), "%u", p->asked_khz);
         r = sysfs_undo_push(&b->undo, path, asked, SYSFS_CHECK_AT_MOST);
-        if (r < 0)
+        if (r < 0) {
+                snprintf(detail, size, "policy%u: cannot record scaling_max_freq for an undo: %s", p->id,
+                         strerror(-r));
                 return r;
+        }
         st->writes++;
         r = parse_int(back, &got);
         if (r < 0 || got <= 0 || got > (long long)p->want_khz) {
@@ -428,13 +431,15 @@ static int parse_saved_policies(struct bl_backend *b, char *value, char *detail,
 
         for (char *item = strtok_r(value, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
                 struct cpufreq_policy *p = &b->policies[b->npolicies];
+                uint32_t f[2];
                 unsigned id, khz;
-                char tail;
 
-                if (sscanf(item, "%u:%u%c", &id, &khz, &tail) != 2 || khz == 0) {
+                if (parse_u32_fields(item, ':', f, 2) < 0 || f[1] == 0) {
                         snprintf(detail, size, "scaling_max_freq: expected POLICY:KHZ, got \"%.32s\"", item);
                         return -EINVAL;
                 }
+                id = f[0];
+                khz = f[1];
                 if (b->npolicies >= BL_MAX_CPUS) {
                         snprintf(detail, size, "scaling_max_freq: more policies than CPUs");
                         return -EINVAL;

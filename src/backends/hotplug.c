@@ -52,43 +52,66 @@ int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpu
         return (int)n;
 }
 
-/* Runs a plan; on the first refusal undoes the steps already made, newest
- * first, so the kernel is back where it started. '*retries' gets the
- * writes the kernel refused for a moment. Returns 0, a negative errno, or
- * BL_BACKEND_NO_EFFECT when a CPU kept its state through a write the
- * kernel took. */
-static int run_plan(struct bl_backend *b, int nsteps, unsigned *retries, char *detail, size_t size)
+/* How a plan treats a CPU that does not take its write. */
+enum plan_mode {
+        /* A switch: the earlier writes are undone, the kernel is back
+         * where it started. */
+        PLAN_ALL_OR_NOTHING,
+        /* A restore: every other CPU is still put back; 'st' counts the
+         * failures and 'detail' says the first. */
+        PLAN_EVERY_CPU,
+};
+
+/* Runs a plan. All or nothing, the first refusal undoes the steps already
+ * made, newest first; returns 0, a negative errno, or BL_BACKEND_NO_EFFECT
+ * when a CPU kept its state through a write the kernel took. For every CPU,
+ * returns 0 and leaves the failures in 'st', the first one described.
+ * 'st->retries' gets the writes the kernel refused for a moment. */
+static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struct sysfs_write_stats *st,
+                    char *detail, size_t size)
 {
-        *retries = 0;
+        *st = (struct sysfs_write_stats){ 0 };
         sysfs_undo_init(&b->undo);
         for (int i = 0; i < nsteps; i++) {
-                char path[64];
+                const struct hotplug_step *step = &b->steps[i];
+                char path[64], why[160];
                 unsigned undo_failed, tries = 0;
-                int r = cpu_online_write(b->steps[i].cpu, b->steps[i].online, &tries);
+                int r = cpu_online_write(step->cpu, step->online, &tries);
 
-                *retries += tries > 1 ? tries - 1 : 0;
-                if (r == SYSFS_IGNORED) {
+                if (r == 0) {
+                        st->writes++;
+                        st->retries += tries > 1 ? tries - 1 : 0;
+                        if (mode == PLAN_EVERY_CPU)
+                                continue;
+                        cpu_online_path(step->cpu, path, sizeof(path));
+                        r = sysfs_undo_push(&b->undo, path, step->online ? "0" : "1", SYSFS_CHECK_EQUAL);
+                        if (r == 0)
+                                continue;
+                        snprintf(why, sizeof(why), "cpu%u: cannot record its write for an undo: %s", step->cpu,
+                                 strerror(-r));
+                } else if (r == SYSFS_IGNORED) {
                         /* The kernel said yes and did nothing: the level is
                          * not there to be had, trying again will not help. */
-                        undo_failed = sysfs_undo_run(&b->undo);
-                        snprintf(detail, size, "cpu%u: wrote online=%d, it stays %s; %s", b->steps[i].cpu,
-                                 b->steps[i].online, b->steps[i].online ? "offline" : "online",
-                                 undo_failed ? "could not undo every earlier write"
-                                             : "earlier writes undone");
-                        return undo_failed ? -EIO : BL_BACKEND_NO_EFFECT;
+                        snprintf(why, sizeof(why), "cpu%u: wrote online=%d, it stays %s", step->cpu,
+                                 step->online, step->online ? "offline" : "online");
+                } else {
+                        snprintf(why, sizeof(why), "cpu%u: writing online=%d failed after %u %s: %s", step->cpu,
+                                 step->online, tries, tries == 1 ? "try" : "tries", strerror(-r));
                 }
-                if (r >= 0) {
-                        cpu_online_path(b->steps[i].cpu, path, sizeof(path));
-                        r = sysfs_undo_push(&b->undo, path, b->steps[i].online ? "0" : "1",
-                                            SYSFS_CHECK_EQUAL);
-                }
-                if (r >= 0)
+                if (mode == PLAN_EVERY_CPU) {
+                        if (st->failed++ == 0) {
+                                st->first_error = r == SYSFS_IGNORED ? -EIO : r;
+                                snprintf(detail, size, "%s", why);
+                        }
                         continue;
+                }
                 undo_failed = sysfs_undo_run(&b->undo);
-                snprintf(detail, size, "cpu%u: writing online=%d failed after %u %s: %s; %s", b->steps[i].cpu,
-                         b->steps[i].online, tries, tries == 1 ? "try" : "tries", strerror(-r),
-                         undo_failed ? "could not undo every earlier write" : "earlier writes undone");
-                return undo_failed ? -EIO : r;
+                snprintf(detail, size, "%s", why);
+                sysfs_append(detail, size, "; %s",
+                             undo_failed ? "could not undo every earlier write" : "earlier writes undone");
+                if (undo_failed)
+                        return -EIO;
+                return r == SYSFS_IGNORED ? BL_BACKEND_NO_EFFECT : r;
         }
         return 0;
 }
@@ -105,35 +128,80 @@ static void describe(const bl_cpuset *online, unsigned retries, char *detail, si
                 sysfs_append(detail, size, "; %u retr%s", retries, retries == 1 ? "y" : "ies");
 }
 
-static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, char *detail, size_t size)
+static const char *online_error(int r)
 {
-        bl_cpuset current, here, target = *want, can_offline = b->can_offline;
-        unsigned retries;
-        int n, r;
+        return r == -EBADMSG ? "reads neither 0 nor 1" : strerror(-r);
+}
+
+/* "; cpu6: online reads neither 0 nor 1, left as it is" */
+static void describe_unreadable(const bl_cpuset *unreadable, unsigned first, int error, char *detail, size_t size)
+{
+        char list[256];
+
+        if (cpuset_count(unreadable) == 1) {
+                sysfs_append(detail, size, "; cpu%u: online %s, left as it is", first, online_error(error));
+                return;
+        }
+        cpuset_format(unreadable, list, sizeof(list));
+        sysfs_append(detail, size, "; CPUs %s: online unreadable (cpu%u: %s), left as they are", list, first,
+                     online_error(error));
+}
+
+/* Takes the online CPUs to 'want'. A CPU whose online file cannot be read
+ * is left as it is and named in 'detail': its state is not known, and
+ * refusing the whole change for it would leave every other CPU where it
+ * is, every switch and the restore failing as long as the file stays bad.
+ * A switch then goes through for the others; a restore puts back every CPU
+ * it can and fails, so that the state stays saved for the next start. */
+static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum plan_mode mode, char *detail,
+                             size_t size)
+{
+        bl_cpuset current, here, unreadable, late, target = *want, can_offline = b->can_offline;
+        struct sysfs_write_stats st;
+        char failure[192] = "";
+        unsigned first = 0, late_first = 0;
+        int n, r, read_error, late_error;
 
         /* Read the kernel's state rather than trusting ours: someone else may
          * have changed it since. A CPU unplugged for good has no files left
          * to write, whatever a level or the state found at start says. */
         cpu_present_set(&b->present, &here);
+        read_error = cpu_online_read_each(&here, &current, &unreadable, &first);
+        cpuset_andnot(&here, &unreadable);
         cpuset_and(&target, &here);
         cpuset_and(&can_offline, &here);
-        r = cpu_online_read_set(&here, &current);
-        if (r < 0) {
-                snprintf(detail, size, "reading online CPUs failed: %s", strerror(-r));
-                return r;
-        }
         n = hotplug_plan(&current, &target, &can_offline, b->steps, BL_MAX_CPUS);
         if (n < 0) {
                 snprintf(detail, size, "no CPU would stay online");
+                if (read_error)
+                        describe_unreadable(&unreadable, first, read_error, detail, size);
                 return n;
         }
-        r = run_plan(b, n, &retries, detail, size);
-        if (r != 0)
+        r = run_plan(b, n, mode, &st, failure, sizeof(failure));
+        if (r != 0) {
+                snprintf(detail, size, "%s", failure);
+                if (read_error)
+                        describe_unreadable(&unreadable, first, read_error, detail, size);
                 return r;
-        r = cpu_online_read_set(&here, &current);
-        if (r < 0)
-                return r;
-        describe(&current, retries, detail, size);
+        }
+        /* What the kernel has now, for the description: a file that goes
+         * bad only now is named too. */
+        late_error = cpu_online_read_each(&here, &current, &late, &late_first);
+        if (late_error && (!read_error || late_first < first)) {
+                first = late_first;
+                read_error = late_error;
+        }
+        cpuset_or(&unreadable, &late);
+        describe(&current, st.retries, detail, size);
+        if (st.failed) {
+                sysfs_append(detail, size, "; %s", failure);
+                if (st.failed > 1)
+                        sysfs_append(detail, size, "; %u CPUs not put back", st.failed);
+        }
+        if (read_error)
+                describe_unreadable(&unreadable, first, read_error, detail, size);
+        if (mode == PLAN_EVERY_CPU && (st.failed || read_error))
+                return st.failed ? st.first_error : read_error;
         return 0;
 }
 
@@ -172,19 +240,14 @@ static int hotplug_apply(struct bl_backend *b, const bl_cpuset *cpus, char *deta
                 snprintf(detail, size, "CPUs that are not present were asked for");
                 return -EINVAL;
         }
-        return hotplug_apply_set(b, cpus, detail, size);
+        return hotplug_apply_set(b, cpus, PLAN_ALL_OR_NOTHING, detail, size);
 }
 
-/* Putting back what was found has no level to drop: a CPU that keeps its
- * state is a failure to restore. */
-static int restore_result(int r)
-{
-        return r == BL_BACKEND_NO_EFFECT ? -EIO : r;
-}
-
+/* Putting back what was found has no level to drop: every CPU is tried,
+ * and one that keeps its state is a failure to restore. */
 static int hotplug_restore(struct bl_backend *b, char *detail, size_t size)
 {
-        return restore_result(hotplug_apply_set(b, &b->saved, detail, size));
+        return hotplug_apply_set(b, &b->saved, PLAN_EVERY_CPU, detail, size);
 }
 
 static void hotplug_free(struct bl_backend *b)
@@ -259,7 +322,7 @@ static int hotplug_restore_saved(const struct bl_topology *t, const char *text, 
         b->present = t->present;
         b->can_offline = t->can_offline;
         b->saved = online;
-        r = restore_result(hotplug_apply_set(b, &online, detail, size));
+        r = hotplug_apply_set(b, &online, PLAN_EVERY_CPU, detail, size);
         free(b);
         return r;
 }

@@ -259,8 +259,10 @@ static int write_limit(struct bl_backend *b, struct logical_cpu *c, bool max, st
         }
         snprintf(before, sizeof(before), "%u", *asked);
         r = sysfs_undo_push(&b->undo, path, before, max ? SYSFS_CHECK_AT_MOST : SYSFS_CHECK_EQUAL);
-        if (r < 0)
+        if (r < 0) {
+                snprintf(detail, size, "cpu%u: cannot record %s for an undo: %s", c->cpu, file, strerror(-r));
                 return r;
+        }
         st->writes++;
         *asked = want;
         r = parse_int(back, &got);
@@ -429,13 +431,16 @@ static int parse_saved(struct bl_backend *b, char *value, char *detail, size_t s
 
         for (char *item = strtok_r(value, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
                 struct logical_cpu *c = &b->cpus[b->n];
+                uint32_t f[3];
                 unsigned cpu, min, max;
-                char tail;
 
-                if (sscanf(item, "%u:%u:%u%c", &cpu, &min, &max, &tail) != 3 || min == 0 || max < min) {
+                if (parse_u32_fields(item, ':', f, 3) < 0 || f[1] == 0 || f[2] < f[1]) {
                         snprintf(detail, size, "switcher_limits: expected CPU:MIN:MAX, got \"%.32s\"", item);
                         return -EINVAL;
                 }
+                cpu = f[0];
+                min = f[1];
+                max = f[2];
                 if (b->n >= BL_MAX_PAIRS) {
                         snprintf(detail, size, "switcher_limits: more CPUs than pairs");
                         return -EINVAL;

@@ -153,7 +153,7 @@ int cpu_online_read(unsigned cpu, bool *online)
         else if (strcmp(value, "0") == 0)
                 *online = false;
         else
-                return -EIO;
+                return -EBADMSG;
         return 0;
 }
 
@@ -187,6 +187,33 @@ int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online)
                         cpuset_set(online, cpu);
         }
         return 0;
+}
+
+int cpu_online_read_each(const bl_cpuset *cpus, bl_cpuset *online, bl_cpuset *unreadable, unsigned *first)
+{
+        unsigned span = cpuset_span(cpus);
+        int error = 0;
+
+        cpuset_zero(online);
+        cpuset_zero(unreadable);
+        for (unsigned cpu = 0; cpu < span; cpu++) {
+                bool on;
+                int r;
+
+                if (!cpuset_isset(cpus, cpu))
+                        continue;
+                r = cpu_online_read(cpu, &on);
+                if (r < 0) {
+                        cpuset_set(unreadable, cpu);
+                        if (error == 0) {
+                                error = r;
+                                *first = cpu;
+                        }
+                } else if (on) {
+                        cpuset_set(online, cpu);
+                }
+        }
+        return error;
 }
 
 int sysfs_read_khz(const char *path, unsigned *khz)

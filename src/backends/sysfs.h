@@ -71,7 +71,8 @@ void sysfs_append(char *buf, size_t size, const char *fmt, ...) __attribute__((f
 void sysfs_describe_writes(const struct sysfs_write_stats *st, char *detail, size_t size);
 
 /* Reads cpuN/online. A CPU without the file cannot go offline and is
- * online; one whose cpuN directory is gone too (unplugged for good) is not. */
+ * online; one whose cpuN directory is gone too (unplugged for good) is not.
+ * Returns 0, the read's -errno, or -EBADMSG when it reads neither 0 nor 1. */
 int cpu_online_read(unsigned cpu, bool *online);
 /* The CPUs of 'cpus' whose cpuN directory is there: those that were not
  * unplugged for good since. */
@@ -88,3 +89,7 @@ int cpu_online_write(unsigned cpu, bool online, unsigned *tries);
 void cpu_online_path(unsigned cpu, char *buf, size_t size);
 /* Online state of every CPU in 'cpus' (others left out of 'online'). */
 int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online);
+/* The same, but a CPU whose file cannot be read, or reads neither 0 nor 1,
+ * goes to 'unreadable' and the others are still read. Returns 0, or the
+ * first unreadable CPU's -errno with that CPU in '*first'. */
+int cpu_online_read_each(const bl_cpuset *cpus, bl_cpuset *online, bl_cpuset *unreadable, unsigned *first);

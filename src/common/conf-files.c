@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,20 +57,25 @@ static bool is_null_device(const struct stat *st)
  * with its reason; nobody wonders then why a setting has no effect. */
 static bool is_dropin_file(DIR *d, const char *dir, const char *name, struct bl_diag *diag)
 {
+        char path[PATH_MAX];
         struct stat st;
+        int r;
 
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
         if (fstatat(dirfd(d), name, &st, 0) < 0) {
-                if (errno == ENOENT && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                r = -errno;
+                /* Warnings: the configuration is used without them. */
+                if (r == -ENOENT && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
                     S_ISLNK(st.st_mode))
-                        diag_add(diag, "%s/%s: skipped: a symbolic link to nothing", dir, name);
+                        diag_warn_at(diag, path, 0, "skipped: a symbolic link to nothing");
                 else
-                        diag_add(diag, "%s/%s: skipped: %s", dir, name, strerror(errno));
+                        diag_warn_at(diag, path, 0, "skipped: %s", strerror(-r));
                 return false;
         }
         if (S_ISREG(st.st_mode))
                 return true;
         if (!is_null_device(&st))
-                diag_add(diag, "%s/%s: skipped: not a regular file (%s)", dir, name, file_type_name(st.st_mode));
+                diag_warn_at(diag, path, 0, "skipped: not a regular file (%s)", file_type_name(st.st_mode));
         return false;
 }
 

@@ -274,6 +274,26 @@ int parse_int(const char *text, long long *ret)
         return 0;
 }
 
+int parse_u32_fields(const char *text, char sep, uint32_t *ret, unsigned n)
+{
+        for (unsigned i = 0; i < n; i++) {
+                uint64_t v = 0;
+                const char *start = text;
+
+                for (; *text >= '0' && *text <= '9'; text++) {
+                        v = v * 10 + (uint64_t)(*text - '0');
+                        if (v > UINT32_MAX)
+                                return -EINVAL;
+                }
+                if (text == start || *text != (i + 1 < n ? sep : '\0'))
+                        return -EINVAL;
+                if (i + 1 < n)
+                        text++;
+                ret[i] = (uint32_t)v;
+        }
+        return 0;
+}
+
 int path_join(char *buf, size_t size, const char *dir, const char *name)
 {
         int n = snprintf(buf, size, "%s/%s", dir, name);

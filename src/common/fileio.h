@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -58,6 +59,10 @@ int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
 int hex_digit(int c);
 /* Parses a decimal integer with optional surrounding whitespace. */
 int parse_int(const char *text, long long *ret);
+/* Parses exactly 'n' unsigned decimal fields separated by 'sep' ("4:1400000"):
+ * digits only, each at most UINT32_MAX. Returns 0, or -EINVAL (with 'ret'
+ * partly written). sscanf()'s %u took a sign and wrapped "4294967296" to 0. */
+int parse_u32_fields(const char *text, char sep, uint32_t *ret, unsigned n);
 
 /* "DIR/NAME" into 'buf'. Returns 0 or -ENAMETOOLONG. */
 int path_join(char *buf, size_t size, const char *dir, const char *name);

@@ -6,7 +6,9 @@ src_common_libblcommon_a_SOURCES = \
 	src/common/conf-files.h src/common/conf-files.c \
 	src/common/plugin-loader.h src/common/plugin-loader.c \
 	src/common/json-writer.h src/common/json-writer.c \
-	src/common/duration.h src/common/duration.c
+	src/common/duration.h src/common/duration.c \
+	src/common/board-file.h src/common/board-file.c \
+	src/common/energy-model-dir.h src/common/energy-model-dir.c
 src_common_libblcommon_a_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 
 # External heuristics (common/plugin-loader.c): the default directory, known

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
@@ -74,6 +75,7 @@ enum key_kind {
         KIND_HEURISTICS,
         KIND_ZONES,
         KIND_PATH,              /* an absolute path */
+        KIND_MODEL,             /* auto, none or an absolute path */
         KIND_CGROUPS,           /* cgroup paths relative to the cgroup root */
 };
 
@@ -98,6 +100,7 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_HEURISTICS] = { "policy", "heuristics", KIND_HEURISTICS },
         [BL_KEY_COMBINE] = { "policy", "combine", KIND_CHOICE, .choices = combine_choices },
         [BL_KEY_PLUGIN_DIR] = { "policy", "plugin_dir", KIND_PATH },
+        [BL_KEY_ENERGY_MODEL] = { "policy", "energy_model", KIND_MODEL },
         [BL_KEY_UP_THRESHOLD] = { "hysteresis", "up_threshold", KIND_UINT, 1, 100,
                                   "a percentage 1-100", NULL },
         [BL_KEY_DOWN_THRESHOLD] = { "hysteresis", "down_threshold", KIND_UINT, 0, 99,
@@ -257,6 +260,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
                 snprintf(c->heuristics[0].name, sizeof(c->heuristics[0].name), "%s", def->ops->name);
         }
         c->combine = BL_COMBINE_MAX;
+        snprintf(c->energy_model, sizeof(c->energy_model), "auto");
 
         c->up_threshold = 100;
         c->down_threshold = 90;
@@ -375,6 +379,10 @@ struct parser {
         unsigned line;
         struct bl_diag *diag;
         unsigned problems;
+        /* The line each key was last set on in this file (0: not yet); a
+         * heuristic's keys by [policy.NAME]: weight first, then its params. */
+        unsigned set_at[BL_CONFIG_NKEYS];
+        unsigned heuristic_set_at[BL_MAX_KNOWN_HEURISTICS][1 + BL_POLICY_MAX_PARAMS];
 };
 
 static void report(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -386,6 +394,125 @@ static void report(struct parser *p, const char *fmt, ...)
         diag_atv(p->diag, p->filename, p->line, fmt, ap);
         va_end(ap);
         p->problems++;
+}
+
+/* A key set twice in one file is legal (the last one applies), but usually
+ * what an edit left behind: said, naming both lines, and not a problem. */
+static void note_set(struct parser *p, unsigned *set_at, const char *section, const char *name)
+{
+        if (*set_at)
+                diag_warn_at(p->diag, p->filename, p->line,
+                             "[%s]: %s: set again (also on line %u); this line's value applies", section, name,
+                             *set_at);
+        *set_at = p->line;
+}
+
+/* Edit distance with adjacent swaps ("optimal string alignment"), enough
+ * to catch the usual typos; names longer than 64 are not compared. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+        unsigned rows[3][65], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+        size_t la = strlen(a), lb = strlen(b);
+
+        if (la > 64 || lb > 64)
+                return UINT_MAX;
+        for (size_t j = 0; j <= lb; j++)
+                prev[j] = (unsigned)j;
+        for (size_t i = 1; i <= la; i++) {
+                cur[0] = (unsigned)i;
+                for (size_t j = 1; j <= lb; j++) {
+                        unsigned cost = a[i - 1] != b[j - 1], best = prev[j - 1] + cost;
+
+                        if (prev[j] + 1 < best)
+                                best = prev[j] + 1;
+                        if (cur[j - 1] + 1 < best)
+                                best = cur[j - 1] + 1;
+                        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                            prev2[j - 2] + 1 < best)
+                                best = prev2[j - 2] + 1;
+                        cur[j] = best;
+                }
+                unsigned *t = prev2;
+                prev2 = prev;
+                prev = cur;
+                cur = t;
+        }
+        return prev[lb];
+}
+
+struct key_hint {
+        const char *name;               /* the unknown key */
+        size_t len;                     /* its length */
+        const char *section;            /* where it was written */
+        char elsewhere[160];            /* the sections that have it as written */
+        const char *near;               /* the closest known key, or NULL */
+        unsigned near_distance;
+        char near_section[BL_NAME_MAX + sizeof(POLICY_PREFIX)];    /* its section */
+};
+
+/* One known key, 'name' of [PREFIX SECTION]. */
+static void hint_consider(struct key_hint *h, const char *prefix, const char *section, const char *name)
+{
+        char full[BL_NAME_MAX + sizeof(POLICY_PREFIX)];
+        size_t len;
+        unsigned d;
+
+        snprintf(full, sizeof(full), "%s%s", prefix, section);
+        if (streq(name, h->name)) {
+                size_t used = strlen(h->elsewhere);
+
+                /* whole section names only: a cut one would mislead */
+                if (!streq(full, h->section) && used + strlen(full) + 6 < sizeof(h->elsewhere))
+                        snprintf(h->elsewhere + used, sizeof(h->elsewhere) - used, "%s[%s]",
+                                 used ? " or " : "", full);
+                return;
+        }
+        /* No closer than the difference in length: most keys need no count. */
+        len = strlen(name);
+        if (len + 2 < h->len || h->len + 2 < len)
+                return;
+        d = edit_distance(h->name, name);
+        /* Close for its length (a two-letter key is no typo of another);
+         * on a tie, the section it was written in first. */
+        if (d > 2 || 3 * d > len)
+                return;
+        if (h->near && (d > h->near_distance || (d == h->near_distance && !streq(full, h->section))))
+                return;
+        h->near = name;
+        h->near_distance = d;
+        snprintf(h->near_section, sizeof(h->near_section), "%s", full);
+}
+
+/* "unknown key", with what was probably meant: the key as written in the
+ * section it belongs to, or the closest spelling (edit distance). */
+static void report_unknown_key(struct parser *p, const char *section, const char *name)
+{
+        struct key_hint h = { .name = name, .len = strlen(name), .section = section };
+
+        /* Past what the diag keeps, the hint would go unseen: not worth its
+         * cost on a file of nothing but unknown keys. */
+        if (p->diag->n >= BL_DIAG_MAX) {
+                report(p, "[%s]: unknown key \"%s\"", section, name);
+                return;
+        }
+        for (unsigned k = 0; k < BL_CONFIG_NKEYS; k++)
+                hint_consider(&h, "", keys[k].section, keys[k].name);
+        for (unsigned i = 0; i < p->c->nknown; i++) {
+                const struct bl_heuristic_ops *ops = p->c->known[i].ops;
+
+                hint_consider(&h, POLICY_PREFIX, ops->name, "weight");
+                for (unsigned j = 0; j < heuristic_nparams(ops); j++)
+                        hint_consider(&h, POLICY_PREFIX, ops->name, ops->params[j].key);
+        }
+        if (h.elsewhere[0])
+                report(p, "[%s]: unknown key \"%s\" (it belongs in %s)", section, name, h.elsewhere);
+        else if (h.near && streq(h.near_section, section))
+                report(p, "[%s]: unknown key \"%s\" (did you mean \"%s\"?)", section, name, h.near);
+        else if (h.near)
+                report(p, "[%s]: unknown key \"%s\" (did you mean \"%s\" in [%s]?)", section, name, h.near,
+                       h.near_section);
+        else
+                report(p, "[%s]: unknown key \"%s\"", section, name);
 }
 
 static void note_origin(struct parser *p, enum bl_config_key k, const char *value)
@@ -607,6 +734,22 @@ static bool set_path(struct parser *p, const char *name, const char *value, char
         return true;
 }
 
+static bool set_energy_model(struct parser *p, const char *name, const char *value)
+{
+        if (!streq(value, "auto") && !streq(value, "none") && !path_valid(value)) {
+                report(p, "%s: expected auto, none or the absolute path of a board file, got \"%s\"", name,
+                       value);
+                return false;
+        }
+        if (strlen(value) >= sizeof(p->c->energy_model)) {
+                report(p, "%s: expected a path of at most %zu characters, got \"%s\"", name,
+                       sizeof(p->c->energy_model) - 1, value);
+                return false;
+        }
+        snprintf(p->c->energy_model, sizeof(p->c->energy_model), "%s", value);
+        return true;
+}
+
 static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
 {
         switch (k) {
@@ -677,6 +820,7 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
         case BL_KEY_CPUSET_GROUPS:
         case BL_KEY_ZONES:
         case BL_KEY_PLUGIN_DIR:
+        case BL_KEY_ENERGY_MODEL:
         case BL_CONFIG_NKEYS:
                 break;
         }
@@ -748,7 +892,7 @@ static void set_key(struct parser *p, const char *section, const char *name, con
                         break;
                 }
         if (!d) {
-                report(p, "[%s]: unknown key \"%s\"", section, name);
+                report_unknown_key(p, section, name);
                 return;
         }
 
@@ -770,6 +914,7 @@ static void set_key(struct parser *p, const char *section, const char *name, con
         case KIND_TEMP:
                 if (streq(value, "auto")) {
                         temp_set_auto(p->c, k);
+                        note_set(p, &p->set_at[k], section, name);
                         note_origin(p, k, value);
                         return;
                 }
@@ -788,6 +933,9 @@ static void set_key(struct parser *p, const char *section, const char *name, con
         case KIND_PATH:
                 ok = set_path(p, name, value, p->c->plugin_dir, sizeof(p->c->plugin_dir));
                 break;
+        case KIND_MODEL:
+                ok = set_energy_model(p, name, value);
+                break;
         case KIND_CGROUPS:
                 ok = set_cgroups(p, name, value);
                 break;
@@ -795,6 +943,7 @@ static void set_key(struct parser *p, const char *section, const char *name, con
         if (!ok)
                 return;
         key_store(p->c, k, v);
+        note_set(p, &p->set_at[k], section, name);
         note_origin(p, k, value);
 }
 
@@ -808,9 +957,10 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
                 return;
 
         if (streq(name, "weight")) {
-                if (parse_number(value, &number) && number > 0 && number <= 100)
+                if (parse_number(value, &number) && number > 0 && number <= 100) {
                         h->weight = number;
-                else
+                        note_set(p, &p->heuristic_set_at[h - p->c->known][0], section, name);
+                } else
                         report(p, "%s: expected a number above 0 and at most 100, got \"%s\"", name, value);
                 return;
         }
@@ -830,6 +980,7 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
                         ok = parse_number(value, &number);
                 if (ok && number >= param->min && number <= param->max) {
                         h->params[i] = number;
+                        note_set(p, &p->heuristic_set_at[h - p->c->known][1 + i], section, name);
                         h->line = p->line;
                         snprintf(h->file, sizeof(h->file), "%s", p->filename);
                         return;
@@ -841,7 +992,7 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
                        param->integer ? "an integer" : "a number", range, unit, value);
                 return;
         }
-        report(p, "[%s]: unknown key \"%s\"", section, name);
+        report_unknown_key(p, section, name);
 }
 
 static unsigned enter_section(struct parser *p, const char *name)

@@ -77,6 +77,7 @@ enum bl_config_key {
         BL_KEY_HEURISTICS,
         BL_KEY_COMBINE,
         BL_KEY_PLUGIN_DIR,
+        BL_KEY_ENERGY_MODEL,
         BL_KEY_UP_THRESHOLD,
         BL_KEY_DOWN_THRESHOLD,
         BL_KEY_UP_DELAY_MS,
@@ -119,6 +120,10 @@ struct bl_config {
         struct bl_heuristic_conf heuristics[BL_MAX_HEURISTICS];
         enum bl_combine combine;
         char plugin_dir[BL_PATH_MAX];   /* external heuristics; "" = the built-in default */
+        /* What a level costs at a load: "auto" (the kernel's energy model in
+         * debugfs where readable), "none", or the absolute path of a board
+         * file. */
+        char energy_model[BL_PATH_MAX];
 
         /* [hysteresis] */
         unsigned up_threshold;          /* percent */

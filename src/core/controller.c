@@ -135,6 +135,8 @@ int controller_reconfigure(struct bl_controller *c, const struct bl_config *cfg,
                 return r;
         scorers_free(c->scorer, c->nscorers);
         c->scorer = fresh;
+        /* New instances: their problems are new too. */
+        c->told = (struct bl_scorer_told){ 0 };
         controller_set_params(c, cfg);
         return 0;
 }
@@ -323,6 +325,29 @@ void controller_state_name(const struct bl_controller *c, char *buf, size_t size
         for (unsigned p = 0; p < c->nengines && n + 1 < size; p++)
                 buf[n++] = c->engine[p].level ? 'B' : 'L';
         buf[n] = '\0';
+}
+
+bool controller_has_warnings(const struct bl_controller *c)
+{
+        for (unsigned k = 0; k < c->nscorers; k++) {
+                const struct bl_scorer *s = &c->scorer[k];
+
+                if (s->overflow && !c->told.overflow)
+                        return true;
+                for (unsigned i = 0; i < s->n; i++)
+                        if (s->bad[i] && !c->told.heuristic[i])
+                                return true;
+        }
+        return false;
+}
+
+unsigned controller_warnings(struct bl_controller *c, struct bl_diag *diag)
+{
+        unsigned n = 0;
+
+        for (unsigned k = 0; k < c->nscorers; k++)
+                n += scorer_warnings(&c->scorer[k], &c->told, diag);
+        return n;
 }
 
 double controller_demand(const struct bl_controller *c)

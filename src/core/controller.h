@@ -35,6 +35,7 @@ struct bl_controller {
         bl_usec_t window_len;
         int hold_level;                 /* -1: no hold in force */
         char hold_who[BL_REASON_MAX / 2];
+        struct bl_scorer_told told;     /* scorer problems said (new scorers: none) */
 };
 
 /* Every engine starts at level 0, applied at 'now'. Returns 0, -ENOMEM, or
@@ -71,6 +72,14 @@ void controller_set_hold(struct bl_controller *c, int level, const char *who);
  * engines that want a change. */
 unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, bl_usec_t now,
                            struct bl_decision *d);
+
+/* Adds to 'diag' what went wrong in scoring and was not said yet: each
+ * heuristic's first broken score, once whichever scorer (pair, CPU) saw
+ * it, and an overflowing combination. Returns how many were added; the
+ * caller logs them (the core does no I/O). */
+unsigned controller_warnings(struct bl_controller *c, struct bl_diag *diag);
+/* Whether controller_warnings() would add anything (checked every tick). */
+bool controller_has_warnings(const struct bl_controller *c);
 
 /* The CPUs that run work with the engines at their levels, or (with 'd')
  * at the levels the decisions want. */

@@ -7,6 +7,7 @@ void diag_init(struct bl_diag *d)
 {
         d->n = 0;
         d->dropped = 0;
+        d->nwarnings = 0;
 }
 
 void diag_addv(struct bl_diag *d, const char *fmt, va_list ap)
@@ -15,6 +16,7 @@ void diag_addv(struct bl_diag *d, const char *fmt, va_list ap)
                 d->dropped++;
                 return;
         }
+        d->warning[d->n] = false;
         vsnprintf(d->msg[d->n++], BL_DIAG_LEN, fmt, ap);
 }
 
@@ -47,7 +49,25 @@ void diag_at(struct bl_diag *d, const char *file, unsigned line, const char *fmt
         va_end(ap);
 }
 
+void diag_warn_at(struct bl_diag *d, const char *file, unsigned line, const char *fmt, ...)
+{
+        unsigned stored = d->n;
+        va_list ap;
+
+        va_start(ap, fmt);
+        diag_atv(d, file, line, fmt, ap);
+        va_end(ap);
+        d->nwarnings++;
+        if (d->n > stored)
+                d->warning[stored] = true;
+}
+
 unsigned diag_count(const struct bl_diag *d)
 {
         return d->n + d->dropped;
+}
+
+unsigned diag_problems(const struct bl_diag *d)
+{
+        return diag_count(d) - d->nwarnings;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
 #include <ini.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,6 +97,38 @@ static bool check_line(struct ini_stream *s, const char *line)
         return end > line;
 }
 
+/* Whether the raw line is a comment: ';' or '#' first, after white space
+ * (and, on line 1, a byte order mark). */
+static bool is_comment(const struct ini_stream *s, const char *line, size_t n)
+{
+        const char *end = line + n;
+
+        if (s->line == 1 && n >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
+                line += 3;
+        while (line < end && isspace((unsigned char)*line))
+                line++;
+        return line < end && (*line == ';' || *line == '#');
+}
+
+/* The length of the raw line without its comment: from a ';' or a '#'
+ * after white space, white space before it included. inih itself cuts
+ * only ';' ("mode = cluster # note" would be the value "cluster # note");
+ * '#' is cut here the same way, and before the length is checked, so a
+ * long note does not make a line too long. */
+static size_t without_comment(const char *line, size_t n, char *comment)
+{
+        *comment = '\0';
+        for (size_t i = 1; i < n; i++)
+                if ((line[i] == ';' || line[i] == '#') && isspace((unsigned char)line[i - 1])) {
+                        *comment = line[i];
+                        n = i;
+                        break;
+                }
+        while (n > 0 && isspace((unsigned char)line[n - 1]))
+                n--;
+        return n;
+}
+
 /* The fgets-style reader inih pulls lines through. It counts lines (the
  * distro's inih tells the handler none), rejects lines its buffer would
  * split, strips leading whitespace (inih would take an indented line for a
@@ -106,6 +139,7 @@ static char *read_line_for_inih(char *buf, int size, void *stream)
         struct ini_stream *s = stream;
         const char *line = s->text + s->pos, *eol, *start;
         size_t n, limit, len;
+        char comment;
 
         if (s->pos >= s->len || size < 2)
                 return NULL;
@@ -118,7 +152,9 @@ static char *read_line_for_inih(char *buf, int size, void *stream)
         limit = (size_t)size - 2 < INI_READ_LINE_MAX ? (size_t)size - 2 : INI_READ_LINE_MAX;
         buf[0] = '\0';
 
-        if (n > limit) {
+        if (is_comment(s, line, n)) {
+                /* Nothing of it is read, whatever its length or bytes. */
+        } else if ((n = without_comment(line, n, &comment)) > limit) {
                 report(s, "line too long (%zu characters, at most %zu)", n, limit);
                 if (*skip_space(line) == '[')
                         s->state = SECTION_IGNORED;
@@ -139,7 +175,13 @@ static char *read_line_for_inih(char *buf, int size, void *stream)
                 memmove(buf, start, len);
                 buf[len] = '\0';
                 if (len > 0 && !check_line(s, buf)) {
-                        report(s, "expected \"key = value\" or \"[section]\", got \"%s\"", buf);
+                        char hint[48] = "";
+
+                        /* What was cut may be what the line was missing. */
+                        if (comment)
+                                snprintf(hint, sizeof(hint), " (a comment starts at \"%c\" after a space)",
+                                         comment);
+                        report(s, "expected \"key = value\" or \"[section]\", got \"%s\"%s", buf, hint);
                         if (buf[0] == '[')
                                 s->state = SECTION_IGNORED;
                         buf[0] = '\0';

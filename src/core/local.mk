@@ -16,6 +16,7 @@ src_core_libblcore_a_SOURCES = \
 	src/core/switch-cost.h src/core/switch-cost.c \
 	src/core/settle.h src/core/settle.c \
 	src/core/tick-jitter.h src/core/tick-jitter.c \
+	src/core/board.h src/core/board.c \
 	src/core/energy-model.h src/core/energy-model.c \
 	src/core/gaps.h src/core/gaps.c \
 	src/core/engine.h src/core/engine.c \

@@ -5,6 +5,7 @@
  * (max, or weighted mean). Owns each heuristic's private state. */
 
 #include "core/config.h"
+#include "core/diag.h"
 #include "core/sample.h"
 
 struct bl_scorer {
@@ -19,6 +20,22 @@ struct bl_scorer {
         bool disabled[BL_MAX_HEURISTICS];
         bool inited[BL_MAX_HEURISTICS];         /* init() succeeded: destroy() is due */
         unsigned nenabled;
+        /* A score that is not a finite number >= 0 counts as 0, and a
+         * combination that overflows (DBL_MAX x weight 100) gives the largest
+         * score instead: the engine must compare numbers. The first of each
+         * is kept for scorer_warnings(), since the core does no I/O. */
+        char name[BL_MAX_HEURISTICS][BL_NAME_MAX];
+        bool bad[BL_MAX_HEURISTICS];
+        double bad_score[BL_MAX_HEURISTICS];
+        bool overflow;
+        double overflow_combined, overflow_largest;
+};
+
+/* Which of a scorer's problems were said already, so that each is said once
+ * (per heuristic, however many scorers run it). Zero: nothing said. */
+struct bl_scorer_told {
+        bool heuristic[BL_MAX_HEURISTICS];
+        bool overflow;
 };
 
 /* 'have' is the set of BL_NEEDS_* signals the sources provide. Returns 0 or
@@ -28,3 +45,8 @@ int scorer_init(struct bl_scorer *s, const struct bl_config *c, unsigned have);
 void scorer_done(struct bl_scorer *s);
 double scorer_score(struct bl_scorer *s, const struct bl_sample *sample, bl_usec_t now);
 void scorer_reset(struct bl_scorer *s);
+
+/* Adds to 'diag' a sentence for each problem of 's' that 'told' does not
+ * mark yet (a heuristic's broken score, naming it; an overflowing
+ * combination), and marks it. Returns how many were added. */
+unsigned scorer_warnings(const struct bl_scorer *s, struct bl_scorer_told *told, struct bl_diag *diag);

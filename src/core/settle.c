@@ -19,6 +19,23 @@ static double ring_peak(const double *v, unsigned n)
         return peak;
 }
 
+/* The median: robust to one burst and to one dip among the samples. */
+static double ring_median(const double *v, unsigned n)
+{
+        double sorted[BL_SETTLE_BASE_SAMPLES];
+
+        if (n == 0)
+                return 0.0;
+        for (unsigned i = 0; i < n; i++) {
+                unsigned j = i;
+
+                for (; j > 0 && sorted[j - 1] > v[i]; j--)
+                        sorted[j] = sorted[j - 1];
+                sorted[j] = v[i];
+        }
+        return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
 void settle_begin(struct bl_settle *s, bl_usec_t now)
 {
         /* A switch inside a window: the machine has not been itself since
@@ -28,6 +45,14 @@ void settle_begin(struct bl_settle *s, bl_usec_t now)
                 s->base_demand = ring_peak(s->recent_demand, s->recent_n);
                 s->base_pressure = ring_peak(s->recent_pressure, s->recent_n);
         }
+        s->phase = BL_SETTLE_SWITCHING;
+        s->started = now;
+}
+
+void settle_begin_at_start(struct bl_settle *s, bl_usec_t now)
+{
+        s->base_demand = ring_median(s->recent_demand, s->recent_n);
+        s->base_pressure = ring_median(s->recent_pressure, s->recent_n);
         s->phase = BL_SETTLE_SWITCHING;
         s->started = now;
 }
@@ -46,6 +71,7 @@ void settle_applied(struct bl_settle *s, bl_usec_t now)
         s->phase = BL_SETTLE_SETTLING;
         s->applied = now;
         s->deadline = now + bound;
+        s->earliest = now + (took < bound ? took : bound);
         s->quiet = 0;
 }
 
@@ -123,7 +149,8 @@ bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now)
                         /* settled since the first of the quiet samples */
                         if (s->quiet++ == 0)
                                 s->quiet_since = now;
-                        if (s->quiet >= BL_SETTLE_QUIET_SAMPLES || now >= s->deadline) {
+                        if ((s->quiet >= BL_SETTLE_QUIET_SAMPLES && now >= s->earliest) ||
+                            now >= s->deadline) {
                                 close_window(s, s->quiet_since, true);
                                 remember(s, demand, pressure);
                                 return false;

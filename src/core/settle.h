@@ -71,6 +71,7 @@ struct bl_settle {
         bl_usec_t started;              /* the switch's first write */
         bl_usec_t applied;              /* its last read-back */
         bl_usec_t deadline;             /* the window closes here at the latest */
+        bl_usec_t earliest;             /* ...and not before here (see settle_applied()) */
         unsigned quiet;                 /* samples in a row back at the baseline */
         bl_usec_t quiet_since;          /* the end of the first of them */
         /* What was measured, for status: */
@@ -88,9 +89,24 @@ void settle_init(struct bl_settle *s, bl_usec_t min_bound);
 /* A switch's first write is about to happen at 'now'. */
 void settle_begin(struct bl_settle *s, bl_usec_t now);
 
+/* The same for the level set at start-up, which answers no load: its
+ * baseline is the median of the samples taken before it, what the machine
+ * did steadily, not their peak. Those samples are the daemon's own start
+ * and whatever started beside it (a boot's other services; on the real
+ * kernel under QEMU the test's own processes put one LITTLE CPU at full
+ * speed for 10 ms), and with that burst as the baseline the window cut
+ * nothing: the hotplug's aftermath then took the machine up and back. Not
+ * their least either: a steady load that one sample missed (a loaded fake
+ * board published late) would then be cut to nothing through the window
+ * and read as an onset once it closed. */
+void settle_begin_at_start(struct bl_settle *s, bl_usec_t now);
+
 /* The switch's last read-back came at 'now'. The window runs from here,
  * also after a switch that failed or did nothing (it may have written and
- * undone). */
+ * undone), and for at least as long as the switch took (within its bound):
+ * the kernel's deferred work comes in bursts (a hotplug's sched-domain
+ * rebuild and kworkers ran 50-90 ms after a 700 ms switch on the real
+ * kernel, after three quiet samples had closed the window). */
 void settle_applied(struct bl_settle *s, bl_usec_t now);
 
 /* Filters the sample ending at 'now' in place before anything decides on

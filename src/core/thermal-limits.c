@@ -73,7 +73,8 @@ static struct found lowest_trip(const struct bl_trip_zone *zones, unsigned nzone
                 for (unsigned i = 0; i < zones[z].ntrips; i++) {
                         const struct bl_trip *t = &zones[z].trips[i];
 
-                        if ((t->type != a && t->type != b) || t->temp_mc <= 0)
+                        if ((t->type != a && t->type != b) || t->temp_mc <= 0 ||
+                            t->temp_mc > BL_TEMP_PLAUSIBLE_MAX_MC)
                                 continue;
                         if (!f.trip || t->temp_mc < f.trip->temp_mc) {
                                 f.zone = &zones[z];

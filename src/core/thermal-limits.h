@@ -12,7 +12,8 @@
  *   release  = cap - max(5 °C, the hysteresis of the trip cap came from);
  *              cap - 5 °C when cap is a number; 80 °C when cap is built in.
  * Trips at or below 0 °C are disabled ones (x86_pkg_temp shows two passive
- * trips at 0 for userspace to set) and count as absent.
+ * trips at 0 for userspace to set) and count as absent, as do trips above
+ * BL_TEMP_PLAUSIBLE_MAX_MC (a driver's "no trip", 2147483647).
  * Then release < cap < critical is enforced by moving only values that are
  * not numbers from the configuration, downwards where that keeps the order
  * (cap below critical, release below cap), each move said in 'diag'. */
@@ -21,6 +22,16 @@
 #include "core/diag.h"
 
 #define BL_TRIPS_MAX 16
+/* The temperatures a CPU or SoC zone can really report, in m°C (the unit of
+ * the kernel's temp and trip_point_N_temp files). Below: -40 °C is where
+ * the industrial and automotive grades' operating range starts; nothing
+ * colder runs. Above: silicon's critical trips sit at about 105-125 °C and
+ * the kernel powers off there, automotive parts are rated to 150 °C at the
+ * junction. A reading outside (2147483647 from a driver with no value,
+ * -273150, a thermistor come loose) is a broken sensor, not a temperature:
+ * believed, it would force the critical state for the whole run. */
+#define BL_TEMP_PLAUSIBLE_MIN_MC (-40000)
+#define BL_TEMP_PLAUSIBLE_MAX_MC 150000
 #define BL_LIMIT_ORIGIN_MAX 160
 /* How far below a trip the daemon acts, so work moves to the small cores
  * before the kernel throttles; and the least distance between two limits. */

@@ -279,6 +279,7 @@ static void assign_capacities(struct bl_topology *t, const struct cpu_group *g,
                                         cap[i] = BL_CAPACITY_SCALE;
                         }
                 }
+                t->capacity_from_kernel = !estimated;
                 snprintf(t->how, sizeof(t->how), "%s%s",
                          any_policy       ? "cpufreq related_cpus + cpu_capacity"
                          : any_cluster_id ? "topology cluster_id + cpu_capacity"

@@ -47,6 +47,7 @@ struct bl_topology {
         struct bl_cluster clusters[BL_MAX_CLUSTERS];   /* efficient -> fast */
         int cpu_cluster[BL_MAX_CPUS];   /* index into clusters, -1 if none */
         char how[160];                  /* how the kinds of core were told apart */
+        bool capacity_from_kernel;      /* capacities are the kernel's cpu_capacity, not estimates */
         bool switcher;                  /* the kernel's big.LITTLE switcher is there (bL_switcher) */
 };
 

@@ -99,9 +99,13 @@ static int parse_lines(const char *text, uint32_t *ret)
         char *end;
         unsigned long v;
 
+        /* Digits only: strtoul() skips blanks and negates "-1", which on a
+         * 32-bit long is 4294967295 and in range. */
+        if (text[0] < '0' || text[0] > '9')
+                return -EINVAL;
         errno = 0;
         v = strtoul(text, &end, 10);
-        if (errno || end == text || *end || text[0] == '-' || v > UINT32_MAX)
+        if (errno || *end || v > UINT32_MAX)
                 return -EINVAL;
         *ret = (uint32_t)v;
         return 0;

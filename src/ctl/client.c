@@ -413,6 +413,7 @@ static const struct property properties[] = {
         { "Holds", "a(usuisssttb)", FIELD(holds), read_holds },
         { "Backend", "s", FIELD(backend), read_string },
         { "Topology", "s", FIELD(topology), read_string },
+        { "EnergyModel", "s", FIELD(energy_model), read_string },
         { "Switches", "t", FIELD(switches), read_uint64 },
         { "TimeInLevel", "a{st}", FIELD(time_in_level), read_time_in_level },
         { "LastReason", "s", FIELD(last_reason), read_string },

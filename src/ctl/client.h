@@ -100,6 +100,7 @@ struct ctl_status {
         size_t n_holds;
         char *backend;
         char *topology;         /* how the daemon told the kinds of core apart */
+        char *energy_model;     /* the model in use and where it came from; NULL from older daemons */
         uint64_t switches;
         struct ctl_named_usec *time_in_level;
         size_t n_time_in_level;

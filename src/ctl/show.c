@@ -277,6 +277,8 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
         label(f, "Backend");
         fprintf(f, "%s\n", or_dash(s->backend));
         print_switch_cost(f, s);
+        label(f, "Energy model");
+        fprintf(f, "%s\n", or_dash(s->energy_model));
         label(f, "Config");
         if (!s->config_files || !s->config_files[0])
                 fputs("built-in defaults\n", f);

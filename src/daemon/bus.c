@@ -331,6 +331,16 @@ static int get_topology(sd_bus *bus, const char *path, const char *interface, co
         return sd_bus_message_append(reply, "s", b->d->topo.how);
 }
 
+static int get_energy_model(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        char text[512];
+
+        model_in_use_describe(&b->d->energy, &b->d->ladder, text, sizeof(text));
+        return sd_bus_message_append(reply, "s", text);
+}
+
 static int get_switches(sd_bus *bus, const char *path, const char *interface, const char *property,
                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -1141,6 +1151,7 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
 static int describe(const struct bl_daemon *d, char **ret)
 {
         struct json j = { 0 };
+        char model[512];
 
         json_open(&j, '{');
         json_key(&j, "mode");
@@ -1158,6 +1169,9 @@ static int describe(const struct bl_daemon *d, char **ret)
         describe_holds(&j, d);
         json_key(&j, "backend");
         json_string(&j, d->backend_ops ? d->backend_ops->name : "");
+        model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
+        json_key(&j, "energy_model");
+        json_string(&j, model);
         json_key(&j, "config_files");
         json_open(&j, '[');
         for (unsigned i = 0; i < d->files.n; i++)
@@ -1205,6 +1219,8 @@ static const sd_bus_vtable switch_vtable[] = {
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_backend, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Topology", "s", get_topology, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        /* Changes on reload, which callers ask for: read it. */
+        SD_BUS_PROPERTY("EnergyModel", "s", get_energy_model, 0, 0),
         SD_BUS_PROPERTY("Switches", "t", get_switches, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("TimeInLevel", "a{st}", get_time_in_level, 0,
                         SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),

@@ -43,7 +43,7 @@
 void daemon_log_diag(const struct bl_diag *diag, int level)
 {
         for (unsigned i = 0; i < diag->n; i++)
-                log_msg(level, "%s", diag->msg[i]);
+                log_msg(diag->warning[i] && level < LOG_WARNING ? LOG_WARNING : level, "%s", diag->msg[i]);
         if (diag->dropped)
                 log_msg(level, "... and %u more problems", diag->dropped);
 }
@@ -106,8 +106,7 @@ static int load_plugins(const struct options *o, struct bl_plugin_set *set, char
 
 /* Loads the configuration the command line names. Returns 0 when valid,
  * the number of problems, or a negative errno; problems are logged at
- * 'level', and what a valid configuration has to say (drop-ins skipped) as
- * warnings. */
+ * 'level'. */
 static int load_config(const struct options *o, const struct bl_plugin_set *plugins, struct bl_config *cfg,
                        struct bl_conf_files *files, int level)
 {
@@ -121,7 +120,7 @@ static int load_config(const struct options *o, const struct bl_plugin_set *plug
         diag_init(diag);
         config_init(cfg, table);
         r = conf_files_load(cfg, table, config_path(o), !o->config, files, diag);
-        daemon_log_diag(diag, r == 0 ? LOG_WARNING : level);
+        daemon_log_diag(diag, level);
         free(diag);
         return r;
 }
@@ -253,6 +252,28 @@ const char *daemon_thermal_state(const struct bl_daemon *d)
         return d->ctl.engine[0].capped ? "capped" : "normal";
 }
 
+/* Every change of the thermal state is said, with the reading behind it:
+ * one forced by a sensor gone wrong showed only in switch reasons. */
+static void thermal_changed(struct bl_daemon *d, const char *before)
+{
+        const char *now = daemon_thermal_state(d);
+        const struct bl_sample *s = &d->sample.s;
+        const struct bl_engine_params *p;
+
+        if (strcmp(before, now) == 0)
+                return;
+        if (d->ctl.nengines == 0 || !s->has_temp) {
+                log_notice("thermal state %s -> %s: no zone reads a temperature", before, now);
+        } else {
+                p = &d->ctl.engine[0].p;
+                log_msg(strcmp(now, "normal") == 0 ? LOG_NOTICE : LOG_WARNING,
+                        "thermal state %s -> %s at %.1f °C (cap %.1f, release %.1f, critical %.1f °C)", before,
+                        now, s->temp_mc / 1000.0, p->cap_mc / 1000.0, p->release_mc / 1000.0,
+                        p->critical_mc / 1000.0);
+        }
+        bus_thermal_changed(d->bus);
+}
+
 /* Time at each level, per engine (pair mode adds up pair-time). */
 static void account(struct bl_daemon *d, bl_usec_t now)
 {
@@ -310,6 +331,7 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
                 return -ENOMEM;
         daemon_switch_cost(d, &cost);
         controller_set_switch_cost(&d->ctl, &cost);
+        model_in_use_apply(&d->energy, &d->ctl, &d->ladder, &d->topo);
         return 0;
 }
 
@@ -507,8 +529,7 @@ static void switch_done(struct switch_job *job, void *userdata)
         }
         history_add(&d->history, at, wall_usec(), from, to, d->last_reason);
         bus_switched(d->bus, from, to, d->last_reason);
-        if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
-                bus_thermal_changed(d->bus);
+        thermal_changed(d, thermal_before);
         notify_status(d);
 out:
         after_switch(d);
@@ -626,9 +647,26 @@ static void log_sample(const struct bl_daemon *d, const char *what)
                   s->has_pressure ? s->pressure : 0.0, line);
 }
 
+/* A heuristic's broken score or an overflowing combination: once each
+ * (core/controller.h), so a plugin that is always wrong is not a line a tick. */
+static void log_scoring_problems(struct bl_daemon *d)
+{
+        _cleanup_free_ struct bl_diag *diag = NULL;
+
+        if (!controller_has_warnings(&d->ctl))
+                return;
+        diag = malloc(sizeof(*diag));
+        if (!diag)
+                return;
+        diag_init(diag);
+        controller_warnings(&d->ctl, diag);
+        daemon_log_diag(diag, LOG_WARNING);
+}
+
 static void decide(struct bl_daemon *d, bl_usec_t now)
 {
         const char *thermal_before = daemon_thermal_state(d);
+        unsigned changes;
         bool settling;
         int r;
 
@@ -662,12 +700,14 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         sync_holds(d, now);
         /* Reasons of ticks that switch nothing only go to the debug log. */
         controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
-        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) == 0) {
+        changes = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        log_scoring_problems(d);
+        /* Also when it makes a switch: the switch's end finds it made. */
+        thermal_changed(d, thermal_before);
+        if (changes == 0) {
                 d->demand = controller_demand(&d->ctl);
                 log_debug("tick: demand %.0f, %s: %s", d->demand, cause_to_string(d->decisions[0].cause),
                           d->decisions[0].reason);
-                if (strcmp(thermal_before, daemon_thermal_state(d)) != 0)
-                        bus_thermal_changed(d->bus);
                 return;
         }
         d->demand = controller_demand(&d->ctl);
@@ -695,6 +735,7 @@ void daemon_holds_changed(struct bl_daemon *d)
 /* A hold placed or ended is acted on at once, on the last sample. */
 void daemon_decide_now(struct bl_daemon *d)
 {
+        unsigned changes;
         uint64_t now;
 
         if (d->paused || sd_event_now(d->event, CLOCK_MONOTONIC, &now) < 0)
@@ -705,7 +746,9 @@ void daemon_decide_now(struct bl_daemon *d)
                 return;
         }
         sync_holds(d, now);
-        if (controller_decide(&d->ctl, &d->sample.s, now, d->decisions) > 0)
+        changes = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        log_scoring_problems(d);
+        if (changes > 0)
                 start_switch(d, now);
 }
 
@@ -842,6 +885,8 @@ static void log_disabled_heuristics(const struct bl_daemon *d)
 
 int daemon_reload(struct bl_daemon *d)
 {
+        _cleanup_free_ struct model_in_use *energy = NULL;
+        char model[512];
         struct bl_config cfg;
         struct bl_conf_files files;
         struct thermal_reader thermal;
@@ -873,6 +918,16 @@ int daemon_reload(struct bl_daemon *d)
                 goto done;
         }
         diag_init(diag);
+        energy = malloc(sizeof(*energy));
+        r = energy ? model_in_use_load(energy, cfg.energy_model, &d->topo, diag) : -ENOMEM;
+        daemon_log_diag(diag, LOG_WARNING);
+        if (r < 0) {
+                log_warning("reload: refused, energy_model = %s cannot be used; keeping the running "
+                            "configuration", cfg.energy_model);
+                r = -EINVAL;
+                goto done;
+        }
+        diag_init(diag);
         r = thermal_open(&thermal, &cfg, diag);
         if (r < 0) {
                 daemon_log_diag(diag, LOG_WARNING);
@@ -896,6 +951,10 @@ int daemon_reload(struct bl_daemon *d)
         thermal_close(&d->sampler.thermal);
         d->sampler.thermal = thermal;
         log_disabled_heuristics(d);
+        d->energy = *energy;
+        model_in_use_apply(&d->energy, &d->ctl, &d->ladder, &d->topo);
+        model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
+        log_info("reload: energy model: %s", model);
         d->cfg = cfg;
         d->limits = limits;
         if (thermal.n > 0)
@@ -1070,9 +1129,27 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
                 while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
                         ;
                 *now = switch_clock_now();
-                if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                if (sampler_read(&d->sampler, *now, &d->sample) == 0) {
+                        if (log_enabled(LOG_DEBUG))
+                                log_sample(d, "before the start");
                         (void)settle_filter(&d->settle, &d->sample, *now);
+                }
         }
+}
+
+/* After the start-up level: the sampler starts again from here, so that
+ * the first sample the ticks decide on begins after the switch. The one
+ * that spanned it measured the switch (CPUs going away, stop_machine), not
+ * the load, and a second of it read as quiet armed the onset rule for the
+ * kernel's first burst after it (on the real kernel under QEMU). It stays
+ * the last sample until the first tick, which a CPU uevent or a hold may
+ * decide on: cut to the baseline like any sample in the window. '*now':
+ * this read. */
+static void sample_after_start(struct bl_daemon *d, bl_usec_t *now)
+{
+        *now = switch_clock_now();
+        if (sampler_read(&d->sampler, *now, &d->sample) == 0)
+                (void)settle_filter(&d->settle, &d->sample, *now);
 }
 
 /* The level the engines start at, applied before the loop runs, measured,
@@ -1091,7 +1168,7 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
                 d->applied_cpus = all;
         daemon_target_cpus(d, NULL, &job.cpus);
         controller_state_name(&d->ctl, state, state_size);
-        settle_begin(&d->settle, switch_clock_now());
+        settle_begin_at_start(&d->settle, switch_clock_now());
         switch_job_run(&job);
         settle_applied(&d->settle, job.finished);
         snprintf(detail, size, "%s", job.detail);
@@ -1127,7 +1204,7 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
 static int setup(struct bl_daemon *d)
 {
         struct bl_diag *diag;
-        char why[256], detail[256], levels[1024], state[BL_MAX_PAIRS + BL_NAME_MAX];
+        char why[256], detail[256], levels[1024], state[BL_MAX_PAIRS + BL_NAME_MAX], model[512];
         enum bl_mode mode;
         uint64_t now;
         sigset_t mask;
@@ -1185,6 +1262,15 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
 
+        r = model_in_use_load(&d->energy, d->cfg.energy_model, &d->topo, diag);
+        daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_WARNING);
+        diag_init(diag);
+        if (r < 0) {
+                log_error("energy_model = %s cannot be used; not starting", d->cfg.energy_model);
+                status = EXIT_CONFIG;
+                goto out;
+        }
+
         d->backend_ops = backend_select(d->cfg.backend, &d->topo, why, sizeof(why));
         if (!d->backend_ops) {
                 log_error("%s", why);
@@ -1215,7 +1301,9 @@ static int setup(struct bl_daemon *d)
         if (d->sampler.thermal.n > 0)
                 daemon_log_limits(&d->limits, LOG_INFO);
 
-        r = sd_event_default(&d->event);
+        /* A loop of its own, not sd_event_default(): the default loop checks
+         * gettid() on every iteration, a system call per tick. */
+        r = sd_event_new(&d->event);
         if (r < 0)
                 goto out;
         sigemptyset(&mask);
@@ -1243,10 +1331,13 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         log_disabled_heuristics(d);
+        model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
+        log_info("energy model: %s", model);
         sample_before_start(d, &now);
         r = apply_initial_level(d, state, sizeof(state), detail, sizeof(detail));
         if (r < 0)
                 goto out;
+        sample_after_start(d, &now);
         r = switch_worker_open(&d->worker, d->event, switch_done, d);
         if (r < 0)
                 log_warning("cannot watch for switches applied on a thread (%s): switches are applied on "
@@ -1349,19 +1440,26 @@ static void log_switching(const struct bl_daemon *d)
                  (unsigned long long)t->last_us, t->mean_us, (unsigned long long)t->max_us, t->discounted);
 }
 
-static void teardown(struct bl_daemon *d)
+/* Returns EXIT_FAILURE when the CPUs could not all be restored, or not at
+ * all (a switch that would not end): systemd's Restart=on-failure then
+ * starts the daemon again, which puts back the state still saved. */
+static int teardown(struct bl_daemon *d)
 {
-        char detail[256], p50[32], p99[32];
+        char detail[256] = "", p50[32], p99[32];
         bool backend_ours;
+        int status = 0;
 
         bus_close(d->bus);
         d->bus = NULL;
         backend_ours = wait_for_switch(d);
+        if (!backend_ours)
+                status = EXIT_FAILURE;
         if (d->backend && backend_ours) {
                 int r = d->backend_ops->restore(d->backend, detail, sizeof(detail));
 
                 if (r < 0) {
                         log_error("restoring the CPUs failed: %s", detail);
+                        status = EXIT_FAILURE;
                 } else {
                         log_info("restored: %s", detail);
                         /* Kept after a failed restore: the next start tries again. */
@@ -1396,6 +1494,7 @@ static void teardown(struct bl_daemon *d)
         /* Last: the heuristics' code lives in them (a switch left running
          * still uses the backend, not them). */
         plugins_unload(&d->plugins);
+        return status;
 }
 
 int daemon_run(const struct options *o)
@@ -1421,7 +1520,9 @@ int daemon_run(const struct options *o)
                         status = EXIT_FAILURE;
                 }
         }
-        teardown(d);
+        r = teardown(d);
+        if (status == 0)
+                status = r;
         /* A switch left running still writes into it until the exit. */
         if (!d->switch_abandoned)
                 free(d);
@@ -1459,6 +1560,9 @@ int daemon_check_config(const struct options *o)
                 fprintf(stderr, "%d problem%s found\n", r, r == 1 ? "" : "s");
                 return EXIT_CONFIG;
         }
+        r = model_in_use_check_file(cfg.energy_model);
+        if (r != 0)
+                return EXIT_CONFIG;
         if (files.n == 0)
                 printf("%s: not present, the built-in defaults apply\n", BL_DEFAULT_CONFIG);
         for (unsigned i = 0; i < files.n; i++)

@@ -17,7 +17,7 @@
 
 void events_reapply(struct bl_daemon *d, const char *why)
 {
-        char detail[256], state[BL_MAX_PAIRS + BL_NAME_MAX];
+        char detail[256] = "", state[BL_MAX_PAIRS + BL_NAME_MAX];
         bl_cpuset cpus;
         uint64_t now;
         int r;

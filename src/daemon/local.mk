@@ -9,7 +9,8 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c \
 	src/daemon/saved-state.h src/daemon/saved-state.c \
-	src/daemon/record.h src/daemon/record.c
+	src/daemon/record.h src/daemon/record.c \
+	src/daemon/model-in-use.h src/daemon/model-in-use.c
 src_daemon_bigLittled_CFLAGS = $(AM_CFLAGS) -pthread $(SYSTEMD_CFLAGS) $(UDEV_CFLAGS)
 src_daemon_bigLittled_LDFLAGS = -pthread
 src_daemon_bigLittled_LDADD = \

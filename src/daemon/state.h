@@ -17,6 +17,7 @@
 #include "core/settle.h"
 #include "core/switch-cost.h"
 #include "core/thermal-limits.h"
+#include "daemon/model-in-use.h"
 #include "daemon/options.h"
 #include "daemon/switch-worker.h"
 #include "sources/sampler.h"
@@ -58,6 +59,7 @@ struct bl_daemon {
         char plugin_dir[BL_PATH_MAX];   /* where the plugins came from */
         struct bl_topology topo;
         struct bl_ladder ladder;
+        struct model_in_use energy;     /* what a level costs at a load ([policy] energy_model) */
 
         const struct bl_backend_ops *backend_ops;
         struct bl_backend *backend;

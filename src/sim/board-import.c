@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/energy-model-dir.h"
 #include "common/fileio.h"
 #include "sim/board-import.h"
 #include "sim/dts-reader.h"
@@ -537,133 +538,11 @@ static int read_u64(const char *path, uint64_t *ret)
         return 0;
 }
 
-/* "0-3,6" into a mask of up to 64 CPUs. */
-static int parse_cpulist(const char *s, uint64_t *mask)
-{
-        *mask = 0;
-        while (*s && *s != '\n') {
-                char *end;
-                unsigned long a = strtoul(s, &end, 10), b = a;
-
-                if (end == s)
-                        return -EINVAL;
-                s = end;
-                if (*s == '-') {
-                        b = strtoul(s + 1, &end, 10);
-                        if (end == s + 1)
-                                return -EINVAL;
-                        s = end;
-                }
-                if (b < a || b >= 64)
-                        return -ERANGE;
-                for (unsigned long i = a; i <= b; i++)
-                        *mask |= UINT64_C(1) << i;
-                if (*s == ',')
-                        s++;
-        }
-        return 0;
-}
-
-struct em_pd {
-        uint64_t cpus;
-        unsigned nps;
-        unsigned khz[SIM_MAX_OPPS];
-        uint64_t uw[SIM_MAX_OPPS];
-};
-
 static int cmp_uint(const void *a, const void *b)
 {
         unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
 
         return (x > y) - (x < y);
-}
-
-/* One performance domain of ROOT/sys/kernel/debug/energy_model: "cpus" and
- * a "ps:KHZ" directory per state with "frequency" (kHz) and "power": uW
- * since Linux 6.0, mW before (5.11-5.19 say so in a "units" file; before
- * 5.11 the states were "cs:KHZ", in mW). */
-static int read_em_pd(const char *dir, struct em_pd *pd, struct bl_diag *diag)
-{
-        char path[PATH_LEN], buf[256];
-        struct dirent **names = NULL;
-        uint64_t scale = 1;
-        int n, r;
-
-        textf(path, sizeof(path), "%s/cpus", dir);
-        r = read_line(path, buf, sizeof(buf));
-        if (r < 0)
-                return 1;       /* not a CPU's domain */
-        r = parse_cpulist(buf, &pd->cpus);
-        if (r < 0) {
-                diag_add(diag, "%s: expected a CPU list like 0-3, got \"%s\"", path, buf);
-                return r;
-        }
-        textf(path, sizeof(path), "%s/units", dir);
-        if (read_line(path, buf, sizeof(buf)) == 0) {
-                if (strcmp(buf, "milliWatts") != 0) {
-                        diag_add(diag, "%s: expected milliWatts, got \"%s\": an abstract scale is no power",
-                                 path, buf);
-                        return -EINVAL;
-                }
-                scale = 1000;
-        }
-        n = scandir(dir, &names, NULL, alphasort);
-        if (n < 0) {
-                diag_add(diag, "%s: %s", dir, strerror(errno));
-                return -errno;
-        }
-        pd->nps = 0;
-        r = 0;
-        for (int i = 0; i < n; i++) {
-                uint64_t khz, power;
-
-                bool cs = strncmp(names[i]->d_name, "cs:", 3) == 0;
-
-                if (r == 0 && (cs || strncmp(names[i]->d_name, "ps:", 3) == 0)) {
-                        if (pd->nps == SIM_MAX_OPPS) {
-                                diag_add(diag, "%s: expected at most %d performance states, got more", dir,
-                                         SIM_MAX_OPPS);
-                                r = -E2BIG;
-                        } else {
-                                textf(path, sizeof(path), "%s/%s/frequency", dir, names[i]->d_name);
-                                r = read_u64(path, &khz);
-                                if (r == 0) {
-                                        textf(path, sizeof(path), "%s/%s/power", dir, names[i]->d_name);
-                                        r = read_u64(path, &power);
-                                }
-                                if (r < 0)
-                                        diag_add(diag, "%s: expected a number, got %s", path,
-                                                 r == -EINVAL ? "something else" : strerror(-r));
-                                else if (khz == 0 || khz > UINT_MAX)
-                                        diag_add(diag, "%s: expected a frequency in kHz, got %llu", path,
-                                                 (unsigned long long)khz), r = -EINVAL;
-                                else {
-                                        pd->khz[pd->nps] = (unsigned)khz;
-                                        pd->uw[pd->nps++] = power * (cs ? 1000 : scale);
-                                }
-                        }
-                }
-                free(names[i]);
-        }
-        free(names);
-        if (r < 0)
-                return r;
-        /* "ps:1000000" sorts before "ps:408000": order by frequency */
-        for (unsigned i = 1; i < pd->nps; i++)
-                for (unsigned j = i; j > 0 && pd->khz[j - 1] > pd->khz[j]; j--) {
-                        unsigned tk = pd->khz[j];
-                        uint64_t tu = pd->uw[j];
-
-                        pd->khz[j] = pd->khz[j - 1];
-                        pd->uw[j] = pd->uw[j - 1];
-                        pd->khz[j - 1] = tk;
-                        pd->uw[j - 1] = tu;
-                }
-        if (pd->nps == 0) {
-                diag_add(diag, "%s: expected ps:FREQ (or cs:FREQ) directories, got none", dir);
-                return -EINVAL;
-        }
-        return 0;
 }
 
 /* Frequencies of CPU 'cpu' in kHz: its cpufreq directory (a link to
@@ -686,7 +565,7 @@ static int cpu_freqs(const char *cpudir, unsigned cpu, unsigned *khz, unsigned *
                 for (char *s = related; *s; s++)        /* "0 1 2 3" */
                         if (*s == ' ')
                                 *s = ',';
-                if (parse_cpulist(related, &mask) == 0 && cpu < 64 && (mask >> cpu & 1)) {
+                if (em_parse_cpulist(related, &mask) == 0 && cpu < 64 && (mask >> cpu & 1)) {
                         textf(path, sizeof(path), "%s/cpufreq/policy%u/scaling_available_frequencies", cpudir,
                                  p);
                         r = read_line(path, buf, sizeof(buf));
@@ -725,9 +604,10 @@ static uint64_t default_power_uw(unsigned capacity, unsigned khz, unsigned fmax)
 int import_from_sysfs(struct import_model *m, const char *root, struct bl_diag *diag)
 {
         char cpudir[PATH_LEN], emdir[PATH_LEN], path[PATH_LEN];
-        struct em_pd pd[BL_MAX_CLUSTERS * 2];
+        struct em_domains em;
+        unsigned problems;
         struct kind k[BL_MAX_CLUSTERS];
-        unsigned npd = 0, nkinds = 0, ncpus = 0;
+        unsigned nkinds = 0, ncpus = 0;
         bool all_em = true;
         int r;
 
@@ -735,32 +615,16 @@ int import_from_sysfs(struct import_model *m, const char *root, struct bl_diag *
         memset(k, 0, sizeof(k));
         textf(cpudir, sizeof(cpudir), "%s/sys/devices/system/cpu", root);
         textf(emdir, sizeof(emdir), "%s/sys/kernel/debug/energy_model", root);
-        {
-                struct dirent **names = NULL;
-                int n = scandir(emdir, &names, NULL, alphasort);
-
-                for (int i = 0; i < n; i++) {
-                        if (names[i]->d_name[0] != '.' && npd < BL_MAX_CLUSTERS * 2) {
-                                textf(path, sizeof(path), "%s/%s", emdir, names[i]->d_name);
-                                r = read_em_pd(path, &pd[npd], diag);
-                                if (r == 0)
-                                        npd++;
-                                else if (r < 0) {
-                                        for (; i < n; i++)
-                                                free(names[i]);
-                                        free(names);
-                                        return r;
-                                }
-                        }
-                        free(names[i]);
-                }
-                free(names);
-        }
+        /* no directory (nothing in diag): no model, the frequencies are read instead */
+        problems = diag_count(diag);
+        r = em_read_domains(emdir, &em, diag);
+        if (r < 0 && diag_count(diag) > problems)
+                return r;
         for (unsigned cpu = 0; cpu < SIM_MAX_CPUS; cpu++) {
                 uint64_t capacity;
                 unsigned khz[SIM_MAX_OPPS], nfreq = 0, j;
                 uint64_t uw[SIM_MAX_OPPS];
-                const struct em_pd *dom = NULL;
+                const struct em_domain *dom = NULL;
                 char where[PATH_LEN] = "";
 
                 textf(path, sizeof(path), "%s/cpu%u", cpudir, cpu);
@@ -774,9 +638,9 @@ int import_from_sysfs(struct import_model *m, const char *root, struct bl_diag *
                                  r < 0 ? strerror(-r) : "a number out of range");
                         return r < 0 ? r : -EINVAL;
                 }
-                for (unsigned d = 0; d < npd; d++)
-                        if (pd[d].cpus >> cpu & 1)
-                                dom = &pd[d];
+                for (unsigned d = 0; d < em.n; d++)
+                        if (em.d[d].cpus >> cpu & 1)
+                                dom = &em.d[d];
                 if (dom) {
                         nfreq = dom->nps;
                         memcpy(khz, dom->khz, sizeof(khz[0]) * nfreq);
@@ -900,14 +764,14 @@ int import_write(FILE *f, const struct import_model *m, const char *name)
                 if (c->core[0])
                         fprintf(f, "core = %s\n", c->core);
                 fprintf(f, "cpus = %u\norder = %u\n", c->cpus, i);
-                mw(a, sizeof(a), (double)c->opp[c->nopps - 1].core_uw / 1000.0 * 0.01);
+                mw(a, sizeof(a), (double)c->opp[c->nopps - 1].core_uw / 1000.0 * BOARD_DEFAULT_OFF_SHARE);
                 fprintf(f, "%s\noff_mw = %s\n", DEFAULT_MARK, a);
                 fprintf(f, "# opp = MHz capacity core_mW idle_mW (idle_mW: %s)\n", DEFAULT_MARK + 2);
                 for (unsigned o = 0; o < c->nopps; o++) {
                         double core = (double)c->opp[o].core_uw / 1000.0;
 
                         mw(a, sizeof(a), core);
-                        mw(b, sizeof(b), core * 0.5);
+                        mw(b, sizeof(b), core * BOARD_DEFAULT_IDLE_SHARE);
                         fprintf(f, "opp = %u %u %s %s\n", c->opp[o].khz / 1000, c->opp[o].capacity, a, b);
                 }
         }

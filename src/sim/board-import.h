@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/board.h"
 #include "core/diag.h"
-#include "sim/board.h"
 
 #define IMPORT_NOTE_LEN 256
 #define IMPORT_MAX_NOTES 16

@@ -5,7 +5,7 @@
  * for one step. Pure arithmetic shared by policy runs, fixed runs and the
  * oracle, so that all of them are scored by the same rules. */
 
-#include "sim/board.h"
+#include "core/board.h"
 #include "sim/modes.h"
 
 struct sim_step {

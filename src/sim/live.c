@@ -59,8 +59,10 @@ int live_desc_build(struct live_desc *ld, const struct sim_board *b, const char 
                 const struct sim_cluster *c = &b->cluster[k];
                 const unsigned top = c->opp[c->nopps - 1].capacity;
 
-                for (unsigned o = 0; o < c->nopps; o++)
+                for (unsigned o = 0; o < c->nopps; o++) {
                         ld->opps_khz[k][o] = c->opp[o].mhz * 1000;
+                        ld->em_uw[k][o] = (unsigned)lround(c->opp[o].core_mw * 1000);
+                }
                 snprintf(ld->cpus[k], sizeof(ld->cpus[k]), "%u-%u", c->first_cpu, c->first_cpu + c->cpus - 1);
                 snprintf(ld->zone_type[k], sizeof(ld->zone_type[k]), "%s-thermal", c->name);
                 /* cpu_capacity is on the kernel's scale, whatever the board's reference. */
@@ -80,6 +82,8 @@ int live_desc_build(struct live_desc *ld, const struct sim_board *b, const char 
                         .governors = "conservative ondemand userspace powersave performance schedutil",
                         .list_frequencies = true,
                         .transition_latency_ns = (int)(b->switch_latency_us * 1000),
+                        /* what the daemon reads under energy_model = auto */
+                        .em_uw = ld->em_uw[k],
                 };
                 ld->trip[k] = (struct fakeboard_trip_desc){ "passive", (int)lround(c->trip_passive_c * 1000),
                                                             2000 };

@@ -27,7 +27,7 @@
  * started (sim_live_arm()) if it never does; until then nothing runs.
  */
 
-#include "sim/board.h"
+#include "core/board.h"
 #include "sim/modes.h"
 #include "sim/run.h"
 #include "sim/workload.h"
@@ -58,6 +58,7 @@ struct live_desc {
         struct fakeboard_zone_desc zone[BL_MAX_CLUSTERS];
         struct fakeboard_trip_desc trip[BL_MAX_CLUSTERS];
         unsigned opps_khz[BL_MAX_CLUSTERS][SIM_MAX_OPPS];
+        unsigned em_uw[BL_MAX_CLUSTERS][SIM_MAX_OPPS];  /* the board's core_mW as the kernel's model */
         char cpus[BL_MAX_CLUSTERS][16];
         char zone_type[BL_MAX_CLUSTERS][BL_NAME_MAX + 16];
         const char *groups[FAKEBOARD_MAX_GROUPS];

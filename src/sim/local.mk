@@ -3,7 +3,6 @@
 # live plays it on the testbed of src/testbed/ for a real daemon.
 noinst_LIBRARIES += src/sim/libblsim.a
 src_sim_libblsim_a_SOURCES = \
-	src/sim/board.h src/sim/board.c \
 	src/sim/trace.h src/sim/trace.c \
 	src/sim/workload.h src/sim/workload.c \
 	src/sim/exec.h src/sim/exec.c \

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/board-file.h"
 #include "common/conf-files.h"
 #include "common/fileio.h"
 #include "policy/builtin.h"

@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
+#include "core/board.h"
 #include "core/diag.h"
 #include "core/types.h"
-#include "sim/board.h"
 #include "sim/workload.h"
 
 #define SIM_MAX_LEVELS 64

@@ -14,7 +14,7 @@
  * a start no causal policy has. */
 #define ORACLE_START_FREE SIM_LEVEL_NONE
 
-#include "sim/board.h"
+#include "core/board.h"
 #include "sim/modes.h"
 #include "sim/trace.h"
 

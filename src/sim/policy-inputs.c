@@ -3,50 +3,19 @@
 
 #include "sim/policy-inputs.h"
 
-static const struct sim_opp *opp_for(const struct sim_cluster *c, double demand)
-{
-        for (unsigned i = 0; i < c->nopps; i++)
-                if (c->opp[i].capacity >= 1.25 * demand)
-                        return &c->opp[i];
-        return &c->opp[c->nopps - 1];
-}
-
-static double level_power_mw(const struct sim_board *b, const struct sim_level *l, double demand)
-{
-        int fastest = -1;
-        double mw = 0;
-
-        for (unsigned k = 0; k < b->nclusters; k++)
-                if (l->clusters & (1u << k))
-                        fastest = (int)k;
-        for (unsigned k = 0; k < b->nclusters; k++) {
-                const struct sim_cluster *c = &b->cluster[k];
-                const struct sim_opp *o;
-
-                if (!(l->clusters & (1u << k)) || c->nopps == 0) {
-                        mw += c->off_mw;
-                        continue;
-                }
-                if ((int)k != fastest) {
-                        mw += c->opp[0].idle_mw;
-                        continue;
-                }
-                o = opp_for(c, demand);
-                mw += o->idle_mw + o->core_mw * (demand < o->capacity ? demand / o->capacity : 1.0);
-        }
-        return mw;
-}
-
 void sim_energy_model(const struct sim_board *b, const struct sim_levels *lv, struct bl_energy_model *m)
 {
-        *m = (struct bl_energy_model){ .nlevels = lv->nlevels };
-        if (lv->mode == BL_MODE_PAIR || lv->nlevels > BL_MAX_LEVELS)
+        unsigned clusters[SIM_MAX_LEVELS];
+        char source[96];
+
+        if (lv->mode == BL_MODE_PAIR || lv->nlevels > BL_MAX_LEVELS) {
+                *m = (struct bl_energy_model){ .nlevels = lv->nlevels };
                 return;
+        }
         for (unsigned l = 0; l < lv->nlevels; l++)
-                for (unsigned i = 0; i < BL_POWER_POINTS; i++)
-                        m->mw[l][i] = level_power_mw(b, &lv->level[l], energy_model_point(i));
-        m->known = true;
-        snprintf(m->source, sizeof(m->source), "board %s", b->name);
+                clusters[l] = lv->level[l].clusters;
+        snprintf(source, sizeof(source), "board %s", b->name);
+        energy_model_from_board(m, b, clusters, lv->nlevels, source);
 }
 
 void sim_switch_cost(const struct sim_board *b, const struct sim_levels *lv, struct bl_switch_cost *cost)

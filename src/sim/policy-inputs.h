@@ -10,12 +10,9 @@
 #include "core/energy-model.h"
 #include "sim/modes.h"
 
-/* The machine's power at each level of 'lv' when its busiest CPU has a
- * demand and the rest idle: the fastest active cluster at the lowest
- * operating point whose capacity covers 1.25 x the demand (the execution
- * rules' DVFS) with one busy core, the other active clusters idle at their
- * lowest point, the rest power-gated. Not known in pair mode, where an
- * engine decides for one pair, not for the machine. */
+/* The daemon's model of board 'b' (energy_model_from_board()) for the
+ * levels of 'lv'. Not known in pair mode, where an engine decides for one
+ * pair, not for the machine. */
 void sim_energy_model(const struct sim_board *b, const struct sim_levels *lv, struct bl_energy_model *m);
 
 /* What one move of an engine costs on board 'b' in the mode of 'lv'. */

@@ -4,9 +4,9 @@
 /* Runs a workload on a board in virtual time: with the daemon's own engine
  * and heuristics choosing the cluster, or with the cluster fixed. */
 
+#include "core/board.h"
 #include "core/config.h"
 #include "core/ladder.h"
-#include "sim/board.h"
 #include "sim/modes.h"
 #include "sim/workload.h"
 

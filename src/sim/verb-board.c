@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "core/board.h"
 #include "sim/board-import.h"
-#include "sim/board.h"
 #include "sim/verb-board.h"
 
 static void usage(FILE *f)

@@ -407,16 +407,32 @@ static void note_source_problems(struct bl_sampler *s)
                             parse_error(p->error));
                 break;
         }
-        s->problem[SAMPLER_PROBLEM_THERMAL][0] = '\0';
-        for (unsigned i = 0; i < s->thermal.n; i++) {
+        /* Every zone left out is named: one going bad, or reading well
+         * again, changes the line, so the daemon says each change once. */
+        char *line = s->problem[SAMPLER_PROBLEM_THERMAL];
+        size_t len = 0, size = sizeof(s->problem[SAMPLER_PROBLEM_THERMAL]);
+        unsigned bad = 0;
+
+        line[0] = '\0';
+        for (unsigned i = 0; i < s->thermal.n && len < size; i++) {
                 const struct thermal_zone *z = &s->thermal.zone[i];
 
                 if (z->error == 0)
                         continue;
-                set_problem(s, SAMPLER_PROBLEM_THERMAL, "%s (%s): temp: %s; the zone is left out until it "
-                            "reads again", z->sysname, z->type, parse_error(z->error));
-                break;
+                len += (size_t)snprintf(line + len, size - len, "%s%s (%s): temp: ", bad++ ? "; " : "",
+                                        z->sysname, z->type);
+                if (len >= size)
+                        break;
+                /* -EDOM: thermal_read()'s answer for a temperature no CPU reaches. */
+                if (z->error == -EDOM)
+                        len += (size_t)snprintf(line + len, size - len, "outside %d..%d °C, no CPU reads that",
+                                                BL_TEMP_PLAUSIBLE_MIN_MC / 1000, BL_TEMP_PLAUSIBLE_MAX_MC / 1000);
+                else
+                        len += (size_t)snprintf(line + len, size - len, "%s", parse_error(z->error));
         }
+        if (bad && len < size)
+                snprintf(line + len, size - len, "; %s left out until %s again",
+                         bad == 1 ? "the zone is" : "the zones are", bad == 1 ? "it reads" : "they read");
 }
 
 int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)

@@ -25,7 +25,8 @@ enum sampler_problem {
         SAMPLER_PROBLEMS,
 };
 
-#define SAMPLER_PROBLEM_MAX 200
+/* Room for a line naming each thermal zone left out. */
+#define SAMPLER_PROBLEM_MAX 512
 
 struct bl_sampler {
         const struct bl_topology *topo;

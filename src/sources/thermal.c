@@ -130,7 +130,13 @@ static void read_trips(struct thermal_zone *zone, const char *syspath)
                 if (r < 0 && r != -ENOENT)
                         log_debug("thermal: %s (%s): trip %u: hysteresis unreadable (%s), taken as 0",
                                   zone->sysname, zone->type, n, strerror(-r));
-                if (r < 0 || hyst < 0)
+                /* A band that would release the trip only below any
+                 * temperature a CPU reads (2147483647) is not one a driver
+                 * means: believed, the cap it sets would never lift. */
+                if (r == 0 && hyst > temp - BL_TEMP_PLAUSIBLE_MIN_MC)
+                        log_debug("thermal: %s (%s): trip %u: hysteresis %lld m°C reaches below %d °C, taken as 0",
+                                  zone->sysname, zone->type, n, hyst, BL_TEMP_PLAUSIBLE_MIN_MC / 1000);
+                if (r < 0 || hyst < 0 || hyst > temp - BL_TEMP_PLAUSIBLE_MIN_MC)
                         hyst = 0;
                 zone->trip[zone->ntrips++] = (struct bl_trip){
                         .index = n,
@@ -258,8 +264,9 @@ int thermal_read(struct thermal_reader *r, int *max_mc)
                 k = pread_text(z->fd, buf, sizeof(buf), NULL);
                 if (k == 0)
                         k = parse_int(buf, &v);
-                if (k == 0 && (v < INT32_MIN || v > INT32_MAX))
-                        k = -ERANGE;
+                /* Said like an unreadable zone (sampler.c), not believed. */
+                if (k == 0 && (v < BL_TEMP_PLAUSIBLE_MIN_MC || v > BL_TEMP_PLAUSIBLE_MAX_MC))
+                        k = -EDOM;
                 z->error = k;
                 if (k < 0) {
                         ret = k;

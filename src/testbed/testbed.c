@@ -546,6 +546,49 @@ static int write_pmu_files(struct fakeboard *fb)
         return 0;
 }
 
+/* The kernel's Energy Model where a cluster has one: a performance domain
+ * per cluster, named after its first CPU as the kernel names them. */
+static int write_em_files(struct fakeboard *fb)
+{
+        const struct fakeboard_desc *d = fb->desc;
+
+        for (unsigned k = 0; k < d->nclusters; k++) {
+                const struct fakeboard_cluster_desc *c = &d->clusters[k];
+                char dir[PATH_MAX], path[256];
+                bl_cpuset cpus;
+                int first = -1, r;
+
+                if (!c->em_uw || !c->opps_khz || cpuset_parse(&cpus, c->cpus) < 0)
+                        continue;
+                for (unsigned cpu = 0; first < 0 && cpu < cpuset_span(&cpus); cpu++)
+                        if (cpuset_isset(&cpus, cpu))
+                                first = (int)cpu;
+                if (first < 0)
+                        continue;
+                snprintf(path, sizeof(path), "/sys/kernel/debug/energy_model/cpu%d", first);
+                if ((r = board_path(fb, dir, sizeof(dir), "%s", path)) < 0 || (r = mkdir_p(dir)) < 0)
+                        return r;
+                snprintf(path, sizeof(path), "/sys/kernel/debug/energy_model/cpu%d/cpus", first);
+                if ((r = board_printf(fb, path, "%s\n", c->cpus)) < 0)
+                        return r;
+                for (unsigned o = 0; o < c->nopps; o++) {
+                        snprintf(path, sizeof(path), "/sys/kernel/debug/energy_model/cpu%d/ps:%u", first,
+                                 c->opps_khz[o]);
+                        if ((r = board_path(fb, dir, sizeof(dir), "%s", path)) < 0 || (r = mkdir_p(dir)) < 0)
+                                return r;
+                        snprintf(path, sizeof(path), "/sys/kernel/debug/energy_model/cpu%d/ps:%u/frequency",
+                                 first, c->opps_khz[o]);
+                        if ((r = board_printf(fb, path, "%u\n", c->opps_khz[o])) < 0)
+                                return r;
+                        snprintf(path, sizeof(path), "/sys/kernel/debug/energy_model/cpu%d/ps:%u/power", first,
+                                 c->opps_khz[o]);
+                        if ((r = board_printf(fb, path, "%u\n", c->em_uw[o])) < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
 /* The in-kernel switcher's sysfs group, with the switcher active. */
 static int write_switcher_files(struct fakeboard *fb)
 {
@@ -1588,7 +1631,8 @@ int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_dr
         for (unsigned i = 0; i < fb->npolicies; i++)
                 if (!fb->policy[i].desc->switcher_offline && (r = write_policy_files(fb, &fb->policy[i])) < 0)
                         goto fail;
-        if ((r = write_switcher_files(fb)) < 0 || (r = write_cgroup_files(fb)) < 0)
+        if ((r = write_switcher_files(fb)) < 0 || (r = write_cgroup_files(fb)) < 0 ||
+            (r = write_em_files(fb)) < 0)
                 goto fail;
         if ((r = publish_hotplug(fb)) < 0 || (r = publish_stat(fb)) < 0 || (r = publish_psi(fb)) < 0)
                 goto fail;

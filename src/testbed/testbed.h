@@ -71,6 +71,10 @@ struct fakeboard_cluster_desc {
          * "armv8_cortex_a53"); NULL for none of its own. */
         const char *pmu;
         int pmu_type;                   /* its type file */
+        /* The kernel's Energy Model of the cluster: one busy CPU's power in
+         * uW at each of 'opps_khz', shown in /sys/kernel/debug/energy_model
+         * as Linux 6.x shows it; NULL: no model (debugfs without it). */
+        const unsigned *em_uw;
 };
 
 /* A trip point beyond the critical one, as the zone's driver lists it. */

@@ -23,8 +23,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/board-file.h"
 #include "common/fileio.h"
-#include "sim/board.h"
+#include "core/board.h"
 #include "sim/exec.h"
 #include "sim/oracle.h"
 #include "sim/presets.h"

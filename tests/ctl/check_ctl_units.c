@@ -390,6 +390,10 @@ START_TEST(test_args_usage_errors)
                 ARGV("release"),
                 ARGV("release", "1", "--all"),
                 ARGV("history", "-n", "-1"),
+                /* " -1" is 4294967295 to strtoul() with a 32-bit long */
+                ARGV("history", "-n", " -1"),
+                ARGV("history", "-n", "+1"),
+                ARGV("history", "-n", "4294967296"),
                 ARGV("history", "extra"),
                 ARGV("check-config", "a", "b"),
                 ARGV("record"),

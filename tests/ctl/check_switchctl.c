@@ -483,6 +483,8 @@ START_TEST(test_usage_errors)
                                                  "Try \"switchctl --help\".\n" },
                 { ARGS("release", "abc"),
                   "switchctl: release: \"abc\" is not a hold id (a number, see switchctl status)\n" },
+                { ARGS("release", " -1"),
+                  "switchctl: release: \" -1\" is not a hold id (a number, see switchctl status)\n" },
                 { ARGS("history", "-n", "many"),
                   "switchctl: --lines \"many\": expected a number of switches\nTry \"switchctl --help\".\n" },
                 { ARGS("frobnicate"), "switchctl: unknown verb \"frobnicate\"\nTry \"switchctl --help\".\n" },

@@ -76,6 +76,7 @@ struct scenario {
         const struct hold *holds;
         const char *backend;
         const char *topology;
+        const char *energy_model;
         uint64_t switches;
         const struct named_usec *time_in_level;
         const char *last_reason;
@@ -143,6 +144,7 @@ static const struct scenario full = {
         .holds = full_holds,
         .backend = "hotplug",
         .topology = "cpufreq related_cpus + cpu_capacity",
+        .energy_model = "exynos5422 board file /etc/bigLittle/exynos5422.ini, 2 clusters, 9+13 OPPs",
         .switches = 42,
         .time_in_level = full_times,
         .last_reason = "hold 5 by uid 0: \"on battery\"",
@@ -191,6 +193,7 @@ static const struct scenario quiet = {
         .holds = no_holds,
         .backend = "dryrun",
         .topology = "",
+        .energy_model = "none (no debugfs energy model; set energy_model=)",
         .switches = 0,
         .time_in_level = quiet_times,
         .last_reason = "",
@@ -504,6 +507,7 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                         : strcmp(property, "ThermalState") == 0 ? sc->thermal_state
                         : strcmp(property, "Backend") == 0     ? sc->backend
                         : strcmp(property, "Topology") == 0    ? sc->topology
+                        : strcmp(property, "EnergyModel") == 0 ? sc->energy_model
                                                                : sc->last_reason;
 
         return sd_bus_message_append_basic(reply, 's', v);
@@ -634,6 +638,7 @@ static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_PROPERTY("ThermalLimits", "a(siss)", get_limits, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("EnergyModel", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("Topology", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Switches", "t", get_switches, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("TimeInLevel", "a{st}", get_time_in_level, 0,

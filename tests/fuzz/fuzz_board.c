@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/board.h"
+#include "core/board.h"
 #include "tests/fuzz/fuzz.h"
 
 #define FILENAME "fuzz.board"

@@ -21,7 +21,8 @@ fuzz_targets = \
 	tests/fuzz/fuzz_sysfs \
 	tests/fuzz/fuzz_saved_state \
 	tests/fuzz/fuzz_holds_store \
-	tests/fuzz/fuzz_dts
+	tests/fuzz/fuzz_dts \
+	tests/fuzz/fuzz_duration
 check_PROGRAMS += $(fuzz_targets)
 
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c $(FUZZ_COMMON)
@@ -66,6 +67,10 @@ tests_fuzz_fuzz_holds_store_SOURCES = tests/fuzz/fuzz_holds_store.c $(FUZZ_COMMO
 tests_fuzz_fuzz_holds_store_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
 tests_fuzz_fuzz_holds_store_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)
 tests_fuzz_fuzz_holds_store_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_duration_SOURCES = tests/fuzz/fuzz_duration.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_duration_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
+tests_fuzz_fuzz_duration_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)
+tests_fuzz_fuzz_duration_LDADD = $(FUZZ_LDADD)
 
 # Every target over its corpus: a crash, a sanitizer report or a broken
 # property fails the test.

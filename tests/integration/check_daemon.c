@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,35 @@ START_TEST(test_start_steady_load_is_no_onset)
         expect_online_stays("0-3", 2000);
         ck_assert_msg(fakeboard_find_line(fb, 0, "switch ") == -ENOENT, "the daemon said:%s",
                       text_tail(log_text(), 2000));
+}
+END_TEST
+
+/* The first samples the heuristics see begin after the start-up switch:
+ * one that spanned it measured the switch, not the load (a second of it
+ * read as quiet on the real kernel and armed the onset rule). Every write
+ * takes 100 ms here, so the start-up switch takes about half a second. */
+START_TEST(test_first_sample_after_start_switch)
+{
+        unsigned started, line;
+
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "100000", 1), 0);
+        new_board("exynos5422");
+        start_daemon(write_config("bigLittle.conf", "[daemon]\nsample_interval_ms = 20\nbackend = hotplug\n"
+                                                    "log_level = debug\n"),
+                     NULL);
+        started = expect_line(0, "started: ", SWITCH_BOUND_MS);
+        line = started;
+        for (unsigned i = 0; i < 2; i++) {
+                const char *text, *at;
+                double ms;
+
+                line = expect_line(line + 1, "sample read at ", 5000);
+                text = fakeboard_line(fb, line, NULL);
+                at = strstr(text, " s: ");
+                ck_assert_msg(at && sscanf(at, " s: %lf ms", &ms) == 1, "%s", text);
+                ck_assert_msg(ms < 3 * 20, "sample %u after the start spans %.1f ms: %s", i + 1, ms, text);
+        }
+        ck_assert_int_eq(unsetenv("FAKEBOARD_WRITE_DELAY_US"), 0);
 }
 END_TEST
 
@@ -288,6 +318,71 @@ START_TEST(test_plugin_heuristic_decides)
         set_load(light, 1);
         expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
         expect_line(started, "switch little -> big: demand ", 1000);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+/* The "test-broken" plugin in a plugin directory of its own, and a
+ * configuration that runs it ('policy' follows plugin_dir in [policy]).
+ * False when not root: plugins must be owned by root. */
+static bool broken_plugin_config(char *config, size_t size, const char *policy)
+{
+        char dir[PATH_MAX + 16];
+
+        if (getuid() != 0) {
+                printf("# not root: plugins must be owned by root; test not run\n");
+                return false;
+        }
+        snprintf(dir, sizeof(dir), "%s/plugins", harness_workdir());
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        ck_assert_int_eq(chmod(harness_workdir(), 0755), 0);
+        install_plugin(dir, "broken", "broken.so");
+        snprintf(config, size, "%s[policy]\nplugin_dir = %s\n%s", base_config, dir, policy);
+        return true;
+}
+
+/* A plugin scoring NaN: counted as 0, so under a heavy load the machine
+ * stays little, and the daemon says why once, naming the heuristic, however
+ * many ticks it goes on (issue 18: it used to say nothing). */
+START_TEST(test_broken_plugin_said_once)
+{
+        char config[sizeof(base_config) + PATH_MAX + 160];
+        unsigned started;
+
+        if (!broken_plugin_config(config, sizeof(config),
+                                  "heuristics = test-broken\n[policy.test-broken]\nfactor = 1\n"))
+                return;
+        new_board("exynos5422");
+        set_load(heavy_load, 2);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = expect_line(0, "started: ", 1000);
+        expect_line(started, "heuristic test-broken returned nan", 1000);
+        expect_online_stays("0-3", UP_DELAY_MS + 10 * SAMPLE_MS);
+        ck_assert_uint_eq(count_lines(0, "returned nan"), 1);
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+}
+END_TEST
+
+/* The largest double is a demand, but 100 times it is no number to compare
+ * ("demand inf > 80% of little"): the weighted mean falls back to the
+ * largest score, which goes big, and that is said once. */
+START_TEST(test_broken_plugin_overflow)
+{
+        char config[sizeof(base_config) + PATH_MAX + 160];
+        unsigned started;
+
+        if (!broken_plugin_config(config, sizeof(config),
+                                  "heuristics = pelt, test-broken\ncombine = weighted\n"
+                                  "[policy.test-broken]\nfactor = 3\nweight = 100\n"))
+                return;
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        start_daemon(write_config("bigLittle.conf", config), NULL);
+        started = expect_line(0, "started: ", 1000);
+        expect_line(started, "the weighted mean of the heuristics' scores overflowed to inf", 1000);
+        expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        ck_assert_int_eq(fakeboard_find_line(fb, 0, "demand inf"), -ENOENT);
+        ck_assert_uint_eq(count_lines(0, "overflowed"), 1);
         assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 END_TEST
@@ -680,6 +775,9 @@ START_TEST(test_thermal_cap_and_release)
         ck_assert_msg(ms_between(hot, expect_online("0-3", SWITCH_BOUND_MS)) < DOWN_DELAY_MS + 1000,
                       "the cap waited for the down delay");
         expect_line(0, "switch big -> little: temperature 86.0 C", 1000);
+        /* Every change of the thermal state is said, once. */
+        expect_line(0, "thermal state normal -> capped at 86.0 °C (cap 85.0, release 80.0, critical 95.0 °C)",
+                    1000);
 
         /* Between release and cap the cap holds (hysteresis). */
         ck_assert_int_eq(fakeboard_set_temp(fb, 0, 82000), 0);
@@ -688,6 +786,8 @@ START_TEST(test_thermal_cap_and_release)
         /* Below release the load takes it up again. */
         ck_assert_int_eq(fakeboard_set_temp(fb, 0, 70000), 0);
         expect_online("0,4-7", UP_DELAY_MS + SWITCH_BOUND_MS);
+        expect_line(0, "thermal state capped -> normal at 70.0 °C", 1000);
+        ck_assert_uint_eq(count_lines(0, "thermal state "), 2);
         assert_exit_status(stop_daemon(SIGTERM), 0);
 }
 END_TEST
@@ -766,10 +866,13 @@ static Suite *daemon_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_start_applies_little);
         tcase_add_test(tc, test_start_steady_load_is_no_onset);
+        tcase_add_test(tc, test_first_sample_after_start_switch);
         tcase_add_test(tc, test_load_step_switches_up_then_down);
         tcase_add_test(tc, test_mp_mode_adds_big_cpus);
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);
         tcase_add_test(tc, test_plugin_heuristic_decides);
+        tcase_add_test(tc, test_broken_plugin_said_once);
+        tcase_add_test(tc, test_broken_plugin_overflow);
         tcase_add_test(tc, test_ipc_without_counters_keeps_running);
         tcase_add_test(tc, test_auto_mode_picks_pair_with_the_switcher);
         tcase_add_test(tc, test_sigterm_restores_start_set);

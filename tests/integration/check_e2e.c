@@ -31,7 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/board.h"
+#include "common/board-file.h"
+#include "core/board.h"
 #include "sim/live.h"
 #include "sim/modes.h"
 #include "sim/rtapp-json.h"

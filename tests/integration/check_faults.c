@@ -330,6 +330,8 @@ struct bad_file {
 #define PSI_BAD "/proc/pressure/cpu: not in the kernel's format; samples carry no CPU pressure until it " \
                 "reads again"
 #define PSI_RECOVERED "/proc/pressure/cpu reads well again"
+#define THERMAL_IMPLAUSIBLE "thermal_zone0 (cpu0-thermal): temp: outside -40..150 °C, no CPU reads that; the " \
+                            "zone is left out until it reads again"
 
 static const struct bad_file bad_files[] = {
         { "/proc/stat empty", "/proc/stat", "", STAT_BAD, STAT_RECOVERED, false },
@@ -354,6 +356,14 @@ static const struct bad_file bad_files[] = {
         { "thermal zone temp empty", ZONE0 "/temp", "",
           "thermal_zone0 (cpu0-thermal): temp: not in the kernel's format; the zone is left out until it "
           "reads again", "the thermal zones read well again", true },
+        /* Believed, these forced the critical state (or hid a hot zone):
+         * no switch up, no line (issue 18 item 7). */
+        { "thermal zone temp INT_MAX", ZONE0 "/temp", "2147483647\n", THERMAL_IMPLAUSIBLE,
+          "the thermal zones read well again", true },
+        { "thermal zone temp 150.001 C", ZONE0 "/temp", "150001\n", THERMAL_IMPLAUSIBLE,
+          "the thermal zones read well again", true },
+        { "thermal zone temp absolute zero", ZONE0 "/temp", "-273150\n", THERMAL_IMPLAUSIBLE,
+          "the thermal zones read well again", true },
 };
 
 /* Each bad file is said once, the CPUs stay one whole level, the daemon
@@ -599,6 +609,102 @@ START_TEST(test_bus_goes_away)
 }
 END_TEST
 
+/* --- a CPU whose online file reads garbage (issue 18 item 4) --- */
+
+#define CPU6_GARBAGE "cpu6: online reads neither 0 nor 1, left as it is"
+
+/* At big, cpu6/online starts reading garbage; SIGTERM: every other CPU is
+ * put back, the failure names cpu6, the state stays saved for the next
+ * start and the exit status is a failure, so that systemd's
+ * Restart=on-failure runs the daemon again. */
+START_TEST(test_online_garbage_at_restore)
+{
+        char saved[PATH_MAX + 32];
+        unsigned line;
+        int status;
+
+        line = switch_up(start_little());
+        ck_assert_int_eq(fakeboard_override_file(fb, CPU "cpu6/online", "garbage\n"), 0);
+        status = stop_daemon(SIGTERM);
+        line = expect_line(line, "restoring the CPUs failed: ", 100);
+        expect_line_has(line, CPU6_GARBAGE);
+        /* The others were put back: 1-3 online again (cpu6 stays as it was). */
+        expect_line_has(line, "online 0-5,7");
+        ck_assert_msg(online_equals("0-7"), "online %s after SIGTERM, not 0-7", online_text());
+        assert_exit_status(status, EXIT_FAILURE);
+        snprintf(saved, sizeof(saved), "%s/saved-state", harness_runtime_dir());
+        ck_assert_msg(access(saved, F_OK) == 0, "the saved state was removed after a failed restore");
+}
+END_TEST
+
+/* The same file while switching: the switches go on with the other CPUs,
+ * each naming cpu6, and once the file reads again the restore is whole. */
+START_TEST(test_online_garbage_switching)
+{
+        unsigned line;
+
+        line = start_little();
+        ck_assert_int_eq(fakeboard_override_file(fb, CPU "cpu6/online", "garbage\n"), 0);
+        set_heavy();
+        line = expect_line(line, "switch little -> big: ", SWITCH_BOUND_MS);
+        expect_line_has(line, CPU6_GARBAGE);
+        /* cpu6 was offline at little and is left so. */
+        expect_online("0,4-5,7", SWITCH_BOUND_MS);
+        set_idle();
+        line = expect_line(line, "switch big -> little: ", SWITCH_BOUND_MS);
+        expect_line_has(line, CPU6_GARBAGE);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        ck_assert_uint_eq(count_lines(0, " failed"), 0);
+
+        ck_assert_int_eq(fakeboard_override_file(fb, CPU "cpu6/online", NULL), 0);
+        write_board_file(CPU "cpu6/online", "0\n");
+        stop_cleanly();
+}
+END_TEST
+
+/* SIGTERM while a switch is stuck in a slow kernel (every sysfs write takes
+ * 5 s, the switch up makes 7) past the daemon's 20 s wait: it leaves
+ * without restoring, the switch still owning the CPUs, says so, and exits
+ * with a failure, so that systemd starts it again; that start puts back
+ * the saved state. Before, the exit status was 0 and Restart=on-failure
+ * never ran. */
+START_TEST(test_switch_stuck_at_exit)
+{
+        char saved[PATH_MAX + 32];
+        unsigned line;
+        int status = -1;
+
+        new_board("exynos5422");
+        /* At little already: the start writes nothing. */
+        for (unsigned cpu = 4; cpu < 8; cpu++)
+                ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
+        set_idle();
+        ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "5000000", 1), 0);
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
+        line = expect_line(0, "started: ", START_BOUND_MS);
+        set_heavy();
+        /* The switch's first write (cpu4 online) is done, six are to come. */
+        expect_online("0-4", 5000 + SWITCH_BOUND_MS);
+        ck_assert_int_eq(fakeboard_kill(fb, SIGTERM), 0);
+        ck_assert_int_eq(fakeboard_wait(fb, 30000, &status), 0);
+        line = expect_line(line, "the switch being applied did not end within 20 s", 100);
+        expect_line_has(line, "leaving without restoring the CPUs");
+        assert_exit_status(status, EXIT_FAILURE);
+        snprintf(saved, sizeof(saved), "%s/saved-state", harness_runtime_dir());
+        ck_assert_msg(access(saved, F_OK) == 0, "no saved state left for the next start");
+
+        /* systemd's restart, on a kernel that is quick again. */
+        ck_assert_int_eq(unsetenv("FAKEBOARD_WRITE_DELAY_US"), 0);
+        set_idle();
+        spawn_daemon(write_fast_config("hotplug", &timing, ""), NULL);
+        expect_line(0, "found the state a previous run saved", START_BOUND_MS);
+        expect_line(0, "started: ", START_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        stop_daemon(SIGTERM);
+        ck_assert_msg(online_equals(LITTLE), "online %s after SIGTERM, not " LITTLE, online_text());
+}
+END_TEST
+
 static Suite *faults_suite(void)
 {
         Suite *s = suite_create("faults");
@@ -618,6 +724,9 @@ static Suite *faults_suite(void)
                 { "wall-clock-jumps", test_wall_clock_jumps, 1 },
                 { "suspend-gap", test_suspend_gap, 1 },
                 { "bus-goes-away", test_bus_goes_away, 1 },
+                { "online-garbage-at-restore", test_online_garbage_at_restore, 1 },
+                { "online-garbage-switching", test_online_garbage_switching, 1 },
+                { "switch-stuck-at-exit", test_switch_stuck_at_exit, 1 },
         };
 
         for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {

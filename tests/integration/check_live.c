@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/board-file.h"
 #include "common/conf-files.h"
 #include "policy/builtin.h"
 #include "sim/presets.h"

@@ -97,6 +97,32 @@ static void add_paths(struct unit_model *u, const char *value, enum access acces
         }
 }
 
+/* ProtectKernelTunables=yes as systemd's namespace.c sets it up: the kernel's
+ * knobs in /proc and all of /sys read-only, the symbols and memory image
+ * hidden. /sys/fs/cgroup and /sys/fs/selinux are left to their own settings
+ * (ProtectControlGroups=): writable at the lowest priority, as systemd's
+ * implicit read-write mounts are. */
+static void add_kernel_tunables(struct unit_model *u, const char *key)
+{
+        static const char *const proc_read_only[] = {
+                "/proc/acpi",   "/proc/apm", "/proc/asound",        "/proc/bus",         "/proc/fs",
+                "/proc/irq",    "/proc/latency_stats", "/proc/mtrr", "/proc/scsi",       "/proc/sys",
+                "/proc/sysrq-trigger", "/proc/timer_stats",
+        };
+        static const char *const sys_read_only[] = {
+                "/sys", "/sys/fs/bpf", "/sys/kernel/debug", "/sys/kernel/tracing",
+        };
+
+        for (size_t i = 0; i < sizeof(proc_read_only) / sizeof(proc_read_only[0]); i++)
+                add_rule(u, proc_read_only[i], ACCESS_READ, key);
+        add_rule(u, "/proc/kallsyms", ACCESS_NONE, key);
+        add_rule(u, "/proc/kcore", ACCESS_NONE, key);
+        for (size_t i = 0; i < sizeof(sys_read_only) / sizeof(sys_read_only[0]); i++)
+                add_rule(u, sys_read_only[i], ACCESS_READ, key);
+        add_rule(u, "/sys/fs/cgroup", ACCESS_WRITE, key);
+        add_rule(u, "/sys/fs/selinux", ACCESS_WRITE, key);
+}
+
 static void unit_setting(struct unit_model *u, const char *key, const char *value)
 {
         static const struct {
@@ -124,8 +150,7 @@ static void unit_setting(struct unit_model *u, const char *key, const char *valu
                                 add_rule(u, "/etc", ACCESS_READ, key);
                 }
         } else if (strcmp(key, "ProtectKernelTunables") == 0 && is_yes(value)) {
-                add_rule(u, "/sys", ACCESS_READ, key);
-                add_rule(u, "/proc/sys", ACCESS_READ, key);
+                add_kernel_tunables(u, key);
         } else if (strcmp(key, "ProtectControlGroups") == 0 && is_yes(value)) {
                 add_rule(u, "/sys/fs/cgroup", ACCESS_READ, key);
         } else if (strcmp(key, "ProtectHome") == 0 && strcmp(value, "no") != 0) {
@@ -235,6 +260,35 @@ static void assert_writable(const struct unit_model *u, const char *what, const 
         ck_assert_msg(access == ACCESS_WRITE,
                       "%s: the daemon writes %s, which bigLittle.service makes %s (%s=%s)", what, path,
                       access_names[access], by ? by->origin : "?", by ? by->path : "?");
+}
+
+/* Kernel settings a compromised daemon (uid 0, no capability) could change
+ * through a writable /proc or /sys, though no backend writes them:
+ * core_pattern runs a program as full root at the next crash, sysrq-trigger
+ * reboots or kills everything, printk_ratelimit_burst is the issue's
+ * reproducer, /sys/power/state suspends the machine. */
+static const char *const kernel_knobs[] = {
+        "/proc/sys/kernel/core_pattern",
+        "/proc/sys/kernel/printk_ratelimit_burst",
+        "/proc/sysrq-trigger",
+        "/sys/power/state",
+        "/sys/kernel/mm/transparent_hugepage/enabled",
+};
+
+#define NKNOBS (sizeof(kernel_knobs) / sizeof(kernel_knobs[0]))
+
+/* Fails the test unless the unit keeps the daemon from writing every one of
+ * kernel_knobs. */
+static void assert_knobs_read_only(const struct unit_model *u, const char *what)
+{
+        for (size_t i = 0; i < NKNOBS; i++) {
+                const struct mount_rule *by;
+                enum access access = unit_access(u, kernel_knobs[i], &by);
+
+                ck_assert_msg(access != ACCESS_WRITE, "%s: bigLittle.service leaves %s writable (%s%s%s)", what,
+                              kernel_knobs[i], by ? by->origin : "no setting", by ? "=" : "",
+                              by ? by->path : "");
+        }
 }
 
 /* systemd's manage-units methods (SetUnitProperties) for the daemon's
@@ -464,6 +518,8 @@ START_TEST(test_backend_writes_allowed)
         }
         for (unsigned i = 0; i < nruntime; i++)
                 assert_writable(&unit, row->name, runtime[i]);
+        /* The same unit (with the backend's drop-in) closes the kernel's knobs. */
+        assert_knobs_read_only(&unit, row->name);
         if (row->must_write)
                 ck_assert_msg(listed(files, n, row->must_write),
                               "%s: %s was not written (the log has %u files)", row->name, row->must_write, n);
@@ -517,6 +573,11 @@ START_TEST(test_unit_model)
         ck_assert_int_eq(unit_access(&u, "/run/other", NULL), ACCESS_READ);
         ck_assert_int_eq(unit_access(&u, "/home/user/x", NULL), ACCESS_NONE);
         ck_assert(unit_runs_as_root(&u));
+        assert_knobs_read_only(&u, "the shipped unit");
+        ck_assert_int_eq(unit_access(&u, "/proc/kcore", NULL), ACCESS_NONE);
+        /* What the daemon reads stays readable. */
+        ck_assert_int_eq(unit_access(&u, "/proc/sys/kernel/perf_event_paranoid", NULL), ACCESS_READ);
+        ck_assert_int_eq(unit_access(&u, "/proc/stat", NULL), ACCESS_WRITE);
 
         /* The manual's drop-in opens exactly the groups' directories. */
         unit_load(&u, cgroupfs_dropin);
@@ -533,6 +594,22 @@ START_TEST(test_unit_model)
         unit_load(&u, "[Service]\nInaccessiblePaths=/sys/devices\n");
         ck_assert_int_eq(unit_access(&u, "/sys/devices/system/cpu/cpu2/online", NULL), ACCESS_NONE);
         ck_assert_int_eq(unit_access(&u, "/sys/kernel", NULL), ACCESS_READ);
+        /* Without ProtectKernelTunables= the knobs are writable under
+         * ProtectSystem=strict; with it they are not, and ReadWritePaths=
+         * still opens the CPUs' directory. */
+        memset(&u, 0, sizeof(u));
+        unit_parse(&u, "[Service]\nProtectSystem=strict\nReadWritePaths=/sys/devices/system/cpu\n");
+        ck_assert_int_eq(unit_access(&u, "/proc/sysrq-trigger", NULL), ACCESS_WRITE);
+        ck_assert_int_eq(unit_access(&u, "/proc/sys/kernel/core_pattern", NULL), ACCESS_WRITE);
+        unit_parse(&u, "[Service]\nProtectKernelTunables=yes\n");
+        ck_assert_int_eq(unit_access(&u, "/proc/sysrq-trigger", NULL), ACCESS_READ);
+        ck_assert_int_eq(unit_access(&u, "/proc/sys/kernel/core_pattern", NULL), ACCESS_READ);
+        ck_assert_int_eq(unit_access(&u, "/sys/devices/system/cpu/cpu1/online", NULL), ACCESS_WRITE);
+        ck_assert_int_eq(unit_access(&u, "/sys/kernel/debug/x", NULL), ACCESS_READ);
+        ck_assert_int_eq(unit_access(&u, "/sys/fs/cgroup/user.slice/cpuset.cpus", NULL), ACCESS_WRITE);
+        unit_parse(&u, "[Service]\nProtectControlGroups=yes\n");
+        ck_assert_int_eq(unit_access(&u, "/sys/fs/cgroup/user.slice/cpuset.cpus", NULL), ACCESS_READ);
+
         unit_load(&u, "[Service]\nDynamicUser=yes\n");
         ck_assert(!unit_runs_as_root(&u));
         unit_load(&u, "[Service]\nUser=bigLittle\n");

@@ -68,7 +68,7 @@ tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATIO
 tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
-	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
+	-DCONF_DIR='"$(abs_top_srcdir)/conf"' -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
 tests_integration_check_bus_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # bigLittled --record: this machine's /proc/stat and a fake board's known load.

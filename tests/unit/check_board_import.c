@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "core/board.h"
 #include "sim/board-import.h"
-#include "sim/board.h"
 #include "sim/dts-reader.h"
 
 #define DTS TEST_DATA_DIR "/dts/import"

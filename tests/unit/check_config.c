@@ -309,6 +309,9 @@ static const struct bad_value bad_values[] = {
         { "daemon", "log_level", "7", LEVELS },
         { "daemon", "log_level", "", LEVELS },
         { "policy", "combine", "sum", "max or weighted" },
+        { "policy", "energy_model", "boards/rk3399.ini", "auto, none or the absolute path of a board file" },
+        { "policy", "energy_model", "", "auto, none or the absolute path of a board file" },
+        { "policy", "energy_model", "Auto", "auto, none or the absolute path of a board file" },
         { "policy", "combine", "", "max or weighted" },
         { "hysteresis", "up_threshold", "0", "a percentage 1-100" },
         { "hysteresis", "up_threshold", "101", "a percentage 1-100" },
@@ -350,6 +353,19 @@ static const struct bad_value bad_values[] = {
 
 /* A bad value is reported with the file, line, key and the value as
  * written, and changes nothing. */
+/* energy_model keeps its word or path as written; a later file wins. */
+START_TEST(test_energy_model_values)
+{
+        ck_assert_str_eq(cfg.energy_model, "auto");
+        ck_assert_uint_eq(parse("[policy]\nenergy_model = none\n"), 0);
+        ck_assert_str_eq(cfg.energy_model, "none");
+        ck_assert_uint_eq(parse("[policy]\nenergy_model = /etc/bigLittle/rk3399.ini\n"), 0);
+        ck_assert_str_eq(cfg.energy_model, "/etc/bigLittle/rk3399.ini");
+        ck_assert_uint_eq(parse("[policy]\nenergy_model = auto\n"), 0);
+        ck_assert_str_eq(cfg.energy_model, "auto");
+}
+END_TEST
+
 START_TEST(test_bad_value)
 {
         const struct bad_value *b = &bad_values[_i];
@@ -378,7 +394,11 @@ START_TEST(test_later_wins)
         ck_assert_str_eq(cfg.origin[BL_KEY_UP_THRESHOLD].file, "second.conf");
         ck_assert_uint_eq(cfg.origin[BL_KEY_UP_THRESHOLD].line, 2);
         ck_assert_int_eq(cfg.mode, BL_MODE_PAIR);
-        ck_assert_uint_eq(diag.n, 0);
+        /* Set twice in one file: said (a warning, not a problem); across
+         * files it is what drop-ins are for. */
+        ck_assert_uint_eq(diag.n, 1);
+        ck_assert_uint_eq(diag_problems(&diag), 0);
+        ck_assert_diag(0, "test.conf:6: [daemon]: mode: set again (also on line 2); this line's value applies");
 }
 END_TEST
 
@@ -398,7 +418,7 @@ START_TEST(test_unknown_key)
         ck_assert_uint_eq(parse("[hysteresis]\nup_threshold = 90\nfoo = 1\n"
                                 "[daemon]\nup_threshold = 95\n"), 2);
         ck_assert_diag(0, "test.conf:3: [hysteresis]: unknown key \"foo\"");
-        ck_assert_diag(1, "test.conf:5: [daemon]: unknown key \"up_threshold\"");
+        ck_assert_diag(1, "test.conf:5: [daemon]: unknown key \"up_threshold\" (it belongs in [hysteresis])");
         ck_assert_uint_eq(cfg.up_threshold, 90);
 }
 END_TEST
@@ -444,7 +464,7 @@ START_TEST(test_syntax_errors)
         ck_assert_diag(2, "test.conf:5: expected \"key = value\" or \"[section]\", got \"[thermal] junk\"");
         ck_assert_diag(3, "test.conf:8: expected \"key = value\" or \"[section]\", got \"= dryrun\"");
         ck_assert_diag(4, "test.conf:9: expected \"key = value\" or \"[section]\", "
-                          "got \"backend ; = dryrun\"");
+                          "got \"backend\" (a comment starts at \";\" after a space)");
         /* Keys below a broken section header belong to no known section. */
         ck_assert_uint_eq(cfg.up_threshold, 100);
         ck_assert_int_eq(cfg.cap_temp_mc, 85000);
@@ -477,14 +497,16 @@ START_TEST(test_line_length_limit)
         char text[1024], comment[256];
 
         /* 198 characters are fine, 199 are not; a CR before the newline does
-         * not count. */
-        memset(comment, '#', 198);
-        comment[198] = '\0';
-        snprintf(text, sizeof(text), "%s\r\n[daemon]\r\n#%s\r\nmode = mp\r\n", comment, comment);
-        ck_assert_uint_eq(parse(text), 1);
-        ck_assert_uint_eq(diag.n, 1);
-        ck_assert_diag(0, "test.conf:3: line too long (199 characters, at most 198)");
-        ck_assert_int_eq(cfg.mode, BL_MODE_MP);
+         * not count, nor do white space and a comment after the value. */
+        memset(comment, 'x', 191);
+        comment[191] = '\0';
+        snprintf(text, sizeof(text), "[daemon]\r\nmode = %s  ; note\r\nmode = %sx\r\nbackend = dryrun\r\n",
+                 comment, comment);
+        ck_assert_uint_eq(parse(text), 2);
+        ck_assert_uint_eq(diag.n, 2);
+        ck_assert(strncmp(diag.msg[0], "test.conf:2: mode: expected auto, cluster, pair or mp, got \"xxx", 63) == 0);
+        ck_assert_diag(1, "test.conf:3: line too long (199 characters, at most 198)");
+        ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
 }
 END_TEST
 
@@ -569,14 +591,111 @@ START_TEST(test_comments)
                 "  # indented comment\n"
                 "backend: dryrun\n"
                 "[hysteresis]#comment\n"
-                "up_threshold = 90 # not a comment\n";
+                "up_threshold = 90 # a comment as well, like \"; \"\n"
+                "down_threshold = 20#not a comment: no space before it\n"
+                "[thermal]\n"
+                "zones = cpu-thermal\t# a tab is white space too\n";
 
         ck_assert_uint_eq(parse(text), 1);
         ck_assert_uint_eq(diag.n, 1);
-        ck_assert_diag(0, "test.conf:10: up_threshold: expected a percentage 1-100, "
-                          "got \"90 # not a comment\"");
+        ck_assert_diag(0, "test.conf:11: down_threshold: expected a percentage 0-99, "
+                          "got \"20#not a comment: no space before it\"");
         ck_assert_int_eq(cfg.mode, BL_MODE_MP);
         ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
+        ck_assert_uint_eq(cfg.up_threshold, 90);
+        ck_assert_uint_eq(cfg.nzones, 1);
+        ck_assert_str_eq(cfg.zones[0], "cpu-thermal");
+}
+END_TEST
+
+/* A comment is not read, so no length limit applies to it. */
+START_TEST(test_long_comments)
+{
+        char text[2048], note[400];
+
+        memset(note, '-', 300);
+        note[300] = '\0';
+        snprintf(text, sizeof(text),
+                 "#%s\n"
+                 "[daemon]\n"
+                 "   ;%s\n"
+                 "mode = pair ; %s\n"
+                 "backend = dryrun # %s\n",
+                 note, note, note, note);
+        ck_assert_uint_eq(parse(text), 0);
+        ck_assert_uint_eq(diag.n, 0);
+        ck_assert_int_eq(cfg.mode, BL_MODE_PAIR);
+        ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
+        ck_assert_uint_eq(cfg.origin[BL_KEY_BACKEND].line, 5);
+        ck_assert_str_eq(cfg.origin[BL_KEY_BACKEND].value, "dryrun");
+}
+END_TEST
+
+/* Set twice in one file: the last one applies, and both lines are named,
+ * as a warning (the configuration is used). */
+START_TEST(test_key_set_twice)
+{
+        ck_assert_uint_eq(parse("[hysteresis]\nup_threshold = 90\ndown_threshold = 20\n"
+                                "[thermal]\ncap_temp_c = auto\ncap_temp_c = 80\n"
+                                "[hysteresis]\nup_threshold = 95\nup_threshold = 96\n"
+                                "[policy.pelt]\nhalf_life_ms = 40\nweight = 2\nhalf_life_ms = 50\n"
+                                "half_life_ms = 0\n"), 1);
+        ck_assert_uint_eq(diag.n, 5);
+        ck_assert_uint_eq(diag_problems(&diag), 1);
+        ck_assert_diag(0, "test.conf:6: [thermal]: cap_temp_c: set again (also on line 5); "
+                          "this line's value applies");
+        ck_assert_diag(1, "test.conf:8: [hysteresis]: up_threshold: set again (also on line 2); "
+                          "this line's value applies");
+        ck_assert_diag(2, "test.conf:9: [hysteresis]: up_threshold: set again (also on line 8); "
+                          "this line's value applies");
+        ck_assert_diag(3, "test.conf:13: [policy.pelt]: half_life_ms: set again (also on line 11); "
+                          "this line's value applies");
+        /* A refused value is a problem of its own, not one more assignment. */
+        ck_assert(strncmp(diag.msg[4], "test.conf:14: half_life_ms: expected", 36) == 0);
+        ck_assert(diag.warning[0] && diag.warning[3] && !diag.warning[4]);
+        ck_assert_uint_eq(cfg.up_threshold, 96);
+        ck_assert_int_eq(cfg.cap_temp_mc, 80000);
+
+        /* In two files it is what drop-ins are for. */
+        setup();
+        ck_assert_uint_eq(parse("[hysteresis]\nup_threshold = 90\n"), 0);
+        ck_assert_uint_eq(parse_as("drop-in.conf", "[hysteresis]\nup_threshold = 95\n"), 0);
+        ck_assert_uint_eq(diag.n, 0);
+}
+END_TEST
+
+/* What was probably meant: the right section, or the near spelling. */
+START_TEST(test_unknown_key_hints)
+{
+        static const struct {
+                const char *text, *said;
+        } cases[] = {
+                { "[hysteresis]\nup_treshold = 90\n",
+                  "test.conf:2: [hysteresis]: unknown key \"up_treshold\" (did you mean \"up_threshold\"?)" },
+                { "[hysteresis]\nup_threhsold = 90\n",
+                  "test.conf:2: [hysteresis]: unknown key \"up_threhsold\" (did you mean \"up_threshold\"?)" },
+                { "[daemon]\nzones = cpu\n",
+                  "test.conf:2: [daemon]: unknown key \"zones\" (it belongs in [thermal])" },
+                { "[daemon]\nup_treshold = 90\n",
+                  "test.conf:2: [daemon]: unknown key \"up_treshold\" "
+                  "(did you mean \"up_threshold\" in [hysteresis]?)" },
+                { "[policy]\nhalf_lfe_ms = 3\n",
+                  "test.conf:2: [policy]: unknown key \"half_lfe_ms\" "
+                  "(did you mean \"half_life_ms\" in [policy.pelt]?)" },
+                { "[policy.pelt]\nweigth = 2\n",
+                  "test.conf:2: [policy.pelt]: unknown key \"weigth\" (did you mean \"weight\"?)" },
+                { "[policy]\nweight = 2\n",
+                  "test.conf:2: [policy]: unknown key \"weight\" (it belongs in [policy.util] or "
+                  "[policy.pelt] or [policy.fake] or [policy.headroom])" },
+                { "[hysteresis]\nfoo = 1\n", "test.conf:2: [hysteresis]: unknown key \"foo\"" },
+                { "[holds]\nab = 1\n", "test.conf:2: [holds]: unknown key \"ab\"" },
+        };
+
+        for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                setup();
+                ck_assert_uint_eq(parse(cases[i].text), 1);
+                ck_assert_str_eq(diag.msg[0], cases[i].said);
+        }
 }
 END_TEST
 
@@ -854,8 +973,8 @@ START_TEST(test_heuristic_unknown_key)
 {
         ck_assert_uint_eq(parse("[policy.util]\nhalf_life_ms = 32\n[policy.headroom]\nheuristics = util\n"),
                           2);
-        ck_assert_diag(0, "test.conf:2: [policy.util]: unknown key \"half_life_ms\"");
-        ck_assert_diag(1, "test.conf:4: [policy.headroom]: unknown key \"heuristics\"");
+        ck_assert_diag(0, "test.conf:2: [policy.util]: unknown key \"half_life_ms\" (it belongs in [policy.pelt])");
+        ck_assert_diag(1, "test.conf:4: [policy.headroom]: unknown key \"heuristics\" (it belongs in [policy])");
         ck_assert_str_eq(cfg.heuristics[0].name, "headroom");
 }
 END_TEST
@@ -1312,6 +1431,7 @@ START_TEST(test_dropins_skipped_are_said)
         ck_assert_str_eq(files.path[1], in_tmp("main.conf.d/50-ok.conf"));
         ck_assert_int_eq(cfg.backend, BL_BACKEND_DRYRUN);
         ck_assert_uint_eq(diag.n, 4);
+        ck_assert_uint_eq(diag_problems(&diag), 0);
         /* Said in directory order, not name order: each line is looked for. */
         for (unsigned i = 0; i < 4; i++) {
                 bool found = false;
@@ -1411,6 +1531,7 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.log_level, def.log_level);
         ck_assert_int_eq(cfg.auto_mode, def.auto_mode);
         ck_assert_str_eq(cfg.plugin_dir, def.plugin_dir);
+        ck_assert_str_eq(cfg.energy_model, def.energy_model);
         ck_assert_uint_eq(cfg.nheuristics, def.nheuristics);
         for (unsigned i = 0; i < def.nheuristics; i++) {
                 ck_assert_str_eq(cfg.heuristics[i].name, def.heuristics[i].name);
@@ -1464,6 +1585,7 @@ static Suite *config_suite(void)
         tcase_add_loop_test(tc, test_good_value, 0, sizeof(good_values) / sizeof(good_values[0]));
         tcase_add_loop_test(tc, test_bad_value, 0, sizeof(bad_values) / sizeof(bad_values[0]));
         tcase_add_test(tc, test_later_wins);
+        tcase_add_test(tc, test_energy_model_values);
         tcase_add_test(tc, test_to_string);
         suite_add_tcase(s, tc);
 
@@ -1476,6 +1598,9 @@ static Suite *config_suite(void)
         tcase_add_test(tc, test_syntax_errors);
         tcase_add_test(tc, test_long_line);
         tcase_add_test(tc, test_line_length_limit);
+        tcase_add_test(tc, test_long_comments);
+        tcase_add_test(tc, test_key_set_twice);
+        tcase_add_test(tc, test_unknown_key_hints);
         tcase_add_test(tc, test_long_section_header);
         tcase_add_test(tc, test_nul_byte);
         tcase_add_test(tc, test_many_errors);

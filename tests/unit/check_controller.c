@@ -3,6 +3,7 @@
  * topology (LITTLE 0-3 at 377, big 4-7 at 1024). */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,51 @@ static void assert_state(const struct bl_controller *c, unsigned state, const ch
         ck_assert_str_eq(got, name);
         ck_assert_uint_eq(controller_state(c), state);
 }
+
+static double nan_score(void *state, const struct bl_sample *s, bl_usec_t now)
+{
+        return NAN;
+}
+
+static const struct bl_heuristic_ops nan_ops = {
+        .abi = BL_POLICY_ABI,
+        .name = "nan",
+        .score = nan_score,
+};
+
+/* Four pair scorers run the broken heuristic: one warning, naming it, until
+ * a reload makes new instances. */
+START_TEST(test_broken_heuristic_said_once)
+{
+        static const float busy[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
+        struct bl_controller c;
+        struct bl_decision d[4];
+        struct bl_diag diag;
+        bl_cpuset little = set_of("0-3");
+
+        setup_mode(BL_MODE_PAIR);
+        cfg.heuristics[0].ops = &nan_ops;
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert(!controller_has_warnings(&c));
+        diag_init(&diag);
+        ck_assert_uint_eq(controller_warnings(&c, &diag), 0);
+        /* NaN counts as 0: nothing moves. */
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, busy), TICK, d), 0);
+        ck_assert(controller_has_warnings(&c));
+        ck_assert_uint_eq(controller_warnings(&c, &diag), 1);
+        ck_assert_msg(strstr(diag.msg[0], "heuristic util returned nan") != NULL, "%s", diag.msg[0]);
+        ck_assert(!controller_has_warnings(&c));
+        controller_decide(&c, sample(2 * TICK, &little, busy), 2 * TICK, d);
+        ck_assert(!controller_has_warnings(&c));
+        ck_assert_uint_eq(controller_warnings(&c, &diag), 0);
+
+        ck_assert_int_eq(controller_reconfigure(&c, &cfg, 0), 0);
+        controller_decide(&c, sample(3 * TICK, &little, busy), 3 * TICK, d);
+        ck_assert_uint_eq(controller_warnings(&c, &diag), 1);
+        ck_assert_uint_eq(diag.n, 2);
+        controller_done(&c);
+}
+END_TEST
 
 START_TEST(test_cluster_mode)
 {
@@ -544,6 +590,7 @@ static Suite *controller_suite(void)
         TCase *tc = tcase_create("modes");
 
         tcase_add_test(tc, test_cluster_mode);
+        tcase_add_test(tc, test_broken_heuristic_said_once);
         tcase_add_test(tc, test_pair_mode_switches_one_pair);
         tcase_add_test(tc, test_pair_mode_sees_only_its_pair);
         tcase_add_test(tc, test_pair_mode_thermal_caps_every_pair);

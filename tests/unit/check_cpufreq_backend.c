@@ -436,6 +436,11 @@ START_TEST(saved_state_not_understood_changes_nothing)
                 { "scaling_max_freq=0:1400000 9:2000000\n",
                   "scaling_max_freq: policy9 is not on this machine" },
                 { "scaling_max_freq=0:fast\n", "scaling_max_freq: expected POLICY:KHZ, got \"0:fast\"" },
+                /* sscanf()'s %u wrapped this to policy 0, and took signs */
+                { "scaling_max_freq=4294967296:1400000\n",
+                  "scaling_max_freq: expected POLICY:KHZ, got \"4294967296:1400000\"" },
+                { "scaling_max_freq=0:+1400000\n", "scaling_max_freq: expected POLICY:KHZ, got \"0:+1400000\"" },
+                { "scaling_max_freq=0:1400000:\n", "scaling_max_freq: expected POLICY:KHZ, got \"0:1400000:\"" },
                 { "scaling_max_freq=0:1400000\nscaling_max_freq=4:2000000\n",
                   "scaling_max_freq: given twice" },
                 { "# nothing\n", "# nothing: expected key=value" },

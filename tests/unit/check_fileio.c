@@ -98,6 +98,32 @@ START_TEST(test_errors)
 }
 END_TEST
 
+START_TEST(test_u32_fields)
+{
+        static const char *const bad[] = {
+                "", ":", "1", "1:", ":1", "1:2:", "1::2", "1:2:3", "+1:2", "1:-2", " 1:2", "1:2 ", "1:2\n",
+                "4294967296:1", "1:99999999999999999999", "1;2", "0x1:2",
+        };
+        uint32_t f[2] = { 7, 7 };
+
+        ck_assert_int_eq(parse_u32_fields("4294967295:0", ':', f, 2), 0);
+        ck_assert_uint_eq(f[0], UINT32_MAX);
+        ck_assert_uint_eq(f[1], 0);
+        ck_assert_int_eq(parse_u32_fields("0004:1400000", ':', f, 2), 0);
+        ck_assert_uint_eq(f[0], 4);
+        ck_assert_uint_eq(f[1], 1400000);
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                ck_assert_msg(parse_u32_fields(bad[i], ':', f, 2) == -EINVAL, "\"%s\" accepted", bad[i]);
+        {
+                uint32_t three[3];
+
+                ck_assert_int_eq(parse_u32_fields("1:2:3", ':', three, 3), 0);
+                ck_assert(three[0] == 1 && three[1] == 2 && three[2] == 3);
+                ck_assert_int_eq(parse_u32_fields("1:2", ':', three, 3), -EINVAL);
+        }
+}
+END_TEST
+
 /* Around every edge of the fast path (signs, digits, overflow, what may
  * follow) and on random short texts of the characters that matter. */
 START_TEST(test_agrees_with_strtoll)
@@ -270,6 +296,7 @@ static Suite *fileio_suite(void)
         TCase *tc = tcase_create("parse_int");
 
         tcase_add_test(tc, test_values);
+        tcase_add_test(tc, test_u32_fields);
         tcase_add_test(tc, test_errors);
         tcase_add_test(tc, test_agrees_with_strtoll);
         suite_add_tcase(s, tc);

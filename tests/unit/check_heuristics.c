@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <check.h>
+#include <float.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -427,6 +428,98 @@ START_TEST(test_scorer_sanitises_scores)
 }
 END_TEST
 
+/* What scorer_warnings() says after one sample scored by a "broken"
+ * heuristic named 'name' returning 'score' (and util beside it), or "". */
+static void broken_warning(double score, const char *name, char *said, size_t size)
+{
+        struct bl_config c;
+        struct bl_scorer s;
+        struct bl_scorer_told told = { 0 };
+        struct bl_sample_buf smp;
+        struct bl_diag diag;
+
+        config_two(&c, BL_COMBINE_MAX, 1, 1);
+        snprintf(c.heuristics[1].name, sizeof(c.heuristics[1].name), "%s", name);
+        c.heuristics[1].ops = &broken_ops;
+        c.heuristics[1].params[0] = score;
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        sample_one(&smp, 300, 1000, 1000);
+        /* max: util's 300, unless the broken one says more and means it */
+        for (int i = 0; i < 3; i++)
+                ck_assert_double_eq_tol(scorer_score(&s, &smp.s, 1000 + i),
+                                        isfinite(score) && score > 300 ? score : 300.0, 1e-3);
+        diag_init(&diag);
+        said[0] = '\0';
+        if (scorer_warnings(&s, &told, &diag) > 0)
+                snprintf(said, size, "%s", diag.msg[0]);
+        ck_assert_uint_eq(diag.n, said[0] ? 1 : 0);
+        /* Said once: the next sample as broken adds nothing. */
+        scorer_score(&s, &smp.s, 2000);
+        ck_assert_uint_eq(scorer_warnings(&s, &told, &diag), 0);
+        scorer_done(&s);
+}
+
+START_TEST(test_scorer_warns_once_per_broken_heuristic)
+{
+        static const struct {
+                double score;
+                const char *says;
+        } cases[] = {
+                { NAN, "returned nan" },
+                { -5, "returned -5" },
+                { INFINITY, "returned inf" },
+                { -INFINITY, "returned -inf" },
+        };
+        char said[BL_DIAG_LEN];
+
+        for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                broken_warning(cases[i].score, "my-plugin", said, sizeof(said));
+                ck_assert_msg(strstr(said, "heuristic my-plugin ") && strstr(said, cases[i].says) &&
+                              strstr(said, "counted as 0"), "%g: said \"%s\"", cases[i].score, said);
+        }
+        /* Good scores, even a huge one, say nothing. */
+        broken_warning(0, "my-plugin", said, sizeof(said));
+        ck_assert_str_eq(said, "");
+        broken_warning(DBL_MAX, "my-plugin", said, sizeof(said));
+        ck_assert_str_eq(said, "");
+}
+END_TEST
+
+/* DBL_MAX is a score; DBL_MAX x weight 100 is not a number the engine can
+ * compare with anything (it was "demand inf > 80% of little"). */
+START_TEST(test_scorer_weighted_overflow)
+{
+        struct bl_config c;
+        struct bl_scorer s;
+        struct bl_scorer_told told = { 0 };
+        struct bl_sample_buf smp;
+        struct bl_diag diag;
+        double v;
+
+        config_two(&c, BL_COMBINE_WEIGHTED, 1, 100);
+        c.heuristics[1].ops = &broken_ops;
+        c.heuristics[1].params[0] = DBL_MAX;
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        sample_one(&smp, 300, 1000, 1000);
+        v = scorer_score(&s, &smp.s, 1000);
+        ck_assert_msg(isfinite(v), "combined %g", v);
+        ck_assert_double_eq(v, DBL_MAX);
+        diag_init(&diag);
+        ck_assert_uint_eq(scorer_warnings(&s, &told, &diag), 1);
+        ck_assert_ptr_nonnull(strstr(diag.msg[0], "overflowed to inf"));
+        scorer_score(&s, &smp.s, 2000);
+        ck_assert_uint_eq(scorer_warnings(&s, &told, &diag), 0);
+        scorer_done(&s);
+
+        /* Weights that overflow by themselves: NaN (inf / inf) is caught too. */
+        config_two(&c, BL_COMBINE_WEIGHTED, DBL_MAX, DBL_MAX);
+        ck_assert_int_eq(scorer_init(&s, &c, HAVE_ALL), 0);
+        v = scorer_score(&s, &smp.s, 1000);
+        ck_assert_double_eq_tol(v, 300.0, 1e-3);
+        scorer_done(&s);
+}
+END_TEST
+
 START_TEST(test_scorer_done_twice)
 {
         struct bl_config c;
@@ -657,6 +750,8 @@ static Suite *heuristics_suite(void)
         tcase_add_test(scorer, test_scorer_reset);
         tcase_add_test(scorer, test_scorer_init_errors);
         tcase_add_test(scorer, test_scorer_sanitises_scores);
+        tcase_add_test(scorer, test_scorer_warns_once_per_broken_heuristic);
+        tcase_add_test(scorer, test_scorer_weighted_overflow);
         tcase_add_test(scorer, test_scorer_done_twice);
         tcase_add_test(scorer, test_scorer_disables_unmet_needs);
         tcase_add_test(scorer, test_scorer_destroys_each_initialised_instance);

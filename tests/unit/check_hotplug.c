@@ -369,6 +369,59 @@ START_TEST(persistent_refusal_is_undone)
 }
 END_TEST
 
+/* A restore goes on past a CPU the kernel refuses: every other CPU is put
+ * back, and the failure names the one that was not (issue 18 item 4). */
+START_TEST(restore_goes_on_past_a_refusal)
+{
+        struct bl_backend *b = open_backend();
+        char detail[256];
+
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        refuse_writes(online_path(5), 3);
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), -EBUSY);
+        ck_assert_str_eq(detail, "online 0-4,6-7; cpu5: writing online=1 failed after 3 tries: Device or "
+                                 "resource busy");
+        assert_online("0-4,6-7");
+        /* Two refusals: the first is described, both are counted. */
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        refuse_writes(online_path(5), 3);
+        write_watch_add(online_path(7))->fail_next = 3;
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), -EBUSY);
+        ck_assert_str_eq(detail, "online 0-4,6; cpu5: writing online=1 failed after 3 tries: Device or "
+                                 "resource busy; 2 CPUs not put back");
+        assert_online("0-4,6");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        assert_online("0-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
+/* cpu6/online reads garbage: switches go on with the other CPUs and name
+ * it; the restore puts back the others and fails, naming it. Before, the
+ * one file failed every switch and the whole restore. */
+START_TEST(unreadable_cpu_is_left_and_named)
+{
+        struct bl_backend *b = open_backend();
+        char detail[256];
+
+        write_online(6, "garbage\n");
+        ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[0].cpus, detail, sizeof(detail)), 0);
+        ck_assert_str_eq(detail, "online 0-3; cpu6: online reads neither 0 nor 1, left as it is");
+        /* 4, 5, 7 offline; cpu6 unwritten (the check reads 'g': offline). */
+        assert_online("0-3");
+        write_online(5, "x\n");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), -EBADMSG);
+        ck_assert_str_eq(detail, "online 0-4,7; CPUs 5-6: online unreadable (cpu5: reads neither 0 nor 1), "
+                                 "left as they are");
+        assert_online("0-4,7");
+        write_online(5, "0\n");
+        write_online(6, "1\n");
+        ck_assert_int_eq(backend_hotplug.restore(b, detail, sizeof(detail)), 0);
+        ck_assert_str_eq(detail, "online 0-7");
+        backend_hotplug.free(b);
+}
+END_TEST
+
 START_TEST(open_refuses_when_nothing_can_go_offline)
 {
         struct bl_backend *b = NULL;
@@ -399,6 +452,8 @@ static Suite *hotplug_suite(void)
         tcase_add_test(board, apply_switches_and_restores);
         tcase_add_test(board, apply_a_pair_mode_set);
         tcase_add_test(board, restore_brings_back_an_unusual_start);
+        tcase_add_test(board, restore_goes_on_past_a_refusal);
+        tcase_add_test(board, unreadable_cpu_is_left_and_named);
         tcase_add_test(board, refused_write_rolls_back);
         tcase_add_test(board, ignored_write_has_no_effect);
         tcase_add_test(board, adopt_keeps_someone_elses_change);

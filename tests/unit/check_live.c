@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/board.h"
+#include "common/board-file.h"
+#include "core/board.h"
 #include "sim/exec.h"
 #include "sim/live.h"
 #include "sim/modes.h"
@@ -255,6 +256,11 @@ START_TEST(test_desc)
         ck_assert_uint_eq(d->clusters[0].min_khz, 200000);
         ck_assert_uint_eq(d->clusters[0].max_khz, 1400000);
         ck_assert_uint_eq(d->clusters[1].opps_khz[18], 2000000);
+        /* the kernel's energy model in debugfs: a busy core's power in uW
+         * (little at 1400 MHz: 204 mW) */
+        ck_assert_ptr_nonnull(d->clusters[0].em_uw);
+        ck_assert_uint_eq(d->clusters[0].em_uw[12], 204000);
+        ck_assert_uint_eq(d->clusters[1].em_uw[0], 89000);
         ck_assert_int_eq(d->clusters[1].cluster_id, 1);
         ck_assert_uint_eq(d->nzones, 2);
         ck_assert_str_eq(d->zones[0].type, "little-thermal");

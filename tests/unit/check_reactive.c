@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/board.h"
 #include "core/diag.h"
-#include "sim/board.h"
 #include "sim/modes.h"
 #include "sim/oracle.h"
 #include "sim/reactive.h"

@@ -285,6 +285,92 @@ START_TEST(test_start_before_any_sample)
 }
 END_TEST
 
+/* A slow switch's aftermath comes in bursts: quiet samples right after it
+ * do not close the window before the switch's own duration has passed, so
+ * the burst after them is still cut (on the real kernel: a 700 ms hotplug,
+ * three quiet samples, then a LITTLE CPU at 0.62 90 ms after it). */
+START_TEST(test_window_lasts_as_long_as_the_switch)
+{
+        struct bl_settle s;
+        struct bl_sample_buf b;
+        const bl_usec_t applied = 5 * TICK + 700 * MS;
+        bl_usec_t t = applied + TICK;
+
+        settle_init(&s, 3 * TICK);
+        quiet(&s, 0.02, TICK, 5 * TICK);
+        settle_begin(&s, 5 * TICK);
+        settle_applied(&s, applied);
+        for (unsigned i = 0; i < BL_SETTLE_QUIET_SAMPLES; i++, t += TICK) {
+                sample(&b, 0.02, 0.0, t);
+                ck_assert(settle_filter(&s, &b, t));
+                ck_assert(settle_active(&s));
+        }
+        t += 2 * TICK;
+        sample(&b, 0.62, 0.2, t);
+        ck_assert(settle_filter(&s, &b, t));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.02, 1e-6);
+        /* quiet from then on: closed at the first quiet sample past the
+         * switch's duration, settled since the first of its quiet run */
+        for (t += TICK; settle_active(&s); t += TICK) {
+                sample(&b, 0.02, 0.0, t);
+                (void)settle_filter(&s, &b, t);
+                ck_assert_uint_le(t, applied + 700 * MS + TICK);
+        }
+        ck_assert_uint_ge(t - TICK, applied + 700 * MS);
+        ck_assert_uint_eq(s.bounded, 0);
+}
+END_TEST
+
+/* The start-up level answers no load: its window's baseline is the median
+ * of the samples before it, so one burst among them (a process started
+ * beside the daemon) does not let the switch's aftermath through, and one
+ * sample that missed a steady load does not cut that load to nothing. */
+START_TEST(test_start_baseline_is_median)
+{
+        struct bl_settle s;
+        struct bl_sample_buf b;
+
+        settle_init(&s, 3 * TICK);
+        quiet(&s, 0.05, TICK, 3 * TICK);
+        quiet(&s, 1.0, 4 * TICK, 4 * TICK);
+        settle_begin_at_start(&s, 4 * TICK + MS);
+        settle_applied(&s, 4 * TICK + 2 * MS);
+        sample(&b, 1.0, 0.6, 5 * TICK);
+        ck_assert(settle_filter(&s, &b, 5 * TICK));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.05, 1e-6);
+        ck_assert_double_eq_tol(b.s.pressure, 0.0, 1e-9);
+        /* the same samples before a switch of the policy's: their peak */
+        settle_init(&s, 3 * TICK);
+        quiet(&s, 0.05, TICK, 3 * TICK);
+        quiet(&s, 1.0, 4 * TICK, 4 * TICK);
+        settle_begin(&s, 4 * TICK + MS);
+        settle_applied(&s, 4 * TICK + 2 * MS);
+        sample(&b, 1.0, 0.6, 5 * TICK);
+        ck_assert(settle_filter(&s, &b, 5 * TICK));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 1.0, 1e-6);
+        /* a steady load before the start counts in full, also when one
+         * sample missed it */
+        settle_init(&s, 3 * TICK);
+        quiet(&s, 0.2, TICK, 3 * TICK);
+        quiet(&s, 0.0, 4 * TICK, 4 * TICK);
+        settle_begin_at_start(&s, 4 * TICK + MS);
+        settle_applied(&s, 4 * TICK + 2 * MS);
+        sample(&b, 0.9, 0.0, 5 * TICK);
+        ck_assert(settle_filter(&s, &b, 5 * TICK));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.2, 1e-6);
+        /* an odd count: the middle one */
+        settle_init(&s, 3 * TICK);
+        quiet(&s, 0.1, TICK, TICK);
+        quiet(&s, 0.3, 2 * TICK, 2 * TICK);
+        quiet(&s, 0.9, 3 * TICK, 3 * TICK);
+        settle_begin_at_start(&s, 3 * TICK + MS);
+        settle_applied(&s, 3 * TICK + 2 * MS);
+        sample(&b, 1.0, 0.0, 4 * TICK);
+        ck_assert(settle_filter(&s, &b, 4 * TICK));
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.3, 1e-6);
+}
+END_TEST
+
 /* The mean follows the windows, the maximum keeps the longest. */
 START_TEST(test_windows_are_measured)
 {
@@ -359,6 +445,8 @@ int main(void)
         tcase_add_test(tc, test_bound_follows_switch_duration);
         tcase_add_test(tc, test_switch_in_window_keeps_baseline);
         tcase_add_test(tc, test_start_before_any_sample);
+        tcase_add_test(tc, test_window_lasts_as_long_as_the_switch);
+        tcase_add_test(tc, test_start_baseline_is_median);
         tcase_add_test(tc, test_windows_are_measured);
         tcase_add_test(tc, test_holds_only_the_policys_moves_down);
         suite_add_tcase(s, tc);

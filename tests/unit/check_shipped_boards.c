@@ -12,9 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/board-file.h"
 #include "common/fileio.h"
+#include "core/board.h"
 #include "sim/board-import.h"
-#include "sim/board.h"
 
 #define DTS_DIR TEST_DATA_DIR "/dts/boards"
 

@@ -12,9 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/board-file.h"
 #include "common/fileio.h"
+#include "core/board.h"
 #include "core/ladder.h"
-#include "sim/board.h"
 #include "sim/exec.h"
 #include "sim/oracle.h"
 #include "sim/trace.h"

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/board.h"
+#include "common/board-file.h"
+#include "core/board.h"
 #include "sim/exec.h"
 #include "sim/modes.h"
 #include "sim/oracle.h"

@@ -519,6 +519,44 @@ static void set_trip(unsigned zone, unsigned n, const char *what, const char *te
         bed_write(rel, "%s", text);
 }
 
+/* Temperatures no CPU reads (issue 18 item 7) are left out like
+ * unreadable ones: 150.001 °C and INT_MAX forced critical for the whole
+ * run, -273.15 °C was believed. The bounds themselves are plausible. */
+START_TEST(test_thermal_implausible_left_out)
+{
+        static const char *const impossible[] = { "150001\n", "2147483647\n", "-273150\n", "-40001\n" };
+        struct bl_config c = { .zones_auto = true };
+        struct thermal_reader r;
+        struct bl_diag d;
+        int mc = 0;
+
+        diag_init(&d);
+        add_exynos5422(1400000, 2000000);
+        ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
+        ck_assert_uint_eq(r.n, 4);
+        for (size_t i = 0; i < sizeof(impossible) / sizeof(impossible[0]); i++) {
+                set_temp(1, impossible[i]);
+                ck_assert_int_eq(thermal_read(&r, &mc), 0);
+                ck_assert_msg(mc == 50000, "%s: hottest %d m°C, not cpu2-thermal's 50000", impossible[i], mc);
+                ck_assert_int_eq(r.zone[1].error, -EDOM);
+                ck_assert_int_eq(r.zone[0].error, 0);
+        }
+        set_temp(1, "150000\n");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 150000);
+        ck_assert_int_eq(r.zone[1].error, 0);
+        set_temp(1, "-40000\n");
+        ck_assert_int_eq(thermal_read(&r, &mc), 0);
+        ck_assert_int_eq(mc, 50000);
+        ck_assert_int_eq(r.zone[1].last_mc, -40000);
+        /* Every zone impossible: no temperature at all, as when none reads. */
+        for (unsigned z = 0; z < 4; z++)
+                set_temp(z, "2147483647\n");
+        ck_assert_int_eq(thermal_read(&r, &mc), -EDOM);
+        thermal_close(&r);
+}
+END_TEST
+
 START_TEST(test_thermal_reads_trips)
 {
         struct bl_config c = {
@@ -551,6 +589,15 @@ START_TEST(test_thermal_reads_trips)
         set_trip(0, 5, "type", "passive\n");
         set_trip(0, 5, "temp", "50000\n");
         add_zone(1, "little-cluster", 41000);
+        /* a band below any temperature a CPU reads: taken as 0, or the cap
+         * would never lift (release at -2147413 °C); the widest possible
+         * band is kept */
+        set_trip(1, 0, "type", "passive\n");
+        set_trip(1, 0, "temp", "75000\n");
+        set_trip(1, 0, "hyst", "2147483647\n");
+        set_trip(1, 1, "type", "active\n");
+        set_trip(1, 1, "temp", "60000\n");
+        set_trip(1, 1, "hyst", "100000\n");
 
         ck_assert_int_eq(thermal_open(&r, &c, &d), 0);
         ck_assert_uint_eq(r.n, 2);
@@ -565,7 +612,9 @@ START_TEST(test_thermal_reads_trips)
         ck_assert_uint_eq(r.zone[0].trip[2].index, 3);
         ck_assert_int_eq(r.zone[0].trip[2].type, BL_TRIP_HOT);
         ck_assert_int_eq(r.zone[0].trip[2].hyst_mc, 0);
-        ck_assert_uint_eq(r.zone[1].ntrips, 0);
+        ck_assert_uint_eq(r.zone[1].ntrips, 2);
+        ck_assert_int_eq(r.zone[1].trip[0].hyst_mc, 0);
+        ck_assert_int_eq(r.zone[1].trip[1].hyst_mc, 100000);
         ck_assert_uint_eq(d.n, 0);
 
         ck_assert_uint_eq(thermal_trip_zones(&r, zones), 2);
@@ -574,7 +623,13 @@ START_TEST(test_thermal_reads_trips)
         ck_assert_uint_eq(zones[0].ntrips, 3);
         thermal_limits_resolve(&c, zones, 2, &l, &d);
         ck_assert_int_eq(l.cap.mc, 65000);
+        ck_assert_int_eq(l.release.mc, 60000);
         ck_assert_int_eq(l.critical.mc, 80000);
+        /* Alone, the little cluster's passive trip sets the cap, released
+         * 5 °C below it. */
+        thermal_limits_resolve(&c, zones + 1, 1, &l, &d);
+        ck_assert_int_eq(l.cap.mc, 70000);
+        ck_assert_int_eq(l.release.mc, 65000);
         thermal_close(&r);
 }
 END_TEST
@@ -810,6 +865,35 @@ static void free_board(struct board *b)
         sampler_close(&b->sampler);
         free(b);
 }
+
+/* The line for the zones left out names each: one more going bad, or one
+ * reading again, changes it, so the daemon says every change once. */
+START_TEST(test_sampler_names_every_zone_left_out)
+{
+        struct board *b = exynos_sampler(true);
+        const char *line = b->sampler.problem[SAMPLER_PROBLEM_THERMAL];
+
+        set_temp(1, "150001\n");
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000000, &b->sample), 0);
+        ck_assert_str_eq(line, "thermal_zone1 (cpu1-thermal): temp: outside -40..150 °C, no CPU reads that; the "
+                               "zone is left out until it reads again");
+        ck_assert_int_eq(b->sample.s.temp_mc, 50000);
+        set_temp(3, "x\n");
+        ck_assert_int_eq(sampler_read(&b->sampler, 1020000, &b->sample), 0);
+        ck_assert_str_eq(line, "thermal_zone1 (cpu1-thermal): temp: outside -40..150 °C, no CPU reads that; "
+                               "thermal_zone3 (cpu3-thermal): temp: not in the kernel's format; the zones are "
+                               "left out until they read again");
+        set_temp(1, "52000\n");
+        ck_assert_int_eq(sampler_read(&b->sampler, 1040000, &b->sample), 0);
+        ck_assert_str_eq(line, "thermal_zone3 (cpu3-thermal): temp: not in the kernel's format; the zone is "
+                               "left out until it reads again");
+        set_temp(3, "47000\n");
+        ck_assert_int_eq(sampler_read(&b->sampler, 1060000, &b->sample), 0);
+        ck_assert_str_eq(line, "");
+        ck_assert_int_eq(b->sample.s.temp_mc, 52000);
+        free_board(b);
+}
+END_TEST
 
 START_TEST(test_sampler_two_ticks)
 {
@@ -1632,6 +1716,7 @@ static Suite *sources_suite(void)
         tc = tcase_create("thermal");
         tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
         tcase_add_test(tc, test_thermal_auto_picks_cpu_zones);
+        tcase_add_test(tc, test_thermal_implausible_left_out);
         tcase_add_test(tc, test_thermal_reads_trips);
         tcase_add_test(tc, test_thermal_auto_x86);
         tcase_add_test(tc, test_thermal_auto_names);
@@ -1644,6 +1729,7 @@ static Suite *sources_suite(void)
         tc = tcase_create("sampler");
         tcase_add_checked_fixture(tc, bed_setup, bed_teardown);
         tcase_add_test(tc, test_sampler_two_ticks);
+        tcase_add_test(tc, test_sampler_names_every_zone_left_out);
         tcase_add_test(tc, test_sampler_offline_cpu);
         tcase_add_test(tc, test_sampler_without_psi);
         tcase_add_test(tc, test_sampler_psi_read_fails_for_a_tick);

@@ -396,6 +396,10 @@ START_TEST(saved_state_restores_after_a_crash)
         ck_assert_int_eq(backend_switcher.restore_saved(&topo, "switcher_limits=0:1\n", detail,
                                                         sizeof(detail)), -EINVAL);
         ck_assert_str_eq(detail, "switcher_limits: expected CPU:MIN:MAX, got \"0:1\"");
+        /* sscanf()'s %u wrapped this to CPU 0 */
+        ck_assert_int_eq(backend_switcher.restore_saved(&topo, "switcher_limits=4294967296:175000:1200000\n",
+                                                        detail, sizeof(detail)), -EINVAL);
+        ck_assert_str_eq(detail, "switcher_limits: expected CPU:MIN:MAX, got \"4294967296:175000:1200000\"");
         assert_limits(0, "600000", "1200000");
 
         ck_assert_int_eq(backend_switcher.restore_saved(&topo,

@@ -173,6 +173,44 @@ START_TEST(test_builtin_without_trips)
 }
 END_TEST
 
+/* Trips no silicon has (a driver's INT_MAX "no trip", 150.001 °C) count
+ * as absent: believed, critical sat at 2147478 °C, never reached, or a
+ * trip just above the plausible range set it above what a zone may read. */
+static const struct bl_trip impossible[] = {
+        { 0, BL_TRIP_PASSIVE, 2147483647, 0 },
+        { 1, BL_TRIP_HOT, 150001, 0 },
+        { 2, BL_TRIP_CRITICAL, 2147483647, 0 },
+};
+
+START_TEST(test_impossible_trips_are_absent)
+{
+        struct bl_config c = auto_config();
+        struct bl_trip_zone z[] = {
+                ZONE("thermal_zone0", "cpu-thermal", impossible),
+                ZONE("thermal_zone1", "soc_thermal", only_critical),
+        };
+        struct bl_thermal_limits l;
+
+        diag_init(&diag);
+        thermal_limits_resolve(&c, z, 1, &l, &diag);
+        ck_assert_int_eq(l.cap.mc, 85000);
+        ck_assert_int_eq(l.cap.source, BL_LIMIT_BUILTIN);
+        ck_assert_int_eq(l.critical.mc, 95000);
+        ck_assert_int_eq(l.critical.source, BL_LIMIT_BUILTIN);
+        /* A plausible trip of another zone still counts. */
+        thermal_limits_resolve(&c, z, 2, &l, &diag);
+        ck_assert_int_eq(l.critical.mc, 95000);
+        ck_assert_int_eq(l.critical.source, BL_LIMIT_TRIP);
+        ck_assert_str_eq(l.critical.origin, "thermal_zone1 soc_thermal critical trip 100.0 °C − 5");
+        /* The bound itself is plausible. */
+        z[0].trips = &(const struct bl_trip){ 0, BL_TRIP_HOT, BL_TEMP_PLAUSIBLE_MAX_MC, 0 };
+        z[0].ntrips = 1;
+        thermal_limits_resolve(&c, z, 1, &l, &diag);
+        ck_assert_int_eq(l.critical.mc, BL_TEMP_PLAUSIBLE_MAX_MC - 5000);
+        ck_assert_int_eq(l.critical.source, BL_LIMIT_TRIP);
+}
+END_TEST
+
 START_TEST(test_numbers_win)
 {
         struct bl_config c = auto_config();
@@ -301,6 +339,7 @@ static Suite *limits_suite(void)
         tcase_add_test(tc, test_defaults_are_auto);
         tcase_add_test(tc, test_passive_trip_sets_cap);
         tcase_add_test(tc, test_lowest_trip_across_zones_and_hysteresis);
+        tcase_add_test(tc, test_impossible_trips_are_absent);
         tcase_add_test(tc, test_hot_trip_without_passive);
         tcase_add_test(tc, test_builtin_without_trips);
         tcase_add_test(tc, test_numbers_win);

@@ -214,7 +214,8 @@ test_plugins = \
 	tests/unit/plugins/no-symbol.so \
 	tests/unit/plugins/clash.so \
 	tests/unit/plugins/bad-param.so \
-	tests/unit/plugins/undefined.so
+	tests/unit/plugins/undefined.so \
+	tests/unit/plugins/broken.so
 check_PROGRAMS += $(test_plugins) tests/unit/check_plugins tests/unit/plugin-probe
 TESTS += tests/unit/check_plugins
 TEST_PLUGIN_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
@@ -243,6 +244,9 @@ tests_unit_plugins_bad_param_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
 tests_unit_plugins_undefined_so_SOURCES = tests/unit/plugins/test-plugin.c
 tests_unit_plugins_undefined_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_UNDEFINED
 tests_unit_plugins_undefined_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
+tests_unit_plugins_broken_so_SOURCES = tests/unit/plugins/test-plugin.c
+tests_unit_plugins_broken_so_CFLAGS = $(TEST_PLUGIN_CFLAGS) -DVARIANT_BROKEN
+tests_unit_plugins_broken_so_LDFLAGS = $(TEST_PLUGIN_LINKFLAGS)
 
 tests_unit_check_plugins_SOURCES = tests/unit/check_plugins.c
 tests_unit_check_plugins_CFLAGS = $(UNIT_CFLAGS) -DTEST_PLUGIN_DIR='"$(abs_top_builddir)/tests/unit/plugins"'

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Heuristic plugins for check_plugins: one shared object per VARIANT_*
  * (see tests/unit/local.mk), each good or wrong in one way. "test-boost"
- * scores the peak demand times its "factor" (2 by default). */
+ * scores the peak demand times its "factor" (2 by default); "test-broken"
+ * (check_daemon) scores what no demand is: NaN with factor 1, a negative
+ * number with 2, the largest double from 3. */
+#include <float.h>
+#include <math.h>
+
 #include "policy/bl-policy.h"
 
 struct boost {
@@ -37,6 +42,9 @@ static double boost_score(void *state, const struct bl_sample *s, bl_usec_t now)
 #ifdef VARIANT_UNDEFINED
         demand = test_plugin_missing(demand);
 #endif
+#ifdef VARIANT_BROKEN
+        demand = b->factor < 2 ? NAN : b->factor < 3 ? -1 - demand : DBL_MAX;
+#endif
         return demand;
 }
 
@@ -48,6 +56,8 @@ static void boost_reset(void *state)
 #define HEURISTIC_NAME "test-second"
 #elif defined(VARIANT_CLASH)
 #define HEURISTIC_NAME "util"
+#elif defined(VARIANT_BROKEN)
+#define HEURISTIC_NAME "test-broken"
 #else
 #define HEURISTIC_NAME "test-boost"
 #endif

@@ -81,6 +81,21 @@ watchdog=$(prop WatchdogUSec)
 ok $? "watchdog configured: WatchdogUSec=$watchdog"
 watchdog_t0=$(prop WatchdogTimestampMonotonic)
 
+# --- the unit's mount namespace as systemd made it (issue 18 item 1): the
+# kernel's settings read-only, the CPUs' directory writable. ': >' opens for
+# writing and writes nothing, so a probe that gets through changes nothing.
+# nsenter keeps this script's capabilities: only the mount's read-only flag
+# can refuse it.
+pid=$(prop MainPID)
+for f in /proc/sys/kernel/core_pattern /proc/sys/kernel/printk_ratelimit_burst /proc/sysrq-trigger; do
+        out=$(nsenter -t "$pid" -m -- sh -c ": > $f" 2>&1)
+        r=$?
+        [ "$r" != 0 ] && echo "$out" | grep -q "Read-only file system"
+        ok $? "in the daemon's mount namespace $f is read-only: ${out:-opened for writing}"
+done
+out=$(nsenter -t "$pid" -m -- sh -c ": > /sys/devices/system/cpu/cpu1/online" 2>&1)
+ok $? "in the daemon's mount namespace /sys/devices/system/cpu/cpu1/online is writable" "$out"
+
 # --- switchctl as root over the system bus
 out=$(ctl status 2>&1)
 ok $? "switchctl status as root" "$out"

@@ -2,7 +2,12 @@
 #pragma once
 
 /* Board models (DESIGN.md "Simulator semantics"): clusters with their
- * operating points and power, and the cost of a cluster switch. */
+ * operating points and power, and the cost of a cluster switch. blsim plays
+ * a board; the daemon reads one as the machine's energy model (the sim_
+ * names are from when blsim was its only reader). Parsing only: the file is
+ * read at the edge (common/board-file.h). */
+
+#include <stdint.h>
 
 #include "core/diag.h"
 #include "core/topology.h"
@@ -82,14 +87,34 @@ struct sim_board {
         unsigned ncpus;
 };
 
+/* The kernel's Energy Model, one performance domain of CPUs as debugfs
+ * shows it (common/energy-model-dir.h reads them). */
+#define EM_MAX_DOMAINS (BL_MAX_CLUSTERS * 2)
+
+struct em_domain {
+        uint64_t cpus;                  /* bit N: CPU N */
+        unsigned nps;
+        unsigned khz[SIM_MAX_OPPS];     /* ascending */
+        uint64_t uw[SIM_MAX_OPPS];      /* one busy CPU at that state */
+};
+
+struct em_domains {
+        unsigned n;
+        struct em_domain d[EM_MAX_DOMAINS];
+};
+
+/* What a board made from an energy model says where the kernel gives
+ * nothing, as blsim board import writes it: a powered idle cluster draws
+ * half a busy core's power at the OPP, a power-gated one 1 % of a busy
+ * core's at the top OPP. */
+#define BOARD_DEFAULT_IDLE_SHARE 0.5
+#define BOARD_DEFAULT_OFF_SHARE 0.01
+
 /* Parses a board file's text; every problem goes to 'diag' as
  * "FILE:LINE: key: expected ..., got \"...\"". Returns the number of
  * problems (0 = a valid board). */
 unsigned board_parse(struct sim_board *b, const char *filename, const char *text, size_t len,
                      struct bl_diag *diag);
-
-/* Reads and parses a file. Returns problems (>= 0) or -errno (described in diag). */
-int board_load(struct sim_board *b, const char *path, struct bl_diag *diag);
 
 /* "switcher", "cpufreq", "cpuset", "hotplug"; NULL out of range. */
 const char *board_backend_name(enum sim_backend backend);
@@ -116,3 +141,23 @@ double board_switch_latency_us(const struct sim_board *b, unsigned ncpus);
 /* The topology the daemon would discover on this board: CPUs numbered
  * cluster by cluster in order, each with its top capacity. */
 void board_topology(const struct sim_board *b, struct bl_topology *t);
+
+/* Whether board 'b' (read from 'where') describes the machine of topology
+ * 't': as many clusters, each with as many CPUs, in the same order, and,
+ * where 't' has the kernel's own capacities, each cluster's top capacity
+ * within 5 % of the kernel's (a board written by hand rounds differently;
+ * a board of another SoC is off by far more). Returns 0, or -EINVAL with
+ * every difference in 'diag' naming 'where'. */
+int board_check_topology(const struct sim_board *b, const struct bl_topology *t, const char *where,
+                         struct bl_diag *diag);
+
+/* A board from the kernel's Energy Model 'em' (read from 'where') for the
+ * machine of topology 't': a cluster per cluster of 't', its operating
+ * points those of the performance domain of its CPUs, capacity = the
+ * cluster's capacity x kHz / top kHz rounded down (the energy model's
+ * performance), power the model's, idle and gated power the defaults
+ * above. Returns 0, or -ENODATA (a cluster without a domain, or one whose
+ * CPUs span domains) / -E2BIG (CPUs beyond 63, which debugfs lists but a
+ * domain here cannot hold) with the reason in 'diag' naming 'where'. */
+int board_from_em(struct sim_board *b, const struct em_domains *em, const struct bl_topology *t,
+                  const char *where, struct bl_diag *diag);

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/fileio.h"
+#include "core/board.h"
+#include "core/ladder.h"
 #include "core/ini-reader.h"
-#include "sim/board.h"
 
 #define CLUSTER_PREFIX "cluster."
 #define BACKEND_PREFIX "backend."
@@ -819,21 +819,6 @@ double board_switch_latency_us(const struct sim_board *b, unsigned ncpus)
         return b->switch_latency_us + b->switch_latency_per_cpu_us * ncpus;
 }
 
-int board_load(struct sim_board *b, const char *path, struct bl_diag *diag)
-{
-        _cleanup_free_ char *text = NULL;
-        char why[256];
-        size_t len;
-        int r;
-
-        r = read_regular_file(path, 0, READ_FILE_MAX, &text, &len, why, sizeof(why));
-        if (r < 0) {
-                diag_add(diag, "%s: %s", path, why);
-                return r;
-        }
-        return (int)board_parse(b, path, text, len, diag);
-}
-
 void board_topology(const struct sim_board *b, struct bl_topology *t)
 {
         struct bl_cpu_info cpus[SIM_MAX_CPUS];
@@ -856,4 +841,96 @@ void board_topology(const struct sim_board *b, struct bl_topology *t)
         /* Cannot fail on a parsed board: CPUs exist and capacities are
          * distinct per cluster, at most BL_MAX_CLUSTERS of them. */
         (void)topology_build(t, cpus, b->ncpus);
+}
+
+int board_check_topology(const struct sim_board *b, const struct bl_topology *t, const char *where,
+                         struct bl_diag *diag)
+{
+        const unsigned n = diag_count(diag);
+
+        if (b->nclusters != t->nclusters) {
+                diag_add(diag, "%s: board %s has %u clusters, this machine %u", where, b->name, b->nclusters,
+                         t->nclusters);
+                return -EINVAL;
+        }
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_cluster *c = &b->cluster[k];
+                const unsigned cpus = cpuset_count(&t->clusters[k].cpus);
+                /* in the kernel's units, where the biggest CPU is 1024 */
+                const double board_cap = (double)top_capacity(c) * BL_CAPACITY_SCALE / b->reference_capacity;
+                const double kernel_cap = t->clusters[k].capacity;
+
+                if (c->cpus != cpus)
+                        diag_add(diag, "%s: [cluster.%s] (cluster %u, most efficient first): expected %u CPUs "
+                                 "as on this machine, got %u", where, c->name, k, cpus, c->cpus);
+                if (t->capacity_from_kernel && (board_cap > kernel_cap ? board_cap - kernel_cap : kernel_cap - board_cap) > 0.05 * kernel_cap)
+                        diag_add(diag, "%s: [cluster.%s] (cluster %u): expected a top capacity near the "
+                                 "kernel's cpu_capacity %u (in 1024ths of the biggest CPU), got %.0f", where,
+                                 c->name, k, t->clusters[k].capacity, board_cap);
+        }
+        return diag_count(diag) > n ? -EINVAL : 0;
+}
+
+/* The domain that holds every CPU of cluster 'k', or NULL. */
+static const struct em_domain *domain_of(const struct em_domains *em, const struct bl_topology *t, unsigned k)
+{
+        for (unsigned d = 0; d < em->n; d++) {
+                bool all = true, any = false;
+
+                for (unsigned cpu = 0; cpu < t->ncpus; cpu++)
+                        if (cpuset_isset(&t->clusters[k].cpus, cpu)) {
+                                bool in = cpu < 64 && (em->d[d].cpus >> cpu & 1);
+
+                                all = all && in;
+                                any = any || in;
+                        }
+                if (any)
+                        return all ? &em->d[d] : NULL;
+        }
+        return NULL;
+}
+
+int board_from_em(struct sim_board *b, const struct em_domains *em, const struct bl_topology *t,
+                  const char *where, struct bl_diag *diag)
+{
+        *b = (struct sim_board){ .reference_capacity = BL_CAPACITY_SCALE, .ambient_c = SIM_DEFAULT_AMBIENT_C };
+        snprintf(b->name, sizeof(b->name), "kernel energy model");
+        snprintf(b->switch_source, sizeof(b->switch_source), "board");
+        if (t->ncpus > 64 || t->ncpus > SIM_MAX_CPUS) {
+                diag_add(diag, "%s: expected at most 64 CPUs, this machine has %u", where, t->ncpus);
+                return -E2BIG;
+        }
+        for (unsigned k = 0; k < t->nclusters; k++) {
+                const struct em_domain *dom = domain_of(em, t, k);
+                struct sim_cluster *c = &b->cluster[k];
+                unsigned top;
+
+                if (!dom || dom->nps == 0) {
+                        diag_add(diag, "%s: expected one performance domain holding every CPU of cluster %u "
+                                 "(capacity %u), got %s", where, k, t->clusters[k].capacity,
+                                 dom ? "one without states" : "none, or CPUs split over several");
+                        return -ENODATA;
+                }
+                top = dom->khz[dom->nps - 1];
+                ladder_cluster_level_name(c->name, sizeof(c->name), k, t->nclusters);
+                c->cpus = cpuset_count(&t->clusters[k].cpus);
+                c->order = k;
+                c->first_cpu = b->ncpus;
+                b->ncpus += c->cpus;
+                c->nopps = dom->nps;
+                for (unsigned o = 0; o < dom->nps; o++) {
+                        c->opp[o].mhz = dom->khz[o] / 1000;
+                        c->opp[o].capacity =
+                                (unsigned)((uint64_t)t->clusters[k].capacity * dom->khz[o] / top);
+                        c->opp[o].core_mw = (double)dom->uw[o] / 1000.0;
+                        c->opp[o].idle_mw = c->opp[o].core_mw * BOARD_DEFAULT_IDLE_SHARE;
+                }
+                c->off_mw = c->opp[c->nopps - 1].core_mw * BOARD_DEFAULT_OFF_SHARE;
+                c->thermal_r_c_per_w = SIM_DEFAULT_THERMAL_R_C_PER_W;
+                c->thermal_c_j_per_c = SIM_DEFAULT_THERMAL_C_J_PER_C;
+                c->trip_passive_c = SIM_DEFAULT_TRIP_PASSIVE_C;
+                c->trip_critical_c = SIM_DEFAULT_TRIP_CRITICAL_C;
+        }
+        b->nclusters = t->nclusters;
+        return 0;
 }
