@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/datadir.h"
@@ -14,16 +15,11 @@ static int join(char *out, size_t size, const char *dir, const char *name)
         return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-static int set_dirs(struct sim_datadir *d, const char *boards_dir, const char *boards,
-                    const char *workloads_dir, const char *workloads, const char *origin)
+static int set_dirs(struct sim_datadir *d, const char *top, const char *boards, const char *workloads)
 {
-        int r = join(d->boards, sizeof(d->boards), boards_dir, boards);
+        int r = join(d->boards, sizeof(d->boards), top, boards);
 
-        if (r == 0)
-                r = join(d->workloads, sizeof(d->workloads), workloads_dir, workloads);
-        if (r == 0)
-                d->origin = origin;
-        return r;
+        return r < 0 ? r : join(d->workloads, sizeof(d->workloads), top, workloads);
 }
 
 /* The source tree named by blsim.srcdir beside the running binary, or "" when
@@ -65,11 +61,11 @@ int sim_datadir_find(struct sim_datadir *d, const char *installed_boards, const 
         int r;
 
         if (env && *env) {
-                r = set_dirs(d, env, "boards", env, "workloads", "BLSIM_DATADIR");
+                r = set_dirs(d, env, "boards", "workloads");
         } else {
                 r = build_tree_srcdir(srcdir, sizeof(srcdir));
                 if (r == 0 && srcdir[0])
-                        r = set_dirs(d, srcdir, "conf/boards", srcdir, "tests/workloads", "build tree");
+                        r = set_dirs(d, srcdir, "conf/boards", "tests/workloads");
                 else if (r == 0)
                         r = -ENOENT;
         }
@@ -78,20 +74,20 @@ int sim_datadir_find(struct sim_datadir *d, const char *installed_boards, const 
         /* Both fit: they are compile-time paths, shorter than PATH_MAX. */
         snprintf(d->boards, sizeof(d->boards), "%s", installed_boards);
         snprintf(d->workloads, sizeof(d->workloads), "%s", installed_workloads);
-        d->origin = "installed";
         return r == -ENOENT ? 0 : r;
 }
 
 int sim_datadir_workload(const struct sim_datadir *d, const char *name, char *out, size_t size)
 {
         static const char *const suffix[] = { "", ".csv", ".json" };
+        struct stat st;
 
         for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
                 int n = snprintf(out, size, "%s/%s%s", d->workloads, name, suffix[i]);
 
                 if (n < 0 || (size_t)n >= size)
                         return -ENAMETOOLONG;
-                if (access(out, R_OK) == 0)
+                if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
                         return 0;
         }
         return -ENOENT;

@@ -15,7 +15,6 @@
 struct sim_datadir {
         char boards[PATH_MAX];
         char workloads[PATH_MAX];
-        const char *origin; /* "BLSIM_DATADIR", "build tree" or "installed" */
 };
 
 /* installed_boards and installed_workloads are the compiled-in defaults.
@@ -26,5 +25,5 @@ int sim_datadir_find(struct sim_datadir *d, const char *installed_boards, const 
 /* A workload given by name rather than path: "idle-bursts",
  * "holdout/typing.csv", "rt-app/mp3-short". Writes the path of the file in
  * the workloads directory that name is (tried as given, then with .csv and
- * .json) to out. Returns 0, -ENOENT when there is none, -ENAMETOOLONG. */
+ * .json; a regular file) to out. Returns 0, -ENOENT when there is none, -ENAMETOOLONG. */
 int sim_datadir_workload(const struct sim_datadir *d, const char *name, char *out, size_t size);

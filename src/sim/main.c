@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "common/conf-files.h"
-#include "sim/datadir.h"
 #include "policy/builtin.h"
+#include "sim/datadir.h"
 #include "sim/live.h"
 #include "sim/presets.h"
 #include "sim/reactive.h"
