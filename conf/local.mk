@@ -5,10 +5,7 @@ boardsdir = $(pkgdatadir)/boards
 dist_boards_DATA = conf/boards/exynos5422-like.ini conf/boards/tc2.ini \
 	conf/boards/rk3399.ini conf/boards/rk3588.ini conf/boards/gs101.ini conf/boards/mt8183.ini \
 	conf/boards/exynos5422.ini conf/boards/sdm845.ini
-# The D-Bus service's system bus policy and its polkit action. Under
-# $(datadir), where dbus-daemon and polkitd look (/usr/share/...) when the
-# prefix is /usr.
-dbuspolicydir = $(datadir)/dbus-1/system.d
+# The D-Bus service's system bus policy and its polkit action, in the
+# directories dbus-daemon and polkitd read (configure.ac finds them).
 dist_dbuspolicy_DATA = conf/org.bigLittle.Switch1.conf
-polkitactiondir = $(datadir)/polkit-1/actions
 dist_polkitaction_DATA = conf/org.bigLittle.Switch1.policy

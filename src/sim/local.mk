@@ -19,7 +19,8 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/live.h src/sim/live.c \
 	src/sim/dts-reader.h src/sim/dts-reader.c \
 	src/sim/board-import.h src/sim/board-import.c \
-	src/sim/verb-board.h src/sim/verb-board.c
+	src/sim/verb-board.h src/sim/verb-board.c \
+	src/sim/datadir.h src/sim/datadir.c
 src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 
 # The workload families (blsim generate). A seed must give the same bytes on
@@ -34,7 +35,13 @@ src_sim_libblgen_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 if HAVE_UMOCKDEV
 bin_PROGRAMS += src/sim/blsim
 src_sim_blsim_SOURCES = src/sim/main.c
-src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"'
+src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"' -DWORKLOADSDIR='"$(workloadsdir)"'
+# Run from the build tree, blsim takes the boards and workloads of the source
+# tree this file names (sim/datadir.h); it is not installed.
+noinst_DATA += src/sim/blsim.srcdir
+CLEANFILES += src/sim/blsim.srcdir
+src/sim/blsim.srcdir: Makefile
+	$(AM_V_GEN)$(MKDIR_P) src/sim && (cd '$(srcdir)' && pwd) > $@
 src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 endif

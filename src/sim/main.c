@@ -21,6 +21,7 @@
 #include "common/conf-files.h"
 #include "common/fileio.h"
 #include "policy/builtin.h"
+#include "sim/datadir.h"
 #include "sim/live.h"
 #include "sim/presets.h"
 #include "sim/reactive.h"
@@ -415,7 +416,24 @@ static int select_switch_cost(struct sim_board *b, const struct options *o)
         return 0;
 }
 
-/* A board is a file, or the name of one installed in BOARDSDIR. */
+/* The boards and workloads directories, found once (sim/datadir.h). */
+static const struct sim_datadir *datadir(void)
+{
+        static struct sim_datadir d;
+        static bool found;
+
+        if (!found) {
+                int r = sim_datadir_find(&d, BOARDSDIR, WORKLOADSDIR);
+
+                if (r < 0)
+                        fprintf(stderr, "blsim: BLSIM_DATADIR or blsim.srcdir: %s; using %s\n", strerror(-r),
+                                d.boards);
+                found = true;
+        }
+        return &d;
+}
+
+/* A board is a file, or the name of one in the boards directory. */
 static int load_board(struct scenario *sc, const char *arg)
 {
         char installed[PATH_MAX];
@@ -424,7 +442,7 @@ static int load_board(struct scenario *sc, const char *arg)
         int r;
 
         if (!strchr(arg, '/') && access(arg, F_OK) < 0 &&
-            (size_t)snprintf(installed, sizeof(installed), "%s/%s.ini", BOARDSDIR, arg) < sizeof(installed) &&
+            (size_t)snprintf(installed, sizeof(installed), "%s/%s.ini", datadir()->boards, arg) < sizeof(installed) &&
             access(installed, F_OK) == 0)
                 path = installed;
 
@@ -548,10 +566,21 @@ static int load_trace(struct scenario *sc, const struct options *o)
         return 0;
 }
 
-static int load_workload(struct scenario *sc, const struct options *o)
+/* A workload is a file, or the name of one in the workloads directory
+ * ("idle-bursts", "holdout/typing", "rt-app/mp3-short": blsim list). */
+static int load_workload(struct scenario *sc, const struct options *given)
 {
-        char why[256];
-        int r = looks_like_rtapp(o->workload, &sc->rtapp, why, sizeof(why));
+        struct options named = *given;
+        const struct options *o = given;
+        char path[PATH_MAX], why[256];
+        int r;
+
+        if (given->workload[0] != '/' && access(given->workload, F_OK) < 0 &&
+            sim_datadir_workload(datadir(), given->workload, path, sizeof(path)) == 0) {
+                named.workload = path;
+                o = &named;
+        }
+        r = looks_like_rtapp(o->workload, &sc->rtapp, why, sizeof(why));
 
         if (r < 0) {
                 fprintf(stderr, "%s: %s\n", o->workload, why);
@@ -1408,12 +1437,12 @@ static int board_filter(const struct dirent *d)
         return d->d_name[0] != '.' && has_suffix(d->d_name, ".ini");
 }
 
-static void list_boards(void)
+static void list_boards(const char *dir)
 {
         struct dirent **names = NULL;
-        int n = scandir(BOARDSDIR, &names, board_filter, alphasort);
+        int n = scandir(dir, &names, board_filter, alphasort);
 
-        printf("boards (%s):\n", BOARDSDIR);
+        printf("boards (%s):\n", dir);
         if (n < 0) {
                 printf("  none installed (%s)\n", strerror(errno));
                 return;
@@ -1424,8 +1453,9 @@ static void list_boards(void)
                 struct bl_diag diag;
 
                 diag_init(&diag);
-                snprintf(path, sizeof(path), "%s/%s", BOARDSDIR, names[i]->d_name);
-                if (board_load(&b, path, &diag) != 0) {
+                if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) >= sizeof(path))
+                        printf("  %-20s (path too long)\n", names[i]->d_name);
+                else if (board_load(&b, path, &diag) != 0) {
                         printf("  %-20s (does not load; blsim run --board %s says why)\n", names[i]->d_name,
                                path);
                 } else {
@@ -1440,6 +1470,51 @@ static void list_boards(void)
         free(names);
 }
 
+static int workload_filter(const struct dirent *d)
+{
+        return d->d_name[0] != '.' && (has_suffix(d->d_name, ".csv") || has_suffix(d->d_name, ".json"));
+}
+
+/* The workloads of one directory, by the name --workload takes. Returns the
+ * count, or -errno. */
+static int list_workload_dir(const char *top, const char *sub)
+{
+        struct dirent **names = NULL;
+        char dir[PATH_MAX];
+        int n;
+
+        if ((size_t)snprintf(dir, sizeof(dir), "%s%s%s", top, *sub ? "/" : "", sub) >= sizeof(dir))
+                return -ENAMETOOLONG;
+        n = scandir(dir, &names, workload_filter, alphasort);
+        if (n < 0)
+                return -errno;
+        for (int i = 0; i < n; i++) {
+                printf("  %s%s%s\n", sub, *sub ? "/" : "", names[i]->d_name);
+                free(names[i]);
+        }
+        free(names);
+        return n;
+}
+
+/* The traces, the held-out traces and the rt-app descriptions. */
+static void list_workloads(const char *dir)
+{
+        static const char *const subdirs[] = { "", "holdout", "rt-app" };
+        int total = 0, first_error = 0;
+
+        printf("workloads (%s):\n", dir);
+        for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
+                int n = list_workload_dir(dir, subdirs[i]);
+
+                if (n > 0)
+                        total += n;
+                else if (n < 0 && i == 0)
+                        first_error = n;
+        }
+        if (total == 0)
+                printf("  none installed (%s)\n", first_error ? strerror(-first_error) : "no .csv or .json");
+}
+
 static int verb_list(int argc, char **argv)
 {
         if (argc > 1) {
@@ -1450,7 +1525,9 @@ static int verb_list(int argc, char **argv)
         for (const struct sim_preset *p = sim_presets; p->name; p++)
                 printf("  %-14s %s\n", p->name, p->summary);
         putchar('\n');
-        list_boards();
+        list_boards(datadir()->boards);
+        putchar('\n');
+        list_workloads(datadir()->workloads);
         return finish_output();
 }
 
