@@ -48,6 +48,29 @@
  *    steady for longer (a ramp, a long phase of constant work between
  *    bursts) still comes down on its measure, 0.1 s later at most.
  *
+ * 5. Frames that fit. The hold of 3. is for loads the smaller CPUs cannot
+ *    carry; a frame loop that saturated LITTLE only in a heavy frame, whose
+ *    other frames LITTLE carries, would otherwise stay up for seconds after
+ *    each heavy one. So on CPUs larger than the smallest seen, once a window
+ *    of HEADROOM_FIT_WINDOW_US has been measured since the last saturation
+ *    and every sample of it fits the smallest CPUs (its peak at most
+ *    HEADROOM_FIT_MARGIN of their top, no busy CPU running faster than
+ *    HEADROOM_FIT_SPEED times it: a frame that needed a big CPU's speed
+ *    while it ran reads small once averaged over the interval), what is
+ *    known is cut to the window's mean demand, and the engine takes the
+ *    load down within a few frames. It waits:
+ *    - while the gaps between past saturations say the next one is near
+ *      (at least half of those that lasted as long as this one ended within
+ *      HEADROOM_FIT_STAY_US more);
+ *    - after a way down it took that did not pay: a saturation within
+ *      HEADROOM_FIT_PROBATION_US of arriving, 4 s and doubling, or a first
+ *      sample that waited (the switch stalled the work), 60 s;
+ *    - for good where the first sample after a switch up showed the switch
+ *      stalling the work for over HEADROOM_FIT_MAX_STALL_US (idle CPUs with
+ *      work waiting): there every way down and back costs frames their
+ *      deadline, and the hold of 3. stays (hotplug, cpuset moves).
+ *    half_life_ms = 0 (hold) turns this rule off.
+ *
  * Steady samples that settled, and quiet ones once the quiet lasts, score
  * the measured peak and it becomes what is known. A sample of length 0 (the
  * first), or whose peak is not finite, scores what is known, or its peak. */
@@ -74,6 +97,23 @@ enum {
 /* How long a load must have been present without a break before a steady
  * measure below what is known is believed (see 4. above). */
 #define HEADROOM_SETTLE_US (100 * 1000)
+/* Rule 5. 100 ms holds three frames at 30 fps and six at 60: each frame's
+ * work is seen whole in some sample, at the speed it ran at. The window's
+ * largest sample, mean and fastest busy CPU are kept per quarter of it. */
+#define HEADROOM_FIT_WINDOW_US (100 * 1000)
+#define HEADROOM_FIT_SLOTS 4
+#define HEADROOM_FIT_MARGIN 0.97
+#define HEADROOM_FIT_SPEED 1.25
+/* A CPU this busy counts for the speed it ran at. */
+#define HEADROOM_SPEED_BUSY 0.05
+#define HEADROOM_FIT_PROBATION_US (100 * 1000)
+#define HEADROOM_FIT_BACKOFF_US (4000 * 1000)
+#define HEADROOM_FIT_BACKOFF_MAX_US (60ULL * 1000 * 1000)
+/* Gaps between saturations remembered, the latest ones. */
+#define HEADROOM_GAPS 8
+#define HEADROOM_FIT_STAY_US (500 * 1000)
+#define HEADROOM_GAP_CAP_US (60ULL * 1000 * 1000)
+#define HEADROOM_FIT_MAX_STALL_US 1000.0
 
 struct headroom_state {
         double min_pressure;            /* share of the interval */
@@ -89,13 +129,31 @@ struct headroom_state {
         double onset;                   /* share of the top capacity, 0 = none */
         double known;
         bool initialised;
+        double smallest_top;            /* the smallest top capacity seen, 0 = none yet */
+        bl_usec_t above;                /* measured above them since, up to HEADROOM_FIT_WINDOW_US */
+        double window[HEADROOM_FIT_SLOTS]; /* the largest peak of each quarter of that time */
+        double work[HEADROOM_FIT_SLOTS];   /* and the work, peak x interval, in it */
+        bl_usec_t span[HEADROOM_FIT_SLOTS]; /* and its length */
+        double speed[HEADROOM_FIT_SLOTS];  /* and the largest capacity a busy CPU ran at */
+        unsigned slot;
+        bl_usec_t slot_age;
+        bl_usec_t backoff;              /* extra wait after failed ways down, 0 = none */
+        bool fit_applied;               /* rule 5 scored the last sample */
+        bl_usec_t waited;               /* above the smallest CPUs since the last saturation, up to the wait */
+        bool probation;                 /* on the smallest CPUs since rule 5 brought the load there */
+        bl_usec_t probation_for;        /* so far */
+        double stall_us;                /* what a switch up stalls the work, estimated */
+        bool stall_known;
+        bl_usec_t since_saturated;      /* up to HEADROOM_GAP_CAP_US */
+        bl_usec_t gap[HEADROOM_GAPS];   /* between saturations, the latest last */
+        unsigned ngaps;
 };
 
 static const struct bl_policy_param headroom_params[] = {
         [HEADROOM_MIN_PRESSURE_PCT] = {
                 .key = "min_pressure_pct",
                 .unit = "% of the interval",
-                .def = 30,
+                .def = 10,
                 .min = 0,
                 .max = 100,
                 .integer = true,
@@ -211,12 +269,171 @@ static bl_usec_t count_up_to(bl_usec_t so_far, bl_usec_t more, bl_usec_t enough)
         return so_far + more < enough ? so_far + more : enough;
 }
 
+static void window_clear(struct headroom_state *h)
+{
+        for (unsigned i = 0; i < HEADROOM_FIT_SLOTS; i++) {
+                h->window[i] = 0.0;
+                h->work[i] = 0.0;
+                h->span[i] = 0;
+                h->speed[i] = 0.0;
+        }
+        h->slot = 0;
+        h->slot_age = 0;
+        h->above = 0;
+}
+
+/* A sample as long as the window fills it alone. */
+static void window_add(struct headroom_state *h, double peak, double speed, bl_usec_t interval)
+{
+        if (interval >= HEADROOM_FIT_WINDOW_US)
+                window_clear(h);
+        if (speed > h->speed[h->slot])
+                h->speed[h->slot] = speed;
+        if (peak > h->window[h->slot])
+                h->window[h->slot] = peak;
+        h->work[h->slot] += peak * (double)interval;
+        h->span[h->slot] += interval;
+        h->above = count_up_to(h->above, interval, HEADROOM_FIT_WINDOW_US);
+        h->slot_age += interval;
+        if (h->slot_age >= HEADROOM_FIT_WINDOW_US / HEADROOM_FIT_SLOTS) {
+                h->slot = (h->slot + 1) % HEADROOM_FIT_SLOTS;
+                h->window[h->slot] = 0.0;
+                h->work[h->slot] = 0.0;
+                h->span[h->slot] = 0;
+                h->speed[h->slot] = 0.0;
+                h->slot_age = 0;
+        }
+}
+
+static double window_max(const struct headroom_state *h)
+{
+        double m = 0.0;
+
+        for (unsigned i = 0; i < HEADROOM_FIT_SLOTS; i++)
+                if (h->window[i] > m)
+                        m = h->window[i];
+        return m;
+}
+
+static double window_speed(const struct headroom_state *h)
+{
+        double m = 0.0;
+
+        for (unsigned i = 0; i < HEADROOM_FIT_SLOTS; i++)
+                if (h->speed[i] > m)
+                        m = h->speed[i];
+        return m;
+}
+
+static double window_mean(const struct headroom_state *h)
+{
+        double work = 0.0, span = 0.0;
+
+        for (unsigned i = 0; i < HEADROOM_FIT_SLOTS; i++) {
+                work += h->work[i];
+                span += (double)h->span[i];
+        }
+        return span > 0 ? work / span : 0.0;
+}
+
+/* A saturation after samples that were not ends a gap between them. */
+static void count_gaps(struct headroom_state *h, bool saturated, bl_usec_t interval)
+{
+        if (!saturated) {
+                h->since_saturated = count_up_to(h->since_saturated, interval, HEADROOM_GAP_CAP_US);
+                return;
+        }
+        if (h->since_saturated > 0) {
+                for (unsigned i = 1; i < HEADROOM_GAPS; i++)
+                        h->gap[i - 1] = h->gap[i];
+                h->gap[HEADROOM_GAPS - 1] = h->since_saturated;
+                if (h->ngaps < HEADROOM_GAPS)
+                        h->ngaps++;
+        }
+        h->since_saturated = 0;
+}
+
+/* Whether the gap in progress is expected to last HEADROOM_FIT_STAY_US more:
+ * half the remembered gaps that lasted as long did. Without any that lasted
+ * as long, yes: nothing says otherwise. */
+static bool gap_lasts(const struct headroom_state *h)
+{
+        unsigned longer = 0, enough = 0;
+
+        for (unsigned i = HEADROOM_GAPS - h->ngaps; i < HEADROOM_GAPS; i++) {
+                if (h->gap[i] <= h->since_saturated)
+                        continue;
+                longer++;
+                if (h->gap[i] >= h->since_saturated + HEADROOM_FIT_STAY_US)
+                        enough++;
+        }
+        return longer == 0 || 2 * enough >= longer;
+}
+
+/* Whether a way down rule 5 took paid: a saturation soon after arriving
+ * says it did not. */
+static void judge_way_down(struct headroom_state *h, bool saturated, bool stalled, bl_usec_t interval)
+{
+        if (h->fit_applied) {
+                h->fit_applied = false;
+                h->probation = true;
+                h->probation_for = 0;
+        }
+        if (!h->probation)
+                return;
+        if (saturated || (stalled && h->probation_for == 0)) {
+                h->probation = false;
+                h->backoff = h->probation_for == 0 ? HEADROOM_FIT_BACKOFF_MAX_US :
+                             h->backoff == 0 ? HEADROOM_FIT_BACKOFF_US : 2 * h->backoff;
+                if (h->backoff > HEADROOM_FIT_BACKOFF_MAX_US)
+                        h->backoff = HEADROOM_FIT_BACKOFF_MAX_US;
+                return;
+        }
+        h->probation_for += interval;
+        if (h->probation_for >= HEADROOM_FIT_PROBATION_US) {
+                h->probation = false;
+                h->backoff /= 2;
+                if (h->backoff < HEADROOM_FIT_BACKOFF_US)
+                        h->backoff = 0;
+        }
+}
+
+/* Rule 5: what is known is more than the load needs once a window's worth
+ * of samples above the smallest CPUs seen each fits them with a margin.
+ * Returns the most it needs then, or 0. */
+static double carried_below(struct headroom_state *h, bool saturated, bool stalled, double peak, double speed,
+                            double top, bl_usec_t interval)
+{
+        const bl_usec_t wait = h->backoff > HEADROOM_FIT_WINDOW_US ? h->backoff : HEADROOM_FIT_WINDOW_US;
+
+        if (top > 0 && (h->smallest_top == 0 || top < h->smallest_top))
+                h->smallest_top = top;
+        if (saturated || h->half_life_us <= 0 || top <= h->smallest_top ||
+            (h->stall_known && h->stall_us > HEADROOM_FIT_MAX_STALL_US)) {
+                if (top <= h->smallest_top)
+                        judge_way_down(h, saturated, stalled, interval);
+                window_clear(h);
+                h->waited = 0;
+                return 0.0;
+        }
+        h->probation = false;
+        window_add(h, peak, speed, interval);
+        h->waited = count_up_to(h->waited, interval, wait);
+        h->fit_applied = false;
+        if (h->waited < wait || h->above < HEADROOM_FIT_WINDOW_US ||
+            window_max(h) > HEADROOM_FIT_MARGIN * h->smallest_top ||
+            window_speed(h) > HEADROOM_FIT_SPEED * h->smallest_top || !gap_lasts(h))
+                return 0.0;
+        h->fit_applied = true;
+        return window_mean(h);
+}
+
 static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
         struct headroom_state *h = state;
         const double peak = bl_sample_peak_demand(s);
         const bool pressure_known = s->has_pressure && isfinite(s->pressure);
-        double busiest = 0.0, busy_sum = 0.0;
+        double busiest = 0.0, busy_sum = 0.0, carried, speed = 0.0;
         bool saturated = false;
 
         (void)now;
@@ -231,6 +448,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 if (c->busy > busiest)
                         busiest = c->busy;
                 busy_sum += c->busy;
+                if (c->busy >= HEADROOM_SPEED_BUSY && c->capacity > speed)
+                        speed = c->capacity;
                 if (cpu_saturated(c, h->saturated_busy))
                         saturated = true;
         }
@@ -241,6 +460,17 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
          * quiet_busy_pct of a big CPU can be a fifth of a LITTLE one, and
          * onset would take a switch down straight back up (seen live: the
          * daemon went up and down every 80 ms on 7 % of a big CPU). */
+        /* The first sample on larger CPUs after a saturation has them busy
+         * catching up, except while the switch stalled them: idle time with
+         * work waiting. The least of the recent estimates is kept (a gap in
+         * the load can only add idle time). */
+        if (h->initialised && bl_sample_top_capacity(s) > h->quiet_top && pressure_known) {
+                double idle_waiting = s->pressure < 1.0 - busiest ? s->pressure : 1.0 - busiest;
+                double stall = idle_waiting > 0 ? idle_waiting * (double)s->interval : 0.0;
+
+                h->stall_us = !h->stall_known || stall < h->stall_us ? stall : (h->stall_us + stall) / 2;
+                h->stall_known = true;
+        }
         if (bl_sample_top_capacity(s) != h->quiet_top) {
                 h->quiet = 0;
                 h->quiet_top = bl_sample_top_capacity(s);
@@ -264,6 +494,11 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
 
                 h->known = peak + (h->known - peak) * keep;
         }
+        count_gaps(h, saturated, s->interval);
+        carried = carried_below(h, saturated, pressure_known && s->pressure > h->min_pressure, peak, speed,
+                                bl_sample_top_capacity(s), s->interval);
+        if (carried > 0 && h->known > carried)
+                h->known = carried;
         h->initialised = true;
         return h->known;
 }
@@ -277,6 +512,16 @@ static void headroom_reset(void *state)
         h->quiet_top = 0.0;
         h->loaded = 0;
         h->initialised = false;
+        h->smallest_top = 0.0;
+        window_clear(h);
+        h->waited = 0;
+        h->backoff = 0;
+        h->fit_applied = false;
+        h->probation = false;
+        h->since_saturated = 0;
+        h->ngaps = 0;
+        h->stall_us = 0.0;
+        h->stall_known = false;
 }
 
 const struct bl_heuristic_ops heuristic_headroom = {

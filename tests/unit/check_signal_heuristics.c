@@ -889,7 +889,7 @@ START_TEST(test_headroom_descriptor)
         ck_assert_uint_eq(o->nparams, 8);
         ck_assert_ptr_nonnull(o->validate);
         ck_assert_ptr_nonnull(o->reset);
-        ck_assert_double_eq(o->params[param_index(o, "min_pressure_pct")].def, 30);
+        ck_assert_double_eq(o->params[param_index(o, "min_pressure_pct")].def, 10);
         ck_assert_double_eq(o->params[param_index(o, "saturated_busy_pct")].def, 100);
         ck_assert_double_eq(o->params[param_index(o, "boost_pct")].def, 125);
         ck_assert_double_eq(o->params[param_index(o, "quiet_busy_pct")].def, 10);
@@ -928,10 +928,10 @@ START_TEST(test_headroom_pressure)
         /* Busy below the top, no pressure: the measured demand, however high. */
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
                                 0.95 * LITTLE_TOP, 1e-3);
-        /* At the floor (30%) is not above it. */
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.30), 10 * MS),
+        /* At the floor (10%) is not above it. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.10), 10 * MS),
                                 0.95 * LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.31), 10 * MS),
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.95, LITTLE_TOP, LITTLE_TOP, 0.11), 10 * MS),
                                 LITTLE_OVER, TOL);
 
         /* Pressure while the CPUs looked at are less than half busy is another CPU's. */
@@ -1013,6 +1013,7 @@ START_TEST(test_headroom_steady)
 {
         struct run r;
         struct cluster_sample c;
+        double v;
 
         run_start(&r, &heuristic_headroom, NULL);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
@@ -1028,9 +1029,13 @@ START_TEST(test_headroom_steady)
         /* Then it is measured: 0.8 x 410 = 328 fits LITTLE. */
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.8, 410), 0.8 * 410, 1e-3);
         ck_assert_double_eq_tol(feed_big(&r, &c, 0.75, 410), 0.75 * 410, 1e-3);
-        /* and is what bursts keep afterwards, decaying with the 2 s half-life. */
-        ck_assert_double_eq_tol(feed_big(&r, &c, 0.3, 102),
-                                0.3 * 102 + (0.75 * 410 - 0.3 * 102) * pow(0.5, 10.0 / 2000), 1e-3);
+        /* and is what bursts keep afterwards, decaying with the 2 s half-life, but
+         * for rule 5: this load has been measured on big for over 100 ms and each
+         * sample fits LITTLE, so the score is its mean over the window, below the
+         * decayed measure and above the burst. */
+        v = feed_big(&r, &c, 0.3, 102);
+        ck_assert_double_lt(v, 0.3 * 102 + (0.75 * 410 - 0.3 * 102) * pow(0.5, 10.0 / 2000) - 1.0);
+        ck_assert_double_gt(v, 0.3 * 102);
 }
 END_TEST
 
@@ -1079,21 +1084,26 @@ START_TEST(test_headroom_half_life)
         run_start(&r, &heuristic_headroom, params);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
                                 LITTLE_OVER, TOL);
-        /* One half-life of bursts measured at 100: halfway there, in time, not samples. */
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 200, BIG_TOP, 0.0), 100 * MS),
-                                100 + (LITTLE_OVER - 100) / 2, 1e-6);
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 200, BIG_TOP, 0.0), 50 * MS),
-                                100 + (LITTLE_OVER - 100) / 2 * pow(0.5, 0.5), 1e-6);
+        /* One half-life of bursts measured at 400 (more than LITTLE carries, so
+         * rule 5 does not apply): halfway there, in time, not samples. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 800, BIG_TOP, 0.0), 100 * MS),
+                                400 + (LITTLE_OVER - 400) / 2, 1e-6);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.5, 800, BIG_TOP, 0.0), 50 * MS),
+                                400 + (LITTLE_OVER - 400) / 2 * pow(0.5, 0.5), 1e-6);
         /* Quiet samples shorter than quiet_ms neither decay nor forget it. */
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.0, 102, BIG_TOP, 0.0), 20 * MS),
-                                100 + (LITTLE_OVER - 100) / 2 * pow(0.5, 0.5), 1e-6);
+                                400 + (LITTLE_OVER - 400) / 2 * pow(0.5, 0.5), 1e-6);
 
-        /* By default a light load at the lowest frequency (40% of 102) lets go in
-         * seconds: 2 s is the default half-life. */
+        /* By default a load LITTLE would not carry (40% of 1000) lets go in
+         * seconds: 2 s is the default half-life. One it would carry (40% of 102)
+         * is measured once it has been seen for 100 ms (rule 5). */
         run_start(&r, &heuristic_headroom, NULL);
         run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 102, BIG_TOP, 0.0), 2000 * MS),
-                                0.4 * 102 + (LITTLE_OVER - 0.4 * 102) / 2, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 1000, BIG_TOP, 0.0), 2000 * MS),
+                                0.4 * 1000 + (LITTLE_OVER - 0.4 * 1000) / 2, 1e-3);
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.4, 102, BIG_TOP, 0.0), 2000 * MS), 0.4 * 102, 1e-3);
 }
 END_TEST
 
@@ -1218,6 +1228,188 @@ START_TEST(test_headroom_extremes)
 }
 END_TEST
 
+/* A frame loop: every period_us its main thread works active_us at 'rate'
+ * (capacity units), on CPU 0 of a cluster running at 'capacity'. */
+struct frames {
+        bl_usec_t period_us, active_us;
+        double rate;
+};
+
+/* The share of [from, to) in which the loop works. */
+static double frames_work(const struct frames *f, bl_usec_t from, bl_usec_t to)
+{
+        double work = 0.0;
+
+        for (bl_usec_t start = from / f->period_us * f->period_us; start < to; start += f->period_us) {
+                bl_usec_t a = start > from ? start : from;
+                bl_usec_t b = start + f->active_us < to ? start + f->active_us : to;
+
+                if (b > a)
+                        work += (double)(b - a);
+        }
+        return work * f->rate;
+}
+
+/* The next 10 ms of the loop on a cluster at 'capacity' of 'top'. */
+static double feed_frames(struct run *r, struct cluster_sample *c, const struct frames *f, uint16_t capacity,
+                          uint16_t top)
+{
+        const bl_usec_t interval = 10 * MS;
+        double busy = frames_work(f, r->now, r->now + interval) / ((double)capacity * (double)interval);
+
+        return run_feed(r, cluster(c, busy, capacity, top, 0.0), interval);
+}
+
+/* Rule 5: a 60 fps loop whose frames LITTLE carries (330 of its 377 while a
+ * frame works, 11 of every 16.7 ms) saturated LITTLE once (a heavy frame):
+ * on big, once 100 ms of it have been measured, the score falls below the
+ * engine's 90 % of LITTLE, within ten frames instead of seconds; back on
+ * LITTLE it never asks for more than LITTLE. */
+START_TEST(test_headroom_frames_that_fit_little)
+{
+        const struct frames f = { .period_us = 16667, .active_us = 11000, .rate = 330 };
+        struct run r;
+        struct cluster_sample c;
+        double v = 0.0;
+        unsigned i;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
+                                LITTLE_OVER, TOL);
+        /* Less than 100 ms on big: still held. */
+        for (i = 0; i < 9; i++)
+                ck_assert_double_gt(feed_frames(&r, &c, &f, 410, BIG_TOP), LITTLE_TOP);
+        for (; i < 16; i++) {
+                v = feed_frames(&r, &c, &f, 410, BIG_TOP);
+                if (v < 0.9 * LITTLE_TOP)
+                        break;
+        }
+        ck_assert_uint_lt(i, 16);
+        /* What it scores is the loop's work per unit of time, not less. */
+        ck_assert_double_ge(v, 330.0 * 11000 / 16667 * 0.9);
+        for (i = 0; i < 100; i++)
+                ck_assert_double_lt(feed_frames(&r, &c, &f, 410, BIG_TOP), 0.9 * LITTLE_TOP);
+        /* On LITTLE, at its top, the frames fit: nothing asks to go up. */
+        for (i = 0; i < 200; i++)
+                ck_assert_double_le(feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP), LITTLE_TOP);
+
+        /* A second saturation starts the window again. */
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        for (i = 0; i < 9; i++)
+                ck_assert_double_gt(feed_frames(&r, &c, &f, 410, BIG_TOP), LITTLE_TOP);
+}
+END_TEST
+
+/* A loop whose frames do not fit LITTLE (450 while a frame works, 14 of
+ * 16.7 ms: 378 a period on average, more than LITTLE's 377) keeps the level
+ * it went to, decaying with the half-life as before; so does any loop with
+ * half_life_ms = 0 (hold). */
+START_TEST(test_headroom_frames_that_do_not_fit_little)
+{
+        const struct frames heavy = { .period_us = 16667, .active_us = 14000, .rate = 450 };
+        const struct frames light = { .period_us = 16667, .active_us = 11000, .rate = 330 };
+        double params[BL_POLICY_MAX_PARAMS];
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        for (unsigned i = 0; i < 100; i++)
+                ck_assert_double_gt(feed_frames(&r, &c, &heavy, 512, BIG_TOP), 0.9 * LITTLE_TOP);
+
+        defaults(&heuristic_headroom, params);
+        set_param(&heuristic_headroom, params, "half_life_ms", 0);
+        run_start(&r, &heuristic_headroom, params);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        for (unsigned i = 0; i < 100; i++)
+                ck_assert_double_eq_tol(feed_frames(&r, &c, &light, 410, BIG_TOP), LITTLE_OVER, TOL);
+}
+END_TEST
+
+/* Only CPUs larger than the smallest seen are judged: a loop that saturated
+ * big after LITTLE (a heavy burst) comes down once its frames fit LITTLE; a
+ * load never seen on smaller CPUs is held as before. */
+START_TEST(test_headroom_frames_judged_against_the_smallest_cpus)
+{
+        const struct frames f = { .period_us = 16667, .active_us = 11000, .rate = 330 };
+        struct run r;
+        struct cluster_sample c;
+        unsigned i;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 1.0, BIG_TOP), 1.25 * BIG_TOP, TOL);
+        for (i = 0; i < 30; i++)
+                if (feed_frames(&r, &c, &f, 410, BIG_TOP) < 0.9 * LITTLE_TOP)
+                        break;
+        ck_assert_uint_lt(i, 16);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        ck_assert_double_eq_tol(feed_big(&r, &c, 1.0, BIG_TOP), 1.25 * BIG_TOP, TOL);
+        for (i = 0; i < 30; i++)
+                ck_assert_double_gt(feed_frames(&r, &c, &f, 410, BIG_TOP), BIG_TOP);
+}
+END_TEST
+
+/* How long the loop of test_headroom_frames_that_fit_little takes on big to
+ * score below the engine's 90 % of LITTLE, in samples (0: not within 'most'). */
+static unsigned frames_until_down(struct run *r, struct cluster_sample *c, const struct frames *f, unsigned most)
+{
+        for (unsigned i = 1; i <= most; i++)
+                if (feed_frames(r, c, f, 410, BIG_TOP) < 0.9 * LITTLE_TOP)
+                        return i;
+        return 0;
+}
+
+/* A switch up whose first sample shows the CPUs idle with work waiting (the
+ * switch stalled it for 10 ms: hotplug-like) keeps rule 5 off: the hold of
+ * rule 3 stays. One whose first sample has them busy catching up does not. */
+START_TEST(test_headroom_frames_held_where_switches_stall)
+{
+        const struct frames f = { .period_us = 16667, .active_us = 11000, .rate = 330 };
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        run_feed(&r, cluster(&c, 0.0, 102, BIG_TOP, 1.0), 10 * MS);
+        ck_assert_uint_eq(frames_until_down(&r, &c, &f, 100), 0);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        run_feed(&r, cluster(&c, 1.0, 410, BIG_TOP, 1.0), 10 * MS);
+        ck_assert_uint_gt(frames_until_down(&r, &c, &f, 100), 0);
+}
+END_TEST
+
+/* A way down that saturates LITTLE at once did not pay: rule 5 waits 4 s
+ * after that saturation instead of 100 ms (and rule 3's half-life brings
+ * this loop down first). */
+START_TEST(test_headroom_frames_back_off_after_a_failed_way_down)
+{
+        const struct frames f = { .period_us = 16667, .active_us = 11000, .rate = 330 };
+        struct run r;
+        struct cluster_sample c;
+        unsigned n;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        n = frames_until_down(&r, &c, &f, 20);
+        ck_assert_uint_gt(n, 0);
+        /* Down, and LITTLE saturated in its second sample: back up, and held
+         * until rule 3's half-life brings it down, after about 2 s. */
+        feed_frames(&r, &c, &f, LITTLE_TOP, LITTLE_TOP);
+        run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS);
+        n = frames_until_down(&r, &c, &f, 500);
+        ck_assert_uint_ge(n, 150);
+}
+END_TEST
+
 static Suite *policy_new_suite(void)
 {
         Suite *s = suite_create("signal_heuristics");
@@ -1276,6 +1468,11 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);
+        tcase_add_test(headroom, test_headroom_frames_that_fit_little);
+        tcase_add_test(headroom, test_headroom_frames_that_do_not_fit_little);
+        tcase_add_test(headroom, test_headroom_frames_judged_against_the_smallest_cpus);
+        tcase_add_test(headroom, test_headroom_frames_held_where_switches_stall);
+        tcase_add_test(headroom, test_headroom_frames_back_off_after_a_failed_way_down);
         suite_add_tcase(s, headroom);
         return s;
 }
