@@ -171,22 +171,10 @@ int cpu_online_write(unsigned cpu, bool online, unsigned *tries)
 
 int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online)
 {
-        unsigned span = cpuset_span(cpus);
+        bl_cpuset unreadable;
+        unsigned first;
 
-        cpuset_zero(online);
-        for (unsigned cpu = 0; cpu < span; cpu++) {
-                bool on;
-                int r;
-
-                if (!cpuset_isset(cpus, cpu))
-                        continue;
-                r = cpu_online_read(cpu, &on);
-                if (r < 0)
-                        return r;
-                if (on)
-                        cpuset_set(online, cpu);
-        }
-        return 0;
+        return cpu_online_read_each(cpus, online, &unreadable, &first);
 }
 
 int cpu_online_read_each(const bl_cpuset *cpus, bl_cpuset *online, bl_cpuset *unreadable, unsigned *first)

@@ -24,21 +24,6 @@ static void textf(char *buf, size_t size, const char *fmt, ...)
         va_end(ap);
 }
 
-static int read_u64(const char *path, uint64_t *ret)
-{
-        char buf[64];
-        long long v;
-        int r = read_line(path, buf, sizeof(buf));
-
-        if (r < 0)
-                return r;
-        r = parse_int(buf, &v);
-        if (r < 0 || v < 0)
-                return -EINVAL;
-        *ret = (uint64_t)v;
-        return 0;
-}
-
 /* "0-3,6" into a mask of up to 64 CPUs. */
 int em_parse_cpulist(const char *s, uint64_t *mask)
 {
@@ -173,10 +158,10 @@ static int read_em_pd(const char *dir, struct em_domain *pd, struct bl_diag *dia
                                 r = -E2BIG;
                         } else {
                                 textf(path, sizeof(path), "%s/%s/frequency", dir, name);
-                                r = read_u64(path, &khz);
+                                r = read_u64_line(path, &khz);
                                 if (r == 0) {
                                         textf(path, sizeof(path), "%s/%s/power", dir, name);
-                                        r = read_u64(path, &power);
+                                        r = read_u64_line(path, &power);
                                 }
                                 if (r < 0)
                                         diag_add(diag, "%s: expected a number, got %s", path,

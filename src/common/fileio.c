@@ -202,6 +202,21 @@ int read_line(const char *path, char *buf, size_t size)
         return 0;
 }
 
+int read_u64_line(const char *path, uint64_t *ret)
+{
+        char buf[64];
+        long long v;
+        int r = read_line(path, buf, sizeof(buf));
+
+        if (r < 0)
+                return r;
+        r = parse_int(buf, &v);
+        if (r < 0 || v < 0)
+                return -EINVAL;
+        *ret = (uint64_t)v;
+        return 0;
+}
+
 /* The kernel writes plain decimal: "[-+]digits", then at most blanks and a
  * newline. Those are parsed here; strtoll()'s locale-aware, any-base path
  * cost a fifth of the daemon's tick (the cpuidle residencies of every CPU

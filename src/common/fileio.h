@@ -53,6 +53,9 @@ int read_file(const char *path, char **ret, size_t *ret_len);
 int read_file_limit(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Reads a small sysfs-style file, strips the trailing newline. */
 int read_line(const char *path, char *buf, size_t size);
+/* A file's first line as a non-negative decimal (a sysfs or debugfs value);
+ * -EINVAL when it is not one. */
+int read_u64_line(const char *path, uint64_t *ret);
 /* pread()s a kept descriptor from offset 0 into buf (NUL-terminated). */
 int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
 /* The value of a hexadecimal digit, or -1. */

@@ -523,21 +523,6 @@ int import_from_dts(struct import_model *m, const char *path, struct bl_diag *di
 
 /* ---- sysfs ---- */
 
-static int read_u64(const char *path, uint64_t *ret)
-{
-        char buf[64];
-        long long v;
-        int r = read_line(path, buf, sizeof(buf));
-
-        if (r < 0)
-                return r;
-        r = parse_int(buf, &v);
-        if (r < 0 || v < 0)
-                return -EINVAL;
-        *ret = (uint64_t)v;
-        return 0;
-}
-
 static int cmp_uint(const void *a, const void *b)
 {
         unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -632,7 +617,7 @@ int import_from_sysfs(struct import_model *m, const char *root, struct bl_diag *
                         break;
                 ncpus++;
                 textf(path, sizeof(path), "%s/cpu%u/cpu_capacity", cpudir, cpu);
-                r = read_u64(path, &capacity);
+                r = read_u64_line(path, &capacity);
                 if (r < 0 || capacity == 0 || capacity > 1024) {
                         diag_add(diag, "%s: expected the kernel's capacity (1-1024), got %s", path,
                                  r < 0 ? strerror(-r) : "a number out of range");
