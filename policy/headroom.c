@@ -305,24 +305,25 @@ static void window_add(struct headroom_state *h, double peak, double speed, bl_u
         }
 }
 
-static double window_max(const struct headroom_state *h)
+/* The largest of one per-slot figure of the window. */
+static double slots_max(const double *slot)
 {
         double m = 0.0;
 
         for (unsigned i = 0; i < HEADROOM_FIT_SLOTS; i++)
-                if (h->window[i] > m)
-                        m = h->window[i];
+                if (slot[i] > m)
+                        m = slot[i];
         return m;
+}
+
+static double window_max(const struct headroom_state *h)
+{
+        return slots_max(h->window);
 }
 
 static double window_speed(const struct headroom_state *h)
 {
-        double m = 0.0;
-
-        for (unsigned i = 0; i < HEADROOM_FIT_SLOTS; i++)
-                if (h->speed[i] > m)
-                        m = h->speed[i];
-        return m;
+        return slots_max(h->speed);
 }
 
 static double window_mean(const struct headroom_state *h)
