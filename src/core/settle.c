@@ -40,7 +40,7 @@ void settle_begin(struct bl_settle *s, bl_usec_t now)
 {
         /* A switch inside a window: the machine has not been itself since
          * the first one, so that one's baseline stays. Before any sample
-         * (the start-up level) the baseline is nothing at all. */
+         * the baseline is nothing at all. */
         if (s->phase == BL_SETTLE_QUIET) {
                 s->base_demand = ring_peak(s->recent_demand, s->recent_n);
                 s->base_pressure = ring_peak(s->recent_pressure, s->recent_n);
