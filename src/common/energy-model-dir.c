@@ -2,7 +2,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +10,6 @@
 #include "common/fileio.h"
 
 #define EM_PATH_MAX 4096
-
-/* snprintf() for paths, where a cut path is the accepted outcome: it names
- * no file, and the read fails with that name. */
-static void textf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void textf(char *buf, size_t size, const char *fmt, ...)
-{
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(buf, size, fmt, ap);
-        va_end(ap);
-}
 
 /* "0-3,6" into a mask of up to 64 CPUs. */
 int em_parse_cpulist(const char *s, uint64_t *mask)

@@ -316,6 +316,15 @@ int path_join(char *buf, size_t size, const char *dir, const char *name)
         return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+void textf(char *buf, size_t size, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(buf, size, fmt, ap);
+        va_end(ap);
+}
+
 int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, const void *userdata),
                       const void *userdata)
 {

@@ -69,6 +69,9 @@ int parse_u32_fields(const char *text, char sep, uint32_t *ret, unsigned n);
 
 /* "DIR/NAME" into 'buf'. Returns 0 or -ENAMETOOLONG. */
 int path_join(char *buf, size_t size, const char *dir, const char *name);
+/* snprintf() where a cut text is the accepted outcome: a path cut short
+ * names no file, and the read fails with that name. */
+void textf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Replaces DIR/NAME whole or not at all: 'fill' writes the text into a
  * temporary file of mode 0600 in DIR (created 0755 when missing), which is

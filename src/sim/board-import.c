@@ -35,18 +35,6 @@ struct kind {
         uint64_t uw[SIM_MAX_OPPS];
 };
 
-/* snprintf() for paths and notes, where a cut text is the accepted outcome
- * (a path cut short names no file, and the read fails with that name). */
-static void textf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void textf(char *buf, size_t size, const char *fmt, ...)
-{
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(buf, size, fmt, ap);
-        va_end(ap);
-}
-
 uint64_t import_em_power_uw(uint32_t dpc, uint64_t hz, uint64_t microvolt)
 {
         uint64_t mv = microvolt / 1000;
