@@ -1108,6 +1108,19 @@ static void warn_conflicts(struct bl_diag *diag)
         diag_init(diag);
 }
 
+/* A sample read outside the ticks, at start: it goes to the debug log and
+ * through the settle window, and no decision is made on it. '*now': this
+ * read. */
+static void sample_off_tick(struct bl_daemon *d, bl_usec_t *now, const char *what)
+{
+        *now = switch_clock_now();
+        if (sampler_read(&d->sampler, *now, &d->sample) < 0)
+                return;
+        if (log_enabled(LOG_DEBUG))
+                log_sample(d, what);
+        (void)settle_filter(&d->settle, &d->sample, *now);
+}
+
 /* Samples the machine as found for a few intervals before the start-up
  * level is applied, which gives that switch's settle window its baseline.
  * Without one the window cut every sample to nothing: a steady load there
@@ -1128,12 +1141,7 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
 
                 while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
                         ;
-                *now = switch_clock_now();
-                if (sampler_read(&d->sampler, *now, &d->sample) == 0) {
-                        if (log_enabled(LOG_DEBUG))
-                                log_sample(d, "before the start");
-                        (void)settle_filter(&d->settle, &d->sample, *now);
-                }
+                sample_off_tick(d, now, "before the start");
         }
 }
 
@@ -1147,9 +1155,7 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
  * this read. */
 static void sample_after_start(struct bl_daemon *d, bl_usec_t *now)
 {
-        *now = switch_clock_now();
-        if (sampler_read(&d->sampler, *now, &d->sample) == 0)
-                (void)settle_filter(&d->settle, &d->sample, *now);
+        sample_off_tick(d, now, "after the start-up switch");
 }
 
 /* The level the engines start at, applied before the loop runs, measured,
