@@ -71,7 +71,6 @@ void settle_applied(struct bl_settle *s, bl_usec_t now)
         s->phase = BL_SETTLE_SETTLING;
         s->applied = now;
         s->deadline = now + bound;
-        s->earliest = now + (took < bound ? took : bound);
         s->quiet = 0;
 }
 
@@ -106,6 +105,15 @@ static void close_window(struct bl_settle *s, bl_usec_t now, bool settled)
         if (len > s->max_us)
                 s->max_us = len;
         s->phase = BL_SETTLE_QUIET;
+}
+
+/* Settled or not, the window lasts as long as its switch took (within the
+ * bound): see settle_applied() in settle.h. */
+static bl_usec_t earliest_close(const struct bl_settle *s)
+{
+        bl_usec_t took = s->applied > s->started ? s->applied - s->started : 0;
+
+        return s->applied + took < s->deadline ? s->applied + took : s->deadline;
 }
 
 /* Cuts the sample to the baseline; returns whether anything was cut. */
@@ -149,7 +157,7 @@ bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now)
                         /* settled since the first of the quiet samples */
                         if (s->quiet++ == 0)
                                 s->quiet_since = now;
-                        if ((s->quiet >= BL_SETTLE_QUIET_SAMPLES && now >= s->earliest) ||
+                        if ((s->quiet >= BL_SETTLE_QUIET_SAMPLES && now >= earliest_close(s)) ||
                             now >= s->deadline) {
                                 close_window(s, s->quiet_since, true);
                                 remember(s, demand, pressure);

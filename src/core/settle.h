@@ -71,7 +71,6 @@ struct bl_settle {
         bl_usec_t started;              /* the switch's first write */
         bl_usec_t applied;              /* its last read-back */
         bl_usec_t deadline;             /* the window closes here at the latest */
-        bl_usec_t earliest;             /* ...and not before here (see settle_applied()) */
         unsigned quiet;                 /* samples in a row back at the baseline */
         bl_usec_t quiet_since;          /* the end of the first of them */
         /* What was measured, for status: */
