@@ -87,7 +87,8 @@ void cpu_present_set(const bl_cpuset *cpus, bl_cpuset *present);
 int cpu_online_write(unsigned cpu, bool online, unsigned *tries);
 /* The path of cpuN/online. */
 void cpu_online_path(unsigned cpu, char *buf, size_t size);
-/* Online state of every CPU in 'cpus' (others left out of 'online'). */
+/* Online state of every CPU in 'cpus' (others left out of 'online').
+ * Returns 0, or the first unreadable CPU's -errno (cpu_online_read_each()). */
 int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online);
 /* The same, but a CPU whose file cannot be read, or reads neither 0 nor 1,
  * goes to 'unreadable' and the others are still read. Returns 0, or the
