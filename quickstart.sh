@@ -100,6 +100,13 @@ check() {
                 echo "=== $log"
                 cat "$log"
         done
+        # CI shows only the end of its log: put what failed last.
+        if [ "$status" -ne 0 ]; then
+                echo "=== $dir/test-suite.log (the logs of the tests that did not pass)"
+                cat "$dir/test-suite.log" 2>/dev/null || true
+                echo "=== $dir: did not pass"
+                grep -h -E '^(FAIL|ERROR|XPASS):' "$dir"/tests/*/*.log || true
+        fi
         return $status
 }
 
