@@ -10,6 +10,7 @@ tests/install/installdirs.sh: Makefile
 		echo "dbuspolicydir='$(dbuspolicydir)'"; \
 		echo "polkitactiondir='$(polkitactiondir)'"; \
 		echo "systemdsystemunitdir='$(systemdsystemunitdir)'"; \
+		echo "catalogdir='$(catalogdir)'"; \
 		echo "boardsdir='$(boardsdir)'"; \
 		echo "workloadsdir='$(workloadsdir)'"; \
 	} > $@.tmp && mv $@.tmp $@
