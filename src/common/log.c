@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
+/* CODE_FILE= would name this file for every message, not the caller. */
+#define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
 #include "common/log.h"
