@@ -11,6 +11,7 @@ tests/install/installdirs.sh: Makefile
 		echo "polkitactiondir='$(polkitactiondir)'"; \
 		echo "systemdsystemunitdir='$(systemdsystemunitdir)'"; \
 		echo "catalogdir='$(catalogdir)'"; \
+		echo "dbusinterfacesdir='$(dbusinterfacesdir)'"; \
 		echo "boardsdir='$(boardsdir)'"; \
 		echo "workloadsdir='$(workloadsdir)'"; \
 	} > $@.tmp && mv $@.tmp $@
