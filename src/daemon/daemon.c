@@ -294,9 +294,7 @@ static void account(struct bl_daemon *d, bl_usec_t now)
         d->accounted_until = now;
 }
 
-/* The journal fields of holds ending: 'id' (0 when several end at once),
- * how many, and why ("released", "expired", "owner-left"). */
-static const struct log_fields *release_fields(struct log_fields *f, uint32_t id, unsigned n, const char *why)
+const struct log_fields *daemon_release_fields(struct log_fields *f, uint32_t id, unsigned n, const char *why)
 {
         if (id > 0)
                 log_field(f, "BIGLITTLE_HOLD_ID", "%u", id);
@@ -335,7 +333,7 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
         for (unsigned i = 0; i < n && i < BL_MAX_HOLDS; i++) {
                 struct log_fields f = LOG_FIELDS_INIT;
 
-                log_event(LOG_INFO, BL_MESSAGE_RELEASE, release_fields(&f, ids[i], 1, "expired"),
+                log_event(LOG_INFO, BL_MESSAGE_RELEASE, daemon_release_fields(&f, ids[i], 1, "expired"),
                           "hold %u expired", ids[i]);
         }
         if (n > 0)
@@ -847,7 +845,8 @@ int daemon_release(struct bl_daemon *d, uint32_t id)
 
         if (r < 0)
                 return r;
-        log_event(LOG_INFO, BL_MESSAGE_RELEASE, release_fields(&f, id, 1, "released"), "hold %u released", id);
+        log_event(LOG_INFO, BL_MESSAGE_RELEASE, daemon_release_fields(&f, id, 1, "released"), "hold %u released",
+                  id);
         daemon_holds_changed(d);
         daemon_decide_now(d);
         return 0;
@@ -860,7 +859,7 @@ unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all)
 
         if (n == 0)
                 return 0;
-        release_fields(&f, 0, n, "released");
+        daemon_release_fields(&f, 0, n, "released");
         if (all) {
                 log_event(LOG_INFO, BL_MESSAGE_RELEASE, &f, "all %u holds released", n);
         } else {
@@ -879,7 +878,7 @@ void daemon_owner_gone(struct bl_daemon *d, const char *owner)
 
         if (n == 0)
                 return;
-        release_fields(&f, 0, n, "owner-left");
+        daemon_release_fields(&f, 0, n, "owner-left");
         log_field(&f, "BIGLITTLE_OWNER", "%s", owner);
         log_event(LOG_INFO, BL_MESSAGE_RELEASE, &f, "%u holds of %s ended: it left the bus", n, owner);
         daemon_holds_changed(d);
@@ -1115,8 +1114,12 @@ static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
         /* A level saved under another mode's ladder may not exist now. */
         for (unsigned i = d->holds.n; i-- > 0;)
                 if (d->holds.h[i].level >= d->ladder.nlevels) {
-                        log_warning("hold %u dropped: its level does not exist in mode %s", d->holds.h[i].id,
-                                    mode_to_string(d->ladder.mode));
+                        struct log_fields f = LOG_FIELDS_INIT;
+
+                        log_event(LOG_WARNING, BL_MESSAGE_RELEASE,
+                                  daemon_release_fields(&f, d->holds.h[i].id, 1, "level-gone"),
+                                  "hold %u dropped: its level does not exist in mode %s", d->holds.h[i].id,
+                                  mode_to_string(d->ladder.mode));
                         (void)holds_release(&d->holds, d->holds.h[i].id);
                 }
         for (unsigned i = 0; i < d->holds.n; i++) {

@@ -141,6 +141,51 @@ static pid_t start_journal(const char *path)
         return pid;
 }
 
+/* The reader, the board and the daemon without --foreground on it, with
+ * the configuration 'config'; the reader's pid, or 0 when the journal's
+ * socket cannot be had here (the test then runs nothing). The journal's
+ * text goes to the work directory's file "journal". */
+static pid_t start_journaled(const char *config, bool with_bus)
+{
+        char *argv[] = { (char *)DAEMON_PATH, (char *)"--config", NULL, NULL };
+        pid_t reader = start_journal(work_file("journal"));
+        int r;
+
+        if (reader == 0)
+                return 0;
+        new_board("exynos5422");
+        set_load(idle_load, 1);
+        if (with_bus)
+                harness_start_bus(NULL);
+        argv[2] = (char *)write_config("bigLittle.conf", config);
+        r = fakeboard_spawn(fb, argv, false);
+        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
+        return reader;
+}
+
+/* Stops the daemon, then the reader once it has read everything the
+ * daemon sent; the journal's text (for the caller to free). */
+static char *stop_journaled(pid_t reader)
+{
+        assert_exit_status(stop_daemon(SIGTERM), 0);
+        harness_stop_child(reader);
+        return read_whole_file(work_file("journal"));
+}
+
+static bool journal_has(struct fakeboard *board, void *userdata)
+{
+        (void)board;
+        return strstr(read_work_file("journal"), userdata) != NULL;
+}
+
+/* Runs the board until the journal has 'needle' (in its first 8 KiB). */
+static void expect_journal(const char *needle, unsigned timeout_ms)
+{
+        ck_assert_msg(fakeboard_run(fb, timeout_ms, journal_has, (void *)needle) == 1,
+                      "no \"%s\" in the journal after %u ms:\n%s", needle, timeout_ms,
+                      text_tail(read_work_file("journal"), 2000));
+}
+
 /* The entry (a static copy) whose MESSAGE_ID is 'id' and that
  * has the line 'has' ("KEY=value"; NULL: any); NULL when there is none. */
 static const char *find_entry(const char *journal, const char *id, const char *has)
@@ -181,8 +226,7 @@ static void assert_field(const char *entry, const char *field)
  * their MESSAGE_ID and fields, the message reading as on stderr. */
 START_TEST(test_hold_and_switches_reach_the_journal)
 {
-        char *argv[] = { (char *)DAEMON_PATH, (char *)"--config", NULL, NULL };
-        char journal_path[4096], field[128];
+        char field[128];
         sd_bus_error error = SD_BUS_ERROR_NULL;
         sd_bus_message *reply = NULL;
         _cleanup_free_ char *journal = NULL;
@@ -192,16 +236,9 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         pid_t reader;
         int r;
 
-        snprintf(journal_path, sizeof(journal_path), "%s", work_file("journal"));
-        reader = start_journal(journal_path);
+        reader = start_journaled(base_config, true);
         if (reader == 0)
                 return;
-        new_board("exynos5422");
-        set_load(idle_load, 1);
-        harness_start_bus(NULL);
-        argv[2] = (char *)write_config("bigLittle.conf", base_config);
-        r = fakeboard_spawn(fb, argv, false);
-        ck_assert_msg(r == 0, "cannot start %s: %s", DAEMON_PATH, strerror(-r));
         b = bus_client_wait_daemon(START_BOUND_MS);
         expect_online("0-3", SWITCH_BOUND_MS);
 
@@ -216,10 +253,7 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         ck_assert_msg(r >= 0, "Release failed: %s", error.message);
         expect_online("0-3", DOWN_DELAY_MS + SWITCH_BOUND_MS);
         sd_bus_unref(b);
-        assert_exit_status(stop_daemon(SIGTERM), 0);
-        /* Everything the daemon sent is in the socket: the reader drains it. */
-        harness_stop_child(reader);
-        journal = read_whole_file(journal_path);
+        journal = stop_journaled(reader);
 
         snprintf(field, sizeof(field), "BIGLITTLE_HOLD_ID=%u", id);
         e = find_entry(journal, BL_MESSAGE_HOLD, field);
@@ -260,6 +294,59 @@ START_TEST(test_hold_and_switches_reach_the_journal)
 }
 END_TEST
 
+/* The thermal state capped and back, and a reload refused for a bad file:
+ * both with their MESSAGE_ID and fields. */
+START_TEST(test_thermal_and_refused_reload_reach_the_journal)
+{
+        static const char config[] = HARNESS_PELT_CONFIG "[thermal]\n"
+                                                         "cap_temp_c = 85\n"
+                                                         "release_temp_c = 80\n"
+                                                         "critical_temp_c = 95\n";
+        _cleanup_free_ char *journal = NULL;
+        char want[128];
+        const char *e;
+        pid_t reader;
+
+        reader = start_journaled(config, false);
+        if (reader == 0)
+                return;
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 60000), 0);
+        expect_online("0-3", START_BOUND_MS);
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 86000), 0);
+        snprintf(want, sizeof(want), "MESSAGE_ID=%s", BL_MESSAGE_THERMAL);
+        expect_journal(want, SWITCH_BOUND_MS);
+        ck_assert_int_eq(fakeboard_set_temp(fb, 0, 70000), 0);
+        expect_journal("BIGLITTLE_FROM=capped", SWITCH_BOUND_MS);
+
+        write_config("bigLittle.conf", "[daemon]\nsample_interval_ms = fast\n");
+        ck_assert_int_eq(fakeboard_kill(fb, SIGHUP), 0);
+        snprintf(want, sizeof(want), "MESSAGE_ID=%s", BL_MESSAGE_RELOAD_REFUSED);
+        expect_journal(want, SWITCH_BOUND_MS);
+        journal = stop_journaled(reader);
+
+        e = find_entry(journal, BL_MESSAGE_THERMAL, "BIGLITTLE_TO=capped");
+        ck_assert_msg(e, "no thermal state capped in the journal:\n%s", text_tail(journal, 2000));
+        assert_field(e, "BIGLITTLE_FROM=normal");
+        assert_field(e, "BIGLITTLE_TEMPERATURE_MC=86000");
+        assert_field(e, "BIGLITTLE_CAP_MC=85000");
+        assert_field(e, "BIGLITTLE_RELEASE_MC=80000");
+        assert_field(e, "BIGLITTLE_CRITICAL_MC=95000");
+        assert_field(e, "PRIORITY=4");
+        e = find_entry(journal, BL_MESSAGE_THERMAL, "BIGLITTLE_TO=normal");
+        ck_assert_msg(e, "no thermal state normal in the journal:\n%s", text_tail(journal, 2000));
+        assert_field(e, "BIGLITTLE_FROM=capped");
+        assert_field(e, "BIGLITTLE_TEMPERATURE_MC=70000");
+
+        e = find_entry(journal, BL_MESSAGE_RELOAD_REFUSED, NULL);
+        ck_assert_msg(e, "no refused reload in the journal:\n%s", text_tail(journal, 2000));
+        assert_field(e, "BIGLITTLE_REASON=configuration");
+        assert_field(e, "MESSAGE=reload: refused, keeping the running configuration");
+        /* The error itself comes before it, naming the place. */
+        ck_assert_msg(strstr(journal, "bigLittle.conf:2: sample_interval_ms"), "no file:line of the error:\n%s",
+                      text_tail(journal, 2000));
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("journal");
@@ -267,6 +354,7 @@ int main(void)
 
         tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_add_test(tc, test_hold_and_switches_reach_the_journal);
+        tcase_add_test(tc, test_thermal_and_refused_reload_reach_the_journal);
         suite_add_tcase(s, tc);
         return harness_main(s, "check_journal");
 }
