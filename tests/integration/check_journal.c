@@ -212,6 +212,16 @@ static const char *find_entry(const char *journal, const char *id, const char *h
         return NULL;
 }
 
+/* find_entry(), failing the test (with the journal's tail) when there is
+ * no such entry; 'what' names it. */
+static const char *expect_entry(const char *journal, const char *id, const char *has, const char *what)
+{
+        const char *e = find_entry(journal, id, has);
+
+        ck_assert_msg(e, "no %s (%s) in the journal:\n%s", what, has ? has : id, text_tail(journal, 2000));
+        return e;
+}
+
 /* Fails unless the entry has the line "KEY=value". */
 static void assert_field(const char *entry, const char *field)
 {
@@ -256,8 +266,7 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         journal = stop_journaled(reader);
 
         snprintf(field, sizeof(field), "BIGLITTLE_HOLD_ID=%u", id);
-        e = find_entry(journal, BL_MESSAGE_HOLD, field);
-        ck_assert_msg(e, "no hold %u in the journal:\n%s", id, text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_HOLD, field, "hold");
         assert_field(e, "BIGLITTLE_LEVEL=big");
         assert_field(e, "BIGLITTLE_UID=0");
         assert_field(e, "BIGLITTLE_REASON=journal test");
@@ -267,8 +276,7 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         snprintf(field, sizeof(field), "MESSAGE=hold %u: big for 60 s by uid 0", id);
         assert_field(e, field);
 
-        e = find_entry(journal, BL_MESSAGE_SWITCH, "BIGLITTLE_TO=big");
-        ck_assert_msg(e, "no switch to big in the journal:\n%s", text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_SWITCH, "BIGLITTLE_TO=big", "switch to big");
         assert_field(e, "BIGLITTLE_FROM=little");
         assert_field(e, "BIGLITTLE_CAUSE=hold");
         snprintf(field, sizeof(field), "BIGLITTLE_HOLD_ID=%u", id);
@@ -278,13 +286,11 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         ck_assert_msg(strstr(e, "\nMESSAGE=switch little -> big: hold "), "not the message of stderr:%s", e);
 
         snprintf(field, sizeof(field), "BIGLITTLE_HOLD_ID=%u", id);
-        e = find_entry(journal, BL_MESSAGE_RELEASE, field);
-        ck_assert_msg(e, "no release of hold %u in the journal:\n%s", id, text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_RELEASE, field, "release of hold");
         assert_field(e, "BIGLITTLE_REASON=released");
         assert_field(e, "BIGLITTLE_HOLDS=1");
 
-        e = find_entry(journal, BL_MESSAGE_SWITCH, "BIGLITTLE_TO=little");
-        ck_assert_msg(e, "no switch down in the journal:\n%s", text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_SWITCH, "BIGLITTLE_TO=little", "switch down");
         assert_field(e, "BIGLITTLE_FROM=big");
         assert_field(e, "BIGLITTLE_CAUSE=down");
         ck_assert_msg(!strstr(e, "\nBIGLITTLE_HOLD_ID="), "a hold named in a switch by demand:%s", e);
@@ -324,21 +330,18 @@ START_TEST(test_thermal_and_refused_reload_reach_the_journal)
         expect_journal(want, SWITCH_BOUND_MS);
         journal = stop_journaled(reader);
 
-        e = find_entry(journal, BL_MESSAGE_THERMAL, "BIGLITTLE_TO=capped");
-        ck_assert_msg(e, "no thermal state capped in the journal:\n%s", text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_THERMAL, "BIGLITTLE_TO=capped", "thermal state capped");
         assert_field(e, "BIGLITTLE_FROM=normal");
         assert_field(e, "BIGLITTLE_TEMPERATURE_MC=86000");
         assert_field(e, "BIGLITTLE_CAP_MC=85000");
         assert_field(e, "BIGLITTLE_RELEASE_MC=80000");
         assert_field(e, "BIGLITTLE_CRITICAL_MC=95000");
         assert_field(e, "PRIORITY=4");
-        e = find_entry(journal, BL_MESSAGE_THERMAL, "BIGLITTLE_TO=normal");
-        ck_assert_msg(e, "no thermal state normal in the journal:\n%s", text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_THERMAL, "BIGLITTLE_TO=normal", "thermal state normal");
         assert_field(e, "BIGLITTLE_FROM=capped");
         assert_field(e, "BIGLITTLE_TEMPERATURE_MC=70000");
 
-        e = find_entry(journal, BL_MESSAGE_RELOAD_REFUSED, NULL);
-        ck_assert_msg(e, "no refused reload in the journal:\n%s", text_tail(journal, 2000));
+        e = expect_entry(journal, BL_MESSAGE_RELOAD_REFUSED, NULL, "refused reload");
         assert_field(e, "BIGLITTLE_REASON=configuration");
         assert_field(e, "MESSAGE=reload: refused, keeping the running configuration");
         /* The error itself comes before it, naming the place. */
