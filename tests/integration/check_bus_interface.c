@@ -6,11 +6,11 @@
  * type, access and annotations, every signal, as Introspect on the private
  * bus says, in both directions.
  *
- * After a change of the vtable,
- *   INTERFACE_XML_UPDATE=$PWD/conf/org.bigLittle.Switch1.xml \
- *     make check TESTS=tests/integration/check_bus_interface
- * (from the build directory: the path names the source tree's file) writes
- * the file anew from the running daemon; read the diff before committing.
+ * After a change of the vtable, from the build directory,
+ *   make check TESTS=tests/integration/check_bus_interface \
+ *     INTERFACE_XML_UPDATE=$(cd .. && pwd)/conf/org.bigLittle.Switch1.xml
+ * writes the source tree's file anew from the running daemon (an absolute
+ * path: the test runs elsewhere); read the diff before committing.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -187,7 +187,8 @@ START_TEST(test_installed_xml_matches_the_daemon)
         ck_assert_uint_gt(live.n, 10);
         missing_lines(&live, &file, "served, not in the file:", diff, sizeof(diff));
         missing_lines(&file, &live, "in the file, not served:", diff, sizeof(diff));
-        ck_assert_msg(diff[0] == '\0', "%s and the daemon differ (INTERFACE_XML_UPDATE=PATH writes it anew):%s",
+        ck_assert_msg(diff[0] == '\0',
+                      "%s and the daemon differ (INTERFACE_XML_UPDATE=ABSOLUTE-PATH writes it anew, see the test):%s",
                       INTERFACE_XML, diff);
         sd_bus_message_unref(reply);
         sd_bus_unref(b);
