@@ -12,8 +12,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
-#include <stddef.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
