@@ -33,6 +33,7 @@
 
 /* Exit statuses (sysexits.h), documented in blsim(1). */
 #define EXIT_USAGE 64
+#define EXIT_DATAERR 65
 #define EXIT_NOINPUT 66
 #define EXIT_UNAVAILABLE 69
 #define EXIT_SOFTWARE 70
@@ -93,7 +94,7 @@ static void usage(FILE *f)
                 "                 [--plot FILE]\n"
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
-                "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
+                "                 [--out FILE [--force]] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--testbed DIR] [--residency step|kernel] [--plot FILE]\n"
                 "                 [--json] -- COMMAND [ARG]...\n"
@@ -129,7 +130,9 @@ static void usage(FILE *f)
                 "      --max-late R      tune: lateness allowed beyond always-big's (default %g)\n"
                 "      --budget N        tune: configurations to simulate (default %u)\n"
                 "      --seed S          tune: seed of the random restarts (default 1)\n"
-                "  -o, --out FILE        tune: write the drop-in configuration to FILE\n"
+                "  -o, --out FILE        tune: write the drop-in configuration to FILE (not when it does\n"
+                "                        worse on a held-out workload)\n"
+                "      --force           tune: write --out even when it does worse on a held-out workload\n"
                 "      --testbed DIR     live: make DIR a link to the board's testbed while it runs\n"
                 "      --residency R     live: cpuidle residency per board step (step, the default),\n"
                 "                        or as a kernel credits it, when an idle period ends (kernel)\n"
@@ -917,6 +920,7 @@ struct tune_cli {
         struct options o;               /* board, mode, config, step_us, duration_us, json */
         const char *heuristics;
         const char *out;
+        bool force;                     /* --out even when held-out workloads got worse */
         unsigned nw;
         const char *workload[TUNE_MAX_WORKLOADS];
         bool held_out[TUNE_MAX_WORKLOADS];
@@ -954,7 +958,7 @@ static int add_tune_workload(struct tune_cli *t, const char *path, bool held_out
 /* Returns -1 to go on, or the status to exit with. */
 static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
 {
-        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED };
+        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED, OPT_FORCE };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -966,6 +970,7 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 { "budget", required_argument, NULL, OPT_BUDGET },
                 { "seed", required_argument, NULL, OPT_SEED },
                 { "out", required_argument, NULL, 'o' },
+                { "force", no_argument, NULL, OPT_FORCE },
                 { "step-us", required_argument, NULL, OPT_STEP_US },
                 { "duration", required_argument, NULL, OPT_DURATION },
                 { "backend", required_argument, NULL, OPT_BACKEND },
@@ -1030,6 +1035,9 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                         break;
                 case 'o':
                         t->out = optarg;
+                        break;
+                case OPT_FORCE:
+                        t->force = true;
                         break;
                 case 'h':
                         usage(stdout);
@@ -1127,6 +1135,7 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 .tuned = st->tuned,
                 .out = &st->out,
         };
+        bool refused;
         int r, status;
 
         diag_init(&st->diag);
@@ -1141,7 +1150,10 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 r = tune_results(b, m, st->tw, t->nw, &st->out.tuned_config, "tuned", st->tuned);
         if (r < 0)
                 return run_failed("tune", r);
-        if (t->out) {
+        /* A result fitted to the searched workloads is not written where a
+         * daemon would read it; the report still shows it. */
+        refused = t->out && !t->force && tune_count_worse(&rep) > 0;
+        if (t->out && !refused) {
                 status = write_dropin(t->out, &rep);
                 if (status != 0)
                         return status;
@@ -1150,14 +1162,23 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 tune_print_json(stdout, &rep);
         } else {
                 tune_print_text(stdout, &rep);
-                if (t->out)
+                if (refused)
+                        printf("\nThe drop-in was not written to %s: see above and below.\n", t->out);
+                else if (t->out)
                         printf("\nThe drop-in is in %s.\n", t->out);
                 else {
                         printf("\nThe drop-in (--out FILE writes it):\n\n");
                         tune_print_dropin(stdout, &rep);
                 }
         }
-        return finish_output();
+        status = finish_output();
+        if (status == 0 && refused) {
+                fprintf(stderr, "blsim tune: not writing %s: the tuned configuration does worse than the base on "
+                                "held-out workloads (--force writes it all the same):\n", t->out);
+                tune_print_worse(stderr, &rep);
+                status = EXIT_DATAERR;
+        }
+        return status;
 }
 
 static int verb_tune(int argc, char **argv)

@@ -87,6 +87,18 @@ void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, d
         }
 }
 
+bool tune_got_worse(const struct tune_workload *tw, const struct sim_result *base, const struct sim_result *tuned,
+                    double max_late)
+{
+        double base_late, tuned_late, limit;
+
+        tune_lateness(tw, base, max_late, &base_late, &limit);
+        tune_lateness(tw, tuned, max_late, &tuned_late, &limit);
+        if (tuned_late > base_late && tuned_late > limit)
+                return true;
+        return tuned->energy_uj > base->energy_uj && tuned_late >= base_late;
+}
+
 static bool streq(const char *a, const char *b)
 {
         return strcmp(a, b) == 0;

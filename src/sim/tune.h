@@ -103,6 +103,14 @@ struct tune_outcome {
 void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, double max_late,
                    double *lateness, double *limit);
 
+/* Whether 'tuned' does worse than 'base' on workload 'tw': its lateness
+ * rose above both the base's and the limit (the constraint the search keeps
+ * on the searched workloads, broken or made worse), or it spends more energy
+ * for no less lateness. Said of held-out workloads, where the search cannot
+ * have looked. */
+bool tune_got_worse(const struct tune_workload *tw, const struct sim_result *base, const struct sim_result *tuned,
+                    double max_late);
+
 /* The search space for 'cfg' (BASE with the heuristics to tune selected):
  * sample_interval_ms among 10, 20 and 50 ms, up_threshold, down_threshold,
  * up_delay_ms, down_delay_ms and min_residency_ms, then each selected
@@ -151,5 +159,10 @@ void tune_print_dropin(FILE *f, const struct tune_report *rep);
 /* The parameters, the objective and one row per workload, base and tuned,
  * held-out rows marked. */
 void tune_print_text(FILE *f, const struct tune_report *rep);
+/* The held-out workloads on which the tuned configuration does worse
+ * (tune_got_worse()): their number, and one line each, "  NAME: late
+ * BASE -> TUNED (limit L), energy BASE -> TUNED mJ". */
+unsigned tune_count_worse(const struct tune_report *rep);
+void tune_print_worse(FILE *f, const struct tune_report *rep);
 /* The same as one JSON object (documented in blsim(1)). */
 void tune_print_json(FILE *f, const struct tune_report *rep);

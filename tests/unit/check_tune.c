@@ -739,6 +739,77 @@ START_TEST(cli_tune_rtapp)
 }
 END_TEST
 
+/* Searched on background-sync alone, the tuned configuration spends more
+ * on ramp, held out: --out is refused, and says so, unless --force. */
+#define WORSE_SEARCH WORKLOADS_DIR "/background-sync.csv"
+#define WORSE_HELD_OUT WORKLOADS_DIR "/ramp.csv"
+
+START_TEST(cli_tune_refuses_out_when_held_out_worse)
+{
+        char dir[] = "/tmp/check_tune.XXXXXX", conf[PATH_MAX];
+        struct blsim_out o, forced;
+        const char *line;
+        char *text;
+        size_t len;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(conf, sizeof(conf), "%s/tuned.conf", dir);
+        o = blsim((const char *const[]){ "tune", "-b", BOARD, "-w", WORSE_SEARCH, "--holdout", WORSE_HELD_OUT,
+                                         "--budget", "10", "--out", conf, NULL });
+        ck_assert_msg(o.status == 65, "status %d: %s", o.status, o.err);
+        ck_assert_int_eq(access(conf, F_OK), -1);
+        ck_assert_ptr_nonnull(strstr(o.err, "not writing "));
+        ck_assert_ptr_nonnull(strstr(o.err, "--force"));
+        /* The line names the workload, then lateness and energy, before -> after. */
+        line = strstr(o.err, "\n  " WORSE_HELD_OUT ": late ");
+        ck_assert_msg(line != NULL, "%s", o.err);
+        ck_assert_ptr_nonnull(strstr(line, " -> "));
+        ck_assert_ptr_nonnull(strstr(line, "energy "));
+        ck_assert_ptr_null(strstr(o.err, WORSE_SEARCH));
+        /* The report is printed all the same, and says where the file is not. */
+        ck_assert_ptr_nonnull(strstr(o.out, "The drop-in was not written to "));
+        ck_assert_str_eq(row_set(o.out, WORSE_HELD_OUT), "HELD-OUT");
+
+        forced = blsim((const char *const[]){ "tune", "-b", BOARD, "-w", WORSE_SEARCH, "--holdout",
+                                              WORSE_HELD_OUT, "--budget", "10", "--out", conf, "--force", NULL });
+        ck_assert_msg(forced.status == 0, "%s", forced.err);
+        ck_assert_str_eq(forced.err, "");
+        ck_assert_int_eq(read_file(conf, &text, &len), 0);
+        ck_assert_ptr_nonnull(strstr(text, "# held out: " WORSE_HELD_OUT "\n"));
+        free(text);
+        unlink(conf);
+        rmdir(dir);
+        blsim_out_free(&o);
+        blsim_out_free(&forced);
+}
+END_TEST
+
+/* What "worse" means: lateness above both the base's and the limit, or
+ * more energy for no less lateness. */
+START_TEST(worse_means_late_beyond_the_limit_or_dearer)
+{
+        struct tune_workload tw = { .name = "w", .big_energy_uj = 100.0 };
+        struct sim_result base = { .energy_uj = 50.0, .late_work_ratio = 0.005 }, tuned = base;
+
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.009;          /* later, within the limit */
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.02;           /* beyond it */
+        ck_assert(tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.energy_uj = 40.0;                 /* beyond it, even if cheaper */
+        ck_assert(tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.005;
+        tuned.energy_uj = 50.5;                 /* dearer for the same lateness */
+        ck_assert(tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.001;          /* dearer, but less late */
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+        base.late_work_ratio = 0.03;            /* base over the limit, tuned less so */
+        tuned.late_work_ratio = 0.02;
+        tuned.energy_uj = 50.0;
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+}
+END_TEST
+
 START_TEST(cli_tune_usage_errors)
 {
         static const char *const cases[][12] = {
@@ -784,6 +855,7 @@ static Suite *tune_suite(void)
         tcase_add_test(search, held_out_never_searched);
         tcase_add_test(search, space_from_declarations);
         tcase_add_test(search, lateness_of_traces_and_rtapp);
+        tcase_add_test(search, worse_means_late_beyond_the_limit_or_dearer);
         suite_add_tcase(s, search);
 
         tcase_set_timeout(cli, 60);
@@ -791,6 +863,7 @@ static Suite *tune_suite(void)
         tcase_add_test(cli, cli_tune_without_holdout_says_so);
         tcase_add_test(cli, cli_tune_rtapp);
         tcase_add_test(cli, cli_tune_usage_errors);
+        tcase_add_test(cli, cli_tune_refuses_out_when_held_out_worse);
         suite_add_tcase(s, cli);
         return s;
 }
