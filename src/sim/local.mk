@@ -43,5 +43,5 @@ CLEANFILES += src/sim/blsim.srcdir
 src/sim/blsim.srcdir: Makefile
 	$(AM_V_GEN)$(MKDIR_P) src/sim && (cd '$(srcdir)' && pwd) > $@
 src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
-	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM) -lpthread
 endif

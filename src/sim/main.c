@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/board-file.h"
@@ -94,7 +95,7 @@ static void usage(FILE *f)
                 "                 [--plot FILE]\n"
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
-                "                 [--out FILE [--force]] [--step-us N] [--duration S] [--json]\n"
+                "                 [--out FILE [--force]] [--jobs N] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--testbed DIR] [--residency step|kernel] [--plot FILE]\n"
                 "                 [--json] -- COMMAND [ARG]...\n"
@@ -123,7 +124,9 @@ static void usage(FILE *f)
                 "      --reactive-interval MS\n"
                 "                        run, compare: the reactive oracle's sampling interval\n"
                 "                        (default: the configuration's sample_interval_ms)\n"
-                "  -j, --json            one JSON object instead of text\n"
+                "  -j, --json            one JSON object instead of text (tune: --json only)\n"
+                "  -j, --jobs N          tune: simulate up to N workloads at once (default: the online\n"
+                "                        CPUs); the result is the same for any N\n"
                 "      --plot FILE       compare, live: draw the timelines with gnuplot (.svg or .png)\n"
                 "      --holdout W       tune: a workload reported on but never searched on\n"
                 "      --heuristics LIST tune: the heuristics to tune (default: the configuration's)\n"
@@ -955,10 +958,18 @@ static int add_tune_workload(struct tune_cli *t, const char *path, bool held_out
         return -1;
 }
 
+static unsigned online_cpus(void)
+{
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+        return n < 1 ? 1U : n > (long)TUNE_MAX_JOBS ? TUNE_MAX_JOBS : (unsigned)n;
+}
+
 /* Returns -1 to go on, or the status to exit with. */
 static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
 {
-        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED, OPT_FORCE };
+        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED, OPT_FORCE,
+               OPT_JSON };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -976,7 +987,9 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 { "backend", required_argument, NULL, OPT_BACKEND },
                 { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
                 { "oracle-start", required_argument, NULL, OPT_ORACLE_START },
-                { "json", no_argument, NULL, 'j' },
+                /* -j is --jobs here, as for make: --json has no short form. */
+                { "jobs", required_argument, NULL, 'j' },
+                { "json", no_argument, NULL, OPT_JSON },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -985,10 +998,23 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
         int c, r, status = -1;
 
         *t = (struct tune_cli){
-                .opt = { .max_late = TUNE_DEFAULT_MAX_LATE, .budget = TUNE_DEFAULT_BUDGET, .seed = 1 },
+                .opt = { .max_late = TUNE_DEFAULT_MAX_LATE, .budget = TUNE_DEFAULT_BUDGET, .seed = 1,
+                         .jobs = online_cpus() },
         };
         optind = 1;
-        while (status < 0 && (c = getopt_long(argc, argv, "b:w:m:c:o:jh", longopts, NULL)) != -1) {
+        while (status < 0 && (c = getopt_long(argc, argv, "b:w:m:c:o:j:h", longopts, NULL)) != -1) {
+                if (c == 'j') {
+                        if (!parse_count(optarg, TUNE_MAX_JOBS, &n) || n == 0) {
+                                fprintf(stderr, "blsim tune: -j/--jobs: expected a number of threads 1-%u, got "
+                                                "\"%s\" (--json is spelt out in blsim tune)\n", TUNE_MAX_JOBS,
+                                        optarg);
+                                status = EXIT_USAGE;
+                        }
+                        t->opt.jobs = (unsigned)n;
+                        continue;
+                }
+                if (c == OPT_JSON)
+                        c = 'j';
                 r = parse_shared_option(c, "tune", &t->o);
                 if (r != 0) {
                         status = r;     /* -1: taken, go on; EXIT_USAGE ends the loop */
@@ -1111,6 +1137,72 @@ static int open_tune_scenarios(const struct tune_cli *t, enum bl_mode mode, stru
         return 0;
 }
 
+/* The progress line of blsim tune on a terminal: one line, rewritten in
+ * place at most every PROGRESS_PERIOD_NS, since a search takes minutes and
+ * says nothing until it is over. */
+#define PROGRESS_PERIOD_NS 200000000LL
+
+struct tune_progress_line {
+        FILE *f;
+        long long start_ns, shown_ns;
+        int width;                      /* of the line shown, to blank what a shorter one leaves */
+};
+
+static long long monotonic_ns(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void duration_text(char *buf, size_t size, double s)
+{
+        if (s < 60.0)
+                snprintf(buf, size, "%.0f s", s);
+        else if (s < 3600.0)
+                snprintf(buf, size, "%.0f min %02.0f s", floor(s / 60.0), fmod(s, 60.0));
+        else
+                snprintf(buf, size, "%.0f h %02.0f min", floor(s / 3600.0), floor(fmod(s, 3600.0) / 60.0));
+}
+
+static void tune_show_progress(const struct tune_progress *p, void *userdata)
+{
+        struct tune_progress_line *pl = userdata;
+        long long now = monotonic_ns();
+        double elapsed = (double)(now - pl->start_ns) / 1e9;
+        char best[64], left[32], line[160];
+        int len;
+
+        if (p->evaluations < p->budget && now - pl->shown_ns < PROGRESS_PERIOD_NS)
+                return;
+        pl->shown_ns = now;
+        if (p->best.over == 0)
+                snprintf(best, sizeof(best), "%.4f", p->best.objective);
+        else
+                snprintf(best, sizeof(best), "%.4f (%u over the limit)", p->best.objective, p->best.over);
+        duration_text(left, sizeof(left), elapsed / p->evaluations * (p->budget - p->evaluations));
+        len = snprintf(line, sizeof(line), "blsim tune: %u/%u evaluated, best %s, about %s left",
+                       p->evaluations, p->budget, best, left);
+        if (len >= (int)sizeof(line))
+                len = (int)sizeof(line) - 1;
+        fprintf(pl->f, "\r%s%*s", line, pl->width > len ? pl->width - len : 0, "");
+        fflush(pl->f);
+        pl->width = len;
+}
+
+/* The line ends with what the search took; the report follows. */
+static void tune_end_progress(struct tune_progress_line *pl, const struct tune_outcome *out)
+{
+        char took[32];
+        int len;
+
+        duration_text(took, sizeof(took), (double)(monotonic_ns() - pl->start_ns) / 1e9);
+        len = fprintf(pl->f, "\rblsim tune: %u evaluated in %s", out->evaluations, took);
+        fprintf(pl->f, "%*s\n", pl->width > len - 1 ? pl->width - (len - 1) : 0, "");
+        fflush(pl->f);
+}
+
 struct tune_run_state {
         struct scenario *sc[TUNE_MAX_WORKLOADS];
         struct tune_workload tw[TUNE_MAX_WORKLOADS];
@@ -1135,19 +1227,27 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 .tuned = st->tuned,
                 .out = &st->out,
         };
-        bool refused;
+        struct tune_progress_line pl = { .f = stderr, .start_ns = monotonic_ns() };
+        struct tune_options opt = t->opt;
+        bool refused, progress = isatty(STDERR_FILENO);
         int r, status;
 
+        if (progress) {
+                opt.on_progress = tune_show_progress;
+                opt.userdata = &pl;
+        }
         diag_init(&st->diag);
-        r = tune_run(b, m, st->tw, t->nw, cfg, &t->opt, &st->out, &st->diag);
+        r = tune_run(b, m, st->tw, t->nw, cfg, &opt, &st->out, &st->diag);
+        if (progress && pl.width > 0)
+                tune_end_progress(&pl, &st->out);
         print_diag(&st->diag);
         if (r == -EINVAL)
                 return EXIT_USAGE;
         if (r < 0)
                 return run_failed("tune", r);
-        r = tune_results(b, m, st->tw, t->nw, cfg, "base", st->base);
+        r = tune_results(b, m, st->tw, t->nw, cfg, "base", t->opt.jobs, st->base);
         if (r == 0)
-                r = tune_results(b, m, st->tw, t->nw, &st->out.tuned_config, "tuned", st->tuned);
+                r = tune_results(b, m, st->tw, t->nw, &st->out.tuned_config, "tuned", t->opt.jobs, st->tuned);
         if (r < 0)
                 return run_failed("tune", r);
         /* A result fitted to the searched workloads is not written where a

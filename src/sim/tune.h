@@ -22,6 +22,8 @@
 #define TUNE_DEFAULT_BUDGET 300U
 #define TUNE_DEFAULT_MAX_LATE 0.01
 #define TUNE_MAX_WORKLOADS 64U
+/* More threads than workloads would have nothing to do. */
+#define TUNE_MAX_JOBS TUNE_MAX_WORKLOADS
 /* The engine's keys and every parameter of every heuristic that can be selected. */
 #define TUNE_MAX_PARAMS (8U + BL_MAX_HEURISTICS * BL_POLICY_MAX_PARAMS)
 #define TUNE_MAX_CHOICES 8U
@@ -62,14 +64,21 @@ struct tune_space {
         struct tune_param p[TUNE_MAX_PARAMS];
 };
 
+struct tune_progress;
+
 struct tune_options {
         double max_late;                /* R: the lateness limit on every search workload */
         unsigned budget;                /* configurations simulated, BASE included; >= 1 */
         uint64_t seed;
         /* "a, b": the heuristics to tune instead of BASE's; NULL or "" = BASE's. */
         const char *heuristics;
+        /* Threads that simulate the workloads of one configuration at once
+         * (0 or 1: the caller's alone). The result does not depend on it. */
+        unsigned jobs;
         /* Called with each configuration just before it is simulated. */
         void (*on_evaluate)(const struct bl_config *cfg, void *userdata);
+        /* Called after each configuration is scored. */
+        void (*on_progress)(const struct tune_progress *p, void *userdata);
         void *userdata;
 };
 
@@ -78,6 +87,13 @@ struct tune_score {
         double objective;               /* mean over them of energy / always-big energy */
         double violation;               /* sum over them of lateness beyond the limit; 0 = feasible */
         unsigned over;                  /* search workloads over their limit */
+};
+
+/* What the search has done so far, for a progress line. */
+struct tune_progress {
+        unsigned evaluations;           /* configurations simulated, BASE included */
+        unsigned budget;
+        struct tune_score best;         /* the best so far */
 };
 
 struct tune_outcome {
@@ -135,9 +151,10 @@ int tune_run(const struct sim_board *b, const struct sim_mode *m, struct tune_wo
              struct bl_diag *diag);
 
 /* Simulates 'cfg' on every workload of 'w' (held out or not) into r[0..nw-1],
- * each named 'name'. Returns 0 or what sim_run_policy() returned. */
+ * each named 'name', on up to 'jobs' threads. Returns 0 or what
+ * sim_run_policy() returned (the first workload's that failed). */
 int tune_results(const struct sim_board *b, const struct sim_mode *m, struct tune_workload *w, unsigned nw,
-                 const struct bl_config *cfg, const char *name, struct sim_result *r);
+                 const struct bl_config *cfg, const char *name, unsigned jobs, struct sim_result *r);
 
 /* What "blsim tune" prints. */
 struct tune_report {
