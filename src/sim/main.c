@@ -59,6 +59,7 @@ struct options {
         const char *config;
         const char *policy;
         const char *plot;
+        const char *policies;           /* compare: the lines of the plot, "a,b,c"; NULL: the default */
         bl_usec_t step_us;              /* 0: the trace's own, rt-app's default */
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
         bl_usec_t reactive_us;          /* the reactive oracle's interval; 0: sample_interval_ms */
@@ -278,7 +279,7 @@ static bool gnuplot_installed(void)
 
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY };
+        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY, OPT_POLICIES };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -295,6 +296,7 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "testbed", required_argument, NULL, OPT_TESTBED },
                 { "reactive-interval", required_argument, NULL, OPT_REACTIVE },
                 { "residency", required_argument, NULL, OPT_RESIDENCY },
+                { "policies", required_argument, NULL, OPT_POLICIES },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -342,6 +344,13 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         o->plot = optarg;
+                        break;
+                case OPT_POLICIES:
+                        if (!compare) {
+                                fprintf(stderr, "blsim %s: --policies belongs to blsim compare\n", verb);
+                                return EXIT_USAGE;
+                        }
+                        o->policies = optarg;
                         break;
                 case OPT_TESTBED:
                         if (!live) {
@@ -398,6 +407,10 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
         }
         if (!o->board || !o->workload) {
                 fprintf(stderr, "blsim %s: --board and --workload are required\n", verb);
+                return EXIT_USAGE;
+        }
+        if (o->policies && !o->plot) {
+                fprintf(stderr, "blsim %s: --policies chooses the lines of --plot, which is not given\n", verb);
                 return EXIT_USAGE;
         }
         if (o->plot && !gnuplot_installed()) {
@@ -855,7 +868,8 @@ static int verb_run(int argc, char **argv)
         return status;
 }
 
-static int plot(const struct options *o, const struct sim_report *rep, const struct sim_timeline *tl)
+static int plot(const struct options *o, const struct sim_report *rep, const struct sim_plot_line *lines,
+                unsigned nlines)
 {
         FILE *gp;
         int r, wstatus;
@@ -867,7 +881,7 @@ static int plot(const struct options *o, const struct sim_report *rep, const str
                 fprintf(stderr, "blsim: cannot run gnuplot: %s\n", strerror(errno));
                 return EXIT_UNAVAILABLE;
         }
-        r = report_plot_script(gp, o->plot, rep, tl);
+        r = report_plot_script(gp, o->plot, rep, lines, nlines);
         wstatus = pclose(gp);
         if (r < 0 || wstatus == -1 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
                 fprintf(stderr, "blsim: gnuplot could not draw %s\n", o->plot);
@@ -876,10 +890,148 @@ static int plot(const struct options *o, const struct sim_report *rep, const str
         return 0;
 }
 
+/* The classic policies, the governors and switchers that came before:
+ * compare_presets[0 .. NCLASSIC - 1]. */
+#define NCLASSIC 5
+
+/* The rows of the comparison that no engine runs, by the name the table gives them. */
+enum {
+        ROW_LITTLE = SIM_REPORT_MAX_POLICIES,
+        ROW_BIG,
+        ROW_ORACLE,
+        ROW_REACTIVE,
+};
+
+/* A row of the comparison by its name: an index of compare_presets (whose
+ * last is "config" with --config) or ROW_*; -1 for none. */
+static int compare_row(const char *name, size_t len, bool custom)
+{
+        static const char *const others[] = { "always-little", "always-big", "oracle", "reactive-oracle" };
+        const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
+
+        for (unsigned i = 0; i < n; i++) {
+                const char *row = i == n - 1 && custom ? "config" : compare_presets[i];
+
+                if (strlen(row) == len && strncmp(row, name, len) == 0)
+                        return (int)i;
+        }
+        for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+                if (strlen(others[i]) == len && strncmp(others[i], name, len) == 0)
+                        return ROW_LITTLE + (int)i;
+        return -1;
+}
+
+/* The lines of compare's plot, in the order given. */
+struct compare_plot {
+        int row[SIM_PLOT_MAX_LINES];
+        unsigned n;
+        struct sim_timeline run[SIM_PLOT_MAX_LINES];    /* of the rows no engine runs */
+        struct sim_plot_line line[SIM_PLOT_MAX_LINES];
+};
+
+/* --policies "a,b,c". Returns -1 to go on, or EXIT_USAGE after saying why. */
+static int parse_plot_policies(struct compare_plot *cp, const char *list, bool custom)
+{
+        for (const char *p = list;; p++) {
+                size_t len;
+                int row;
+
+                p += strspn(p, " ");
+                len = strcspn(p, ",");
+                while (len > 0 && p[len - 1] == ' ')
+                        len--;
+                row = compare_row(p, len, custom);
+                if (row < 0) {
+                        fprintf(stderr, "blsim compare: --policies: \"%.*s\" is no row of the comparison "
+                                        "(always-little, always-big, %s, oracle, reactive-oracle, or a preset "
+                                        "of blsim list that compare runs)\n", (int)len, p,
+                                custom ? "config" : "default");
+                        return EXIT_USAGE;
+                }
+                for (unsigned i = 0; i < cp->n; i++)
+                        if (cp->row[i] == row) {
+                                fprintf(stderr, "blsim compare: --policies: %.*s is named twice\n", (int)len,
+                                        p);
+                                return EXIT_USAGE;
+                        }
+                cp->row[cp->n++] = row;
+                p += strcspn(p, ",");
+                if (!*p)
+                        return -1;
+        }
+}
+
+/* A row no engine runs, replayed with its timeline: a fixed level on the
+ * workload, or the oracle's levels (or the reactive oracle's, taken from
+ * them) on the trace the oracle solved. */
+static int plot_levels_run(struct scenario *sc, int row, struct sim_timeline *tl)
+{
+        const struct sim_levels *lv = &sc->mode.levels;
+        _cleanup_free_ unsigned char *seq = NULL;
+        struct sim_workload *w = NULL;
+        struct sim_result res;
+        int r;
+
+        if (row == ROW_LITTLE || row == ROW_BIG) {
+                r = sim_run_levels_timeline(&sc->board, lv, sc->workload, row == ROW_LITTLE ? 0 : lv->nlevels - 1,
+                                            NULL, 0, &res, tl);
+        } else {
+                r = workload_from_trace(&w, "oracle", &sc->trace);
+                if (r == 0 && row == ROW_REACTIVE) {
+                        seq = malloc(sc->trace.nsteps ? sc->trace.nsteps : 1);
+                        r = seq ? reactive_sequence(lv, sc->oracle.sequence, sc->trace.nsteps, sc->trace.step_us,
+                                                    sc->report.reactive_interval_us, seq) : -ENOMEM;
+                }
+                if (r == 0)
+                        r = sim_run_levels_timeline(&sc->board, lv, w, 0, seq ? seq : sc->oracle.sequence,
+                                                    sc->trace.nsteps, &res, tl);
+                workload_free(w);
+        }
+        for (size_t k = 0; r == 0 && k < tl->n; k++)
+                tl->p[k].level = sc->mode.class_of[tl->p[k].level];
+        return r;
+}
+
+/* The plot's lines: --policies, or what a person compares first: the
+ * configuration in force, the best classic policy, and what no policy can
+ * beat, the reactive oracle and the oracle. */
+static int compare_plot(struct scenario *sc, const struct options *o, const struct sim_timeline *tl,
+                        struct compare_plot *cp)
+{
+        const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
+        const struct sim_report *rep = &sc->report;
+        int r;
+
+        if (cp->n == 0) {
+                cp->row[cp->n++] = (int)n - 1;
+                cp->row[cp->n++] = (int)rep->best_classic_index;
+                cp->row[cp->n++] = ROW_REACTIVE;
+                cp->row[cp->n++] = ROW_ORACLE;
+        }
+        for (unsigned i = 0; i < cp->n; i++) {
+                int row = cp->row[i];
+
+                if (row < ROW_LITTLE) {
+                        cp->line[i] = (struct sim_plot_line){ rep->policy[row].policy, &tl[row], true };
+                        continue;
+                }
+                r = plot_levels_run(sc, row, &cp->run[i]);
+                if (r < 0)
+                        return run_failed("plot", r);
+                cp->line[i] = (struct sim_plot_line){
+                        row == ROW_LITTLE ? "always-little" : row == ROW_BIG ? "always-big" :
+                        row == ROW_ORACLE ? "oracle" : "reactive-oracle",
+                        &cp->run[i], false,
+                };
+        }
+        return plot(o, rep, cp->line, cp->n);
+}
+
 static int verb_compare(int argc, char **argv)
 {
         const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
         struct sim_timeline tl[sizeof(compare_presets) / sizeof(compare_presets[0])] = { 0 };
+        struct compare_plot *cp = NULL;
         struct scenario *sc = NULL;
         struct bl_config *cfg = NULL;
         struct options o;
@@ -888,7 +1040,14 @@ static int verb_compare(int argc, char **argv)
         status = parse_options(argc, argv, true, &o);
         if (status >= 0)
                 return status;
-        status = load_policies(compare_presets, n, o.config, &cfg);
+        if (o.plot && !(cp = calloc(1, sizeof(*cp)))) {
+                fprintf(stderr, "blsim: %s\n", strerror(ENOMEM));
+                return EXIT_FAILURE;
+        }
+        if (o.policies)
+                status = parse_plot_policies(cp, o.policies, o.config != NULL);
+        if (status < 0)
+                status = load_policies(compare_presets, n, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, &cfg[n - 1]));
         if (status == 0)
@@ -902,8 +1061,10 @@ static int verb_compare(int argc, char **argv)
         }
         if (status == 0) {
                 sc->report.npolicies = n;
+                sc->report.best_classic = true;
+                sc->report.best_classic_index = report_best_policy(&sc->report, 0, NCLASSIC);
                 if (o.plot)
-                        status = plot(&o, &sc->report, tl);
+                        status = compare_plot(sc, &o, tl, cp);
         }
         if (status == 0) {
                 if (o.json)
@@ -914,6 +1075,9 @@ static int verb_compare(int argc, char **argv)
         }
         for (unsigned i = 0; i < n; i++)
                 sim_timeline_free(&tl[i]);
+        for (unsigned i = 0; cp && i < SIM_PLOT_MAX_LINES; i++)
+                sim_timeline_free(&cp->run[i]);
+        free(cp);
         scenario_free(sc);
         free(cfg);
         return status;
@@ -1317,8 +1481,12 @@ static volatile sig_atomic_t live_interrupted;
 
 static void on_live_signal(int sig)
 {
-        (void)sig;
-        live_interrupted = 1;
+        live_interrupted = sig;
+}
+
+static const char *live_signal_name(void)
+{
+        return live_interrupted == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
 /* The command's output goes to stderr, so that stdout is the report. */
@@ -1407,9 +1575,14 @@ static int live_play(struct fakeboard *fb, struct sim_live *run, const struct op
                 return run_failed("live board", r);
         }
         if (live_interrupted) {
+                /* What ran is reported (live_report()); before the run
+                 * started nothing did. */
                 live_stop(fb);
-                fprintf(stderr, "blsim live: interrupted; no report\n");
-                return EXIT_FAILURE;
+                if (sim_live_started(run))
+                        return 0;
+                fprintf(stderr, "blsim live: interrupted (%s) before the run started; no report\n",
+                        live_signal_name());
+                return 128 + live_interrupted;
         }
         if (!sim_live_done(run)) {
                 status = live_stop(fb);
@@ -1433,15 +1606,38 @@ static int live_plot(struct scenario *sc, const struct bl_config *cfg, const str
                      struct sim_timeline *tl)
 {
         struct sim_report *rep = &sc->report;
+        const struct sim_plot_line lines[] = {
+                { "live", &tl[0], false },      /* the daemon's demand is its own */
+                { "simulated", &tl[1], true },
+        };
         int status;
 
         status = run_policy(sc, cfg, "simulated", &rep->policy[1], &tl[1]);
-        if (status == 0) {
-                rep->npolicies = 2;
-                status = plot(o, rep, tl);
-                rep->npolicies = 1;
-        }
+        if (status == 0)
+                status = plot(o, rep, lines, sizeof(lines) / sizeof(lines[0]));
         return status;
+}
+
+/* An interrupted run is scored against references of the same length:
+ * the workload, and the trace the oracle solves, end after the 'steps' that
+ * ran. A trace workload reads the trace's length as it goes; an rt-app one
+ * is cut, and its always-little arrivals recorded again. */
+static int scenario_truncate(struct scenario *sc, const struct options *o, size_t steps)
+{
+        int r;
+
+        if (sc->rtapp) {
+                r = workload_truncate(&sc->workload, sc->workload, steps);
+                if (r < 0) {
+                        sc->workload = NULL;
+                        return run_failed("live run", r);
+                }
+                trace_free(&sc->trace);
+        } else if (steps < sc->trace.nsteps) {
+                sc->trace.nsteps = steps;
+        }
+        oracle_free(&sc->oracle);
+        return run_references(sc, o);
 }
 
 static int live_report(struct scenario *sc, const struct sim_live *run, struct fakeboard *fb,
@@ -1463,6 +1659,14 @@ static int live_report(struct scenario *sc, const struct sim_live *run, struct f
         rep->nswitches = sim_live_switches(run, &rep->switches);
         rep->off_ladder_us = sim_live_off_ladder_us(run);
         rep->online_at_exit = online;
+        if (live_interrupted) {
+                fprintf(stderr, "blsim live: interrupted (%s) after %.3f s of the workload: the report and the "
+                                "plot are of what ran, the references cut to the same length\n",
+                        live_signal_name(), (double)rep->policy[0].steps * (double)sc->workload->step_us / 1e6);
+                status = scenario_truncate(sc, o, rep->policy[0].steps);
+                if (status != 0)
+                        return status;
+        }
         /* After the live result: the simulated run resets the workload. */
         if (o->plot && (status = live_plot(sc, cfg, o, tl)) != 0)
                 return status;
@@ -1541,6 +1745,9 @@ static int verb_live(int argc, char **argv)
         }
         if (status == 0)
                 status = live_report(sc, run, fb, cfg, &o, tl);
+        /* Told to stop, and stopped cleanly: said by the status, as a shell would. */
+        if (status == 0 && live_interrupted)
+                status = 128 + live_interrupted;
         if (linked)
                 unlink(o.testbed);
         fakeboard_free(fb);
