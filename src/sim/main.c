@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/board-file.h"
@@ -1303,72 +1302,6 @@ static int open_tune_scenarios(const struct tune_cli *t, enum bl_mode mode, stru
         return 0;
 }
 
-/* The progress line of blsim tune on a terminal: one line, rewritten in
- * place at most every PROGRESS_PERIOD_NS, since a search takes minutes and
- * says nothing until it is over. */
-#define PROGRESS_PERIOD_NS 200000000LL
-
-struct tune_progress_line {
-        FILE *f;
-        long long start_ns, shown_ns;
-        int width;                      /* of the line shown, to blank what a shorter one leaves */
-};
-
-static long long monotonic_ns(void)
-{
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void duration_text(char *buf, size_t size, double s)
-{
-        if (s < 60.0)
-                snprintf(buf, size, "%.0f s", s);
-        else if (s < 3600.0)
-                snprintf(buf, size, "%.0f min %02.0f s", floor(s / 60.0), fmod(s, 60.0));
-        else
-                snprintf(buf, size, "%.0f h %02.0f min", floor(s / 3600.0), floor(fmod(s, 3600.0) / 60.0));
-}
-
-static void tune_show_progress(const struct tune_progress *p, void *userdata)
-{
-        struct tune_progress_line *pl = userdata;
-        long long now = monotonic_ns();
-        double elapsed = (double)(now - pl->start_ns) / 1e9;
-        char best[64], left[32], line[160];
-        int len;
-
-        if (p->evaluations < p->budget && now - pl->shown_ns < PROGRESS_PERIOD_NS)
-                return;
-        pl->shown_ns = now;
-        if (p->best.over == 0)
-                snprintf(best, sizeof(best), "%.4f", p->best.objective);
-        else
-                snprintf(best, sizeof(best), "%.4f (%u over the limit)", p->best.objective, p->best.over);
-        duration_text(left, sizeof(left), elapsed / p->evaluations * (p->budget - p->evaluations));
-        len = snprintf(line, sizeof(line), "blsim tune: %u/%u evaluated, best %s, about %s left",
-                       p->evaluations, p->budget, best, left);
-        if (len >= (int)sizeof(line))
-                len = (int)sizeof(line) - 1;
-        fprintf(pl->f, "\r%s%*s", line, pl->width > len ? pl->width - len : 0, "");
-        fflush(pl->f);
-        pl->width = len;
-}
-
-/* The line ends with what the search took; the report follows. */
-static void tune_end_progress(struct tune_progress_line *pl, const struct tune_outcome *out)
-{
-        char took[32];
-        int len;
-
-        duration_text(took, sizeof(took), (double)(monotonic_ns() - pl->start_ns) / 1e9);
-        len = fprintf(pl->f, "\rblsim tune: %u evaluated in %s", out->evaluations, took);
-        fprintf(pl->f, "%*s\n", pl->width > len - 1 ? pl->width - (len - 1) : 0, "");
-        fflush(pl->f);
-}
-
 struct tune_run_state {
         struct scenario *sc[TUNE_MAX_WORKLOADS];
         struct tune_workload tw[TUNE_MAX_WORKLOADS];
@@ -1393,19 +1326,20 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 .tuned = st->tuned,
                 .out = &st->out,
         };
-        struct tune_progress_line pl = { .f = stderr, .start_ns = monotonic_ns() };
+        struct tune_progress_line pl;
         struct tune_options opt = t->opt;
         bool refused, progress = isatty(STDERR_FILENO);
         int r, status;
 
         if (progress) {
-                opt.on_progress = tune_show_progress;
+                tune_progress_line_start(&pl, stderr);
+                opt.on_progress = tune_progress_line_show;
                 opt.userdata = &pl;
         }
         diag_init(&st->diag);
         r = tune_run(b, m, st->tw, t->nw, cfg, &opt, &st->out, &st->diag);
-        if (progress && pl.width > 0)
-                tune_end_progress(&pl, &st->out);
+        if (progress)
+                tune_progress_line_end(&pl, &st->out);
         print_diag(&st->diag);
         if (r == -EINVAL)
                 return EXIT_USAGE;

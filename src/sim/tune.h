@@ -183,3 +183,19 @@ unsigned tune_count_worse(const struct tune_report *rep);
 void tune_print_worse(FILE *f, const struct tune_report *rep);
 /* The same as one JSON object (documented in blsim(1)). */
 void tune_print_json(FILE *f, const struct tune_report *rep);
+
+/* The progress line on a terminal: "blsim tune: DONE/BUDGET evaluated, best
+ * OBJECTIVE, about TIME left", rewritten in place with \r (at most five
+ * times a second) by tune_progress_line_show() as opt->on_progress with the
+ * line as its userdata, and ended by tune_progress_line_end() with how many
+ * were evaluated and how long it took. Nothing is written before the first
+ * progress report, nor ended after none. */
+struct tune_progress_line {
+        FILE *f;
+        long long start_ns, shown_ns;
+        int width;                      /* of the line shown; 0: none yet */
+};
+
+void tune_progress_line_start(struct tune_progress_line *pl, FILE *f);
+void tune_progress_line_show(const struct tune_progress *p, void *userdata);
+void tune_progress_line_end(struct tune_progress_line *pl, const struct tune_outcome *out);
