@@ -338,15 +338,6 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         }
 }
 
-/* The lateness blsim tune judges by: the share of missed activations for
- * rt-app with activations, else late_work_ratio. */
-static double lateness_of(const struct sim_report *rep, const struct sim_result *r)
-{
-        if (rep->rtapp && r->qos.activations > 0)
-                return (double)r->qos.misses / (double)r->qos.activations;
-        return r->late_work_ratio;
-}
-
 /* One row of the comparison, whatever produced it. */
 struct row {
         const char *policy;
@@ -470,7 +461,7 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
         if (rep->best_classic) {
                 const struct sim_result *best = &rep->policy[rep->best_classic_index];
 
-                if (lateness_of(rep, best) <= lateness_of(rep, &rep->big) + REPORT_RANK_MAX_LATE)
+                if (sim_lateness(best, rep->rtapp) <= sim_lateness(&rep->big, rep->rtapp) + REPORT_RANK_MAX_LATE)
                         fprintf(f, "best classic policy: %s (the least energy with lateness within "
                                    "always-big's + %g)\n", best->policy, REPORT_RANK_MAX_LATE);
                 else
@@ -651,12 +642,12 @@ int report_plot_script(FILE *f, const char *output, const struct sim_report *rep
 
 unsigned report_best_policy(const struct sim_report *rep, unsigned first, unsigned n)
 {
-        const double limit = lateness_of(rep, &rep->big) + REPORT_RANK_MAX_LATE;
+        const double limit = sim_lateness(&rep->big, rep->rtapp) + REPORT_RANK_MAX_LATE;
         unsigned best = first;
 
         for (unsigned i = first + 1; i < first + n; i++) {
                 const struct sim_result *a = &rep->policy[i], *b = &rep->policy[best];
-                double late_a = lateness_of(rep, a), late_b = lateness_of(rep, b);
+                double late_a = sim_lateness(a, rep->rtapp), late_b = sim_lateness(b, rep->rtapp);
                 bool within_a = late_a <= limit, within_b = late_b <= limit;
 
                 if (within_a != within_b ? within_a :

@@ -80,13 +80,8 @@ static const double interval_choices[] = { 10, 20, 50 };
 void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, double max_late,
                    double *lateness, double *limit)
 {
-        if (tw->rtapp && r->qos.activations > 0) {
-                *lateness = (double)r->qos.misses / (double)r->qos.activations;
-                *limit = tw->big_miss_ratio + max_late;
-        } else {
-                *lateness = r->late_work_ratio;
-                *limit = tw->big_late_work_ratio + max_late;
-        }
+        *lateness = sim_lateness(r, tw->rtapp);
+        *limit = (tw->rtapp && r->qos.activations > 0 ? tw->big_miss_ratio : tw->big_late_work_ratio) + max_late;
 }
 
 bool tune_got_worse(const struct tune_workload *tw, const struct sim_result *base, const struct sim_result *tuned,
