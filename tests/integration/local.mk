@@ -134,7 +134,8 @@ EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-write
 # blsim live: the real daemon on a board model played in real time, and the
 # agreement of its switches and energy with blsim run's.
 integration_tests += tests/integration/check_live
-tests_integration_check_live_SOURCES = tests/integration/check_live.c $(BLSIM_OUTPUT) $(INTEGRATION_HARNESS)
+tests_integration_check_live_SOURCES = tests/integration/check_live.c $(BLSIM_OUTPUT) $(INTEGRATION_HARNESS) \
+	tests/unit/plot-svg.h tests/unit/plot-svg.c
 tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(INIH_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
