@@ -4,7 +4,7 @@
 # cluster mode and then in pair and mp mode, as markdown.
 #   [CONFIG=FILE] tests/bench/policy-table.sh [--summary] [--modes "M ..."] [--costs "C ..."]
 #                                             [--oracle-start lowest|free] [--boards "B ..."]
-#                                             BUILDDIR [GENERATED]
+#                                             [--sets "S ..."] BUILDDIR [GENERATED]
 # Traces: the visible ones (tests/workloads/*.csv), the held-out ones
 # (tests/workloads/holdout/*.csv, never tuned on) and, when GENERATED is
 # given, every *.csv under it (blsim generate's output; the family is the
@@ -39,15 +39,19 @@
 # --boards picks the board models: names in conf/boards/ or files (default
 # "exynos5422-like tc2"); a name:MODES entry ("gs101:mp") runs that board in
 # those modes instead of --modes'.
+# --sets picks the traces: "visible", "held-out", "generated" (default all
+# three); tuning looks at "visible generated" alone, so that the held-out
+# traces are judged apart, after a change is made.
 # Every policy's eta / late per workload: eta-table.sh. Recorded in
 # tests/bench/RESULTS.md.
 set -eu
-usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] [--oracle-start S] [--boards \"B ...\"] BUILDDIR [GENERATED]"
+usage="usage: $0 [--summary] [--modes \"M ...\"] [--costs \"C ...\"] [--oracle-start S] [--boards \"B ...\"] [--sets \"S ...\"] BUILDDIR [GENERATED]"
 summary_only=0
 oracle_start=lowest
 modes="cluster pair mp"
 costs="board 2000,5000 10000,50000"
 boards="exynos5422-like tc2"
+sets="visible held-out generated"
 while [ $# -gt 0 ]; do
         case $1 in
         --summary) summary_only=1; shift ;;
@@ -55,6 +59,7 @@ while [ $# -gt 0 ]; do
         --costs) costs=${2:?--costs needs a list}; shift 2 ;;
         --oracle-start) oracle_start=${2:?--oracle-start needs lowest or free}; shift 2 ;;
         --boards) boards=${2:?--boards needs a list}; shift 2 ;;
+        --sets) sets=${2:?--sets needs a list}; shift 2 ;;
         --) shift; break ;;
         -*) echo "$usage" >&2; exit 64 ;;
         *) break ;;
@@ -111,10 +116,18 @@ family() {
         esac
 }
 
+wanted() { # SET
+        case " $sets " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
 traces() {
-        for w in "$src"/tests/workloads/*.csv; do echo "visible $(basename "$w" .csv) $w"; done
-        for w in "$src"/tests/workloads/holdout/*.csv; do echo "held-out $(basename "$w" .csv) $w"; done
-        if [ -n "$generated" ]; then
+        if wanted visible; then
+                for w in "$src"/tests/workloads/*.csv; do echo "visible $(basename "$w" .csv) $w"; done
+        fi
+        if wanted held-out; then
+                for w in "$src"/tests/workloads/holdout/*.csv; do echo "held-out $(basename "$w" .csv) $w"; done
+        fi
+        if [ -n "$generated" ] && wanted generated; then
                 find "$generated" -name '*.csv' | sort | while read -r w; do
                         echo "generated:$(family "$w") ${w#"$generated"/} $w"
                 done
