@@ -91,14 +91,16 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         c->engine = calloc(c->nengines, sizeof(*c->engine));
         c->demand = calloc(c->nscorers, sizeof(*c->demand));
         c->scope = calloc(c->nscorers, sizeof(*c->scope));
+        c->ranked = calloc(c->nscorers, sizeof(*c->ranked));
         ladder_all_cpus(l, &all);
         c->nwindow = cpuset_span(&all);
         c->window_busy = calloc(c->nwindow ? c->nwindow : 1, sizeof(*c->window_busy));
-        if (!c->engine || !c->demand || !c->scope || !c->window_busy) {
+        if (!c->engine || !c->demand || !c->scope || !c->ranked || !c->window_busy) {
                 r = -ENOMEM;
                 goto fail;
         }
         scorers_for(l, c->scope, c->nscorers);
+        memcpy(c->ranked, c->scope, c->nscorers * sizeof(*c->ranked));
         r = scorers_new(&c->scorer, c->nscorers, cfg, have);
         if (r < 0)
                 goto fail;
@@ -121,6 +123,7 @@ void controller_done(struct bl_controller *c)
         free(c->engine);
         free(c->demand);
         free(c->scope);
+        free(c->ranked);
         free(c->window_busy);
         *c = (struct bl_controller){ 0 };
 }
@@ -177,6 +180,36 @@ static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, co
                 records[view.ncpus++] = rec ? *rec : (struct bl_cpu_sample){ .cpu = cpus[i] };
         }
         return scorer_score(scorer, &view, now);
+}
+
+/* A CPU's demand as the sample shows it (offline: none). */
+static double cpu_demand(const struct bl_sample *s, unsigned cpu)
+{
+        const struct bl_cpu_sample *rec = find_cpu(s, cpu);
+
+        return rec && rec->online ? (double)rec->busy * rec->capacity : -1.0;
+}
+
+/* mp: scorer k follows the k-th busiest CPU of each sample, not one CPU.
+ * The scheduler moves a thread to a big CPU as soon as one is added; a
+ * scorer tied to the LITTLE CPU it left would keep the demand it saw there
+ * (headroom holds it through gaps) and count the thread twice, once on the
+ * big CPU and once on the LITTLE one, and the set would grow by a CPU for
+ * every thread that already has one. Ranked, the k-th heaviest thread's
+ * history stays with the k-th scorer wherever the thread runs. Ties keep
+ * the last ranking (stable insertion from it): idle CPUs do not trade
+ * places, and a scorer does not see its CPU change for nothing. */
+static void rank_cpus(struct bl_controller *c, const struct bl_sample *s)
+{
+        for (unsigned i = 0; i < c->nscorers; i++) {
+                const unsigned cpu = c->ranked[i];
+                const double d = cpu_demand(s, cpu);
+                unsigned j = i;
+
+                for (; j > 0 && cpu_demand(s, c->ranked[j - 1]) < d; j--)
+                        c->ranked[j] = c->ranked[j - 1];
+                c->ranked[j] = cpu;
+        }
 }
 
 /* Keeps the 'size' largest values of 'v', largest first (insertion: mp
@@ -259,8 +292,9 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
                 }
                 return c->hold_level < 0 ? changes : decide_held(c, temp, now, d);
         case BL_MODE_MP:
+                rank_cpus(c, s);
                 for (unsigned i = 0; i < c->nscorers; i++)
-                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->scope[i], 1, now);
+                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->ranked[i], 1, now);
                 c->ntop = largest(c->demand, c->nscorers, c->top, l->nlevels);
                 if (c->hold_level >= 0)
                         return decide_held(c, temp, now, d);

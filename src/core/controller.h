@@ -9,8 +9,9 @@
  *   cluster  one scorer over every CPU, one engine on the cluster ladder.
  *   pair     per pair, a scorer over its two CPUs and an engine on the
  *            little/big ladder; each pair switches on its own.
- *   mp       a scorer per CPU (each CPU's own demand), one engine on the mp
- *            ladder, fed the per-CPU demands largest first.
+ *   mp       a scorer per rank (the k-th busiest CPU of each sample, where
+ *            the k-th heaviest thread runs), one engine on the mp ladder,
+ *            fed the per-rank demands largest first.
  *
  * Pure: no I/O, time is an argument. */
 
@@ -23,7 +24,8 @@ struct bl_controller {
         struct bl_engine *engine;
         unsigned nscorers;
         struct bl_scorer *scorer;
-        unsigned *scope;                /* mp: the CPU of each scorer */
+        unsigned *scope;                /* mp: the CPUs the scorers look at */
+        unsigned *ranked;               /* mp: the CPU scorer k looked at last, the k-th busiest */
         double *demand;                 /* each scorer's last combined demand */
         double top[BL_MAX_LEVELS];      /* mp: the largest per-CPU demands, largest first */
         unsigned ntop;

@@ -20,7 +20,9 @@
  * 3b. Break-even (with break_even): a due move down to L also waits until
  *    the stay on L is expected to pay for the switch there and back. Its
  *    break-even time B is the two switches' energy over what L saves per
- *    unit of time at the demand seen (engine_break_even_us()). How long L
+ *    unit of time at the demand seen (engine_break_even_us(); in mp mode
+ *    what the threads that leave the fast CPUs cost less on LITTLE ones,
+ *    engine_break_even_ranked_us(), against the CPUs changed). How long L
  *    will still do is learned: the lengths of past periods in which L did
  *    (core/gaps.h) give the expected rest R of the current one, which has
  *    lasted t: the move goes once R >= B (a gap longer than any recorded
@@ -106,22 +108,42 @@ void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *
         e->model = m && m->known ? m : NULL;
 }
 
-double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand)
+/* The break-even time of the switches from 'from' to 'to' and back when the
+ * stay on 'to' saves 'saved_mw' (called only with a model). */
+static double break_even_for(const struct bl_engine *e, unsigned from, unsigned to, double saved_mw)
+{
+        const unsigned ncpus = ladder_cpus_changed(e->ladder, from, to);
+        const double energy_uj = 2 * switch_cost_energy_uj(&e->cost, ncpus);
+
+        if (!(saved_mw > 0))
+                return INFINITY;
+        /* µJ / mW = ms */
+        return energy_uj / saved_mw * BL_USEC_PER_MSEC;
+}
+
+/* 0 when switching costs nothing, the bound without a model; else -1: the
+ * model decides. */
+static double break_even_without_model(const struct bl_engine *e, unsigned from, unsigned to)
 {
         const unsigned ncpus = ladder_cpus_changed(e->ladder, from, to);
         const double energy_uj = 2 * switch_cost_energy_uj(&e->cost, ncpus);
         const double latency_us = 2 * switch_cost_latency_us(&e->cost, ncpus);
-        double saved_mw;
 
         if (energy_uj <= 0 && latency_us <= 0)
                 return 0;
         if (!e->model)
                 return fmin(BL_BREAK_EVEN_PER_LATENCY * latency_us, BL_BREAK_EVEN_MAX_NO_MODEL_US);
-        saved_mw = energy_model_power(e->model, from, demand) - energy_model_power(e->model, to, demand);
-        if (!(saved_mw > 0))
-                return INFINITY;
-        /* µJ / mW = ms */
-        return energy_uj / saved_mw * BL_USEC_PER_MSEC;
+        return -1;
+}
+
+double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand)
+{
+        const double bound = break_even_without_model(e, from, to);
+
+        if (bound >= 0)
+                return bound;
+        return break_even_for(e, from, to,
+                              energy_model_power(e->model, from, demand) - energy_model_power(e->model, to, demand));
 }
 
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now)
@@ -292,6 +314,38 @@ static double rung_demand(const struct bl_ladder *l, unsigned i, const double *t
         return rank < ntop ? top[rank] : 0.0;
 }
 
+/* mp: what running one thread of demand 'd' on a LITTLE CPU instead of a
+ * fast one saves, with the fast cluster on either way: the busy power at d
+ * of level 'from' (the fast cluster's) less that of level 0 (LITTLE's),
+ * each above its own idle floor. The model's levels above 0 all run the
+ * same clusters, so their whole-machine figures are alike; what a smaller
+ * fast set saves is what its threads cost less on LITTLE. */
+static double moved_thread_saving_mw(const struct bl_energy_model *m, unsigned from, double d)
+{
+        return (energy_model_power(m, from, d) - energy_model_power(m, from, 0)) -
+               (energy_model_power(m, 0, d) - energy_model_power(m, 0, 0));
+}
+
+double engine_break_even_ranked_us(const struct bl_engine *e, unsigned from, unsigned to, const double *top,
+                                   unsigned ntop)
+{
+        const struct bl_ladder *l = e->ladder;
+        const double bound = break_even_without_model(e, from, to);
+        double saved_mw = 0;
+
+        if (bound >= 0)
+                return bound;
+        if (l->mode != BL_MODE_MP || from <= to)
+                return engine_break_even_us(e, from, to, rung_demand(l, to, top, ntop));
+        /* The threads of ranks to .. from - 1 move to LITTLE CPUs; with
+         * no fast CPU left, the fast cluster's idle power goes too. */
+        for (unsigned r = l->levels[to].rank; r < l->levels[from].rank; r++)
+                saved_mw += moved_thread_saving_mw(e->model, from, r < ntop ? top[r] : 0.0);
+        if (to == 0)
+                saved_mw += energy_model_power(e->model, from, 0) - energy_model_power(e->model, 0, 0);
+        return break_even_for(e, from, to, saved_mw);
+}
+
 static const char *ordinal_suffix(unsigned n)
 {
         if (n % 100 >= 11 && n % 100 <= 13)
@@ -358,15 +412,15 @@ static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, 
 
 /* Rule 3b for a move down to 'to' at 'demand'; when it must wait, why
  * (only where the reason is written: a wait switches nothing). */
-static bool break_even_reached(const struct bl_engine *e, unsigned to, double demand, bl_usec_t now, char *why,
-                               size_t size)
+static bool break_even_reached(const struct bl_engine *e, unsigned to, const double *top, unsigned ntop,
+                               bl_usec_t now, char *why, size_t size)
 {
         double be, rest;
         bl_usec_t lasted;
 
         if (!e->p.break_even)
                 return true;
-        be = BL_BREAK_EVEN_MARGIN * engine_break_even_us(e, e->level, to, demand);
+        be = BL_BREAK_EVEN_MARGIN * engine_break_even_ranked_us(e, e->level, to, top, ntop);
         if (be <= 0)
                 return true;
         if (to >= BL_ENGINE_GAP_LEVELS) {
@@ -475,7 +529,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 return;
         }
 
-        if (dir < 0 && !break_even_reached(e, want, rung_demand(l, want, top, ntop), now, why, sizeof(why))) {
+        if (dir < 0 && !break_even_reached(e, want, top, ntop, now, why, sizeof(why))) {
                 d->cause = BL_CAUSE_PENDING;
                 set_reason_after(e, d, &cond, " for %llu ms, waiting: %s", to_ms(held), why);
                 return;

@@ -138,6 +138,16 @@ void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *
  * INFINITY when 'to' saves nothing. */
 double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand);
 
+/* The same with the per-CPU demands, largest first, as
+ * engine_decide_ranked() has them. In mp mode a move down from 'from' to
+ * 'to' puts the threads of ranks to .. from - 1 on LITTLE CPUs: the stay
+ * saves what each of them costs less there at its demand (and, at level 0,
+ * the fast cluster's idle power), so one CPU's hotplug for a light thread
+ * pays back sooner than a cluster's; other modes as engine_break_even_us()
+ * at the demand level 'to' is tested with. */
+double engine_break_even_ranked_us(const struct bl_engine *e, unsigned from, unsigned to, const double *top,
+                                   unsigned ntop);
+
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);
 

@@ -153,6 +153,117 @@ START_TEST(test_break_even_time)
 }
 END_TEST
 
+/* mp mode on four LITTLE CPUs (capacity 400) and two big ones: little,
+ * little+1big, all; each level tested with its rank-th busiest CPU against
+ * the LITTLE capacity. */
+static struct bl_ladder mp_levels(void)
+{
+        static const char *const names[] = { "little", "little+1big", "all" };
+        struct bl_ladder l;
+
+        memset(&l, 0, sizeof(l));
+        l.mode = BL_MODE_MP;
+        l.nlevels = 3;
+        for (unsigned i = 0; i < 3; i++) {
+                strcpy(l.levels[i].name, names[i]);
+                for (unsigned cpu = 0; cpu < 4 + i; cpu++)
+                        cpuset_set(&l.levels[i].cpus, cpu);
+                l.levels[i].capacity = i ? 1024 : 400;
+                l.levels[i].fit = 400;
+                l.levels[i].rank = i;
+        }
+        return l;
+}
+
+/* LITTLE alone: 10 mW + 0.1 mW per unit of demand on its busiest CPU; with
+ * the big cluster on: 30 mW + 0.5 mW per unit, the demand on a big CPU. */
+static struct bl_energy_model mp_model(void)
+{
+        struct bl_energy_model m = { .known = true, .nlevels = 3 };
+
+        for (unsigned i = 0; i < BL_POWER_POINTS; i++) {
+                const double d = energy_model_point(i);
+
+                m.mw[0][i] = 10 + 0.1 * d;
+                m.mw[1][i] = m.mw[2][i] = 30 + 0.5 * d;
+        }
+        return m;
+}
+
+/* Feeds the per-CPU demands 'top' every 10 ms over [from, to); returns the
+ * first time a decision wanted a change (0 if none). */
+static bl_usec_t feed_ranked(struct bl_engine *e, const double *top, unsigned ntop, bl_usec_t from, bl_usec_t to)
+{
+        struct bl_decision d;
+
+        for (bl_usec_t t = from; t < to; t += MS(10)) {
+                engine_decide_ranked(e, top, ntop, NULL, t, &d);
+                if (d.change)
+                        return t;
+        }
+        return 0;
+}
+
+/* A smaller fast set saves what its threads cost less on LITTLE (0.4 mW per
+ * unit of demand here), and at level 0 the big cluster's idle power (20 mW)
+ * too, against one CPU's switch there and back per CPU (6 mJ each way).
+ * The whole-machine figures of little+1big and all are alike: read as in
+ * cluster mode, no shrink between them would ever pay. */
+START_TEST(test_mp_break_even_per_thread)
+{
+        struct bl_ladder l = mp_levels();
+        struct bl_engine_params p = params(true);
+        struct bl_energy_model m = mp_model();
+        struct bl_switch_cost cost = { .energy_per_cpu_uj = 6000 };
+        const double two[] = { 600, 300 }, light[] = { 600, 30 }, one[] = { 300 };
+        struct bl_engine e;
+
+        engine_init(&e, &l, &p, 2);
+        engine_set_switch_cost(&e, &cost);
+        engine_set_energy_model(&e, &m);
+        ck_assert(isinf(engine_break_even_us(&e, 2, 1, 300)));
+        /* 12 mJ over 0.4 x 300 = 120 mW: 100 ms */
+        ck_assert_double_eq_tol(engine_break_even_ranked_us(&e, 2, 1, two, 2), 100000, 1e-6);
+        /* a light thread saves less: 12 mJ over 12 mW */
+        ck_assert_double_eq_tol(engine_break_even_ranked_us(&e, 2, 1, light, 2), 1000000, 1e-6);
+        /* two CPUs, 24 mJ, over 0.4 x 900 + 20 mW */
+        ck_assert_double_eq_tol(engine_break_even_ranked_us(&e, 2, 0, two, 2), 24000.0 / 380 * 1000, 1e-6);
+        /* one CPU, 12 mJ, over 0.4 x 300 + 20 mW */
+        ck_assert_double_eq_tol(engine_break_even_ranked_us(&e, 1, 0, one, 1), 12000.0 / 140 * 1000, 1e-6);
+}
+END_TEST
+
+/* At all, the second thread turns light (100, well within LITTLE): the
+ * shrink to little+1big saves 40 mW against 12 mJ of switches, 300 ms,
+ * twice that with the margin. A lull of 400 ms does not pay and is not
+ * taken; a lasting one is, after 600 ms. With switches ten times cheaper,
+ * after 60 ms. */
+START_TEST(test_mp_shrink_waits_until_it_pays)
+{
+        struct bl_ladder l = mp_levels();
+        struct bl_engine_params p = params(true);
+        struct bl_energy_model m = mp_model();
+        struct bl_switch_cost cost = { .energy_per_cpu_uj = 6000 };
+        const double lull[] = { 600, 100 }, busy[] = { 600, 500 };
+        struct bl_engine e;
+
+        engine_init(&e, &l, &p, 2);
+        engine_set_switch_cost(&e, &cost);
+        engine_set_energy_model(&e, &m);
+        engine_switched(&e, 2, 0);
+        ck_assert_uint_eq(feed_ranked(&e, lull, 2, MS(10), MS(400)), 0);
+        ck_assert_uint_eq(feed_ranked(&e, busy, 2, MS(400), MS(500)), 0);
+        ck_assert_uint_eq(feed_ranked(&e, lull, 2, MS(500), MS(3000)), MS(1100));
+
+        cost.energy_per_cpu_uj = 600;
+        engine_init(&e, &l, &p, 2);
+        engine_set_switch_cost(&e, &cost);
+        engine_set_energy_model(&e, &m);
+        engine_switched(&e, 2, 0);
+        ck_assert_uint_eq(feed_ranked(&e, lull, 2, MS(10), MS(3000)), MS(70));
+}
+END_TEST
+
 /* Switching costs nothing: down after down_delay, as without the rule. */
 START_TEST(test_free_switches_change_nothing)
 {
@@ -247,6 +358,8 @@ int main(void)
         tcase_add_test(tc, test_free_switches_change_nothing);
         tcase_add_test(tc, test_first_gap_waits_break_even);
         tcase_add_test(tc, test_learned_gaps);
+        tcase_add_test(tc, test_mp_break_even_per_thread);
+        tcase_add_test(tc, test_mp_shrink_waits_until_it_pays);
         suite_add_tcase(s, tc);
         sr = srunner_create(s);
         srunner_run_all(sr, CK_NORMAL);

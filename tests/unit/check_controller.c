@@ -32,21 +32,27 @@ static void exynos(void)
         ck_assert_int_eq(topology_build(&topo, cpus, 8), 0);
 }
 
+static void configure_text(const char *text)
+{
+        struct bl_diag diag;
+
+        diag_init(&diag);
+        config_init(&cfg, policy_builtin);
+        ck_assert_uint_eq(config_parse(&cfg, policy_builtin, "test.conf", text, strlen(text), &diag), 0);
+        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+}
+
 /* util, the thresholds 80/60 and no delays: each decision follows the sample it
  * is given, whatever the shipped hysteresis is. */
 static void configure(const char *extra)
 {
         char text[1024];
-        struct bl_diag diag;
 
         snprintf(text, sizeof(text),
                  "[policy]\nheuristics = util\n[hysteresis]\nup_threshold = 80\ndown_threshold = 60\n"
                  "up_delay_ms = 0\ndown_delay_ms = 0\n"
                  "min_residency_ms = 0\nmax_switch_rate_hz = 0\n%s", extra);
-        diag_init(&diag);
-        config_init(&cfg, policy_builtin);
-        ck_assert_uint_eq(config_parse(&cfg, policy_builtin, "test.conf", text, strlen(text), &diag), 0);
-        ck_assert_uint_eq(config_validate(&cfg, &diag), 0);
+        configure_text(text);
 }
 
 static void setup_mode(enum bl_mode mode)
@@ -315,6 +321,95 @@ START_TEST(test_mp_mode_all)
         assert_cpus(&c, d, "0-7");
         controller_switched(&c, d, TICK);
         assert_state(&c, 4, "all");
+        controller_done(&c);
+}
+END_TEST
+
+/* The shipped heuristic (headroom holds a saturated CPU's demand through the
+ * gaps of its load) with no delays, so each decision follows its sample. */
+static void setup_mp_headroom(void)
+{
+        exynos();
+        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_MP, NULL), 0);
+        configure_text("[policy]\nheuristics = headroom\n[hysteresis]\nup_threshold = 100\n"
+                       "down_threshold = 90\nup_delay_ms = 0\ndown_delay_ms = 0\nmin_residency_ms = 0\n"
+                       "max_switch_rate_hz = 0\nbreak_even = no\n");
+}
+
+/* Decides on 'busy' over 'online' and applies the decision; the level after. */
+static unsigned step(struct bl_controller *c, bl_usec_t now, const char *online, const float *busy)
+{
+        struct bl_decision d[1];
+        bl_cpuset set = set_of(online);
+
+        if (controller_decide(c, sample(now, &set, busy), now, d))
+                controller_switched(c, d, now);
+        return c->engine[0].level;
+}
+
+/* One heavy thread saturates a LITTLE CPU: one big CPU, and when the
+ * scheduler has moved the thread there, still one. The LITTLE CPU it left
+ * is idle; its saturation moved with the thread and is not counted again. */
+START_TEST(test_mp_one_heavy_thread_one_big_cpu)
+{
+        static const float on_little[8] = { 1.0f, 0.1f, 0, 0, 0, 0, 0, 0 };
+        static const float on_big[8] = { 0, 0.1f, 0, 0, 0.6f, 0, 0, 0 };
+        struct bl_controller c;
+
+        setup_mp_headroom();
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(step(&c, TICK, "0-3", on_little), 1);
+        for (unsigned i = 2; i < 20; i++)
+                ck_assert_uint_eq(step(&c, i * TICK, "0-4", on_big), 1);
+        controller_done(&c);
+}
+END_TEST
+
+/* Four heavy threads: four big CPUs, and they stay while the threads run
+ * there; none of the LITTLE CPUs they left asks for more. */
+START_TEST(test_mp_four_heavy_threads_four_big_cpus)
+{
+        static const float on_little[8] = { 1, 1, 1, 1, 0, 0, 0, 0 };
+        static const float on_big[8] = { 0.05f, 0, 0, 0, 0.6f, 0.6f, 0.5f, 0.5f };
+        struct bl_controller c;
+
+        setup_mp_headroom();
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(step(&c, TICK, "0-3", on_little), 4);
+        for (unsigned i = 2; i < 20; i++)
+                ck_assert_uint_eq(step(&c, i * TICK, "0-7", on_big), 4);
+        controller_done(&c);
+}
+END_TEST
+
+/* Two heavy threads where one big CPU runs already: the second saturates a
+ * LITTLE CPU, one more big CPU joins, not two. */
+START_TEST(test_mp_grows_by_the_threads_that_need_it)
+{
+        static const float one[8] = { 1.0f, 0, 0, 0, 0, 0, 0, 0 };
+        static const float second[8] = { 1.0f, 0.05f, 0, 0, 0.6f, 0, 0, 0 };
+        static const float both[8] = { 0.05f, 0, 0, 0, 0.6f, 0.5f, 0, 0 };
+        struct bl_controller c;
+
+        setup_mp_headroom();
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(step(&c, TICK, "0-3", one), 1);
+        ck_assert_uint_eq(step(&c, 2 * TICK, "0-4", second), 2);
+        for (unsigned i = 3; i < 20; i++)
+                ck_assert_uint_eq(step(&c, i * TICK, "0-5", both), 2);
+        controller_done(&c);
+}
+END_TEST
+
+START_TEST(test_mp_idle_adds_nothing)
+{
+        static const float idle[8] = { 0.02f, 0.01f, 0, 0.03f, 0, 0, 0, 0 };
+        struct bl_controller c;
+
+        setup_mp_headroom();
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        for (unsigned i = 1; i < 50; i++)
+                ck_assert_uint_eq(step(&c, i * TICK, "0-3", idle), 0);
         controller_done(&c);
 }
 END_TEST
@@ -597,6 +692,10 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_mp_mode_adds_one_big_per_heavy_cpu);
         tcase_add_test(tc, test_mp_mode_drops_the_big_cores_no_longer_needed);
         tcase_add_test(tc, test_mp_mode_all);
+        tcase_add_test(tc, test_mp_one_heavy_thread_one_big_cpu);
+        tcase_add_test(tc, test_mp_four_heavy_threads_four_big_cpus);
+        tcase_add_test(tc, test_mp_grows_by_the_threads_that_need_it);
+        tcase_add_test(tc, test_mp_idle_adds_nothing);
         tcase_add_test(tc, test_ranked_reasons);
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
