@@ -410,7 +410,8 @@ static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, 
                              now);
 }
 
-/* Rule 3b for a move down to 'to' at 'demand'; when it must wait, why
+/* Rule 3b for a move down to 'to' at the per-CPU demands 'top' (largest
+ * first, 'ntop' of them); when it must wait, why
  * (only where the reason is written: a wait switches nothing). */
 static bool break_even_reached(const struct bl_engine *e, unsigned to, const double *top, unsigned ntop,
                                bl_usec_t now, char *why, size_t size)

@@ -6,7 +6,8 @@
 # Traces, --costs, --boards, --sets and CONFIG as in policy-table.sh (the
 # visible suite, the held-out files, every *.csv under GENERATED).
 #
-# Per trace, one blsim compare in each mode gives: the mp default's energy
+# Per trace, one blsim compare in each mode (oracles starting on the lowest
+# level) gives: the mp default's energy
 # and late_work_ratio, the cluster default's, the cluster-mode oracle's
 # energy (the least any cluster switcher could use) and the mp oracle's.
 # Columns:
@@ -50,41 +51,14 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 blsim=$build/src/sim/blsim
 config=${CONFIG:-}
 
-wanted() { # SET
-        case " $sets " in *" $1 "*) return 0 ;; *) return 1 ;; esac
-}
+oracle_start=lowest
+# shellcheck source=tests/bench/trace-sets.sh
+. "$src/tests/bench/trace-sets.sh"
 
-traces() {
-        if wanted visible; then
-                for w in "$src"/tests/workloads/*.csv; do echo "visible $(basename "$w" .csv) $w"; done
-        fi
-        if wanted held-out; then
-                for w in "$src"/tests/workloads/holdout/*.csv; do echo "held-out $(basename "$w" .csv) $w"; done
-        fi
-        if [ -n "$generated" ] && wanted generated; then
-                find "$generated" -name '*.csv' | sort | while read -r w; do
-                        echo "generated ${w#"$generated"/} $w"
-                done
-        fi
-}
-
-# "ENERGY_UJ LATE ORACLE_UJ" of the default in one mode.
-figures() { # TRACE BOARD MODE COST
-        case $4 in
-        board) cost_option= ;;
-        *,*) cost_option="--switch-cost $4" ;;
-        *) cost_option="--backend $4" ;;
-        esac
-        # shellcheck disable=SC2086 # the option and its value are two words
-        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $cost_option \
-                --json |
-        awk '
-        function value(line) { sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line); return line }
-        /^  "oracle_energy_uj":/ { o = value($0) }
-        /^      "policy":/ { p = value($0) }
-        /^      "energy_uj":/ && (p == "default" || p == "config") { e = value($0) }
-        /^      "late_work_ratio":/ && (p == "default" || p == "config") { l = value($0) }
-        END { print e, l, o }'
+# The mp figures, then the cluster ones with their keys prefixed "cl_".
+both() { # TRACE BOARD COST
+        printf '%s ' "$(figures "$1" "$2" mp "$3")"
+        figures "$1" "$2" cluster "$3" | sed 's/\([^ ]*=\)/cl_\1/g'
 }
 
 judge() { # BOARD COST
@@ -98,7 +72,11 @@ judge() { # BOARD COST
                 }
         }
         {
-                set = $1; name = $2; me = $3; ml = $4; mo = $5; ce = $6; cl = $7; co = $8
+                set = $1; name = $2
+                delete v
+                for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                me = v["default_e"]; ml = v["default_late"]; mo = v["oracle_e"]
+                ce = v["cl_default_e"]; cl = v["cl_default_late"]; co = v["cl_oracle_e"]
                 g = set == "held-out" ? "held-out" : "tuning"
                 limit = cl > 0.01 ? cl : 0.01
                 worse = ""
@@ -129,8 +107,7 @@ for entry in $boards; do
         name=$(basename "$board" .ini)
         for cost in $costs; do
                 traces | while read -r set trace path; do
-                        printf '%s %s %s %s\n' "$set" "$trace" "$(figures "$path" "$board" mp "$cost")" \
-                               "$(figures "$path" "$board" cluster "$cost")"
+                        printf '%s %s %s\n' "$set" "$trace" "$(both "$path" "$board" "$cost")"
                 done | judge "$name" "$cost"
         done
 done

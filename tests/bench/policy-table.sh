@@ -75,64 +75,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 blsim=$build/src/sim/blsim
 config=${CONFIG:-}
 
-# One line per trace: the set, the name, then key=value pairs for awk.
-figures() { # TRACE BOARD MODE COST
-        case $4 in
-        board) cost_option= ;;
-        *,*) cost_option="--switch-cost $4" ;;
-        *) cost_option="--backend $4" ;;
-        esac
-        # shellcheck disable=SC2086 # the option and its value are two words
-        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $cost_option \
-                --oracle-start "$oracle_start" --json |
-        awk '
-        function value(line) {
-                sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line)
-                return line
-        }
-        /^  "oracle_energy_uj":/ { o = value($0) }
-        /^  "oracle_switches":/ { osw = value($0) }
-        /^      "policy":/ { p = value($0); if (p == "config") p = "default" }
-        /^      "energy_uj":/ { e[p] = value($0) }
-        /^      "eta":/ { eta[p] = value($0) }
-        /^      "late_work_ratio":/ { late[p] = value($0) }
-        /^      "switches":/ { sw[p] = value($0) }
-        END {
-                printf "oracle_e=%s oracle_sw=%s", o, osw
-                for (q in e)
-                        printf " %s_e=%s %s_eta=%s %s_late=%s %s_sw=%s", q, e[q], q, eta[q], q, late[q],
-                               q, sw[q]
-                printf "\n"
-        }'
-}
-
-# family of a generated trace: its directory under GENERATED, or its name
-# without a trailing -SEED
-family() {
-        rel=${1#"$generated"/}
-        case $rel in
-        */*) echo "${rel%%/*}" ;;
-        *) rel=${rel%.csv}; echo "$rel" | sed 's/[-_][0-9][0-9]*$//' ;;
-        esac
-}
-
-wanted() { # SET
-        case " $sets " in *" $1 "*) return 0 ;; *) return 1 ;; esac
-}
-
-traces() {
-        if wanted visible; then
-                for w in "$src"/tests/workloads/*.csv; do echo "visible $(basename "$w" .csv) $w"; done
-        fi
-        if wanted held-out; then
-                for w in "$src"/tests/workloads/holdout/*.csv; do echo "held-out $(basename "$w" .csv) $w"; done
-        fi
-        if [ -n "$generated" ] && wanted generated; then
-                find "$generated" -name '*.csv' | sort | while read -r w; do
-                        echo "generated:$(family "$w") ${w#"$generated"/} $w"
-                done
-        fi
-}
+# shellcheck source=tests/bench/trace-sets.sh
+. "$src/tests/bench/trace-sets.sh"
 
 # The table, the misses and the summary of one board, mode and cost, from
 # the lines "SET NAME key=value ..." on stdin.

@@ -336,15 +336,36 @@ static void setup_mp_headroom(void)
                        "max_switch_rate_hz = 0\nbreak_even = no\n");
 }
 
-/* Decides on 'busy' over 'online' and applies the decision; the level after. */
-static unsigned step(struct bl_controller *c, bl_usec_t now, const char *online, const float *busy)
-{
-        struct bl_decision d[1];
-        bl_cpuset set = set_of(online);
+/* What the CPUs of 'online' show for 'samples' samples, and the level wanted
+ * after each of them. */
+struct mp_phase {
+        const char *online;
+        float busy[8];
+        unsigned samples;
+        unsigned level;
+};
 
-        if (controller_decide(c, sample(now, &set, busy), now, d))
-                controller_switched(c, d, now);
-        return c->engine[0].level;
+/* Runs the phases one after another from little, deciding every TICK and
+ * applying each decision. */
+static void assert_mp_phases(const struct mp_phase *phase, unsigned nphases)
+{
+        struct bl_controller c;
+        struct bl_decision d[1];
+        bl_usec_t now = 0;
+
+        setup_mp_headroom();
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        for (unsigned p = 0; p < nphases; p++) {
+                bl_cpuset online = set_of(phase[p].online);
+
+                for (unsigned i = 0; i < phase[p].samples; i++) {
+                        now += TICK;
+                        if (controller_decide(&c, sample(now, &online, phase[p].busy), now, d))
+                                controller_switched(&c, d, now);
+                        ck_assert_uint_eq(c.engine[0].level, phase[p].level);
+                }
+        }
+        controller_done(&c);
 }
 
 /* One heavy thread saturates a LITTLE CPU: one big CPU, and when the
@@ -352,16 +373,12 @@ static unsigned step(struct bl_controller *c, bl_usec_t now, const char *online,
  * is idle; its saturation moved with the thread and is not counted again. */
 START_TEST(test_mp_one_heavy_thread_one_big_cpu)
 {
-        static const float on_little[8] = { 1.0f, 0.1f, 0, 0, 0, 0, 0, 0 };
-        static const float on_big[8] = { 0, 0.1f, 0, 0, 0.6f, 0, 0, 0 };
-        struct bl_controller c;
+        static const struct mp_phase phases[] = {
+                { "0-3", { 1.0f, 0.1f, 0, 0, 0, 0, 0, 0 }, 1, 1 },
+                { "0-4", { 0, 0.1f, 0, 0, 0.6f, 0, 0, 0 }, 18, 1 },
+        };
 
-        setup_mp_headroom();
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        ck_assert_uint_eq(step(&c, TICK, "0-3", on_little), 1);
-        for (unsigned i = 2; i < 20; i++)
-                ck_assert_uint_eq(step(&c, i * TICK, "0-4", on_big), 1);
-        controller_done(&c);
+        assert_mp_phases(phases, 2);
 }
 END_TEST
 
@@ -369,16 +386,12 @@ END_TEST
  * there; none of the LITTLE CPUs they left asks for more. */
 START_TEST(test_mp_four_heavy_threads_four_big_cpus)
 {
-        static const float on_little[8] = { 1, 1, 1, 1, 0, 0, 0, 0 };
-        static const float on_big[8] = { 0.05f, 0, 0, 0, 0.6f, 0.6f, 0.5f, 0.5f };
-        struct bl_controller c;
+        static const struct mp_phase phases[] = {
+                { "0-3", { 1, 1, 1, 1, 0, 0, 0, 0 }, 1, 4 },
+                { "0-7", { 0.05f, 0, 0, 0, 0.6f, 0.6f, 0.5f, 0.5f }, 18, 4 },
+        };
 
-        setup_mp_headroom();
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        ck_assert_uint_eq(step(&c, TICK, "0-3", on_little), 4);
-        for (unsigned i = 2; i < 20; i++)
-                ck_assert_uint_eq(step(&c, i * TICK, "0-7", on_big), 4);
-        controller_done(&c);
+        assert_mp_phases(phases, 2);
 }
 END_TEST
 
@@ -386,31 +399,23 @@ END_TEST
  * LITTLE CPU, one more big CPU joins, not two. */
 START_TEST(test_mp_grows_by_the_threads_that_need_it)
 {
-        static const float one[8] = { 1.0f, 0, 0, 0, 0, 0, 0, 0 };
-        static const float second[8] = { 1.0f, 0.05f, 0, 0, 0.6f, 0, 0, 0 };
-        static const float both[8] = { 0.05f, 0, 0, 0, 0.6f, 0.5f, 0, 0 };
-        struct bl_controller c;
+        static const struct mp_phase phases[] = {
+                { "0-3", { 1.0f, 0, 0, 0, 0, 0, 0, 0 }, 1, 1 },
+                { "0-4", { 1.0f, 0.05f, 0, 0, 0.6f, 0, 0, 0 }, 1, 2 },
+                { "0-5", { 0.05f, 0, 0, 0, 0.6f, 0.5f, 0, 0 }, 17, 2 },
+        };
 
-        setup_mp_headroom();
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        ck_assert_uint_eq(step(&c, TICK, "0-3", one), 1);
-        ck_assert_uint_eq(step(&c, 2 * TICK, "0-4", second), 2);
-        for (unsigned i = 3; i < 20; i++)
-                ck_assert_uint_eq(step(&c, i * TICK, "0-5", both), 2);
-        controller_done(&c);
+        assert_mp_phases(phases, 3);
 }
 END_TEST
 
 START_TEST(test_mp_idle_adds_nothing)
 {
-        static const float idle[8] = { 0.02f, 0.01f, 0, 0.03f, 0, 0, 0, 0 };
-        struct bl_controller c;
+        static const struct mp_phase phases[] = {
+                { "0-3", { 0.02f, 0.01f, 0, 0.03f, 0, 0, 0, 0 }, 50, 0 },
+        };
 
-        setup_mp_headroom();
-        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
-        for (unsigned i = 1; i < 50; i++)
-                ck_assert_uint_eq(step(&c, i * TICK, "0-3", idle), 0);
-        controller_done(&c);
+        assert_mp_phases(phases, 1);
 }
 END_TEST
 
