@@ -368,54 +368,31 @@ static void assert_mp_phases(const struct mp_phase *phase, unsigned nphases)
         controller_done(&c);
 }
 
-/* One heavy thread saturates a LITTLE CPU: one big CPU, and when the
- * scheduler has moved the thread there, still one. The LITTLE CPU it left
- * is idle; its saturation moved with the thread and is not counted again. */
-START_TEST(test_mp_one_heavy_thread_one_big_cpu)
+/* mp with the shipped heuristic, phase by phase:
+ * - one heavy thread saturates a LITTLE CPU: one big CPU, and when the
+ *   scheduler has moved the thread there, still one (the LITTLE CPU it left
+ *   is idle; its saturation moved with the thread and is not counted
+ *   again);
+ * - four heavy threads: four big CPUs, kept while the threads run there;
+ * - a second heavy thread where one big CPU runs already: one more, not two;
+ * - idle: nothing. */
+static const struct mp_case {
+        struct mp_phase phase[3];
+        unsigned nphases;
+} mp_cases[] = {
+        { { { "0-3", { 1.0f, 0.1f, 0, 0, 0, 0, 0, 0 }, 1, 1 },
+            { "0-4", { 0, 0.1f, 0, 0, 0.6f, 0, 0, 0 }, 18, 1 } }, 2 },
+        { { { "0-3", { 1, 1, 1, 1, 0, 0, 0, 0 }, 1, 4 },
+            { "0-7", { 0.05f, 0, 0, 0, 0.6f, 0.6f, 0.5f, 0.5f }, 18, 4 } }, 2 },
+        { { { "0-3", { 1.0f, 0, 0, 0, 0, 0, 0, 0 }, 1, 1 },
+            { "0-4", { 1.0f, 0.05f, 0, 0, 0.6f, 0, 0, 0 }, 1, 2 },
+            { "0-5", { 0.05f, 0, 0, 0, 0.6f, 0.5f, 0, 0 }, 17, 2 } }, 3 },
+        { { { "0-3", { 0.02f, 0.01f, 0, 0.03f, 0, 0, 0, 0 }, 50, 0 } }, 1 },
+};
+
+START_TEST(test_mp_big_cpus_for_the_threads_that_need_them)
 {
-        static const struct mp_phase phases[] = {
-                { "0-3", { 1.0f, 0.1f, 0, 0, 0, 0, 0, 0 }, 1, 1 },
-                { "0-4", { 0, 0.1f, 0, 0, 0.6f, 0, 0, 0 }, 18, 1 },
-        };
-
-        assert_mp_phases(phases, 2);
-}
-END_TEST
-
-/* Four heavy threads: four big CPUs, and they stay while the threads run
- * there; none of the LITTLE CPUs they left asks for more. */
-START_TEST(test_mp_four_heavy_threads_four_big_cpus)
-{
-        static const struct mp_phase phases[] = {
-                { "0-3", { 1, 1, 1, 1, 0, 0, 0, 0 }, 1, 4 },
-                { "0-7", { 0.05f, 0, 0, 0, 0.6f, 0.6f, 0.5f, 0.5f }, 18, 4 },
-        };
-
-        assert_mp_phases(phases, 2);
-}
-END_TEST
-
-/* Two heavy threads where one big CPU runs already: the second saturates a
- * LITTLE CPU, one more big CPU joins, not two. */
-START_TEST(test_mp_grows_by_the_threads_that_need_it)
-{
-        static const struct mp_phase phases[] = {
-                { "0-3", { 1.0f, 0, 0, 0, 0, 0, 0, 0 }, 1, 1 },
-                { "0-4", { 1.0f, 0.05f, 0, 0, 0.6f, 0, 0, 0 }, 1, 2 },
-                { "0-5", { 0.05f, 0, 0, 0, 0.6f, 0.5f, 0, 0 }, 17, 2 },
-        };
-
-        assert_mp_phases(phases, 3);
-}
-END_TEST
-
-START_TEST(test_mp_idle_adds_nothing)
-{
-        static const struct mp_phase phases[] = {
-                { "0-3", { 0.02f, 0.01f, 0, 0.03f, 0, 0, 0, 0 }, 50, 0 },
-        };
-
-        assert_mp_phases(phases, 1);
+        assert_mp_phases(mp_cases[_i].phase, mp_cases[_i].nphases);
 }
 END_TEST
 
@@ -697,10 +674,8 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_mp_mode_adds_one_big_per_heavy_cpu);
         tcase_add_test(tc, test_mp_mode_drops_the_big_cores_no_longer_needed);
         tcase_add_test(tc, test_mp_mode_all);
-        tcase_add_test(tc, test_mp_one_heavy_thread_one_big_cpu);
-        tcase_add_test(tc, test_mp_four_heavy_threads_four_big_cpus);
-        tcase_add_test(tc, test_mp_grows_by_the_threads_that_need_it);
-        tcase_add_test(tc, test_mp_idle_adds_nothing);
+        tcase_add_loop_test(tc, test_mp_big_cpus_for_the_threads_that_need_them, 0,
+                            sizeof(mp_cases) / sizeof(mp_cases[0]));
         tcase_add_test(tc, test_ranked_reasons);
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
