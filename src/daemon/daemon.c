@@ -297,7 +297,7 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
                 log_info("hold %u expired", ids[i]);
         if (n > 0)
                 bus_holds_changed(d->bus);
-        h = holds_current(&d->holds);
+        h = holds_current(&d->holds, d->cfg.hold_precedence);
         if (!h) {
                 controller_set_hold(&d->ctl, -1, NULL);
                 return;
