@@ -27,6 +27,7 @@
 #include "core/tick-jitter.h"
 #include "daemon/bus.h"
 #include "daemon/daemon.h"
+#include "daemon/desktop.h"
 #include "daemon/events.h"
 #include "daemon/holds-store.h"
 #include "daemon/saved-state.h"
@@ -332,6 +333,9 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
         daemon_switch_cost(d, &cost);
         controller_set_switch_cost(&d->ctl, &cost);
         model_in_use_apply(&d->energy, &d->ctl, &d->ladder, &d->topo);
+        /* A new ladder: the profile's cap names a level of it. */
+        profile_effect(d->cfg.profiles, &d->ladder, &d->desktop_in, &d->profile);
+        controller_set_profile(&d->ctl, &d->profile);
         return 0;
 }
 
@@ -972,6 +976,8 @@ int daemon_reload(struct bl_daemon *d)
                 log_info("reload: applied %s", files.path[i]);
         if (files.n == 0)
                 log_info("reload: applied the built-in defaults");
+        desktop_check_config(d, &cfg, LOG_WARNING);
+        desktop_apply(d);
         bus_config_changed(d->bus);
         r = 0;
 done:
@@ -1376,6 +1382,11 @@ static int setup(struct bl_daemon *d)
         if (r < 0)
                 log_warning("no D-Bus service (%s): status, holds and reload over the bus are unavailable",
                             strerror(-r));
+        desktop_check_config(d, &d->cfg, LOG_WARNING);
+        r = desktop_open(&d->desktop, d);
+        if (r < 0)
+                log_info("desktop: not watching power-profiles-daemon and UPower (%s): no profile adjusts "
+                         "anything", strerror(-r));
         r = 0;
         /* Holds read back from disk take effect now. */
         daemon_decide_now(d);
@@ -1455,6 +1466,8 @@ static int teardown(struct bl_daemon *d)
         bool backend_ours;
         int status = 0;
 
+        desktop_close(d->desktop);
+        d->desktop = NULL;
         bus_close(d->bus);
         d->bus = NULL;
         backend_ours = wait_for_switch(d);
