@@ -110,6 +110,12 @@ struct ctl_status {
         struct ctl_settle settle;
         struct ctl_unreachable *unreachable;
         size_t n_unreachable;
+        /* The hold that decides (0: none, or a daemon that does not say)
+         * and why it ("newest of 3"). */
+        uint32_t winning_hold;
+        char *winning_hold_why;
+        /* What the desktop's profile and the battery adjust; "" or NULL: nothing. */
+        char *profile_adjustment;
 };
 
 struct ctl_switch {

@@ -140,6 +140,24 @@ static void print_holds(FILE *f, const struct ctl_status *s, bool fancy)
                         fprintf(f, ": %s", h->reason);
                 fputc('\n', f);
         }
+        /* With one hold there is nothing to choose between. */
+        if (s->n_holds > 1 && s->winning_hold) {
+                label(f, "Winning hold");
+                fprintf(f, "%" PRIu32 " (%s)\n", s->winning_hold, or_dash(s->winning_hold_why));
+        }
+}
+
+/* "power-saver (power-profiles-daemon) → cap little": only where a
+ * service says something. */
+static void print_profile(FILE *f, const struct ctl_status *s)
+{
+        if (!s->profile_adjustment || !s->profile_adjustment[0])
+                return;
+        label(f, "Profile");
+        fputs(s->profile_adjustment, f);
+        if (s->n_holds > 0)
+                fputs(" (a hold wins over it)", f);
+        fputc('\n', f);
 }
 
 /* Total of TimeInLevel: how long the daemon has been accounting. */
@@ -262,6 +280,7 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
         }
         print_thermal(f, s, fancy);
         print_limits(f, s);
+        print_profile(f, s);
         print_holds(f, s, fancy);
 
         label(f, "Time in level");

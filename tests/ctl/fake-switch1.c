@@ -87,6 +87,10 @@ struct scenario {
         double cost[6];
         uint64_t settle[6];
         const char *const *unreachable;
+        /* WinningHold (id, why) and ProfileAdjustment */
+        uint32_t winning_hold;
+        const char *winning_why;
+        const char *profile_adjustment;
 };
 
 static const char *const two_levels[] = { "little", "big", NULL };
@@ -175,6 +179,10 @@ static const struct scenario full = {
         /* settled after 120 ms last, 90 ms on average, 300 ms at most; 3 windows, 1 at its bound */
         .settle = { 120000, 90000, 300000, 3, 1, 17 },
         .unreachable = no_strings,
+        .winning_hold = 5,
+        .winning_why = "newest of 2",
+        .profile_adjustment = "power-saver (power-profiles-daemon) → cap little; "
+                              "on battery (UPower) → bias +10% toward LITTLE",
 };
 
 static const struct scenario quiet = {
@@ -206,6 +214,8 @@ static const struct scenario quiet = {
         .cost = { 0, 15, 0, 0, 0, 0 },
         .settle = { 0 },
         .unreachable = quiet_unreachable,
+        .winning_why = "",
+        .profile_adjustment = "",
 };
 
 struct fake {
@@ -508,9 +518,18 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                         : strcmp(property, "Backend") == 0     ? sc->backend
                         : strcmp(property, "Topology") == 0    ? sc->topology
                         : strcmp(property, "EnergyModel") == 0 ? sc->energy_model
+                        : strcmp(property, "ProfileAdjustment") == 0 ? sc->profile_adjustment
                                                                : sc->last_reason;
 
         return sd_bus_message_append_basic(reply, 's', v);
+}
+
+static int get_winning_hold(sd_bus *bus, const char *path, const char *iface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const struct scenario *sc = ((struct fake *)userdata)->sc;
+
+        return sd_bus_message_append(reply, "(us)", sc->winning_hold, sc->winning_why);
 }
 
 static int get_strv(sd_bus *bus, const char *path, const char *iface, const char *property,
@@ -637,6 +656,8 @@ static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_PROPERTY("ThermalState", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("ThermalLimits", "a(siss)", get_limits, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("WinningHold", "(us)", get_winning_hold, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ProfileAdjustment", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("EnergyModel", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("Topology", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
