@@ -310,8 +310,7 @@ void desktop_apply(struct bl_daemon *d)
                 if (e.what[0])
                         log_notice("profile: %s", e.what);
                 else
-                        log_notice("profile: neither power-profiles-daemon nor UPower says anything; "
-                                   "no adjustment");
+                        log_notice("profile: nothing to adjust (no power profile known, not on battery)");
         }
         d->profile = e;
         if (d->controller_ready)
