@@ -245,6 +245,32 @@ START_TEST(test_holds_over_profile)
 }
 END_TEST
 
+/* A cap naming no level is said with its file and line, and adjusts
+ * nothing; a reload that fixes it applies at once. */
+START_TEST(test_bad_cap_then_reload)
+{
+        struct fake_desktop ppd;
+        char config[2048];
+        unsigned at;
+
+        start(heavy_load, 2, "[profile.power-saver]\ncap = mid\n");
+        fake_desktop_start(&ppd, FAKE_PPD, "power-saver");
+        start_daemon();
+        /* HARNESS_PELT_CONFIG's 12 lines, break_even, the section: line 15. */
+        expect_line(0, "bigLittle.conf:15: [profile.power-saver]: cap: expected a level (little, big), got \"mid\"",
+                    SWITCH_BOUND_MS);
+        at = expect_line(0, "profile: power-saver (power-profiles-daemon) → no change", SWITCH_BOUND_MS);
+        expect_online(BIG, UP_DELAY_MS + SWITCH_BOUND_MS);
+
+        snprintf(config, sizeof(config), "%sbreak_even = no\n[profile.power-saver]\ncap = little\n",
+                 HARNESS_PELT_CONFIG);
+        write_config("bigLittle.conf", config);
+        switchctl("reload");
+        expect_line(at, "profile: power-saver (power-profiles-daemon) → cap little", SWITCH_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+}
+END_TEST
+
 static Suite *desktop_suite(void)
 {
         Suite *s = suite_create("desktop");
@@ -256,6 +282,7 @@ static Suite *desktop_suite(void)
         tcase_add_test(tc, test_battery_flips);
         tcase_add_test(tc, test_old_name_before_daemon);
         tcase_add_test(tc, test_holds_over_profile);
+        tcase_add_test(tc, test_bad_cap_then_reload);
         suite_add_tcase(s, tc);
         return s;
 }
