@@ -137,6 +137,17 @@ START_TEST(test_profile_after_daemon)
         ck_assert_msg(strstr(switchctl("history --no-pager"), "profile power-saver: highest level little"),
                       "history does not say why the level went down");
 
+        /* Only the service itself speaks for it: the same signal from
+         * another connection changes nothing. */
+        ck_assert_int_ge(sd_bus_emit_signal(bus, "/org/freedesktop/UPower/PowerProfiles",
+                                            "org.freedesktop.DBus.Properties", "PropertiesChanged", "sa{sv}as",
+                                            "org.freedesktop.UPower.PowerProfiles", 1, "ActiveProfile", "s",
+                                            "performance", 0),
+                         0);
+        ck_assert_int_ge(sd_bus_flush(bus), 0);
+        expect_online_stays(LITTLE, STAYS_MS);
+        ck_assert_uint_eq(count_lines(at, "profile: performance"), 0);
+
         /* balanced adjusts nothing: the load takes it up again. */
         fake_desktop_set(&ppd, "balanced");
         at = expect_line(at, "profile: balanced (power-profiles-daemon) → no change", SWITCH_BOUND_MS);
