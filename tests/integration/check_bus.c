@@ -1731,19 +1731,9 @@ END_TEST
 static int switchctl(const char *args, char *out, size_t size)
 {
         char cmd[PATH_MAX + 512];
-        size_t len = 0;
-        FILE *p;
-        int status;
 
-        snprintf(cmd, sizeof(cmd), "%s %s 2>&1", SWITCHCTL_PATH, args);
-        p = popen(cmd, "r");
-        ck_assert_ptr_nonnull(p);
-        while (len + 1 < size && fgets(out + len, (int)(size - len), p))
-                len += strlen(out + len);
-        out[len] = '\0';
-        status = pclose(p);
-        ck_assert_msg(WIFEXITED(status), "%s did not exit", cmd);
-        return WEXITSTATUS(status);
+        snprintf(cmd, sizeof(cmd), "%s %s", SWITCHCTL_PATH, args);
+        return harness_run(cmd, out, size);
 }
 
 /* The real client against the real daemon on the fake board: every verb
