@@ -68,8 +68,9 @@ void controller_set_energy_model(struct bl_controller *c, const struct bl_energy
 void controller_explain(struct bl_controller *c, bool all);
 
 /* Puts a hold in force (every engine, every pair, at 'level'; thermal
- * limits still apply, the profile's cap does not) or, with level < 0, ends it. 'who' describes it for
- * the reasons. The heuristics keep scoring while it holds. */
+ * limits still apply, the profile's cap does not) or, with level < 0, ends
+ * it. 'who' describes it for the reasons. The heuristics keep scoring while
+ * it holds. */
 void controller_set_hold(struct bl_controller *c, int level, const char *who);
 
 /* The desktop's profile adjustment (core/profile.h): its bias moves both

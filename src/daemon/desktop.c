@@ -141,8 +141,15 @@ static void set_owner(struct service *s, const char *owner)
                 return;
         if (owner[0])
                 log_info("desktop: %s is on the bus (%s as %s)", sd->label, sd->name, owner);
-        else
+        else {
                 log_info("desktop: %s left the bus; its adjustment ends", sd->label);
+                /* A process leaving loses all its names, one signal each:
+                 * what it said under its other name (power-profiles-daemon
+                 * owns both) is not taken for a moment as its last word. */
+                for (unsigned i = 0; i < NSERVICES; i++)
+                        if (s->w->s[i].owner[0] && strcmp(s->w->s[i].owner, s->owner) == 0)
+                                s->w->s[i].value = 0;
+        }
         snprintf(s->owner, sizeof(s->owner), "%s", owner);
         s->value = 0;
         s->query = sd_bus_slot_unref(s->query);

@@ -73,13 +73,13 @@ struct bl_daemon {
 
         struct bl_holds holds;
         struct bl_history history;
+        char runtime_dir[BL_PATH_MAX];  /* where persistent holds are kept */
 
         /* Following the desktop (desktop.c): what power-profiles-daemon and
          * UPower said, and the adjustment it makes. */
         struct bl_desktop_watch *desktop;       /* NULL without a bus */
         struct bl_desktop desktop_in;
         struct bl_profile_effect profile;
-        char runtime_dir[BL_PATH_MAX];  /* where persistent holds are kept */
 
         bl_usec_t interval;
         bl_usec_t next_tick;

@@ -223,6 +223,29 @@ START_TEST(test_old_name_before_daemon)
 }
 END_TEST
 
+/* One process under both names, as power-profiles-daemon from 0.20: when
+ * it leaves, what it said under its older name is not taken for its last
+ * word while the second signal is on its way. */
+START_TEST(test_both_names_leave_together)
+{
+        struct fake_desktop ppd;
+        unsigned at;
+
+        start(heavy_load, 2, "");
+        start_daemon();
+        fake_desktop_start(&ppd, FAKE_PPD_BOTH, "power-saver");
+        at = expect_line(0, "profile: power-saver (power-profiles-daemon) → cap little", SWITCH_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+        fake_desktop_set(&ppd, "performance");
+        at = expect_line(at, "profile: performance (power-profiles-daemon) → no change", SWITCH_BOUND_MS);
+        fake_desktop_stop(&ppd);
+        expect_line(at, "profile: nothing to adjust", SWITCH_BOUND_MS);
+        expect_line(at, "desktop: net.hadess.PowerProfiles left the bus", SWITCH_BOUND_MS);
+        ck_assert_uint_eq(count_lines(at, "(net.hadess.PowerProfiles) →"), 0);
+        ck_assert_uint_eq(count_lines(0, "profile: "), 3);
+}
+END_TEST
+
 /* A person's hold wins over the profile's cap; of two holds, the
  * precedence configured decides, and status says which and why. */
 START_TEST(test_holds_over_profile)
@@ -285,6 +308,7 @@ static Suite *desktop_suite(void)
         tcase_add_test(tc, test_profile_after_daemon);
         tcase_add_test(tc, test_battery_flips);
         tcase_add_test(tc, test_old_name_before_daemon);
+        tcase_add_test(tc, test_both_names_leave_together);
         tcase_add_test(tc, test_holds_over_profile);
         tcase_add_test(tc, test_bad_cap_then_reload);
         suite_add_tcase(s, tc);

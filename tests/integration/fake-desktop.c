@@ -24,9 +24,10 @@ static const struct fake_service fakes[] = {
                           "OnBattery" },
 };
 
-/* The child's state. */
+/* The child's state: the services it is (one, or both of ppd's names). */
 struct child {
-        const struct fake_service *svc;
+        const struct fake_service *svc[2];
+        unsigned n;
         sd_bus *bus;
         char value[64];
 };
@@ -63,23 +64,39 @@ static int on_control(sd_event_source *s, int fd, uint32_t revents, void *userda
                 _exit(0);
         c->value[n] = '\0';
         c->value[strcspn(c->value, "\n")] = '\0';
-        if (sd_bus_emit_properties_changed(c->bus, c->svc->path, c->svc->interface, c->svc->property, NULL) < 0)
-                _exit(4);
+        for (unsigned i = 0; i < c->n; i++)
+                if (sd_bus_emit_properties_changed(c->bus, c->svc[i]->path, c->svc[i]->interface,
+                                                   c->svc[i]->property, NULL) < 0)
+                        _exit(4);
         return 0;
 }
 
-static void serve(const struct fake_service *svc, const char *value, int ready, int control)
+static int publish(struct child *c, const struct fake_service *svc)
 {
-        struct child c = { .svc = svc };
+        int r = sd_bus_add_object_vtable(c->bus, NULL, svc->path, svc->interface,
+                                         strcmp(svc->property, "OnBattery") == 0 ? upower_vtable : ppd_vtable, c);
+
+        c->svc[c->n++] = svc;
+        return r < 0 ? r : sd_bus_request_name(c->bus, svc->name, 0);
+}
+
+static void serve(enum fake_desktop_kind kind, const char *value, int ready, int control)
+{
+        struct child c = { .n = 0 };
         sd_event *event = NULL;
 
         snprintf(c.value, sizeof(c.value), "%s", value);
-        if (sd_event_new(&event) < 0 || sd_bus_open_system(&c.bus) < 0 ||
-            sd_bus_add_object_vtable(c.bus, NULL, svc->path, svc->interface,
-                                     strcmp(svc->property, "OnBattery") == 0 ? upower_vtable : ppd_vtable,
-                                     &c) < 0 ||
-            sd_bus_request_name(c.bus, svc->name, 0) < 0 || sd_bus_attach_event(c.bus, event, 0) < 0 ||
-            sd_event_add_io(event, NULL, control, EPOLLIN, on_control, &c) < 0)
+        if (sd_event_new(&event) < 0 || sd_bus_open_system(&c.bus) < 0)
+                _exit(2);
+        if (kind == FAKE_PPD_BOTH) {
+                /* dbus-daemon says the names are gone in the order they
+                 * were taken: the older one first would hide the case of
+                 * the current one leaving while the older still counts. */
+                if (publish(&c, &fakes[FAKE_PPD_OLD]) < 0 || publish(&c, &fakes[FAKE_PPD]) < 0)
+                        _exit(2);
+        } else if (publish(&c, &fakes[kind]) < 0)
+                _exit(2);
+        if (sd_bus_attach_event(c.bus, event, 0) < 0 || sd_event_add_io(event, NULL, control, EPOLLIN, on_control, &c) < 0)
                 _exit(2);
         if (write(ready, "1", 1) != 1)
                 _exit(2);
@@ -98,12 +115,13 @@ void fake_desktop_start(struct fake_desktop *f, enum fake_desktop_kind kind, con
         if (f->pid == 0) {
                 close(ready[0]);
                 close(control[1]);
-                serve(&fakes[kind], value, ready[1], control[0]);
+                serve(kind, value, ready[1], control[0]);
         }
         close(ready[1]);
         close(control[0]);
         f->control = control[1];
-        ck_assert_msg(read(ready[0], &ok, 1) == 1, "the fake %s did not start", fakes[kind].name);
+        ck_assert_msg(read(ready[0], &ok, 1) == 1, "the fake %s did not start",
+                      fakes[kind == FAKE_PPD_BOTH ? FAKE_PPD : kind].name);
         close(ready[0]);
 }
 

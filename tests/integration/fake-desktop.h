@@ -11,6 +11,7 @@ enum fake_desktop_kind {
         FAKE_PPD,               /* org.freedesktop.UPower.PowerProfiles */
         FAKE_PPD_OLD,           /* net.hadess.PowerProfiles */
         FAKE_UPOWER,            /* org.freedesktop.UPower */
+        FAKE_PPD_BOTH,          /* both names of power-profiles-daemon, as its versions from 0.20 own them */
 };
 
 struct fake_desktop {
