@@ -74,7 +74,8 @@ static void watch_changed(struct bl_desktop_watch *w)
 
         if (in.profile != BL_PPD_UNKNOWN)
                 snprintf(in.profile_source, sizeof(in.profile_source), "%s", services[from->kind].label);
-        if (memcmp(&in, &w->d->desktop_in, sizeof(in)) == 0)
+        if (in.profile == w->d->desktop_in.profile && in.battery == w->d->desktop_in.battery &&
+            strcmp(in.profile_source, w->d->desktop_in.profile_source) == 0)
                 return;
         w->d->desktop_in = in;
         desktop_apply(w->d);
