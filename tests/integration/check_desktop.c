@@ -127,6 +127,11 @@ START_TEST(test_profile_after_daemon)
         assert_property("PowerProfile", "power-saver");
         assert_property("PowerProfileSource", "power-profiles-daemon");
         status_has("Profile: power-saver (power-profiles-daemon) → cap little\n");
+        ck_assert_msg(strstr(switchctl("status --json"),
+                             "\"profile\":{\"power_profile\":\"power-saver\",\"power_profile_source\":"
+                             "\"power-profiles-daemon\",\"on_battery\":null,\"adjustment\":"
+                             "\"power-saver (power-profiles-daemon) → cap little\"}"),
+                      "status --json: %s", switchctl("status --json"));
         ck_assert_msg(strstr(switchctl("history --no-pager"), "profile power-saver: highest level little"),
                       "history does not say why the level went down");
 
