@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
+#include <time.h>
 
 #include "common/log.h"
 #include "daemon/bus.h"
@@ -24,6 +25,11 @@
 #define DBUS_NAME "org.freedesktop.DBus"
 #define DBUS_PATH "/org/freedesktop/DBus"
 #define PROPERTIES_INTERFACE "org.freedesktop.DBus.Properties"
+
+/* After the bus went away, connecting again is tried after 1 s, then at
+ * twice the previous wait, up to a minute (as bus.c does). */
+#define RECONNECT_FIRST_USEC BL_USEC_PER_SEC
+#define RECONNECT_MAX_USEC (60 * BL_USEC_PER_SEC)
 
 enum service_kind {
         SERVICE_PPD,            /* power-profiles-daemon under its current name */
@@ -58,6 +64,8 @@ struct bl_desktop_watch {
         struct bl_daemon *d;
         sd_bus *bus;
         sd_bus_slot *disconnected;
+        sd_event_source *reconnect;     /* armed while the bus is away */
+        bl_usec_t reconnect_wait;
         struct service s[NSERVICES];
 };
 
@@ -236,18 +244,6 @@ static void forget(struct bl_desktop_watch *w)
         w->bus = NULL;
 }
 
-/* Without a bus no service can say anything: whatever they said ends. */
-static int on_disconnected(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
-{
-        struct bl_desktop_watch *w = userdata;
-
-        log_warning("desktop: the connection to the system bus was lost; power profiles and the battery are "
-                    "no longer followed");
-        forget(w);
-        watch_changed(w);
-        return 0;
-}
-
 static int watch_service(struct service *s)
 {
         const struct service_desc *sd = &services[s->kind];
@@ -274,14 +270,13 @@ static int watch_service(struct service *s)
                                         on_owner_reply, s, "s", sd->name);
 }
 
-int desktop_open(struct bl_desktop_watch **ret, struct bl_daemon *d)
+static int on_disconnected(sd_bus_message *m, void *userdata, sd_bus_error *ret_error);
+
+/* Connects, watches every service, and attaches to the loop. */
+static int connect_bus(struct bl_desktop_watch *w)
 {
-        struct bl_desktop_watch *w = calloc(1, sizeof(*w));
         int r;
 
-        if (!w)
-                return -ENOMEM;
-        w->d = d;
         r = sd_bus_open_system_with_description(&w->bus, "bigLittled-desktop");
         if (r >= 0)
                 r = sd_bus_match_signal(w->bus, &w->disconnected, "org.freedesktop.DBus.Local",
@@ -292,9 +287,63 @@ int desktop_open(struct bl_desktop_watch **ret, struct bl_daemon *d)
                 r = watch_service(&w->s[i]);
         }
         if (r >= 0)
-                r = sd_bus_attach_event(w->bus, d->event, SD_EVENT_PRIORITY_NORMAL);
+                r = sd_bus_attach_event(w->bus, w->d->event, SD_EVENT_PRIORITY_NORMAL);
+        if (r < 0)
+                forget(w);
+        return r;
+}
+
+static int on_reconnect(sd_event_source *source, uint64_t usec, void *userdata)
+{
+        struct bl_desktop_watch *w = userdata;
+        int r = connect_bus(w);
+
+        if (r >= 0) {
+                log_info("desktop: connected to the system bus again; following power profiles and the battery");
+                w->reconnect = sd_event_source_disable_unref(w->reconnect);
+                return 0;
+        }
+        w->reconnect_wait = w->reconnect_wait * 2 > RECONNECT_MAX_USEC ? RECONNECT_MAX_USEC : w->reconnect_wait * 2;
+        r = sd_event_source_set_time(source, usec + w->reconnect_wait);
+        if (r >= 0)
+                r = sd_event_source_set_enabled(source, SD_EVENT_ONESHOT);
+        if (r < 0)
+                log_warning("desktop: cannot try to reconnect again (%s): power profiles and the battery are not "
+                            "followed any more", strerror(-r));
+        return 0;
+}
+
+/* Without a bus no service can say anything: whatever they said ends,
+ * until the bus is back. */
+static int on_disconnected(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
+{
+        struct bl_desktop_watch *w = userdata;
+        int r;
+
+        log_warning("desktop: the connection to the system bus was lost; power profiles and the battery are "
+                    "not followed until it is back (trying to reconnect)");
+        forget(w);
+        watch_changed(w);
+        w->reconnect_wait = RECONNECT_FIRST_USEC;
+        r = sd_event_add_time_relative(w->d->event, &w->reconnect, CLOCK_MONOTONIC, w->reconnect_wait, 0,
+                                       on_reconnect, w);
+        if (r < 0)
+                log_warning("desktop: cannot try to reconnect (%s): power profiles and the battery are not "
+                            "followed any more", strerror(-r));
+        return 0;
+}
+
+int desktop_open(struct bl_desktop_watch **ret, struct bl_daemon *d)
+{
+        struct bl_desktop_watch *w = calloc(1, sizeof(*w));
+        int r;
+
+        if (!w)
+                return -ENOMEM;
+        w->d = d;
+        r = connect_bus(w);
         if (r < 0) {
-                desktop_close(w);
+                free(w);
                 return r;
         }
         *ret = w;
@@ -305,6 +354,7 @@ void desktop_close(struct bl_desktop_watch *w)
 {
         if (!w)
                 return;
+        w->reconnect = sd_event_source_disable_unref(w->reconnect);
         forget(w);
         free(w);
 }

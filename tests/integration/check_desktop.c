@@ -6,6 +6,7 @@
  * before it, changing their minds, and leaving; what the level does about
  * it, and what switchctl status says. Timing as in check_bus.c.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@
 #define UP_DELAY_MS 200
 #define DOWN_DELAY_MS 300
 #define SWITCH_BOUND_MS 2000
+/* The reconnect waits 1 s, then 2 s, ...: the first try after the bus is back. */
+#define RECONNECT_BOUND_MS 5000
 /* Long enough for a move the profile should prevent to have happened. */
 #define STAYS_MS 1000
 
@@ -250,6 +253,41 @@ START_TEST(test_both_names_leave_together)
 }
 END_TEST
 
+/* The bus goes away and comes back: what the services said ends with it,
+ * and once the daemon is connected again they are followed again. */
+START_TEST(test_bus_comes_back)
+{
+        struct fake_desktop ppd;
+        char address[PATH_MAX + 16];
+        unsigned at;
+
+        start(heavy_load, 2, "");
+        /* Without the guid of this bus daemon: sd-bus refuses a bus whose
+         * guid differs from the address's, and the next one's will. */
+        snprintf(address, sizeof(address), "unix:path=%s", work_file("bus"));
+        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
+        fake_desktop_start(&ppd, FAKE_PPD, "power-saver");
+        start_daemon();
+        at = expect_line(0, "profile: power-saver (power-profiles-daemon) → cap little", SWITCH_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+
+        sd_bus_flush_close_unref(bus);
+        bus = NULL;
+        harness_stop_bus();
+        /* The bus daemon may tell of the fake's leaving before it goes. */
+        expect_line(at, "profile: nothing to adjust", SWITCH_BOUND_MS);
+        at = expect_line(at, "desktop: the connection to the system bus was lost", SWITCH_BOUND_MS);
+        expect_online(BIG, UP_DELAY_MS + SWITCH_BOUND_MS);
+
+        harness_start_bus(NULL);
+        ck_assert_int_eq(setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1), 0);
+        fake_desktop_start(&ppd, FAKE_PPD, "power-saver");
+        at = expect_line(at, "desktop: connected to the system bus again", RECONNECT_BOUND_MS);
+        expect_line(at, "profile: power-saver (power-profiles-daemon) → cap little", SWITCH_BOUND_MS);
+        expect_online(LITTLE, SWITCH_BOUND_MS);
+}
+END_TEST
+
 /* A person's hold wins over the profile's cap; of two holds, the
  * precedence configured decides, and status says which and why. */
 START_TEST(test_holds_over_profile)
@@ -313,6 +351,7 @@ static Suite *desktop_suite(void)
         tcase_add_test(tc, test_battery_flips);
         tcase_add_test(tc, test_old_name_before_daemon);
         tcase_add_test(tc, test_both_names_leave_together);
+        tcase_add_test(tc, test_bus_comes_back);
         tcase_add_test(tc, test_holds_over_profile);
         tcase_add_test(tc, test_bad_cap_then_reload);
         suite_add_tcase(s, tc);
