@@ -1542,8 +1542,9 @@ void bus_profile_changed(struct bl_bus *b)
 {
         if (!b || !b->bus)
                 return;
-        (void)sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "PowerProfile",
-                                             "PowerProfileSource", "OnBattery", "ProfileAdjustment", NULL);
+        if (sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "PowerProfile", "PowerProfileSource",
+                                           "OnBattery", "ProfileAdjustment", NULL) < 0)
+                log_debug("bus: cannot announce the power profile");
 }
 
 void bus_holds_changed(struct bl_bus *b)
@@ -1551,8 +1552,10 @@ void bus_holds_changed(struct bl_bus *b)
         if (!b)
                 return;
         owners_prune(b);
-        emit_changed(b, "Holds");
-        emit_changed(b, "WinningHold");
+        /* One signal for both: a flood of holds queues no more than before. */
+        if (b->bus && sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Holds", "WinningHold",
+                                                     NULL) < 0)
+                log_debug("bus: cannot announce Holds");
         announce_state(b);
 }
 
