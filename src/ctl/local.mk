@@ -5,7 +5,7 @@ src_ctl_libblctl_a_SOURCES = \
 	src/ctl/args.h src/ctl/args.c \
 	src/ctl/client.h src/ctl/client.c \
 	src/ctl/output.h src/ctl/output.c \
-	src/ctl/verbs.h src/ctl/show.c src/ctl/hold.c src/ctl/monitor.c src/ctl/admin.c
+	src/ctl/verbs.h src/ctl/show.c src/ctl/get.c src/ctl/hold.c src/ctl/monitor.c src/ctl/admin.c
 # check-config runs the daemon; the path is compiled in.
 src_ctl_libblctl_a_CPPFLAGS = $(AM_CPPFLAGS) -DBIGLITTLED_PATH='"$(sbindir)/bigLittled"'
 src_ctl_libblctl_a_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
