@@ -57,6 +57,7 @@ static const struct verb verbs[] = {
         /* For the shell completion; not in --help. */
         { "__levels", 0, 0, 0, verb_list_levels, NULL, NULL, NULL },
         { "__holds", 0, 0, 0, verb_list_holds, NULL, NULL, NULL },
+        { "__keys", 0, 0, 0, verb_list_keys, NULL, NULL, NULL },
 };
 
 /* The options' lines of the help; 0: every verb takes it. */

@@ -20,7 +20,7 @@
 #define SWITCH1_ERROR_PREFIX "org.bigLittle.Switch1.Error."
 
 /* Exit statuses, documented in switchctl(1) EXIT STATUS. */
-#define EXIT_USAGE 2
+#define EXIT_USAGE 64                   /* EX_USAGE, as bigLittled and blsim */
 #define EXIT_NOT_PERMITTED 4
 #define EXIT_NOT_RUNNING 69
 

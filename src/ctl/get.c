@@ -245,3 +245,31 @@ int verb_get(const struct ctl_args *a)
         }
         return 0;
 }
+
+/* The keys for the completion: the fixed ones, and the members of the
+ * prefixed ones the daemon reports when it runs (none when it does not). */
+int verb_list_keys(const struct ctl_args *a)
+{
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_(client_status_done) struct ctl_status s = { .temperature = -1 };
+        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
+        bool up;
+
+        up = sd_bus_open_system(&bus) >= 0 && client_read_status(bus, &s, &error) >= 0;
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+                size_t len = strlen(keys[i].key);
+
+                if (keys[i].key[len - 1] != '.')
+                        puts(keys[i].key);
+                else if (up && keys[i].fn == get_score)
+                        for (size_t j = 0; j < s.n_scores; j++)
+                                printf("%s%s\n", keys[i].key, s.scores[j].name);
+                else if (up && keys[i].fn == get_limit)
+                        for (size_t j = 0; j < s.n_limits; j++)
+                                printf("%s%s_mc\n", keys[i].key, s.limits[j].name);
+                else if (up && keys[i].fn == get_time_in_level)
+                        for (size_t j = 0; j < s.n_time_in_level; j++)
+                                printf("%s%s\n", keys[i].key, s.time_in_level[j].name);
+        }
+        return 0;
+}

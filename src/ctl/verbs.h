@@ -48,3 +48,5 @@ int verb_record(const struct ctl_args *a);
 /* For the shell completion: the level names, and the ids of the holds, one a line. */
 int verb_list_levels(const struct ctl_args *a);
 int verb_list_holds(const struct ctl_args *a);
+/* The keys of get, with the daemon's levels, scores and limits where it runs. */
+int verb_list_keys(const struct ctl_args *a);

@@ -19,6 +19,7 @@ cat >"$tmp/switchctl" <<'STUB'
 case $1 in
 __levels) printf 'little\nlittle+1big\nbig\n' ;;
 __holds) printf '3\n5\n12\n' ;;
+__keys) printf 'level\ntarget_level\nthermal.state\ntime_in_level_usec.little\ntime_in_level_usec.big\n' ;;
 *) exit 2 ;;
 esac
 STUB
@@ -57,10 +58,10 @@ check() {
         fi
 }
 
-echo "1..19"
-check "switchctl h<TAB>: hold history" "hold history" switchctl h
+echo "1..24"
+check "switchctl h<TAB>: hold history help" "hold history help" switchctl h
 check "switchctl <TAB>: every verb, none hidden" \
-        "status hold release auto history stats monitor reload check-config record" switchctl ""
+        "status get hold release auto history stats monitor reload check-config record help" switchctl ""
 check "switchctl st<TAB>: status stats" "status stats" switchctl st
 check "hold <TAB>: the daemon's levels" "little little+1big big" switchctl hold ""
 check "hold l<TAB>: levels starting with l" "little little+1big" switchctl hold l
@@ -68,17 +69,23 @@ check "hold after options before the verb" "big" switchctl --no-pager hold b
 check "hold after --for DURATION" "little little+1big big" switchctl hold --for 5min ""
 check "no second level" "" switchctl hold big ""
 check "--for <TAB>: durations" "30s 5min 15min 30min 1h" switchctl hold big --for ""
-check "hold -<TAB>: its options" "--for --reason --persist --no-legend --no-pager --no-ask-password --help --version" \
+check "hold -<TAB>: its options" "--for --reason --persist --no-legend --no-pager --no-ask-password -h --help -V --version" \
         switchctl hold big -
 check "a command after --" "$tmp/switchctl" switchctl hold big -- "$tmp/switchc"
 check "release <TAB>: hold ids" "3 5 12" switchctl release ""
 check "release --a<TAB>" "--all" switchctl release --a
-check "history -<TAB>" "--json -n --lines --no-legend --no-pager --no-ask-password --help --version" \
+check "history -<TAB>" "--json -n --lines --no-legend --no-pager --no-ask-password -h --help -V --version" \
         switchctl history -
 check "check-config <TAB>: files" "config.conf" switchctl check-config conf
 check "--reason takes free text" "" switchctl hold big --reason ""
 check "record <TAB>: files" "config.conf" switchctl record conf
 check "record --duration <TAB>: durations" "30s 1min 5min 30min 1h" switchctl record t.csv --duration ""
-check "record -<TAB>: its options" "--duration --interval --no-legend --no-pager --no-ask-password --help --version" \
+check "record -<TAB>: its options" "--duration --interval --no-legend --no-pager --no-ask-password -h --help -V --version" \
         switchctl record t.csv -
+check "get <TAB>: the keys switchctl __keys lists" \
+        "level target_level thermal.state time_in_level_usec.little time_in_level_usec.big" switchctl get ""
+check "get time<TAB>: a level's time" "time_in_level_usec.little time_in_level_usec.big" switchctl get time
+check "no second key" "" switchctl get level ""
+check "help <TAB>: the verbs" "hold history help" switchctl help h
+check "monitor -<TAB>: --wait" "--wait" switchctl monitor --w
 exit $failed

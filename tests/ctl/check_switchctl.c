@@ -175,6 +175,28 @@ START_TEST(test_completion_lists)
         run_switchctl(&env, NULL, &r, ARGS("__holds"));
         expect_run(&r, 0, "3\n5\n", "");
         run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("__keys"));
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "\nlevel\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\nscores.psi\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\nthermal_limits.cap_mc\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\ntime_in_level_usec.little\ntime_in_level_usec.big\n"));
+        ck_assert_ptr_null(strstr(r.out, "usec.\n"));
+        run_free(&r);
+}
+END_TEST
+
+/* Without a daemon the completion still gets the fixed keys. */
+START_TEST(test_completion_keys_no_daemon)
+{
+        struct run r;
+
+        run_switchctl(&env, NULL, &r, ARGS("__keys"));
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "mode\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\nthresholds.up\n"));
+        ck_assert_ptr_null(strstr(r.out, "time_in_level_usec"));
+        run_free(&r);
 }
 END_TEST
 
@@ -497,16 +519,16 @@ START_TEST(test_get_unknown)
 
         /* Unknown whether the daemon runs or not: the key is wrong either way. */
         run_switchctl(&env, NULL, &r, ARGS("get", "temperature"));
-        expect_run(&r, 2, "", "switchctl: get: unknown key \"temperature\"\nTry \"switchctl help get\".\n");
+        expect_run(&r, 64, "", "switchctl: get: unknown key \"temperature\"\nTry \"switchctl help get\".\n");
         run_free(&r);
         env_fake(&env, NULL);
         run_switchctl(&env, NULL, &r, ARGS("get", "time_in_level_usec.turbo"));
-        expect_run(&r, 2, "",
+        expect_run(&r, 64, "",
                    "switchctl: get: the daemon reports no \"time_in_level_usec.turbo\"\n"
                    "Try \"switchctl status\".\n");
         run_free(&r);
         run_switchctl(&env, NULL, &r, ARGS("get"));
-        expect_run(&r, 2, "", "switchctl: get: missing KEY (see switchctl help get)\n");
+        expect_run(&r, 64, "", "switchctl: get: missing KEY (see switchctl help get)\n");
         run_free(&r);
 }
 END_TEST
@@ -525,16 +547,15 @@ static void error_case(const char *const *fake_args, const char *const *argv, in
 
 START_TEST(test_error_unknown_level)
 {
-        error_case(NULL, ARGS("hold", "turbo", "--persist"), 2,
+        error_case(NULL, ARGS("hold", "turbo", "--persist"), 64,
                    "switchctl: unknown level \"turbo\"; the levels are: little, big\n");
 }
 END_TEST
 
 START_TEST(test_error_invalid_duration)
 {
-        error_case(NULL, ARGS("hold", "big", "--for", "2h", "--persist"), 2,
-                   "switchctl: duration 7200 s: a hold lasts more than 0 and at most 3600 s "
-                   "([holds] max_duration_s)\n");
+        error_case(NULL, ARGS("hold", "big", "--for", "2h", "--persist"), 64,
+                   "switchctl: a hold of 2h is out of range: at most 1h ([holds] max_duration_s = 3600)\n");
         expect_calls("HoldWithFlags level=big duration=7200000000 reason=\"\" flags=1\n");
 }
 END_TEST
@@ -545,7 +566,7 @@ START_TEST(test_error_invalid_reason)
 
         memset(reason, 'x', sizeof(reason) - 1);
         reason[sizeof(reason) - 1] = '\0';
-        error_case(NULL, ARGS("hold", "big", "--persist", "--reason", reason), 2,
+        error_case(NULL, ARGS("hold", "big", "--persist", "--reason", reason), 64,
                    "switchctl: reason longer than 255 bytes\n");
 }
 END_TEST
@@ -620,7 +641,7 @@ START_TEST(test_usage_errors)
                 struct run r;
 
                 run_switchctl(&env, NULL, &r, cases[i].argv);
-                expect_run(&r, 2, "", cases[i].err);
+                expect_run(&r, 64, "", cases[i].err);
                 run_free(&r);
         }
         expect_calls("");
@@ -676,10 +697,10 @@ START_TEST(test_verb_help)
         ck_assert_ptr_null(strstr(r.out, "--for"));
         run_free(&r);
         run_switchctl(&env, NULL, &r, ARGS("help", "frobnicate"));
-        expect_run(&r, 2, "", "switchctl: help: unknown verb \"frobnicate\"\nTry \"switchctl --help\".\n");
+        expect_run(&r, 64, "", "switchctl: help: unknown verb \"frobnicate\"\nTry \"switchctl --help\".\n");
         run_free(&r);
         run_switchctl(&env, NULL, &r, ARGS("help", "__levels"));
-        expect_run(&r, 2, "", "switchctl: help: unknown verb \"__levels\"\nTry \"switchctl --help\".\n");
+        expect_run(&r, 64, "", "switchctl: help: unknown verb \"__levels\"\nTry \"switchctl --help\".\n");
         run_free(&r);
 }
 END_TEST
@@ -959,6 +980,7 @@ static Suite *switchctl_suite(void)
         tcase_add_test(tc, test_stats_json);
         tcase_add_test(tc, test_stats_quiet);
         tcase_add_test(tc, test_completion_lists);
+        tcase_add_test(tc, test_completion_keys_no_daemon);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("control");
