@@ -14,7 +14,3 @@ bin_PROGRAMS += src/ctl/switchctl
 src_ctl_switchctl_SOURCES = src/ctl/switchctl.c
 src_ctl_switchctl_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 src_ctl_switchctl_LDADD = src/ctl/libblctl.a src/common/libblcommon.a $(SYSTEMD_LIBS)
-
-# Bash completion of verbs, options and levels (asked of the daemon).
-bashcompletiondir = $(datadir)/bash-completion/completions
-dist_bashcompletion_DATA = shell-completion/bash/switchctl

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The bash completion of switchctl (shell-completion/bash/switchctl): verbs,
-# options, and the levels and hold ids it asks "switchctl __levels" and
-# "switchctl __holds" for (a stand-in switchctl answers here; the real
-# verbs are tested in check_switchctl). Prints TAP.
+# The bash completions (shell-completion/bash): switchctl's verbs, options,
+# and the levels, hold ids and keys it asks "switchctl __levels", "__holds"
+# and "__keys" for (a stand-in switchctl answers here; the real verbs are
+# tested in check_switchctl); bigLittled's options; blsim's verbs, options,
+# and the boards, workloads, presets and families it asks "blsim list" and
+# "blsim generate --list" for (a stand-in again, in their format). Prints TAP.
 set -u
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-completion="$top_srcdir/shell-completion/bash/switchctl"
+completions="$top_srcdir/shell-completion/bash"
 
 if ! command -v bash >/dev/null 2>&1; then
         echo "1..0 # SKIP bash is not installed"
@@ -23,20 +25,31 @@ __keys) printf 'level\ntarget_level\nthermal.state\ntime_in_level_usec.little\nt
 *) exit 2 ;;
 esac
 STUB
-chmod +x "$tmp/switchctl"
+cat >"$tmp/blsim" <<'STUB'
+#!/bin/sh
+case $1 in
+list) printf 'presets (--policy):\n  default        the shipped configuration\n  ondemand       ondemand\n\n'
+      printf 'boards (/x/boards):\n  rk3399               4x little (381) + 2x big (1024)\n  tc2                  3x\n\n'
+      printf 'workloads (/x/workloads):\n  ramp.csv\n  holdout/typing.csv\n  rt-app/mp3-short.json\n' ;;
+generate) printf 'game-30fps (4 lanes, 10 s): a game\n  fps              30: frames\nvideo-30fps (2 lanes): video\n' ;;
+*) exit 64 ;;
+esac
+STUB
+chmod +x "$tmp/switchctl" "$tmp/blsim"
 : >"$tmp/config.conf"
 
 # run.bash WORD...: what <TAB> after the words gives (the last word is the
-# one being completed), called as bash calls it: $1 is the command.
+# one being completed), called as bash calls it: $1 is the command, here the
+# stand-in of the same name.
 cat >"$tmp/run.bash" <<RUN
-source "$completion"
+source "$completions/\$1"
 COMP_WORDS=("\$@")
 COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1))
 COMP_LINE="\$*"
 COMP_POINT=\${#COMP_LINE}
 COMPREPLY=()
 cd "$tmp"
-_switchctl "$tmp/switchctl" "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+"_\$1" "$tmp/\$1" "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
 echo "\${COMPREPLY[*]}"
 RUN
 
@@ -58,7 +71,7 @@ check() {
         fi
 }
 
-echo "1..24"
+echo "1..41"
 check "switchctl h<TAB>: hold history help" "hold history help" switchctl h
 check "switchctl <TAB>: every verb, none hidden" \
         "status get hold release auto history stats monitor reload check-config record help" switchctl ""
@@ -88,4 +101,26 @@ check "get time<TAB>: a level's time" "time_in_level_usec.little time_in_level_u
 check "no second key" "" switchctl get level ""
 check "help <TAB>: the verbs" "hold history help" switchctl help h
 check "monitor -<TAB>: --wait" "--wait" switchctl monitor --w
+
+check "bigLittled -<TAB>: its options" \
+        "-c --config -f --foreground -b --backend --check-config --record --duration --interval -h --help -V --version" \
+        bigLittled -
+check "bigLittled --backend <TAB>: the backends" "auto switcher hotplug cpuset cpufreq dryrun" bigLittled --backend ""
+check "bigLittled --config FILE" "config.conf" bigLittled -c conf
+check "bigLittled --check-config FILE" "config.conf" bigLittled --check-config conf
+check "bigLittled --interval <TAB>" "10ms 20ms 50ms 100ms" bigLittled --record t.csv --interval ""
+
+check "blsim <TAB>: every verb" "run compare tune live generate board list" blsim ""
+check "blsim run --board <TAB>: blsim list's boards" "rk3399" blsim run --board rk
+check "blsim run -b tc2 -w r<TAB>: workloads without extension, and files" \
+        "ramp rt-app/mp3-short run.bash" blsim run -b tc2 -w r
+check "blsim run --policy <TAB>: the presets" "default ondemand" blsim run --policy ""
+check "blsim compare --mode <TAB>" "cluster pair mp" blsim compare --mode ""
+check "blsim generate <TAB>: the families" "game-30fps video-30fps" blsim generate ""
+check "blsim board <TAB>" "import" blsim board ""
+check "blsim live ... -- COMMAND" "$tmp/blsim" blsim live -b tc2 -w ramp -- "$tmp/bls"
+check "blsim run --o<TAB>: run's options only" "--oracle-start" blsim run --o
+check "blsim tune --o<TAB>: tune's" "--out" blsim tune --o
+check "blsim run --workload FILE" "config.conf" blsim run --workload conf
+check "blsim --residency <TAB>" "step kernel" blsim live --residency ""
 exit $failed

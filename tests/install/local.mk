@@ -10,6 +10,8 @@ tests/install/installdirs.sh: Makefile
 		echo "dbuspolicydir='$(dbuspolicydir)'"; \
 		echo "polkitactiondir='$(polkitactiondir)'"; \
 		echo "systemdsystemunitdir='$(systemdsystemunitdir)'"; \
+		echo "bashcompletiondir='$(bashcompletiondir)'"; \
+		echo "zshcompletiondir='$(zshcompletiondir)'"; \
 		echo "boardsdir='$(boardsdir)'"; \
 		echo "workloadsdir='$(workloadsdir)'"; \
 	} > $@.tmp && mv $@.tmp $@
