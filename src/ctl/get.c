@@ -221,24 +221,19 @@ void get_keys_print(FILE *f)
 
 int verb_get(const struct ctl_args *a)
 {
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_(client_status_done) struct ctl_status s = { .temperature = -1 };
-        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
         const char *name = a->positional[0], *arg = NULL;
         const struct get_key *k = find_key(name, &arg);
-        int r;
+        int status;
 
         /* Known or not is decided here, daemon or none: a typo is the script's fault. */
         if (!k) {
                 fprintf(stderr, "switchctl: get: unknown key \"%s\"\nTry \"switchctl help get\".\n", name);
                 return EXIT_USAGE;
         }
-        r = client_open(&bus, false);
-        if (r != 0)
-                return r;
-        r = client_read_status(bus, &s, &error);
-        if (r < 0)
-                return client_report(&error, r);
+        status = client_fetch_status(&s);
+        if (status != 0)
+                return status;
         if (k->fn(&s, arg) < 0) {
                 fprintf(stderr, "switchctl: get: the daemon reports no \"%s\"\nTry \"switchctl status\".\n", name);
                 return EXIT_USAGE;

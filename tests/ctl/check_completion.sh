@@ -16,26 +16,8 @@ if ! command -v bash >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_completion.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
-cat >"$tmp/switchctl" <<'STUB'
-#!/bin/sh
-case $1 in
-__levels) printf 'little\nlittle+1big\nbig\n' ;;
-__holds) printf '3\n5\n12\n' ;;
-__keys) printf 'level\ntarget_level\nthermal.state\ntime_in_level_usec.little\ntime_in_level_usec.big\n' ;;
-*) exit 2 ;;
-esac
-STUB
-cat >"$tmp/blsim" <<'STUB'
-#!/bin/sh
-case $1 in
-list) printf 'presets (--policy):\n  default        the shipped configuration\n  ondemand       ondemand\n\n'
-      printf 'boards (/x/boards):\n  rk3399               4x little (381) + 2x big (1024)\n  tc2                  3x\n\n'
-      printf 'workloads (/x/workloads):\n  ramp.csv\n  holdout/typing.csv\n  rt-app/mp3-short.json\n' ;;
-generate) printf 'game-30fps (4 lanes, 10 s): a game\n  fps              30: frames\nvideo-30fps (2 lanes): video\n' ;;
-*) exit 64 ;;
-esac
-STUB
-chmod +x "$tmp/switchctl" "$tmp/blsim"
+. "$top_srcdir/tests/ctl/completion-standins.sh"
+standins "$tmp"
 : >"$tmp/config.conf"
 
 # run.bash WORD...: what <TAB> after the words gives (the last word is the

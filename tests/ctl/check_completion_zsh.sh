@@ -20,26 +20,8 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check_completion_zsh.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin" "$tmp/cwd"
-cat >"$tmp/bin/switchctl" <<'STUB'
-#!/bin/sh
-case $1 in
-__levels) printf 'little\nlittle+1big\nbig\n' ;;
-__holds) printf '3\n5\n12\n' ;;
-__keys) printf 'level\ntarget_level\ntime_in_level_usec.little\n' ;;
-*) exit 64 ;;
-esac
-STUB
-cat >"$tmp/bin/blsim" <<'STUB'
-#!/bin/sh
-case $1 in
-list) printf 'presets (--policy):\n  default        the shipped configuration\n  ondemand       ondemand\n\n'
-      printf 'boards (/x/boards):\n  rk3399               4x little (381) + 2x big (1024)\n  tc2                  3x\n\n'
-      printf 'workloads (/x/workloads):\n  ramp.csv\n  holdout/typing.csv\n  rt-app/mp3-short.json\n' ;;
-generate) printf 'game-30fps (4 lanes, 10 s): a game\n  fps              30: frames\nvideo-30fps (2 lanes): video\n' ;;
-*) exit 64 ;;
-esac
-STUB
-chmod +x "$tmp/bin/switchctl" "$tmp/bin/blsim"
+. "$top_srcdir/tests/ctl/completion-standins.sh"
+standins "$tmp/bin"
 : >"$tmp/cwd/config.conf"
 
 # comp.zsh LINE: the matches <TAB> offers after LINE, sorted, on one line.
@@ -92,7 +74,8 @@ check "hold after an option before the verb" "big" "switchctl --no-pager hold b"
 check "hold --for <TAB>: durations" "15min 1h 30min 30s 5min" "switchctl hold big --for "
 check "a command after --" "switchctl" "switchctl hold big -- switchc"
 check "release <TAB>: hold ids" "12 3 5" "switchctl release "
-check "get <TAB>: the keys" "level target_level time_in_level_usec.little" "switchctl get "
+check "get <TAB>: the keys" "level target_level thermal.state time_in_level_usec.big time_in_level_usec.little" \
+        "switchctl get "
 check "monitor --w<TAB>" "--wait" "switchctl monitor --w"
 check "help h<TAB>: verbs" "help history hold" "switchctl help h"
 check "check-config FILE" "config.conf" "switchctl check-config conf"

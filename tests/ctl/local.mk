@@ -20,3 +20,4 @@ tests_ctl_check_switchctl_LDADD = $(CHECK_LIBS) $(SYSTEMD_LIBS)
 
 dist_check_SCRIPTS += tests/ctl/check_completion.sh tests/ctl/check_completion_zsh.sh
 TESTS += tests/ctl/check_completion.sh tests/ctl/check_completion_zsh.sh
+EXTRA_DIST += tests/ctl/completion-standins.sh
