@@ -109,7 +109,7 @@ static void json_eta(FILE *f, const char *indent, const struct sim_report *rep, 
         json_eta_key(f, indent, "eta", rep, energy_uj);
 }
 
-static void json_time_per_level(FILE *f, const char *indent, const struct sim_report *rep,
+static void json_time_in_level(FILE *f, const char *indent, const struct sim_report *rep,
                                 const bl_usec_t *time_in)
 {
         json_key(f, indent, "time_in_level_usec");
@@ -240,7 +240,7 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         json_double(f, in, "late_work_ratio", -1, p->late_work_ratio);
         json_ulong(f, in, "switches", p->switches);
         json_double(f, in, "samples_per_s", 1, samples_per_s(rep, p));
-        json_time_per_level(f, in, rep, p->time_in);
+        json_time_in_level(f, in, rep, p->time_in);
         json_eta(f, in, rep, p->energy_uj);
         if (rep->rtapp)
                 json_qos(f, in, &p->qos);
@@ -498,7 +498,7 @@ void report_compare_json(FILE *f, const struct sim_report *rep)
                 json_ulong(f, in2, "switches", r->switches);
                 if (r->samples_per_s >= 0.0)
                         json_double(f, in2, "samples_per_s", 1, r->samples_per_s);
-                json_time_per_level(f, in2, rep, r->time_in);
+                json_time_in_level(f, in2, rep, r->time_in);
                 if (rep->rtapp && r->qos)
                         json_qos(f, in2, r->qos);
                 fputs("\n    }", f);

@@ -2111,7 +2111,8 @@ START_TEST(test_hostile_durations)
                 r = hold_with_flags(bus, "big", refused[i], "", 0, &id, &error);
                 ck_assert_msg(r < 0 && sd_bus_error_has_name(&error, ERR("InvalidDuration")),
                               "duration %" PRIu64 ": %s", refused[i], r < 0 ? error.name : "accepted");
-                ck_assert_msg(strstr(error.message, "at most 7d ([holds] max_duration_s = 604800)"), "%s", error.message);
+                ck_assert_msg(strstr(error.message, "at most 7d ([holds] max_duration_s = 604800)"), "%s",
+                              error.message);
                 sd_bus_error_free(&error);
                 r = hold_with_flags(bus, "big", refused[i], "", 1, &id, &error);
                 ck_assert(r < 0 && sd_bus_error_has_name(&error, ERR("InvalidDuration")));
