@@ -452,7 +452,7 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
         if (a->json) {
                 bool first = true;
 
-                printf("{\"switches\": %" PRIu64 ", \"holds\": %zu, \"accounted_usec\": %" PRIu64
+                printf("{\"switches\": %" PRIu64 ", \"hold_count\": %zu, \"accounted_usec\": %" PRIu64
                        ", \"time_in_level_usec\": {",
                        s->switches, s->n_holds, total);
                 for_each_level_time(s, json_time_entry, &first);
