@@ -450,6 +450,22 @@ START_TEST(test_monitor_wait)
 }
 END_TEST
 
+/* --wait with the daemon up: no waiting, nothing said. */
+START_TEST(test_monitor_wait_running)
+{
+        int out_fd, err_fd;
+        pid_t pid;
+        struct run r;
+
+        env_fake(&env, NULL);
+        pid = run_start(&env, NULL, ARGS("monitor", "--wait"), &out_fd, &err_fd);
+        wait_for_call(&env, "GetAll");
+        run_finish(pid, SIGINT, out_fd, err_fd, NULL, &r);
+        expect_run(&r, 0, "", "");
+        run_free(&r);
+}
+END_TEST
+
 /* Without --wait, no daemon is an error at once (test_not_running has the rest). */
 START_TEST(test_monitor_no_wait)
 {
@@ -1001,6 +1017,7 @@ static Suite *switchctl_suite(void)
         tcase_add_test(tc, test_monitor);
         tcase_add_test(tc, test_monitor_sigint);
         tcase_add_test(tc, test_monitor_wait);
+        tcase_add_test(tc, test_monitor_wait_running);
         tcase_add_test(tc, test_monitor_no_wait);
         tcase_add_test(tc, test_get);
         tcase_add_test(tc, test_get_quiet);
