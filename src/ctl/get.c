@@ -4,6 +4,7 @@
  * so that a script can move between the two without a second vocabulary. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,41 +15,6 @@
 /* Prints the value of 'key' (or 'arg', the part after the key's prefix).
  * Returns 0, or -ENOENT when the daemon has no such member. */
 typedef int (*get_fn)(const struct ctl_status *s, const char *arg);
-
-static void print_string(const char *v)
-{
-        puts(v ? v : "");
-}
-
-static int get_mode(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->mode);
-        return 0;
-}
-
-static int get_mode_reason(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->mode_reason);
-        return 0;
-}
-
-static int get_topology(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->topology);
-        return 0;
-}
-
-static int get_level(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->level);
-        return 0;
-}
-
-static int get_target_level(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->target_level);
-        return 0;
-}
 
 static int get_levels(const struct ctl_status *s, const char *arg)
 {
@@ -85,12 +51,6 @@ static int get_down(const struct ctl_status *s, const char *arg)
         return 0;
 }
 
-static int get_thermal_state(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->thermal_state);
-        return 0;
-}
-
 static int get_temperature(const struct ctl_status *s, const char *arg)
 {
         if (s->temperature >= 0)
@@ -103,24 +63,6 @@ static int get_temperature(const struct ctl_status *s, const char *arg)
 static int get_switches(const struct ctl_status *s, const char *arg)
 {
         printf("%" PRIu64 "\n", s->switches);
-        return 0;
-}
-
-static int get_last_reason(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->last_reason);
-        return 0;
-}
-
-static int get_backend(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->backend);
-        return 0;
-}
-
-static int get_energy_model(const struct ctl_status *s, const char *arg)
-{
-        print_string(s->energy_model);
         return 0;
 }
 
@@ -167,31 +109,46 @@ static int get_limit(const struct ctl_status *s, const char *arg)
         return -ENOENT;
 }
 
+#define STRING(field) offsetof(struct ctl_status, field), NULL
+
 static const struct get_key {
         const char *key;        /* a prefix when it ends in '.': the rest names a member */
+        size_t string;          /* without fn: where the string to print is in struct ctl_status */
         get_fn fn;
         const char *what;       /* for a prefix: the key as shown, NUL, what it is */
 } keys[] = {
-        { "mode", get_mode, "cluster, pair or mp" },
-        { "mode_reason", get_mode_reason, "why that mode" },
-        { "topology", get_topology, "how the kinds of core were told apart" },
-        { "levels", get_levels, "the levels, lowest first, separated by spaces" },
-        { "level", get_level, "the level in force" },
-        { "target_level", get_target_level, "the level the daemon is moving to" },
-        { "demand", get_demand, "the demand, in capacity units" },
-        { "thresholds.up", get_up, "the demand above which it goes up (empty at the top level)" },
-        { "thresholds.down", get_down, "the demand below which it goes down (empty at the lowest)" },
-        { "scores.", get_score, "scores.HEURISTIC\0one heuristic's demand" },
-        { "thermal.state", get_thermal_state, "normal, capped or critical" },
-        { "thermal.temperature_mc", get_temperature, "the temperature in m°C (empty without a zone)" },
-        { "thermal_limits.", get_limit, "thermal_limits.LIMIT_mc\0cap, release or critical, in m°C" },
-        { "holds", get_holds, "the ids of the holds in force, separated by spaces" },
-        { "switches", get_switches, "switches since the daemon started" },
-        { "time_in_level_usec.", get_time_in_level, "time_in_level_usec.LEVEL\0µs spent at LEVEL" },
-        { "last_reason", get_last_reason, "why the last switch happened" },
-        { "backend", get_backend, "the backend that switches" },
-        { "energy_model", get_energy_model, "the energy model in use and where it came from" },
+        { "mode", STRING(mode), "cluster, pair or mp" },
+        { "mode_reason", STRING(mode_reason), "why that mode" },
+        { "topology", STRING(topology), "how the kinds of core were told apart" },
+        { "levels", 0, get_levels, "the levels, lowest first, separated by spaces" },
+        { "level", STRING(level), "the level in force" },
+        { "target_level", STRING(target_level), "the level the daemon is moving to" },
+        { "demand", 0, get_demand, "the demand, in capacity units" },
+        { "thresholds.up", 0, get_up, "the demand above which it goes up (empty at the top level)" },
+        { "thresholds.down", 0, get_down, "the demand below which it goes down (empty at the lowest)" },
+        { "scores.", 0, get_score, "scores.HEURISTIC\0one heuristic's demand" },
+        { "thermal.state", STRING(thermal_state), "normal, capped or critical" },
+        { "thermal.temperature_mc", 0, get_temperature, "the temperature in m°C (empty without a zone)" },
+        { "thermal_limits.", 0, get_limit, "thermal_limits.LIMIT_mc\0cap, release or critical, in m°C" },
+        { "holds", 0, get_holds, "the ids of the holds in force, separated by spaces" },
+        { "switches", 0, get_switches, "switches since the daemon started" },
+        { "time_in_level_usec.", 0, get_time_in_level, "time_in_level_usec.LEVEL\0µs spent at LEVEL" },
+        { "last_reason", STRING(last_reason), "why the last switch happened" },
+        { "backend", STRING(backend), "the backend that switches" },
+        { "energy_model", STRING(energy_model), "the energy model in use and where it came from" },
 };
+
+/* Prints the key's value; -ENOENT as get_fn. */
+static int print_key(const struct get_key *k, const struct ctl_status *s, const char *arg)
+{
+        const char *text;
+
+        if (k->fn)
+                return k->fn(s, arg);
+        text = *(char *const *)((const char *)s + k->string);
+        puts(text ? text : "");
+        return 0;
+}
 
 static const struct get_key *find_key(const char *name, const char **arg)
 {
@@ -234,7 +191,7 @@ int verb_get(const struct ctl_args *a)
         status = client_fetch_status(&s);
         if (status != 0)
                 return status;
-        if (k->fn(&s, arg) < 0) {
+        if (print_key(k, &s, arg) < 0) {
                 fprintf(stderr, "switchctl: get: the daemon reports no \"%s\"\nTry \"switchctl status\".\n", name);
                 return EXIT_USAGE;
         }
