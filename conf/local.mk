@@ -9,3 +9,6 @@ dist_boards_DATA = conf/boards/exynos5422-like.ini conf/boards/tc2.ini \
 # directories dbus-daemon and polkitd read (configure.ac finds them).
 dist_dbuspolicy_DATA = conf/org.bigLittle.Switch1.conf
 dist_polkitaction_DATA = conf/org.bigLittle.Switch1.policy
+# The interface's description for people and code generators; the test
+# check_bus_interface keeps it the same as what the daemon serves.
+dist_dbusinterfaces_DATA = conf/org.bigLittle.Switch1.xml

@@ -8,3 +8,10 @@ systemd/bigLittle.service: systemd/bigLittle.service.in Makefile
 
 dist_check_SCRIPTS += systemd/check-unit.sh
 TESTS += systemd/check-unit.sh
+
+# The explanations of the daemon's MESSAGE_IDs for journalctl -x; the test
+# keeps them and src/daemon/message-ids.h the same, and has journalctl read
+# the file.
+dist_catalog_DATA = systemd/bigLittle.catalog
+dist_check_SCRIPTS += systemd/check-catalog.sh
+TESTS += systemd/check-catalog.sh

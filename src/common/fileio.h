@@ -75,7 +75,10 @@ void textf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(p
 
 /* Replaces DIR/NAME whole or not at all: 'fill' writes the text into a
  * temporary file of mode 0600 in DIR (created 0755 when missing), which is
- * flushed, synced and renamed over NAME. Returns 0, or -errno (what 'fill'
- * returned when it failed); no temporary file is left behind. */
+ * flushed, synced and renamed over NAME. NAME may be missing, a regular
+ * file or a symbolic link (replaced, not followed); anything else is left
+ * alone: -EISDIR for a directory, -EEXIST for a device, FIFO or socket.
+ * Returns 0, or -errno (what 'fill' returned when it failed); no temporary
+ * file is left behind. */
 int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, const void *userdata),
                       const void *userdata);

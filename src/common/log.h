@@ -4,6 +4,7 @@
 /* Logging to the journal, or to stderr with --foreground. */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <syslog.h>
 
 enum log_target {
@@ -22,3 +23,25 @@ void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 #define log_notice(...) log_msg(LOG_NOTICE, __VA_ARGS__)
 #define log_warning(...) log_msg(LOG_WARNING, __VA_ARGS__)
 #define log_error(...) log_msg(LOG_ERR, __VA_ARGS__)
+
+/* The journal fields of one event ("BIGLITTLE_TO=big", ...), beside its
+ * message: what `journalctl MESSAGE_ID=...` filters and scripts read. A
+ * field that does not fit is left out (the message still says it).
+ * Start from LOG_FIELDS_INIT. */
+#define LOG_FIELDS_MAX 16
+#define LOG_FIELDS_TEXT 1024
+struct log_fields {
+        unsigned n;
+        size_t used;
+        size_t start[LOG_FIELDS_MAX];
+        char text[LOG_FIELDS_TEXT];
+};
+#define LOG_FIELDS_INIT { .n = 0 }
+
+/* Adds "KEY=value"; key is upper case, as the journal wants. */
+void log_field(struct log_fields *f, const char *key, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* log_msg() with a MESSAGE_ID (32 hex digits, daemon/message-ids.h) and
+ * 'fields' for the journal; on stderr it reads as log_msg(). */
+void log_event(int level, const char *message_id, const struct log_fields *fields, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));

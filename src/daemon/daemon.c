@@ -29,6 +29,7 @@
 #include "daemon/daemon.h"
 #include "daemon/events.h"
 #include "daemon/holds-store.h"
+#include "daemon/message-ids.h"
 #include "daemon/saved-state.h"
 #include "daemon/state.h"
 #include "sources/conflicts.h"
@@ -259,17 +260,26 @@ static void thermal_changed(struct bl_daemon *d, const char *before)
         const char *now = daemon_thermal_state(d);
         const struct bl_sample *s = &d->sample.s;
         const struct bl_engine_params *p;
+        struct log_fields f = LOG_FIELDS_INIT;
 
         if (strcmp(before, now) == 0)
                 return;
+        log_field(&f, "BIGLITTLE_FROM", "%s", before);
+        log_field(&f, "BIGLITTLE_TO", "%s", now);
         if (d->ctl.nengines == 0 || !s->has_temp) {
-                log_notice("thermal state %s -> %s: no zone reads a temperature", before, now);
+                log_field(&f, "BIGLITTLE_REASON", "no zone reads a temperature");
+                log_event(LOG_NOTICE, BL_MESSAGE_THERMAL, &f, "thermal state %s -> %s: no zone reads a temperature",
+                          before, now);
         } else {
                 p = &d->ctl.engine[0].p;
-                log_msg(strcmp(now, "normal") == 0 ? LOG_NOTICE : LOG_WARNING,
-                        "thermal state %s -> %s at %.1f °C (cap %.1f, release %.1f, critical %.1f °C)", before,
-                        now, s->temp_mc / 1000.0, p->cap_mc / 1000.0, p->release_mc / 1000.0,
-                        p->critical_mc / 1000.0);
+                log_field(&f, "BIGLITTLE_TEMPERATURE_MC", "%d", s->temp_mc);
+                log_field(&f, "BIGLITTLE_CAP_MC", "%d", p->cap_mc);
+                log_field(&f, "BIGLITTLE_RELEASE_MC", "%d", p->release_mc);
+                log_field(&f, "BIGLITTLE_CRITICAL_MC", "%d", p->critical_mc);
+                log_event(strcmp(now, "normal") == 0 ? LOG_NOTICE : LOG_WARNING, BL_MESSAGE_THERMAL, &f,
+                          "thermal state %s -> %s at %.1f °C (cap %.1f, release %.1f, critical %.1f °C)", before,
+                          now, s->temp_mc / 1000.0, p->cap_mc / 1000.0, p->release_mc / 1000.0,
+                          p->critical_mc / 1000.0);
         }
         bus_thermal_changed(d->bus);
 }
@@ -284,6 +294,33 @@ static void account(struct bl_daemon *d, bl_usec_t now)
         d->accounted_until = now;
 }
 
+const struct log_fields *daemon_release_fields(struct log_fields *f, uint32_t id, unsigned n, const char *why)
+{
+        if (id > 0)
+                log_field(f, "BIGLITTLE_HOLD_ID", "%u", id);
+        log_field(f, "BIGLITTLE_HOLDS", "%u", n);
+        log_field(f, "BIGLITTLE_REASON", "%s", why);
+        return f;
+}
+
+/* The journal fields of a hold placed or restored. */
+static const struct log_fields *hold_fields(struct log_fields *f, const struct bl_daemon *d,
+                                            const struct bl_hold *h, uint32_t id)
+{
+        log_field(f, "BIGLITTLE_HOLD_ID", "%u", id);
+        log_field(f, "BIGLITTLE_LEVEL", "%s", d->ladder.levels[h->level].name);
+        log_field(f, "BIGLITTLE_UID", "%u", h->uid);
+        if (h->pid > 0)
+                log_field(f, "BIGLITTLE_PID", "%d", h->pid);
+        if (h->unit[0])
+                log_field(f, "BIGLITTLE_UNIT", "%s", h->unit);
+        if (h->reason[0])
+                log_field(f, "BIGLITTLE_REASON", "%s", h->reason);
+        log_field(f, "BIGLITTLE_DURATION_USEC", "%llu", (unsigned long long)(h->until - h->since));
+        log_field(f, "BIGLITTLE_PERSISTENT", "%s", h->persist ? "yes" : "no");
+        return f;
+}
+
 /* The hold in force goes to the controller; an expired one is dropped
  * first (and said). */
 static void sync_holds(struct bl_daemon *d, bl_usec_t now)
@@ -293,8 +330,12 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
         unsigned n = holds_expire(&d->holds, now, ids, BL_MAX_HOLDS);
         char who[BL_REASON_MAX / 2];
 
-        for (unsigned i = 0; i < n && i < BL_MAX_HOLDS; i++)
-                log_info("hold %u expired", ids[i]);
+        for (unsigned i = 0; i < n && i < BL_MAX_HOLDS; i++) {
+                struct log_fields f = LOG_FIELDS_INIT;
+
+                log_event(LOG_INFO, BL_MESSAGE_RELEASE, daemon_release_fields(&f, ids[i], 1, "expired"),
+                          "hold %u expired", ids[i]);
+        }
         if (n > 0)
                 bus_holds_changed(d->bus);
         h = holds_current(&d->holds);
@@ -467,6 +508,23 @@ static void after_switch(struct bl_daemon *d)
                 bus_switch_done(d->bus);
 }
 
+/* The journal fields of a switch that went through: where from and to,
+ * why, on what demand, and the hold that asked for it. */
+static void switch_fields(struct log_fields *f, const struct bl_daemon *d, const struct bl_decision *dec,
+                          bl_usec_t took)
+{
+        const struct bl_hold *h = holds_current(&d->holds);
+
+        log_field(f, "BIGLITTLE_FROM", "%s", daemon_level_name(d, dec->from));
+        log_field(f, "BIGLITTLE_TO", "%s", daemon_level_name(d, dec->to));
+        log_field(f, "BIGLITTLE_CAUSE", "%s", cause_to_string(dec->cause));
+        log_field(f, "BIGLITTLE_REASON", "%s", dec->reason);
+        log_field(f, "BIGLITTLE_DEMAND", "%.0f", d->demand);
+        if (dec->cause == BL_CAUSE_HOLD && h)
+                log_field(f, "BIGLITTLE_HOLD_ID", "%u", h->id);
+        log_field(f, "BIGLITTLE_DURATION_USEC", "%llu", (unsigned long long)took);
+}
+
 /* The loop's half of a switch: what the thread's apply() said. */
 static void switch_done(struct switch_job *job, void *userdata)
 {
@@ -488,8 +546,12 @@ static void switch_done(struct switch_job *job, void *userdata)
                         log_debug("switch %s failed again: %s; staying at %s", d->inflight_changes,
                                   job->detail, state);
                 } else {
-                        log_error("switch %s failed: %s; staying at %s", d->inflight_changes, job->detail,
-                                  state);
+                        struct log_fields f = LOG_FIELDS_INIT;
+
+                        log_field(&f, "BIGLITTLE_SWITCH", "%s", d->inflight_changes);
+                        log_field(&f, "BIGLITTLE_REASON", "%s", job->detail);
+                        log_event(LOG_ERR, BL_MESSAGE_SWITCH_FAILED, &f, "switch %s failed: %s; staying at %s",
+                                  d->inflight_changes, job->detail, state);
                         snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", job->detail);
                         d->failed_repeats = 0;
                 }
@@ -514,18 +576,23 @@ static void switch_done(struct switch_job *job, void *userdata)
         controller_state_name(&d->ctl, to, sizeof(to));
         for (unsigned i = 0; i < d->ctl.nengines; i++) {
                 const struct bl_decision *dec = &d->inflight[i];
+                struct log_fields f = LOG_FIELDS_INIT;
 
                 if (!dec->change)
                         continue;
                 d->switches++;
                 snprintf(d->last_reason, sizeof(d->last_reason), "%s", dec->reason);
-                if (d->ladder.mode == BL_MODE_PAIR)
-                        log_info("switch pair %u %s -> %s: %s [%s] in %.1f ms", i,
-                                 daemon_level_name(d, dec->from), daemon_level_name(d, dec->to), dec->reason,
-                                 job->detail, took_ms);
-                else
-                        log_info("switch %s -> %s: %s [%s] in %.1f ms", daemon_level_name(d, dec->from),
-                                 daemon_level_name(d, dec->to), dec->reason, job->detail, took_ms);
+                switch_fields(&f, d, dec, job->finished - job->started);
+                if (d->ladder.mode == BL_MODE_PAIR) {
+                        log_field(&f, "BIGLITTLE_PAIR", "%u", i);
+                        log_event(LOG_INFO, BL_MESSAGE_SWITCH, &f, "switch pair %u %s -> %s: %s [%s] in %.1f ms", i,
+                                  daemon_level_name(d, dec->from), daemon_level_name(d, dec->to), dec->reason,
+                                  job->detail, took_ms);
+                } else {
+                        log_event(LOG_INFO, BL_MESSAGE_SWITCH, &f, "switch %s -> %s: %s [%s] in %.1f ms",
+                                  daemon_level_name(d, dec->from), daemon_level_name(d, dec->to), dec->reason,
+                                  job->detail, took_ms);
+                }
         }
         history_add(&d->history, at, wall_usec(), from, to, d->last_reason);
         bus_switched(d->bus, from, to, d->last_reason);
@@ -754,6 +821,7 @@ void daemon_decide_now(struct bl_daemon *d)
 
 int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
 {
+        struct log_fields f = LOG_FIELDS_INIT;
         int r;
 
         if (h->level >= d->ladder.nlevels)
@@ -761,9 +829,10 @@ int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
         r = holds_add(&d->holds, h, id);
         if (r < 0)
                 return r;
-        log_info("hold %u: %s for %llu s by uid %u%s%s%s%s", *id, d->ladder.levels[h->level].name,
-                 (unsigned long long)((h->until - h->since) / BL_USEC_PER_SEC), h->uid,
-                 h->unit[0] ? " (" : "", h->unit, h->unit[0] ? ")" : "", h->persist ? ", persistent" : "");
+        log_event(LOG_INFO, BL_MESSAGE_HOLD, hold_fields(&f, d, h, *id), "hold %u: %s for %llu s by uid %u%s%s%s%s",
+                  *id, d->ladder.levels[h->level].name,
+                  (unsigned long long)((h->until - h->since) / BL_USEC_PER_SEC), h->uid, h->unit[0] ? " (" : "",
+                  h->unit, h->unit[0] ? ")" : "", h->persist ? ", persistent" : "");
         daemon_holds_changed(d);
         daemon_decide_now(d);
         return 0;
@@ -771,11 +840,13 @@ int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id)
 
 int daemon_release(struct bl_daemon *d, uint32_t id)
 {
+        struct log_fields f = LOG_FIELDS_INIT;
         int r = holds_release(&d->holds, id);
 
         if (r < 0)
                 return r;
-        log_info("hold %u released", id);
+        log_event(LOG_INFO, BL_MESSAGE_RELEASE, daemon_release_fields(&f, id, 1, "released"), "hold %u released",
+                  id);
         daemon_holds_changed(d);
         daemon_decide_now(d);
         return 0;
@@ -783,14 +854,18 @@ int daemon_release(struct bl_daemon *d, uint32_t id)
 
 unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all)
 {
+        struct log_fields f = LOG_FIELDS_INIT;
         unsigned n = holds_release_uid(&d->holds, uid, all);
 
         if (n == 0)
                 return 0;
-        if (all)
-                log_info("all %u holds released", n);
-        else
-                log_info("%u holds of uid %u released", n, uid);
+        daemon_release_fields(&f, 0, n, "released");
+        if (all) {
+                log_event(LOG_INFO, BL_MESSAGE_RELEASE, &f, "all %u holds released", n);
+        } else {
+                log_field(&f, "BIGLITTLE_UID", "%u", uid);
+                log_event(LOG_INFO, BL_MESSAGE_RELEASE, &f, "%u holds of uid %u released", n, uid);
+        }
         daemon_holds_changed(d);
         daemon_decide_now(d);
         return n;
@@ -798,11 +873,14 @@ unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all)
 
 void daemon_owner_gone(struct bl_daemon *d, const char *owner)
 {
+        struct log_fields f = LOG_FIELDS_INIT;
         unsigned n = holds_release_owner(&d->holds, owner);
 
         if (n == 0)
                 return;
-        log_info("%u holds of %s ended: it left the bus", n, owner);
+        daemon_release_fields(&f, 0, n, "owner-left");
+        log_field(&f, "BIGLITTLE_OWNER", "%s", owner);
+        log_event(LOG_INFO, BL_MESSAGE_RELEASE, &f, "%u holds of %s ended: it left the bus", n, owner);
         daemon_holds_changed(d);
         daemon_decide_now(d);
 }
@@ -883,6 +961,14 @@ static void log_disabled_heuristics(const struct bl_daemon *d)
                 log_warning("no configured heuristic can run here; deciding on the plain peak demand (util)");
 }
 
+/* The journal field of a refused reload: what refused it
+ * ("configuration", "energy-model", ...); the lines before say how. */
+static const struct log_fields *refusal_fields(struct log_fields *f, const char *what)
+{
+        log_field(f, "BIGLITTLE_REASON", "%s", what);
+        return f;
+}
+
 int daemon_reload(struct bl_daemon *d)
 {
         _cleanup_free_ struct model_in_use *energy = NULL;
@@ -892,13 +978,15 @@ int daemon_reload(struct bl_daemon *d)
         struct thermal_reader thermal;
         struct bl_thermal_limits limits;
         struct bl_diag *diag = NULL;
+        struct log_fields f = LOG_FIELDS_INIT;
         uint64_t now;
         int r;
 
         sd_notify(0, "RELOADING=1\nSTATUS=Reloading configuration");
         r = load_config(d->opt, &d->plugins, &cfg, &files, LOG_WARNING);
         if (r != 0) {
-                log_warning("reload: refused, keeping the running configuration");
+                log_event(LOG_WARNING, BL_MESSAGE_RELOAD_REFUSED, refusal_fields(&f, "configuration"),
+                          "reload: refused, keeping the running configuration");
                 r = -EINVAL;
                 goto done;
         }
@@ -913,7 +1001,8 @@ int daemon_reload(struct bl_daemon *d)
 
         diag = malloc(sizeof(*diag));
         if (!diag) {
-                log_warning("reload: refused: %s", strerror(ENOMEM));
+                log_event(LOG_WARNING, BL_MESSAGE_RELOAD_REFUSED, refusal_fields(&f, "memory"), "reload: refused: %s",
+                          strerror(ENOMEM));
                 r = -ENOMEM;
                 goto done;
         }
@@ -922,8 +1011,9 @@ int daemon_reload(struct bl_daemon *d)
         r = energy ? model_in_use_load(energy, cfg.energy_model, &d->topo, diag) : -ENOMEM;
         daemon_log_diag(diag, LOG_WARNING);
         if (r < 0) {
-                log_warning("reload: refused, energy_model = %s cannot be used; keeping the running "
-                            "configuration", cfg.energy_model);
+                log_event(LOG_WARNING, BL_MESSAGE_RELOAD_REFUSED, refusal_fields(&f, "energy-model"),
+                          "reload: refused, energy_model = %s cannot be used; keeping the running configuration",
+                          cfg.energy_model);
                 r = -EINVAL;
                 goto done;
         }
@@ -931,7 +1021,8 @@ int daemon_reload(struct bl_daemon *d)
         r = thermal_open(&thermal, &cfg, diag);
         if (r < 0) {
                 daemon_log_diag(diag, LOG_WARNING);
-                log_warning("reload: refused, keeping the running configuration");
+                log_event(LOG_WARNING, BL_MESSAGE_RELOAD_REFUSED, refusal_fields(&f, "thermal"),
+                          "reload: refused, keeping the running configuration");
                 r = -EINVAL;
                 goto done;
         }
@@ -943,7 +1034,8 @@ int daemon_reload(struct bl_daemon *d)
         r = controller_reconfigure(&d->ctl, &cfg, sampler_signals(&d->sampler));
         if (r < 0) {
                 thermal_close(&thermal);
-                log_warning("reload: refused, heuristics failed to start: %s", strerror(-r));
+                log_event(LOG_WARNING, BL_MESSAGE_RELOAD_REFUSED, refusal_fields(&f, "heuristics"),
+                          "reload: refused, heuristics failed to start: %s", strerror(-r));
                 r = -EINVAL;
                 goto done;
         }
@@ -1022,14 +1114,22 @@ static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
         /* A level saved under another mode's ladder may not exist now. */
         for (unsigned i = d->holds.n; i-- > 0;)
                 if (d->holds.h[i].level >= d->ladder.nlevels) {
-                        log_warning("hold %u dropped: its level does not exist in mode %s", d->holds.h[i].id,
-                                    mode_to_string(d->ladder.mode));
+                        struct log_fields f = LOG_FIELDS_INIT;
+
+                        log_event(LOG_WARNING, BL_MESSAGE_RELEASE,
+                                  daemon_release_fields(&f, d->holds.h[i].id, 1, "level-gone"),
+                                  "hold %u dropped: its level does not exist in mode %s", d->holds.h[i].id,
+                                  mode_to_string(d->ladder.mode));
                         (void)holds_release(&d->holds, d->holds.h[i].id);
                 }
-        for (unsigned i = 0; i < d->holds.n; i++)
-                log_info("hold %u restored: %s until %llu s from now", d->holds.h[i].id,
-                         daemon_level_name(d, d->holds.h[i].level),
-                         (unsigned long long)((d->holds.h[i].until - now) / BL_USEC_PER_SEC));
+        for (unsigned i = 0; i < d->holds.n; i++) {
+                struct log_fields f = LOG_FIELDS_INIT;
+
+                log_event(LOG_INFO, BL_MESSAGE_HOLD, hold_fields(&f, d, &d->holds.h[i], d->holds.h[i].id),
+                          "hold %u restored: %s until %llu s from now", d->holds.h[i].id,
+                          daemon_level_name(d, d->holds.h[i].level),
+                          (unsigned long long)((d->holds.h[i].until - now) / BL_USEC_PER_SEC));
+        }
 }
 
 /* State safety. A run that died without restoring the CPUs (SIGKILL, a

@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "daemon/bus.h"
 #include "daemon/events.h"
+#include "daemon/message-ids.h"
 #include "sources/topology-udev.h"
 
 /* Other people's changes to the CPUs and thermal zones arrive from udev;
@@ -94,14 +95,16 @@ static void move_holds(struct bl_daemon *d, char (*old_names)[BL_NAME_MAX], unsi
         for (unsigned i = d->holds.n; i-- > 0;) {
                 struct bl_hold *h = &d->holds.h[i];
                 int level = h->level < old_n ? ladder_find(&d->ladder, old_names[h->level]) : -ENOENT;
+                struct log_fields f = LOG_FIELDS_INIT;
 
                 if (level >= 0) {
                         changed |= (unsigned)level != h->level;
                         h->level = (unsigned)level;
                         continue;
                 }
-                log_notice("hold %u dropped: its level %s no longer exists", h->id,
-                           h->level < old_n ? old_names[h->level] : "?");
+                log_event(LOG_NOTICE, BL_MESSAGE_RELEASE, daemon_release_fields(&f, h->id, 1, "level-gone"),
+                          "hold %u dropped: its level %s no longer exists", h->id,
+                          h->level < old_n ? old_names[h->level] : "?");
                 (void)holds_release(&d->holds, h->id);
                 changed = true;
         }

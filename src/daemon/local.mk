@@ -8,6 +8,7 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/events.h src/daemon/events.c \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c \
+	src/daemon/message-ids.h \
 	src/daemon/saved-state.h src/daemon/saved-state.c \
 	src/daemon/record.h src/daemon/record.c \
 	src/daemon/model-in-use.h src/daemon/model-in-use.c

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -238,6 +239,19 @@ static int open_rows(struct recording *rec)
         return 0;
 }
 
+/* The trace replaces its file whole when the recording ends; say at the
+ * start, not after an hour of recording, that it cannot. */
+static int check_target(const char *path)
+{
+        struct stat st;
+
+        if (lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+                return 0;
+        log_error("%s: is a %s; the trace replaces its file whole, so it must be a regular file or a new name",
+                  path, file_type_name(st.st_mode));
+        return -EEXIST;
+}
+
 static int record_loop(struct recording *rec, struct bl_sampler *sampler, uint64_t duration_us)
 {
         struct bl_sample_buf *sample = malloc(sizeof(*sample));
@@ -279,6 +293,10 @@ int record_run(const struct options *o)
         int r, status = EXIT_FAILURE;
 
         log_setup(LOG_TARGET_STDERR, LOG_INFO);
+        if (check_target(o->record) < 0) {
+                status = EXIT_USAGE;
+                goto out;
+        }
         if (!cfg || !diag) {
                 log_error("out of memory");
                 goto out;

@@ -149,6 +149,12 @@ unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all);
 /* The bus name 'owner' left: its holds that did not ask to persist end. */
 void daemon_owner_gone(struct bl_daemon *d, const char *owner);
 
+/* The journal fields of holds ending (common/log.h): 'id' (0 when several
+ * end at once), how many, and why ("released", "expired", "owner-left",
+ * "level-gone"). Returns 'f'. */
+struct log_fields;
+const struct log_fields *daemon_release_fields(struct log_fields *f, uint32_t id, unsigned n, const char *why);
+
 /* Reloads the configuration as SIGHUP does. Returns 0 when applied,
  * -EINVAL when refused (the reasons are in the log). */
 int daemon_reload(struct bl_daemon *d);

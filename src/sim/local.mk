@@ -15,7 +15,7 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/report.h src/sim/report.c \
 	src/sim/rtapp-json.h src/sim/rtapp-json.c \
 	src/sim/rtapp.h src/sim/rtapp.c \
-	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c \
+	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c src/sim/tune-progress.c \
 	src/sim/live.h src/sim/live.c \
 	src/sim/dts-reader.h src/sim/dts-reader.c \
 	src/sim/board-import.h src/sim/board-import.c \
@@ -43,5 +43,5 @@ CLEANFILES += src/sim/blsim.srcdir
 src/sim/blsim.srcdir: Makefile
 	$(AM_V_GEN)$(MKDIR_P) src/sim && (cd '$(srcdir)' && pwd) > $@
 src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
-	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM) -lpthread
 endif

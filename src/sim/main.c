@@ -33,6 +33,7 @@
 
 /* Exit statuses (sysexits.h), documented in blsim(1). */
 #define EXIT_USAGE 64
+#define EXIT_DATAERR 65
 #define EXIT_NOINPUT 66
 #define EXIT_UNAVAILABLE 69
 #define EXIT_SOFTWARE 70
@@ -57,6 +58,7 @@ struct options {
         const char *config;
         const char *policy;
         const char *plot;
+        const char *policies;           /* compare: the lines of the plot, "a,b,c"; NULL: the default */
         bl_usec_t step_us;              /* 0: the trace's own, rt-app's default */
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
         bl_usec_t reactive_us;          /* the reactive oracle's interval; 0: sample_interval_ms */
@@ -90,10 +92,10 @@ static void usage(FILE *f)
                 "                 [--oracle-start S] [--json]\n"
                 "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--reactive-interval MS] [--oracle-start S] [--json]\n"
-                "                 [--plot FILE]\n"
+                "                 [--plot FILE [--policies LIST]]\n"
                 "       blsim tune --board B --workload W [--workload W ...] [--holdout W ...] [--mode M]\n"
                 "                 [--config C] [--heuristics LIST] [--max-late R] [--budget N] [--seed S]\n"
-                "                 [--out FILE] [--step-us N] [--duration S] [--json]\n"
+                "                 [--out FILE [--force]] [--jobs N] [--step-us N] [--duration S] [--json]\n"
                 "       blsim live --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--testbed DIR] [--residency step|kernel] [--plot FILE]\n"
                 "                 [--json] -- COMMAND [ARG]...\n"
@@ -122,14 +124,20 @@ static void usage(FILE *f)
                 "      --reactive-interval MS\n"
                 "                        run, compare: the reactive oracle's sampling interval\n"
                 "                        (default: the configuration's sample_interval_ms)\n"
-                "  -j, --json            one JSON object instead of text\n"
+                "  -j, --json            one JSON object instead of text (tune: --json only)\n"
+                "  -j, --jobs N          tune: simulate up to N workloads at once (default: the online\n"
+                "                        CPUs); the result is the same for any N\n"
                 "      --plot FILE       compare, live: draw the timelines with gnuplot (.svg or .png)\n"
+                "      --policies LIST   compare: the rows to plot, \"a,b,c\" (default: default or config,\n"
+                "                        the best classic policy, reactive-oracle, oracle)\n"
                 "      --holdout W       tune: a workload reported on but never searched on\n"
                 "      --heuristics LIST tune: the heuristics to tune (default: the configuration's)\n"
                 "      --max-late R      tune: lateness allowed beyond always-big's (default %g)\n"
                 "      --budget N        tune: configurations to simulate (default %u)\n"
                 "      --seed S          tune: seed of the random restarts (default 1)\n"
-                "  -o, --out FILE        tune: write the drop-in configuration to FILE\n"
+                "  -o, --out FILE        tune: write the drop-in configuration to FILE (not when it does\n"
+                "                        worse on a held-out workload)\n"
+                "      --force           tune: write --out even when it does worse on a held-out workload\n"
                 "      --testbed DIR     live: make DIR a link to the board's testbed while it runs\n"
                 "      --residency R     live: cpuidle residency per board step (step, the default),\n"
                 "                        or as a kernel credits it, when an idle period ends (kernel)\n"
@@ -272,7 +280,7 @@ static bool gnuplot_installed(void)
 
 static int parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY };
+        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY, OPT_POLICIES };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -289,6 +297,7 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "testbed", required_argument, NULL, OPT_TESTBED },
                 { "reactive-interval", required_argument, NULL, OPT_REACTIVE },
                 { "residency", required_argument, NULL, OPT_RESIDENCY },
+                { "policies", required_argument, NULL, OPT_POLICIES },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -336,6 +345,13 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         o->plot = optarg;
+                        break;
+                case OPT_POLICIES:
+                        if (!compare) {
+                                fprintf(stderr, "blsim %s: --policies belongs to blsim compare\n", verb);
+                                return EXIT_USAGE;
+                        }
+                        o->policies = optarg;
                         break;
                 case OPT_TESTBED:
                         if (!live) {
@@ -392,6 +408,10 @@ static int parse_options(int argc, char **argv, bool compare, struct options *o)
         }
         if (!o->board || !o->workload) {
                 fprintf(stderr, "blsim %s: --board and --workload are required\n", verb);
+                return EXIT_USAGE;
+        }
+        if (o->policies && !o->plot) {
+                fprintf(stderr, "blsim %s: --policies chooses the lines of --plot, which is not given\n", verb);
                 return EXIT_USAGE;
         }
         if (o->plot && !gnuplot_installed()) {
@@ -849,7 +869,8 @@ static int verb_run(int argc, char **argv)
         return status;
 }
 
-static int plot(const struct options *o, const struct sim_report *rep, const struct sim_timeline *tl)
+static int plot(const struct options *o, const struct sim_report *rep, const struct sim_plot_line *lines,
+                unsigned nlines)
 {
         FILE *gp;
         int r, wstatus;
@@ -861,7 +882,7 @@ static int plot(const struct options *o, const struct sim_report *rep, const str
                 fprintf(stderr, "blsim: cannot run gnuplot: %s\n", strerror(errno));
                 return EXIT_UNAVAILABLE;
         }
-        r = report_plot_script(gp, o->plot, rep, tl);
+        r = report_plot_script(gp, o->plot, rep, lines, nlines);
         wstatus = pclose(gp);
         if (r < 0 || wstatus == -1 || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
                 fprintf(stderr, "blsim: gnuplot could not draw %s\n", o->plot);
@@ -870,10 +891,148 @@ static int plot(const struct options *o, const struct sim_report *rep, const str
         return 0;
 }
 
+/* The classic policies, the governors and switchers that came before:
+ * compare_presets[0 .. NCLASSIC - 1]. */
+#define NCLASSIC 5
+
+/* The rows of the comparison that no engine runs, by the name the table gives them. */
+enum {
+        ROW_LITTLE = SIM_REPORT_MAX_POLICIES,
+        ROW_BIG,
+        ROW_ORACLE,
+        ROW_REACTIVE,
+};
+
+/* A row of the comparison by its name: an index of compare_presets (whose
+ * last is "config" with --config) or ROW_*; -1 for none. */
+static int compare_row(const char *name, size_t len, bool custom)
+{
+        static const char *const others[] = { "always-little", "always-big", "oracle", "reactive-oracle" };
+        const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
+
+        for (unsigned i = 0; i < n; i++) {
+                const char *row = i == n - 1 && custom ? "config" : compare_presets[i];
+
+                if (strlen(row) == len && strncmp(row, name, len) == 0)
+                        return (int)i;
+        }
+        for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+                if (strlen(others[i]) == len && strncmp(others[i], name, len) == 0)
+                        return ROW_LITTLE + (int)i;
+        return -1;
+}
+
+/* The lines of compare's plot, in the order given. */
+struct compare_plot {
+        int row[SIM_PLOT_MAX_LINES];
+        unsigned n;
+        struct sim_timeline run[SIM_PLOT_MAX_LINES];    /* of the rows no engine runs */
+        struct sim_plot_line line[SIM_PLOT_MAX_LINES];
+};
+
+/* --policies "a,b,c". Returns -1 to go on, or EXIT_USAGE after saying why. */
+static int parse_plot_policies(struct compare_plot *cp, const char *list, bool custom)
+{
+        for (const char *p = list;; p++) {
+                size_t len;
+                int row;
+
+                p += strspn(p, " ");
+                len = strcspn(p, ",");
+                while (len > 0 && p[len - 1] == ' ')
+                        len--;
+                row = compare_row(p, len, custom);
+                if (row < 0) {
+                        fprintf(stderr, "blsim compare: --policies: \"%.*s\" is no row of the comparison "
+                                        "(always-little, always-big, %s, oracle, reactive-oracle, or a preset "
+                                        "of blsim list that compare runs)\n", (int)len, p,
+                                custom ? "config" : "default");
+                        return EXIT_USAGE;
+                }
+                for (unsigned i = 0; i < cp->n; i++)
+                        if (cp->row[i] == row) {
+                                fprintf(stderr, "blsim compare: --policies: %.*s is named twice\n", (int)len,
+                                        p);
+                                return EXIT_USAGE;
+                        }
+                cp->row[cp->n++] = row;
+                p += strcspn(p, ",");
+                if (!*p)
+                        return -1;
+        }
+}
+
+/* A row no engine runs, replayed with its timeline: a fixed level on the
+ * workload, or the oracle's levels (or the reactive oracle's, taken from
+ * them) on the trace the oracle solved. */
+static int plot_levels_run(struct scenario *sc, int row, struct sim_timeline *tl)
+{
+        const struct sim_levels *lv = &sc->mode.levels;
+        _cleanup_free_ unsigned char *seq = NULL;
+        struct sim_workload *w = NULL;
+        struct sim_result res;
+        int r;
+
+        if (row == ROW_LITTLE || row == ROW_BIG) {
+                r = sim_run_levels_timeline(&sc->board, lv, sc->workload, row == ROW_LITTLE ? 0 : lv->nlevels - 1,
+                                            NULL, 0, &res, tl);
+        } else {
+                r = workload_from_trace(&w, "oracle", &sc->trace);
+                if (r == 0 && row == ROW_REACTIVE) {
+                        seq = malloc(sc->trace.nsteps ? sc->trace.nsteps : 1);
+                        r = seq ? reactive_sequence(lv, sc->oracle.sequence, sc->trace.nsteps, sc->trace.step_us,
+                                                    sc->report.reactive_interval_us, seq) : -ENOMEM;
+                }
+                if (r == 0)
+                        r = sim_run_levels_timeline(&sc->board, lv, w, 0, seq ? seq : sc->oracle.sequence,
+                                                    sc->trace.nsteps, &res, tl);
+                workload_free(w);
+        }
+        for (size_t k = 0; r == 0 && k < tl->n; k++)
+                tl->p[k].level = sc->mode.class_of[tl->p[k].level];
+        return r;
+}
+
+/* The plot's lines: --policies, or what a person compares first: the
+ * configuration in force, the best classic policy, and what no policy can
+ * beat, the reactive oracle and the oracle. */
+static int compare_plot(struct scenario *sc, const struct options *o, const struct sim_timeline *tl,
+                        struct compare_plot *cp)
+{
+        const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
+        const struct sim_report *rep = &sc->report;
+        int r;
+
+        if (cp->n == 0) {
+                cp->row[cp->n++] = (int)n - 1;
+                cp->row[cp->n++] = (int)rep->best_classic_index;
+                cp->row[cp->n++] = ROW_REACTIVE;
+                cp->row[cp->n++] = ROW_ORACLE;
+        }
+        for (unsigned i = 0; i < cp->n; i++) {
+                int row = cp->row[i];
+
+                if (row < ROW_LITTLE) {
+                        cp->line[i] = (struct sim_plot_line){ rep->policy[row].policy, &tl[row], true };
+                        continue;
+                }
+                r = plot_levels_run(sc, row, &cp->run[i]);
+                if (r < 0)
+                        return run_failed("plot", r);
+                cp->line[i] = (struct sim_plot_line){
+                        row == ROW_LITTLE ? "always-little" : row == ROW_BIG ? "always-big" :
+                        row == ROW_ORACLE ? "oracle" : "reactive-oracle",
+                        &cp->run[i], false,
+                };
+        }
+        return plot(o, rep, cp->line, cp->n);
+}
+
 static int verb_compare(int argc, char **argv)
 {
         const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
         struct sim_timeline tl[sizeof(compare_presets) / sizeof(compare_presets[0])] = { 0 };
+        struct compare_plot *cp = NULL;
         struct scenario *sc = NULL;
         struct bl_config *cfg = NULL;
         struct options o;
@@ -882,7 +1041,14 @@ static int verb_compare(int argc, char **argv)
         status = parse_options(argc, argv, true, &o);
         if (status >= 0)
                 return status;
-        status = load_policies(compare_presets, n, o.config, &cfg);
+        if (o.plot && !(cp = calloc(1, sizeof(*cp)))) {
+                fprintf(stderr, "blsim: %s\n", strerror(ENOMEM));
+                return EXIT_FAILURE;
+        }
+        if (o.policies)
+                status = parse_plot_policies(cp, o.policies, o.config != NULL);
+        if (status < 0)
+                status = load_policies(compare_presets, n, o.config, &cfg);
         if (status == 0)
                 status = scenario_open(&sc, &o, scenario_mode(&o, &cfg[n - 1]));
         if (status == 0)
@@ -896,8 +1062,10 @@ static int verb_compare(int argc, char **argv)
         }
         if (status == 0) {
                 sc->report.npolicies = n;
+                sc->report.best_classic = true;
+                sc->report.best_classic_index = report_best_policy(&sc->report, 0, NCLASSIC);
                 if (o.plot)
-                        status = plot(&o, &sc->report, tl);
+                        status = compare_plot(sc, &o, tl, cp);
         }
         if (status == 0) {
                 if (o.json)
@@ -908,6 +1076,9 @@ static int verb_compare(int argc, char **argv)
         }
         for (unsigned i = 0; i < n; i++)
                 sim_timeline_free(&tl[i]);
+        for (unsigned i = 0; cp && i < SIM_PLOT_MAX_LINES; i++)
+                sim_timeline_free(&cp->run[i]);
+        free(cp);
         scenario_free(sc);
         free(cfg);
         return status;
@@ -917,6 +1088,7 @@ struct tune_cli {
         struct options o;               /* board, mode, config, step_us, duration_us, json */
         const char *heuristics;
         const char *out;
+        bool force;                     /* --out even when held-out workloads got worse */
         unsigned nw;
         const char *workload[TUNE_MAX_WORKLOADS];
         bool held_out[TUNE_MAX_WORKLOADS];
@@ -951,10 +1123,18 @@ static int add_tune_workload(struct tune_cli *t, const char *path, bool held_out
         return -1;
 }
 
+static unsigned online_cpus(void)
+{
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+        return n < 1 ? 1U : n > (long)TUNE_MAX_JOBS ? TUNE_MAX_JOBS : (unsigned)n;
+}
+
 /* Returns -1 to go on, or the status to exit with. */
 static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
 {
-        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED };
+        enum { OPT_HOLDOUT = OPT_VERB_FIRST, OPT_HEURISTICS, OPT_MAX_LATE, OPT_BUDGET, OPT_SEED, OPT_FORCE,
+               OPT_JSON };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -966,12 +1146,15 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 { "budget", required_argument, NULL, OPT_BUDGET },
                 { "seed", required_argument, NULL, OPT_SEED },
                 { "out", required_argument, NULL, 'o' },
+                { "force", no_argument, NULL, OPT_FORCE },
                 { "step-us", required_argument, NULL, OPT_STEP_US },
                 { "duration", required_argument, NULL, OPT_DURATION },
                 { "backend", required_argument, NULL, OPT_BACKEND },
                 { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
                 { "oracle-start", required_argument, NULL, OPT_ORACLE_START },
-                { "json", no_argument, NULL, 'j' },
+                /* -j is --jobs here, as for make: --json has no short form. */
+                { "jobs", required_argument, NULL, 'j' },
+                { "json", no_argument, NULL, OPT_JSON },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -980,10 +1163,23 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
         int c, r, status = -1;
 
         *t = (struct tune_cli){
-                .opt = { .max_late = TUNE_DEFAULT_MAX_LATE, .budget = TUNE_DEFAULT_BUDGET, .seed = 1 },
+                .opt = { .max_late = TUNE_DEFAULT_MAX_LATE, .budget = TUNE_DEFAULT_BUDGET, .seed = 1,
+                         .jobs = online_cpus() },
         };
         optind = 1;
-        while (status < 0 && (c = getopt_long(argc, argv, "b:w:m:c:o:jh", longopts, NULL)) != -1) {
+        while (status < 0 && (c = getopt_long(argc, argv, "b:w:m:c:o:j:h", longopts, NULL)) != -1) {
+                if (c == 'j') {
+                        if (!parse_count(optarg, TUNE_MAX_JOBS, &n) || n == 0) {
+                                fprintf(stderr, "blsim tune: -j/--jobs: expected a number of threads 1-%u, got "
+                                                "\"%s\" (--json is spelt out in blsim tune)\n", TUNE_MAX_JOBS,
+                                        optarg);
+                                status = EXIT_USAGE;
+                        }
+                        t->opt.jobs = (unsigned)n;
+                        continue;
+                }
+                if (c == OPT_JSON)
+                        c = 'j';
                 r = parse_shared_option(c, "tune", &t->o);
                 if (r != 0) {
                         status = r;     /* -1: taken, go on; EXIT_USAGE ends the loop */
@@ -1030,6 +1226,9 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                         break;
                 case 'o':
                         t->out = optarg;
+                        break;
+                case OPT_FORCE:
+                        t->force = true;
                         break;
                 case 'h':
                         usage(stdout);
@@ -1127,21 +1326,34 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 .tuned = st->tuned,
                 .out = &st->out,
         };
+        struct tune_progress_line pl;
+        struct tune_options opt = t->opt;
+        bool refused, progress = isatty(STDERR_FILENO);
         int r, status;
 
+        if (progress) {
+                tune_progress_line_start(&pl, stderr);
+                opt.on_progress = tune_progress_line_show;
+                opt.userdata = &pl;
+        }
         diag_init(&st->diag);
-        r = tune_run(b, m, st->tw, t->nw, cfg, &t->opt, &st->out, &st->diag);
+        r = tune_run(b, m, st->tw, t->nw, cfg, &opt, &st->out, &st->diag);
+        if (progress)
+                tune_progress_line_end(&pl, &st->out);
         print_diag(&st->diag);
         if (r == -EINVAL)
                 return EXIT_USAGE;
         if (r < 0)
                 return run_failed("tune", r);
-        r = tune_results(b, m, st->tw, t->nw, cfg, "base", st->base);
+        r = tune_results(b, m, st->tw, t->nw, cfg, "base", t->opt.jobs, st->base);
         if (r == 0)
-                r = tune_results(b, m, st->tw, t->nw, &st->out.tuned_config, "tuned", st->tuned);
+                r = tune_results(b, m, st->tw, t->nw, &st->out.tuned_config, "tuned", t->opt.jobs, st->tuned);
         if (r < 0)
                 return run_failed("tune", r);
-        if (t->out) {
+        /* A result fitted to the searched workloads is not written where a
+         * daemon would read it; the report still shows it. */
+        refused = t->out && !t->force && tune_count_worse(&rep) > 0;
+        if (t->out && !refused) {
                 status = write_dropin(t->out, &rep);
                 if (status != 0)
                         return status;
@@ -1150,14 +1362,23 @@ static int tune_and_report(const struct tune_cli *t, const struct bl_config *cfg
                 tune_print_json(stdout, &rep);
         } else {
                 tune_print_text(stdout, &rep);
-                if (t->out)
+                if (refused)
+                        printf("\nThe drop-in was not written to %s: see above and below.\n", t->out);
+                else if (t->out)
                         printf("\nThe drop-in is in %s.\n", t->out);
                 else {
                         printf("\nThe drop-in (--out FILE writes it):\n\n");
                         tune_print_dropin(stdout, &rep);
                 }
         }
-        return finish_output();
+        status = finish_output();
+        if (status == 0 && refused) {
+                fprintf(stderr, "blsim tune: not writing %s: the tuned configuration does worse than the base on "
+                                "held-out workloads (--force writes it all the same):\n", t->out);
+                tune_print_worse(stderr, &rep);
+                status = EXIT_DATAERR;
+        }
+        return status;
 }
 
 static int verb_tune(int argc, char **argv)
@@ -1196,8 +1417,12 @@ static volatile sig_atomic_t live_interrupted;
 
 static void on_live_signal(int sig)
 {
-        (void)sig;
-        live_interrupted = 1;
+        live_interrupted = sig;
+}
+
+static const char *live_signal_name(void)
+{
+        return live_interrupted == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
 /* The command's output goes to stderr, so that stdout is the report. */
@@ -1286,9 +1511,14 @@ static int live_play(struct fakeboard *fb, struct sim_live *run, const struct op
                 return run_failed("live board", r);
         }
         if (live_interrupted) {
+                /* What ran is reported (live_report()); before the run
+                 * started nothing did. */
                 live_stop(fb);
-                fprintf(stderr, "blsim live: interrupted; no report\n");
-                return EXIT_FAILURE;
+                if (sim_live_started(run))
+                        return 0;
+                fprintf(stderr, "blsim live: interrupted (%s) before the run started; no report\n",
+                        live_signal_name());
+                return 128 + live_interrupted;
         }
         if (!sim_live_done(run)) {
                 status = live_stop(fb);
@@ -1312,15 +1542,38 @@ static int live_plot(struct scenario *sc, const struct bl_config *cfg, const str
                      struct sim_timeline *tl)
 {
         struct sim_report *rep = &sc->report;
+        const struct sim_plot_line lines[] = {
+                { "live", &tl[0], false },      /* the daemon's demand is its own */
+                { "simulated", &tl[1], true },
+        };
         int status;
 
         status = run_policy(sc, cfg, "simulated", &rep->policy[1], &tl[1]);
-        if (status == 0) {
-                rep->npolicies = 2;
-                status = plot(o, rep, tl);
-                rep->npolicies = 1;
-        }
+        if (status == 0)
+                status = plot(o, rep, lines, sizeof(lines) / sizeof(lines[0]));
         return status;
+}
+
+/* An interrupted run is scored against references of the same length:
+ * the workload, and the trace the oracle solves, end after the 'steps' that
+ * ran. A trace workload reads the trace's length as it goes; an rt-app one
+ * is cut, and its always-little arrivals recorded again. */
+static int scenario_truncate(struct scenario *sc, const struct options *o, size_t steps)
+{
+        int r;
+
+        if (sc->rtapp) {
+                r = workload_truncate(&sc->workload, sc->workload, steps);
+                if (r < 0) {
+                        sc->workload = NULL;
+                        return run_failed("live run", r);
+                }
+                trace_free(&sc->trace);
+        } else if (steps < sc->trace.nsteps) {
+                sc->trace.nsteps = steps;
+        }
+        oracle_free(&sc->oracle);
+        return run_references(sc, o);
 }
 
 static int live_report(struct scenario *sc, const struct sim_live *run, struct fakeboard *fb,
@@ -1342,6 +1595,14 @@ static int live_report(struct scenario *sc, const struct sim_live *run, struct f
         rep->nswitches = sim_live_switches(run, &rep->switches);
         rep->off_ladder_us = sim_live_off_ladder_us(run);
         rep->online_at_exit = online;
+        if (live_interrupted) {
+                fprintf(stderr, "blsim live: interrupted (%s) after %.3f s of the workload: the report and the "
+                                "plot are of what ran, the references cut to the same length\n",
+                        live_signal_name(), (double)rep->policy[0].steps * (double)sc->workload->step_us / 1e6);
+                status = scenario_truncate(sc, o, rep->policy[0].steps);
+                if (status != 0)
+                        return status;
+        }
         /* After the live result: the simulated run resets the workload. */
         if (o->plot && (status = live_plot(sc, cfg, o, tl)) != 0)
                 return status;
@@ -1420,6 +1681,9 @@ static int verb_live(int argc, char **argv)
         }
         if (status == 0)
                 status = live_report(sc, run, fb, cfg, &o, tl);
+        /* Told to stop, and stopped cleanly: said by the status, as a shell would. */
+        if (status == 0 && live_interrupted)
+                status = 128 + live_interrupted;
         if (linked)
                 unlink(o.testbed);
         fakeboard_free(fb);

@@ -74,6 +74,7 @@
  *   pairs that changed core, mp mode the CPUs added or removed.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,8 +262,9 @@ static void lane_capacities(const struct sim_board *b, const struct sim_levels *
  * when it is NULL, 'level' for every step. */
 static int run_levels(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
                       unsigned level, const unsigned char *seq, size_t nseq, struct sim_result *r,
-                      struct sim_trace *record)
+                      struct sim_trace *record, struct sim_timeline *tl)
 {
+        bl_usec_t last_point = 0;
         _cleanup_free_ double *backlog = NULL;
         _cleanup_free_ unsigned *lane_cpu = NULL;
         const unsigned nlanes = w->nlanes;
@@ -309,6 +311,12 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
                 err = w->begin_step(w, r->steps, (bl_usec_t)r->steps * w->step_us, capacity, new_work);
                 if (err != 0)
                         break;
+                if (tl && (here != prev || (bl_usec_t)r->steps * w->step_us >= last_point + SIM_TIMELINE_US)) {
+                        last_point = (bl_usec_t)r->steps * w->step_us;
+                        err = sim_timeline_add(tl, last_point, NAN, here, energy_nj / 1000.0);
+                        if (err < 0)
+                                break;
+                }
                 for (unsigned i = 0; i < nlanes; i++)
                         r->total_work += new_work[i];
                 err = exec_level_step_stalled(b, lv, here, prev, &stall, (double)w->step_us, nlanes, backlog,
@@ -334,6 +342,8 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
         }
         if (err == 1)
                 err = 0;
+        if (err == 0 && tl && prev != SIM_LEVEL_NONE)
+                err = sim_timeline_add(tl, (bl_usec_t)r->steps * w->step_us, NAN, prev, energy_nj / 1000.0);
         sim_result_finish(r, energy_nj, late, w);
         if (err < 0 && record)
                 trace_free(record);
@@ -343,11 +353,19 @@ static int run_levels(const struct sim_board *b, const struct sim_levels *lv, st
 int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
                         unsigned level, struct sim_result *r, struct sim_trace *record)
 {
-        return run_levels(b, lv, w, level, NULL, 0, r, record);
+        return run_levels(b, lv, w, level, NULL, 0, r, record, NULL);
 }
 
 int sim_run_sequence(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
                      const unsigned char *seq, size_t nseq, struct sim_result *r)
 {
-        return run_levels(b, lv, w, 0, seq, nseq, r, NULL);
+        return run_levels(b, lv, w, 0, seq, nseq, r, NULL, NULL);
+}
+
+int sim_run_levels_timeline(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                            unsigned level, const unsigned char *seq, size_t nseq, struct sim_result *r,
+                            struct sim_timeline *tl)
+{
+        tl->n = 0;
+        return run_levels(b, lv, w, level, seq, nseq, r, NULL, tl);
 }

@@ -88,3 +88,15 @@ int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, 
  * level of 'seq' out of range) or what the workload returns. */
 int sim_run_sequence(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
                      const unsigned char *seq, size_t nseq, struct sim_result *r);
+
+struct sim_timeline;
+
+/* sim_run_sequence(), or with 'seq' NULL sim_run_fixed_level() at 'level',
+ * recording the run into 'tl' for plots: a point (the level of 'lv', the
+ * cumulative energy, a NAN demand: nothing estimated one) at every level
+ * change, at least every SIM_TIMELINE_US, and at the end. Free 'tl' with
+ * sim_timeline_free() whatever the result. */
+#define SIM_TIMELINE_US (20 * BL_USEC_PER_MSEC)
+int sim_run_levels_timeline(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                            unsigned level, const unsigned char *seq, size_t nseq, struct sim_result *r,
+                            struct sim_timeline *tl);

@@ -458,6 +458,16 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
         if (rep->oracle->infeasible_steps > 0)
                 fprintf(f, "oracle: %zu steps could not be cleared on any cluster (see blsim(1))\n",
                         rep->oracle->infeasible_steps);
+        if (rep->best_classic) {
+                const struct sim_result *best = &rep->policy[rep->best_classic_index];
+
+                if (sim_lateness(best, rep->rtapp) <= sim_lateness(&rep->big, rep->rtapp) + REPORT_RANK_MAX_LATE)
+                        fprintf(f, "best classic policy: %s (the least energy with lateness within "
+                                   "always-big's + %g)\n", best->policy, REPORT_RANK_MAX_LATE);
+                else
+                        fprintf(f, "best classic policy: %s (the least late: none keeps its lateness within "
+                                   "always-big's + %g)\n", best->policy, REPORT_RANK_MAX_LATE);
+        }
         if (rep->rtapp) {
                 fprintf(f, "%s\n", ORACLE_NOTE_RTAPP);
                 for (unsigned i = 0; i < rep->napprox; i++)
@@ -536,24 +546,41 @@ static void gnuplot_string(FILE *f, const char *s)
         fputc('\'', f);
 }
 
-static void plot_series(FILE *f, const struct sim_report *rep, const char *columns, const char *style)
+/* Distinct at a glance on white, dark enough for thin lines, none twice. */
+static const char *const plot_colours[SIM_PLOT_MAX_LINES] = {
+        "#1f77b4", "#d62728", "#2ca02c", "#000000", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+        "#17becf", "#bcbd22", "#7f7f7f", "#00008b", "#8b0000", "#006400", "#ff00ff", "#b8860b",
+};
+
+/* One panel: 'column' of the lines (those with a demand only, when 'demand_only'). */
+static void plot_panel(FILE *f, const struct sim_plot_line *lines, unsigned nlines, unsigned column,
+                       const char *style, bool demand_only)
 {
+        bool first = true;
+
         fputs("plot ", f);
-        for (unsigned i = 0; i < rep->npolicies; i++) {
-                fprintf(f, "%s$p%u using %s with %s title ", i ? ", \\\n     " : "", i, columns, style);
-                gnuplot_string(f, rep->policy[i].policy);
+        for (unsigned i = 0; i < nlines; i++) {
+                if (demand_only && !lines[i].demand)
+                        continue;
+                fprintf(f, "%s$p%u using 1:%u with %s linecolor rgb '%s' title ", first ? "" : ", \\\n     ", i,
+                        column, style, plot_colours[i]);
+                gnuplot_string(f, lines[i].name);
+                first = false;
         }
         fputc('\n', f);
 }
 
 int report_plot_script(FILE *f, const char *output, const struct sim_report *rep,
-                       const struct sim_timeline *tl)
+                       const struct sim_plot_line *lines, unsigned nlines)
 {
         const char *terminal = report_plot_terminal(output);
+        unsigned with_demand = 0;
         char title[512];
 
-        if (!terminal)
+        if (!terminal || nlines == 0 || nlines > SIM_PLOT_MAX_LINES)
                 return -EINVAL;
+        for (unsigned i = 0; i < nlines; i++)
+                with_demand += lines[i].demand;
         if (strcmp(terminal, "svg") == 0)
                 fputs("set terminal svg size 1200,900 dynamic font 'sans,10'\n", f);
         else
@@ -566,29 +593,37 @@ int report_plot_script(FILE *f, const char *output, const struct sim_report *rep
         gnuplot_string(f, output);
         fputc('\n', f);
 
-        /* Each policy's level is offset a little so that equal lines stay
-         * visible side by side. */
-        for (unsigned i = 0; i < rep->npolicies; i++) {
-                fprintf(f, "$p%u << EOD\n", i);
-                for (size_t k = 0; k < tl[i].n; k++) {
-                        const struct sim_timeline_point *p = &tl[i].p[k];
+        /* Each line's level is offset a little so that equal lines stay
+         * visible side by side. A line without a demand has none to give:
+         * its column is never drawn. */
+        for (unsigned i = 0; i < nlines; i++) {
+                const struct sim_timeline *tl = lines[i].tl;
 
-                        fprintf(f, "%.3f %.1f %.3f %.3f\n", (double)p->t / 1e6, p->demand,
+                fprintf(f, "$p%u << EOD\n", i);
+                for (size_t k = 0; k < tl->n; k++) {
+                        const struct sim_timeline_point *p = &tl->p[k];
+
+                        fprintf(f, "%.3f %.1f %.3f %.3f\n", (double)p->t / 1e6, lines[i].demand ? p->demand : 0.0,
                                 p->level + 0.04 * i, p->energy_uj / 1000.0);
                 }
                 fputs("EOD\n", f);
         }
 
         snprintf(title, sizeof(title), "%s on %s", rep->workload, rep->board);
-        fputs("set multiplot layout 3,1 title ", f);
+        fprintf(f, "set multiplot layout %u,1 title ", with_demand ? 3 : 2);
         gnuplot_string(f, title);
-        fputs("\nset grid\nset key outside right\nset xlabel 'time (s)'\n", f);
+        /* Margins fixed, so that the panels' time axes line up whatever
+         * their keys hold. */
+        fputs("\nset grid\nset key outside right\nset xlabel 'time (s)'\n"
+              "set lmargin at screen 0.07\nset rmargin at screen 0.82\n", f);
 
         /* Baselines that want "any level above" say so with demands far
          * beyond the top; they would flatten everything else. */
-        fprintf(f, "set ylabel 'demand (capacity)'\nset yrange [0:%u]\n",
-                rep->mode->ladder.levels[rep->mode->ladder.nlevels - 1].capacity * 5 / 4);
-        plot_series(f, rep, "1:2", "steps");
+        if (with_demand) {
+                fprintf(f, "set ylabel 'demand (capacity)'\nset yrange [0:%u]\n",
+                        rep->mode->ladder.levels[rep->mode->ladder.nlevels - 1].capacity * 5 / 4);
+                plot_panel(f, lines, nlines, 2, "steps", true);
+        }
 
         fputs("set ylabel 'level'\nset ytics (", f);
         for (unsigned l = 0; l < rep->mode->nclasses; l++) {
@@ -596,11 +631,28 @@ int report_plot_script(FILE *f, const char *output, const struct sim_report *rep
                 gnuplot_string(f, rep->mode->class_name[l]);
                 fprintf(f, " %u", l);
         }
-        fprintf(f, ")\nset yrange [-0.2:%u.5]\n", rep->mode->nclasses - 1);
-        plot_series(f, rep, "1:3", "steps");
+        fprintf(f, ")\nset yrange [-0.2:%u.%u]\n", rep->mode->nclasses - 1, nlines > 12 ? 7 : 5);
+        plot_panel(f, lines, nlines, 3, "steps", false);
 
         fputs("set ylabel 'energy (mJ)'\nset ytics autofreq\nset autoscale y\n", f);
-        plot_series(f, rep, "1:4", "lines");
+        plot_panel(f, lines, nlines, 4, "lines", false);
         fputs("unset multiplot\n", f);
         return 0;
+}
+
+unsigned report_best_policy(const struct sim_report *rep, unsigned first, unsigned n)
+{
+        const double limit = sim_lateness(&rep->big, rep->rtapp) + REPORT_RANK_MAX_LATE;
+        unsigned best = first;
+
+        for (unsigned i = first + 1; i < first + n; i++) {
+                const struct sim_result *a = &rep->policy[i], *b = &rep->policy[best];
+                double late_a = sim_lateness(a, rep->rtapp), late_b = sim_lateness(b, rep->rtapp);
+                bool within_a = late_a <= limit, within_b = late_b <= limit;
+
+                if (within_a != within_b ? within_a :
+                    within_a ? a->energy_uj < b->energy_uj : late_a < late_b)
+                        best = i;
+        }
+        return best;
 }

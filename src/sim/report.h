@@ -30,6 +30,10 @@ struct sim_report {
         bl_usec_t reactive_interval_us;
         unsigned napprox;               /* rt-app: what the simulation approximates */
         const char *approx[8];
+        /* compare: policy[best_classic_index] is the best of the classic
+         * policies by report_best_policy(), named under the table. */
+        bool best_classic;
+        unsigned best_classic_index;
         unsigned npolicies;             /* engine-driven runs */
         struct sim_result policy[SIM_REPORT_MAX_POLICIES];
         /* blsim live: policy[0] is what a daemon did on the live board;
@@ -61,8 +65,27 @@ void report_compare_json(FILE *f, const struct sim_report *rep);
  * (pngcairo when gnuplot has it). NULL for any other name. */
 const char *report_plot_terminal(const char *output);
 
-/* A self-contained gnuplot script (data inline) drawing demand, level and
- * cumulative energy over time for each policy; tl[i] belongs to policy[i].
- * Returns 0, or -EINVAL when the output's extension has no terminal. */
+/* One line of a plot. */
+struct sim_plot_line {
+        const char *name;
+        const struct sim_timeline *tl;  /* levels are classes of rep->mode */
+        bool demand;                    /* has a demand to draw: an engine-driven run */
+};
+
+/* Lines a plot can tell apart: each has a colour no other has. */
+#define SIM_PLOT_MAX_LINES 16
+
+/* A self-contained gnuplot script (data inline) drawing, over time, the
+ * demand of the lines that have one, then the level and the cumulative
+ * energy of every line, each line in a colour of its own in every panel.
+ * Returns 0, or -EINVAL when the output's extension has no terminal or
+ * there are no lines or more than SIM_PLOT_MAX_LINES. */
 int report_plot_script(FILE *f, const char *output, const struct sim_report *rep,
-                       const struct sim_timeline *tl);
+                       const struct sim_plot_line *lines, unsigned nlines);
+
+/* Of policy[first .. first + n - 1] (n >= 1), the index of the best by
+ * the rule of blsim tune: the least energy among those whose lateness
+ * (late_work_ratio; rt-app with activations: the share missed) is within
+ * always-big's + REPORT_RANK_MAX_LATE, and when none is, the least late. */
+#define REPORT_RANK_MAX_LATE 0.01
+unsigned report_best_policy(const struct sim_report *rep, unsigned first, unsigned n);

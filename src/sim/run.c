@@ -342,3 +342,10 @@ void sim_timeline_free(struct sim_timeline *tl)
         free(tl->p);
         *tl = (struct sim_timeline){ 0 };
 }
+
+double sim_lateness(const struct sim_result *r, bool rtapp)
+{
+        if (rtapp && r->qos.activations > 0)
+                return (double)r->qos.misses / (double)r->qos.activations;
+        return r->late_work_ratio;
+}

@@ -94,3 +94,8 @@ void sim_timeline_free(struct sim_timeline *tl);
 /* Fills in what every run reports at its end: energy in µJ from nJ, the
  * late-work ratio from the summed end-of-step backlog, the workload's QoS. */
 void sim_result_finish(struct sim_result *r, double energy_nj, double late, const struct sim_workload *w);
+
+/* What a run's lateness is judged by (blsim tune, compare's ranking): the
+ * share of missed activations for an rt-app workload that has them, which
+ * is what its deadlines mean, else late_work_ratio. */
+double sim_lateness(const struct sim_result *r, bool rtapp);

@@ -149,6 +149,35 @@ void tune_print_text(FILE *f, const struct tune_report *rep)
                       "above leaves the least lateness beyond it.\n", f);
 }
 
+static bool held_out_worse(const struct tune_report *rep, unsigned i)
+{
+        return rep->w[i].held_out && tune_got_worse(&rep->w[i], &rep->base[i], &rep->tuned[i], rep->opt->max_late);
+}
+
+unsigned tune_count_worse(const struct tune_report *rep)
+{
+        unsigned n = 0;
+
+        for (unsigned i = 0; i < rep->nw; i++)
+                n += held_out_worse(rep, i);
+        return n;
+}
+
+void tune_print_worse(FILE *f, const struct tune_report *rep)
+{
+        for (unsigned i = 0; i < rep->nw; i++) {
+                double base_late, tuned_late, limit;
+
+                if (!held_out_worse(rep, i))
+                        continue;
+                tune_lateness(&rep->w[i], &rep->base[i], rep->opt->max_late, &base_late, &limit);
+                tune_lateness(&rep->w[i], &rep->tuned[i], rep->opt->max_late, &tuned_late, &limit);
+                fprintf(f, "  %s: late %.6g -> %.6g (limit %.4g), energy %.3f -> %.3f mJ\n", rep->w[i].name,
+                        base_late, tuned_late, limit, rep->base[i].energy_uj / 1000.0,
+                        rep->tuned[i].energy_uj / 1000.0);
+        }
+}
+
 /* 'digits' > 0: that many significant digits; otherwise -digits decimals. */
 static void json_number(FILE *f, int digits, double v)
 {

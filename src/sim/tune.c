@@ -32,7 +32,9 @@
  * simulation. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,13 +80,20 @@ static const double interval_choices[] = { 10, 20, 50 };
 void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, double max_late,
                    double *lateness, double *limit)
 {
-        if (tw->rtapp && r->qos.activations > 0) {
-                *lateness = (double)r->qos.misses / (double)r->qos.activations;
-                *limit = tw->big_miss_ratio + max_late;
-        } else {
-                *lateness = r->late_work_ratio;
-                *limit = tw->big_late_work_ratio + max_late;
-        }
+        *lateness = sim_lateness(r, tw->rtapp);
+        *limit = (tw->rtapp && r->qos.activations > 0 ? tw->big_miss_ratio : tw->big_late_work_ratio) + max_late;
+}
+
+bool tune_got_worse(const struct tune_workload *tw, const struct sim_result *base, const struct sim_result *tuned,
+                    double max_late)
+{
+        double base_late, tuned_late, limit;
+
+        tune_lateness(tw, base, max_late, &base_late, &limit);
+        tune_lateness(tw, tuned, max_late, &tuned_late, &limit);
+        if (tuned_late > base_late && tuned_late > limit)
+                return true;
+        return tuned->energy_uj > base->energy_uj && tuned_late >= base_late;
 }
 
 static bool streq(const char *a, const char *b)
@@ -327,7 +336,7 @@ struct tuner {
         char heuristics_line[BL_CONFIG_LINE_MAX];       /* "" when BASE's heuristics are kept */
         struct bl_config cfg;                           /* the candidate being evaluated */
         struct bl_diag diag;
-        struct sim_result res;
+        struct sim_result res[TUNE_MAX_WORKLOADS];
         struct cache cache;
         unsigned evaluations, skipped_invalid, attempts, max_attempts, restarts;
         uint64_t rng;
@@ -455,6 +464,62 @@ static unsigned config_from_dropin(struct bl_config *cfg, const struct bl_config
         return problems + config_validate(cfg, diag);
 }
 
+/* The workloads of one configuration, simulated on worker threads that
+ * take the next one as they finish: each workload is used by one thread at
+ * a time, and a run reads nothing another writes (the board, the mode and
+ * the configuration are shared read-only). */
+struct run_each_job {
+        const struct sim_board *b;
+        const struct sim_mode *m;
+        struct tune_workload *w;
+        unsigned nw;
+        bool search_only;
+        const struct bl_config *cfg;
+        struct sim_result *r;
+        int err[TUNE_MAX_WORKLOADS];
+        atomic_uint next;
+};
+
+static void *run_each_worker(void *userdata)
+{
+        struct run_each_job *job = userdata;
+        unsigned i;
+
+        while ((i = atomic_fetch_add(&job->next, 1)) < job->nw) {
+                if (job->search_only && job->w[i].held_out)
+                        continue;
+                job->err[i] = sim_run_policy(job->b, job->m, job->w[i].w, job->cfg, &job->r[i], NULL);
+        }
+        return NULL;
+}
+
+/* 'cfg' on each of w[0..nw-1] (those not held out when 'search_only') into
+ * r[], on up to 'jobs' threads, this one included. Returns 0, or the error
+ * of the first workload that failed, as a run in order would. */
+static int run_each(const struct sim_board *b, const struct sim_mode *m, struct tune_workload *w, unsigned nw,
+                    bool search_only, const struct bl_config *cfg, unsigned jobs, struct sim_result *r)
+{
+        struct run_each_job job = { .b = b, .m = m, .w = w, .nw = nw, .search_only = search_only, .cfg = cfg,
+                                    .r = r };
+        pthread_t thread[TUNE_MAX_WORKLOADS];
+        unsigned nthreads = 0;
+
+        if (nw > TUNE_MAX_WORKLOADS)
+                return -EINVAL;
+        atomic_init(&job.next, 0);
+        /* A thread that cannot be made leaves its share to the others. */
+        while (nthreads + 1 < jobs && nthreads + 1 < nw &&
+               pthread_create(&thread[nthreads], NULL, run_each_worker, &job) == 0)
+                nthreads++;
+        run_each_worker(&job);
+        for (unsigned i = 0; i < nthreads; i++)
+                pthread_join(thread[i], NULL);
+        for (unsigned i = 0; i < nw; i++)
+                if (job.err[i] < 0)
+                        return job.err[i];
+        return 0;
+}
+
 static bool better(const struct tune_score *a, const struct tune_score *b)
 {
         if (a->violation != b->violation)
@@ -470,17 +535,19 @@ static int score_config(struct tuner *t, const struct bl_config *cfg, struct tun
         if (t->opt->on_evaluate)
                 t->opt->on_evaluate(cfg, t->opt->userdata);
         *score = (struct tune_score){ 0 };
+        r = run_each(t->b, t->m, t->w, t->nw, true, cfg, t->opt->jobs, t->res);
+        if (r < 0)
+                return r;
+        /* Summed in workload order whatever the threads did: the same bits
+         * for any number of them. */
         for (unsigned i = 0; i < t->nw; i++) {
                 const struct tune_workload *tw = &t->w[i];
                 double lateness, limit;
 
                 if (tw->held_out)
                         continue;
-                r = sim_run_policy(t->b, t->m, tw->w, cfg, &t->res, NULL);
-                if (r < 0)
-                        return r;
-                sum += t->res.energy_uj / tw->big_energy_uj;
-                tune_lateness(tw, &t->res, t->opt->max_late, &lateness, &limit);
+                sum += t->res[i].energy_uj / tw->big_energy_uj;
+                tune_lateness(tw, &t->res[i], t->opt->max_late, &lateness, &limit);
                 if (lateness > limit) {
                         score->violation += lateness - limit;
                         score->over++;
@@ -500,6 +567,14 @@ enum {
 static bool stopped(const struct tuner *t)
 {
         return t->evaluations >= t->opt->budget || t->attempts >= t->max_attempts;
+}
+
+static void report_progress(const struct tuner *t)
+{
+        if (t->opt->on_progress)
+                t->opt->on_progress(&(struct tune_progress){ .evaluations = t->evaluations,
+                                                              .budget = t->opt->budget, .best = t->best },
+                                    t->opt->userdata);
 }
 
 /* Scores the candidate at coordinates 'u'. Returns EVAL_*, or a negative errno. */
@@ -540,6 +615,7 @@ static int evaluate(struct tuner *t, const double *u, struct tune_score *score)
                 t->best = *score;
                 memcpy(t->best_u, u, t->space->n * sizeof(u[0]));
         }
+        report_progress(t);
         return EVAL_SCORED;
 }
 
@@ -773,6 +849,7 @@ static int tune_search(struct tuner *t, struct tune_outcome *out, struct bl_diag
         }
         t->best = score;
         memcpy(t->best_u, start, out->space.n * sizeof(start[0]));
+        report_progress(t);
         return search(t, start, &score);
 }
 
@@ -815,14 +892,11 @@ int tune_run(const struct sim_board *b, const struct sim_mode *m, struct tune_wo
 }
 
 int tune_results(const struct sim_board *b, const struct sim_mode *m, struct tune_workload *w, unsigned nw,
-                 const struct bl_config *cfg, const char *name, struct sim_result *r)
+                 const struct bl_config *cfg, const char *name, unsigned jobs, struct sim_result *r)
 {
-        for (unsigned i = 0; i < nw; i++) {
-                int err = sim_run_policy(b, m, w[i].w, cfg, &r[i], NULL);
+        int err = run_each(b, m, w, nw, false, cfg, jobs, r);
 
-                if (err < 0)
-                        return err;
+        for (unsigned i = 0; err == 0 && i < nw; i++)
                 snprintf(r[i].policy, sizeof(r[i].policy), "%s", name);
-        }
-        return 0;
+        return err;
 }

@@ -22,6 +22,8 @@
 #define TUNE_DEFAULT_BUDGET 300U
 #define TUNE_DEFAULT_MAX_LATE 0.01
 #define TUNE_MAX_WORKLOADS 64U
+/* More threads than workloads would have nothing to do. */
+#define TUNE_MAX_JOBS TUNE_MAX_WORKLOADS
 /* The engine's keys and every parameter of every heuristic that can be selected. */
 #define TUNE_MAX_PARAMS (8U + BL_MAX_HEURISTICS * BL_POLICY_MAX_PARAMS)
 #define TUNE_MAX_CHOICES 8U
@@ -62,14 +64,21 @@ struct tune_space {
         struct tune_param p[TUNE_MAX_PARAMS];
 };
 
+struct tune_progress;
+
 struct tune_options {
         double max_late;                /* R: the lateness limit on every search workload */
         unsigned budget;                /* configurations simulated, BASE included; >= 1 */
         uint64_t seed;
         /* "a, b": the heuristics to tune instead of BASE's; NULL or "" = BASE's. */
         const char *heuristics;
+        /* Threads that simulate the workloads of one configuration at once
+         * (0 or 1: the caller's alone). The result does not depend on it. */
+        unsigned jobs;
         /* Called with each configuration just before it is simulated. */
         void (*on_evaluate)(const struct bl_config *cfg, void *userdata);
+        /* Called after each configuration is scored. */
+        void (*on_progress)(const struct tune_progress *p, void *userdata);
         void *userdata;
 };
 
@@ -78,6 +87,13 @@ struct tune_score {
         double objective;               /* mean over them of energy / always-big energy */
         double violation;               /* sum over them of lateness beyond the limit; 0 = feasible */
         unsigned over;                  /* search workloads over their limit */
+};
+
+/* What the search has done so far, for a progress line. */
+struct tune_progress {
+        unsigned evaluations;           /* configurations simulated, BASE included */
+        unsigned budget;
+        struct tune_score best;         /* the best so far */
 };
 
 struct tune_outcome {
@@ -103,6 +119,14 @@ struct tune_outcome {
 void tune_lateness(const struct tune_workload *tw, const struct sim_result *r, double max_late,
                    double *lateness, double *limit);
 
+/* Whether 'tuned' does worse than 'base' on workload 'tw': its lateness
+ * rose above both the base's and the limit (the constraint the search keeps
+ * on the searched workloads, broken or made worse), or it spends more energy
+ * for no less lateness. Said of held-out workloads, where the search cannot
+ * have looked. */
+bool tune_got_worse(const struct tune_workload *tw, const struct sim_result *base, const struct sim_result *tuned,
+                    double max_late);
+
 /* The search space for 'cfg' (BASE with the heuristics to tune selected):
  * sample_interval_ms among 10, 20 and 50 ms, up_threshold, down_threshold,
  * up_delay_ms, down_delay_ms and min_residency_ms, then each selected
@@ -127,9 +151,10 @@ int tune_run(const struct sim_board *b, const struct sim_mode *m, struct tune_wo
              struct bl_diag *diag);
 
 /* Simulates 'cfg' on every workload of 'w' (held out or not) into r[0..nw-1],
- * each named 'name'. Returns 0 or what sim_run_policy() returned. */
+ * each named 'name', on up to 'jobs' threads. Returns 0 or what
+ * sim_run_policy() returned (the first workload's that failed). */
 int tune_results(const struct sim_board *b, const struct sim_mode *m, struct tune_workload *w, unsigned nw,
-                 const struct bl_config *cfg, const char *name, struct sim_result *r);
+                 const struct bl_config *cfg, const char *name, unsigned jobs, struct sim_result *r);
 
 /* What "blsim tune" prints. */
 struct tune_report {
@@ -151,5 +176,26 @@ void tune_print_dropin(FILE *f, const struct tune_report *rep);
 /* The parameters, the objective and one row per workload, base and tuned,
  * held-out rows marked. */
 void tune_print_text(FILE *f, const struct tune_report *rep);
+/* The held-out workloads on which the tuned configuration does worse
+ * (tune_got_worse()): their number, and one line each, "  NAME: late
+ * BASE -> TUNED (limit L), energy BASE -> TUNED mJ". */
+unsigned tune_count_worse(const struct tune_report *rep);
+void tune_print_worse(FILE *f, const struct tune_report *rep);
 /* The same as one JSON object (documented in blsim(1)). */
 void tune_print_json(FILE *f, const struct tune_report *rep);
+
+/* The progress line on a terminal: "blsim tune: DONE/BUDGET evaluated, best
+ * OBJECTIVE, about TIME left", rewritten in place with \r (at most five
+ * times a second) by tune_progress_line_show() as opt->on_progress with the
+ * line as its userdata, and ended by tune_progress_line_end() with how many
+ * were evaluated and how long it took. Nothing is written before the first
+ * progress report, nor ended after none. */
+struct tune_progress_line {
+        FILE *f;
+        long long start_ns, shown_ns;
+        int width;                      /* of the line shown; 0: none yet */
+};
+
+void tune_progress_line_start(struct tune_progress_line *pl, FILE *f);
+void tune_progress_line_show(const struct tune_progress *p, void *userdata);
+void tune_progress_line_end(struct tune_progress_line *pl, const struct tune_outcome *out);

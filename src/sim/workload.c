@@ -79,3 +79,77 @@ void workload_free(struct sim_workload *w)
         if (w && w->free)
                 w->free(w);
 }
+
+struct truncated_workload {
+        struct sim_workload w;
+        struct sim_workload *inner;
+        size_t nsteps;
+};
+
+static int cut_begin_step(struct sim_workload *w, size_t step, bl_usec_t t, const double *lane_capacity,
+                          double *new_work)
+{
+        struct truncated_workload *cw = w->data;
+
+        if (step >= cw->nsteps)
+                return 1;
+        return cw->inner->begin_step(cw->inner, step, t, lane_capacity, new_work);
+}
+
+static void cut_end_step(struct sim_workload *w, size_t step, bl_usec_t t_end, const double *backlog)
+{
+        struct truncated_workload *cw = w->data;
+
+        if (cw->inner->end_step)
+                cw->inner->end_step(cw->inner, step, t_end, backlog);
+}
+
+static int cut_reset(struct sim_workload *w)
+{
+        struct truncated_workload *cw = w->data;
+
+        return cw->inner->reset ? cw->inner->reset(cw->inner) : 0;
+}
+
+static void cut_qos(const struct sim_workload *w, struct sim_qos *q)
+{
+        const struct truncated_workload *cw = w->data;
+
+        if (cw->inner->qos)
+                cw->inner->qos(cw->inner, q);
+        else
+                *q = (struct sim_qos){ .has_activations = false };
+}
+
+static void cut_free(struct sim_workload *w)
+{
+        struct truncated_workload *cw = w->data;
+
+        workload_free(cw->inner);
+        free(cw);
+}
+
+int workload_truncate(struct sim_workload **ret, struct sim_workload *inner, size_t nsteps)
+{
+        struct truncated_workload *cw = calloc(1, sizeof(*cw));
+
+        if (!cw) {
+                workload_free(inner);
+                return -ENOMEM;
+        }
+        cw->inner = inner;
+        cw->nsteps = nsteps;
+        cw->w = (struct sim_workload){
+                .name = inner->name,
+                .nlanes = inner->nlanes,
+                .step_us = inner->step_us,
+                .data = cw,
+                .begin_step = cut_begin_step,
+                .end_step = cut_end_step,
+                .reset = cut_reset,
+                .qos = cut_qos,
+                .free = cut_free,
+        };
+        *ret = &cw->w;
+        return 0;
+}

@@ -37,3 +37,8 @@ struct sim_workload {
 /* A trace as a workload; 't' must outlive it. */
 int workload_from_trace(struct sim_workload **ret, const char *name, const struct sim_trace *t);
 void workload_free(struct sim_workload *w);
+
+/* 'inner' ending after its first 'nsteps' steps, for the references of a
+ * run that was cut short. The new workload owns 'inner' (frees it) from the
+ * call on, even when it fails (-ENOMEM). */
+int workload_truncate(struct sim_workload **ret, struct sim_workload *inner, size_t nsteps);

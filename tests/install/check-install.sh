@@ -32,7 +32,7 @@ installed() {
         fi
 }
 
-echo "1..21"
+echo "1..23"
 # Not make -C: the sub-make must not inherit a parallel check's goals.
 if (cd "$build" && ${MAKE:-make} install DESTDIR="$dest") >"$tmp/install.log" 2>&1; then
         result 0 "make install DESTDIR"
@@ -49,6 +49,8 @@ for program in switchctl bigLittled blsim; do
         installed "$bashcompletiondir/$program" "bash completion of $program"
         installed "$zshcompletiondir/_$program" "zsh completion of $program"
 done
+installed "$catalogdir/bigLittle.catalog" "journal catalog"
+installed "$dbusinterfacesdir/org.bigLittle.Switch1.xml" "D-Bus interface description"
 
 grep -qx "ExecStart=$sbindir/bigLittled" "$dest$systemdsystemunitdir/bigLittle.service" 2>/dev/null
 result $? "the unit starts $sbindir/bigLittled"

@@ -12,6 +12,8 @@ tests/install/installdirs.sh: Makefile
 		echo "systemdsystemunitdir='$(systemdsystemunitdir)'"; \
 		echo "bashcompletiondir='$(bashcompletiondir)'"; \
 		echo "zshcompletiondir='$(zshcompletiondir)'"; \
+		echo "catalogdir='$(catalogdir)'"; \
+		echo "dbusinterfacesdir='$(dbusinterfacesdir)'"; \
 		echo "boardsdir='$(boardsdir)'"; \
 		echo "workloadsdir='$(workloadsdir)'"; \
 	} > $@.tmp && mv $@.tmp $@

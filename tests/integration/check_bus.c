@@ -2627,7 +2627,9 @@ START_TEST(test_slow_switch_keeps_ticking)
         level = get_string("Level");
         clock_gettime(CLOCK_MONOTONIC, &t1);
         took_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-        ck_assert_msg(took_ms < 200, "the bus took %.0f ms to answer during the switch", took_ms);
+        /* Blocked behind the switch it would take the 750 ms of writes left;
+         * 400 ms leaves a sanitizer build on a loaded machine its slack. */
+        ck_assert_msg(took_ms < 400, "the bus took %.0f ms to answer during the switch", took_ms);
         ck_assert_str_eq(level, "little");
         free((char *)level);
 

@@ -114,7 +114,9 @@ START_TEST(test_first_sample_after_start_switch)
                 text = fakeboard_line(fb, line, NULL);
                 at = strstr(text, " s: ");
                 ck_assert_msg(at && sscanf(at, " s: %lf ms", &ms) == 1, "%s", text);
-                ck_assert_msg(ms < 3 * 20, "sample %u after the start spans %.1f ms: %s", i + 1, ms, text);
+                /* Far below the switch's half second, and far above a 20 ms
+                 * tick that a loaded machine (CI, sanitizers) runs late. */
+                ck_assert_msg(ms < 200, "sample %u after the start spans %.1f ms: %s", i + 1, ms, text);
         }
         ck_assert_int_eq(unsetenv("FAKEBOARD_WRITE_DELAY_US"), 0);
 }
@@ -144,10 +146,11 @@ START_TEST(test_idle_backoff_follows_load)
         start_daemon(write_config("bigLittle.conf", config), NULL);
         backed_off = expect_line(0, "sampling every 400.0 ms", 15000);
         ck_assert_uint_eq(count_lines(0, "sampling every 40.0 ms"), 1);
-        /* 3 s at 400-500 ms (the timer may fire a quarter interval late). */
+        /* 3 s at 400-500 ms (the timer may fire a quarter interval late,
+         * and later still on a loaded machine): far from 150 at 20 ms. */
         expect_online_stays("0-3", 3000);
         idle_ticks = count_lines(backed_off, "tick: ");
-        ck_assert_msg(idle_ticks >= 5 && idle_ticks <= 9, "%u ticks in 3 s idle; the daemon said:%s",
+        ck_assert_msg(idle_ticks >= 3 && idle_ticks <= 9, "%u ticks in 3 s idle; the daemon said:%s",
                       idle_ticks, text_tail(log_text(), 4000));
 
         load_on = monotonic_ms();

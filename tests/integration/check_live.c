@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,11 +32,13 @@
 #include "common/board-file.h"
 #include "common/conf-files.h"
 #include "policy/builtin.h"
+#include "sim/live.h"
 #include "sim/presets.h"
 #include "sim/run.h"
 #include "sim/trace.h"
 #include "tests/integration/blsim-output.h"
 #include "tests/integration/harness.h"
+#include "tests/unit/plot-svg.h"
 
 #define BOARD BOARDS_DIR "/exynos5422-like.ini"
 #define WORKLOAD TEST_DATA_DIR "/live/idle-heavy-idle.csv"
@@ -277,6 +280,75 @@ START_TEST(test_live_command_fails)
 }
 END_TEST
 
+/* Ctrl-C while the workload plays: the command is stopped as at the end,
+ * and the report and the plot are of what ran (exit 128 + SIGINT). The
+ * command is sleep, which switches nothing: the run starts
+ * LIVE_START_TIMEOUT_US after it, so the signal comes about 2 s into the
+ * 5 s the workload would take. */
+START_TEST(test_live_sigint_reports_what_ran)
+{
+        struct plot_svg_line lines[PLOT_SVG_MAX_LINES];
+        char svg[PATH_MAX + 64], out[PATH_MAX + 64], err[PATH_MAX + 64];
+        /* Without gnuplot there is no plot to ask for: the report still counts. */
+        const bool plot = access("/usr/bin/gnuplot", X_OK) == 0;
+        char *argv[] = {
+                (char *)BLSIM_PATH, (char *)"live", (char *)"--board", (char *)BOARD, (char *)"--workload",
+                (char *)WORKLOAD, (char *)"--json", (char *)"--", (char *)"sleep", (char *)"60", NULL, NULL, NULL,
+        };
+        char *report, *said, *text;
+        int status;
+        pid_t pid;
+
+        /* work_file() has one buffer. */
+        snprintf(svg, sizeof(svg), "%s", work_file("live.svg"));
+        snprintf(out, sizeof(out), "%s", work_file("sigint.out"));
+        snprintf(err, sizeof(err), "%s", work_file("sigint.err"));
+        if (plot) {
+                /* --plot FILE before "--json --": the options end at the command. */
+                memmove(&argv[8], &argv[6], 4 * sizeof(argv[0]));
+                argv[6] = (char *)"--plot";
+                argv[7] = svg;
+        }
+        pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+                        _exit(127);
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        usleep((LIVE_START_TIMEOUT_US + 2 * BL_USEC_PER_SEC));
+        ck_assert_int_eq(kill(pid, SIGINT), 0);
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        report = read_whole_file(out);
+        said = read_whole_file(err);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT, "status %#x: %s", status, said);
+        ck_assert_msg(strstr(said, "interrupted (SIGINT) after ") != NULL, "%s", said);
+        /* Part of the workload (2500 steps of 2 ms), and references of the same length. */
+        ck_assert_double_gt(json_number(report, "steps"), 0);
+        ck_assert_double_lt(json_number(report, "steps"), 2500);
+        ck_assert_double_le(json_number(report, "oracle_energy_uj"), json_number(report, "always_big_energy_uj"));
+
+        if (!plot)
+                goto out;
+        /* The live line has no demand: only the simulated one is in that panel. */
+        text = read_whole_file(svg);
+        ck_assert_uint_eq(plot_svg_panel(text, 'a', lines), 1);
+        ck_assert_str_eq(lines[0].name, "simulated");
+        ck_assert_uint_ge(lines[0].moves, 2);
+        ck_assert_uint_eq(plot_svg_panel(text, 'b', lines), 2);
+        ck_assert_str_eq(lines[0].name, "live");
+        ck_assert_str_eq(lines[1].name, "simulated");
+        ck_assert_uint_ge(lines[0].moves, 2);
+        ck_assert_uint_ge(lines[1].moves, 2);
+        ck_assert_str_ne(lines[0].colour, lines[1].colour);
+        free(text);
+out:
+        free(report);
+        free(said);
+}
+END_TEST
+
 START_TEST(test_live_usage)
 {
         char *argv[] = { (char *)BLSIM_PATH, (char *)"live", (char *)"--board", (char *)BOARD,
@@ -302,6 +374,7 @@ static Suite *live_suite(void)
         tcase_add_loop_test(tc, test_live_backends, 0, sizeof(other_backends) / sizeof(other_backends[0]));
         tcase_add_test(tc, test_live_command_fails);
         tcase_add_test(tc, test_live_usage);
+        tcase_add_test(tc, test_live_sigint_reports_what_ran);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -214,6 +215,27 @@ START_TEST(test_bad_use)
 }
 END_TEST
 
+/* A trace replaces its file whole, which as root would replace a FIFO
+ * or a device node (/dev/null once) with a regular file: refused at the
+ * start, and the FIFO is still there. */
+START_TEST(test_not_a_regular_file)
+{
+        char fifo[PATH_MAX + 64];
+        const char *args[] = { "--record", fifo, "--duration", "1s" };
+        struct stat st;
+        int status;
+
+        snprintf(fifo, sizeof(fifo), "%s", work_file("fifo"));
+        ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+        status = run_daemon(args, 4);
+        ck_assert_msg(status == 64, "exit status %d: %s", status, read_work_file("err"));
+        ck_assert_msg(strstr(read_work_file("err"), "fifo: is a FIFO; the trace replaces its file whole"),
+                      "%s", read_work_file("err"));
+        ck_assert_int_eq(lstat(fifo, &st), 0);
+        ck_assert(S_ISFIFO(st.st_mode));
+}
+END_TEST
+
 /* The fake Exynos 5422 plays two tasks of 600 capacity units each (1024 =
  * a big core at its top speed): every step of the recording must hold
  * 2 x 600 / 1024 of a step of work, however the board spread and clocked
@@ -270,6 +292,7 @@ static Suite *record_suite(void)
         tcase_add_test(tc, test_real_machine);
         tcase_add_test(tc, test_sigint_keeps_the_recording);
         tcase_add_loop_test(tc, test_bad_use, 0, sizeof(bad_runs) / sizeof(bad_runs[0]));
+        tcase_add_test(tc, test_not_a_regular_file);
         tcase_add_test(tc, test_known_load_on_a_fake_board);
         suite_add_tcase(s, tc);
         return s;

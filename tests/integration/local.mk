@@ -134,7 +134,8 @@ EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-write
 # blsim live: the real daemon on a board model played in real time, and the
 # agreement of its switches and energy with blsim run's.
 integration_tests += tests/integration/check_live
-tests_integration_check_live_SOURCES = tests/integration/check_live.c $(BLSIM_OUTPUT) $(INTEGRATION_HARNESS)
+tests_integration_check_live_SOURCES = tests/integration/check_live.c $(BLSIM_OUTPUT) $(INTEGRATION_HARNESS) \
+	tests/unit/plot-svg.h tests/unit/plot-svg.c
 tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(INIH_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
@@ -224,3 +225,23 @@ tests_integration_check_idle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_C
 	-DSHIPPED_CONFIG='"$(abs_top_srcdir)/conf/bigLittle.conf"'
 tests_integration_check_idle_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_idle_DEPENDENCIES = src/daemon/bigLittled
+
+# The journal fields of the real daemon, caught on the journal's socket in a
+# mount namespace of the test.
+integration_tests += tests/integration/check_journal
+tests_integration_check_journal_SOURCES = tests/integration/check_journal.c \
+	tests/integration/bus-client.h tests/integration/bus-client.c $(INTEGRATION_HARNESS)
+tests_integration_check_journal_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
+tests_integration_check_journal_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+
+# The installed D-Bus interface XML against what the running daemon serves.
+integration_tests += tests/integration/check_bus_interface
+tests_integration_check_bus_interface_SOURCES = tests/integration/check_bus_interface.c \
+	tests/integration/bus-client.h tests/integration/bus-client.c $(INTEGRATION_HARNESS)
+tests_integration_check_bus_interface_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DINTERFACE_XML='"$(abs_top_srcdir)/conf/org.bigLittle.Switch1.xml"'
+tests_integration_check_bus_interface_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)

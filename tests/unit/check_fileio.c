@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -264,6 +265,48 @@ START_TEST(test_symlink)
 }
 END_TEST
 
+static int fill_text(FILE *f, const void *text)
+{
+        return fputs(text, f) < 0 ? -EIO : 0;
+}
+
+/* The rename replaces what is at the name: a file or a link (not what it
+ * points to), never a FIFO, a device or a directory. */
+START_TEST(test_atomic_write_replaces_only_files)
+{
+        char out[256];
+        struct stat st;
+
+        ck_assert_int_eq(write_file_atomic(tmpdir, "new", fill_text, "one\n"), 0);
+        ck_assert_int_eq(read_named("new", 0, out, sizeof(out)), 0);
+        ck_assert_str_eq(out, "one\n");
+        ck_assert_int_eq(write_file_atomic(tmpdir, "new", fill_text, "two\n"), 0);
+        ck_assert_int_eq(read_named("new", 0, out, sizeof(out)), 0);
+        ck_assert_str_eq(out, "two\n");
+
+        make_file("target", "kept\n", 0644);
+        ck_assert_int_eq(symlink(in_tmp("target"), in_tmp("link")), 0);
+        ck_assert_int_eq(write_file_atomic(tmpdir, "link", fill_text, "three\n"), 0);
+        ck_assert_int_eq(lstat(in_tmp("link"), &st), 0);
+        ck_assert(S_ISREG(st.st_mode));
+        ck_assert_int_eq(read_named("target", 0, out, sizeof(out)), 0);
+        ck_assert_str_eq(out, "kept\n");
+
+        ck_assert_int_eq(mkfifo(in_tmp("fifo"), 0644), 0);
+        ck_assert_int_eq(write_file_atomic(tmpdir, "fifo", fill_text, "x\n"), -EEXIST);
+        ck_assert_int_eq(lstat(in_tmp("fifo"), &st), 0);
+        ck_assert(S_ISFIFO(st.st_mode));
+        ck_assert_int_eq(mkdir(in_tmp("dir"), 0755), 0);
+        ck_assert_int_eq(write_file_atomic(tmpdir, "dir", fill_text, "x\n"), -EISDIR);
+        if (geteuid() == 0) {
+                ck_assert_int_eq(mknod(in_tmp("null"), S_IFCHR | 0666, makedev(1, 3)), 0);
+                ck_assert_int_eq(write_file_atomic(tmpdir, "null", fill_text, "x\n"), -EEXIST);
+                ck_assert_int_eq(lstat(in_tmp("null"), &st), 0);
+                ck_assert(S_ISCHR(st.st_mode));
+        }
+}
+END_TEST
+
 /* FILE_PRIVATE: only what we could have written, mode 0600. */
 START_TEST(test_private)
 {
@@ -309,6 +352,7 @@ static Suite *fileio_suite(void)
         tcase_add_test(tc, test_other_types_refused);
         tcase_add_test(tc, test_symlink);
         tcase_add_test(tc, test_private);
+        tcase_add_test(tc, test_atomic_write_replaces_only_files);
         suite_add_tcase(s, tc);
         return s;
 }

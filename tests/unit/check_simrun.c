@@ -22,6 +22,7 @@
 #include "sim/presets.h"
 #include "sim/report.h"
 #include "sim/run.h"
+#include "tests/unit/plot-svg.h"
 
 extern char **environ;
 
@@ -999,9 +1000,16 @@ START_TEST(report_plot_script_inline)
         ck_assert_str_eq(report_plot_terminal("OUT.SVG"), "svg");
         ck_assert_str_eq(report_plot_terminal("a.png"), "png");
 
+        struct sim_plot_line lines[SIM_PLOT_MAX_LINES + 1];
+        const char *demand, *level;
+
+        for (unsigned i = 0; i < SIM_PLOT_MAX_LINES + 1; i++)
+                lines[i] = (struct sim_plot_line){ i == 0 ? "it's" : "no-demand", &tl, i == 0 };
         f = open_memstream(&text, &len);
-        ck_assert_int_eq(report_plot_script(f, "x.pdf", &rep, &tl), -EINVAL);
-        ck_assert_int_eq(report_plot_script(f, "it's.svg", &rep, &tl), 0);
+        ck_assert_int_eq(report_plot_script(f, "x.pdf", &rep, lines, 1), -EINVAL);
+        ck_assert_int_eq(report_plot_script(f, "x.svg", &rep, lines, 0), -EINVAL);
+        ck_assert_int_eq(report_plot_script(f, "x.svg", &rep, lines, SIM_PLOT_MAX_LINES + 1), -EINVAL);
+        ck_assert_int_eq(report_plot_script(f, "it's.svg", &rep, lines, 2), 0);
         ck_assert_int_eq(fclose(f), 0);
         ck_assert_ptr_nonnull(strstr(text, "set terminal svg"));
         ck_assert_ptr_nonnull(strstr(text, "set output 'it''s.svg'\n"));
@@ -1010,6 +1018,25 @@ START_TEST(report_plot_script_inline)
         ck_assert_ptr_nonnull(strstr(text, "title 'it''s'"));
         ck_assert_ptr_nonnull(strstr(text, "set ytics ('little' 0, 'big' 1)"));
         ck_assert_ptr_nonnull(strstr(text, "unset multiplot\n"));
+        /* The demand panel draws the line with a demand only; the level
+         * panel both, each in its own colour. */
+        demand = strstr(text, "set ylabel 'demand (capacity)'");
+        level = strstr(text, "set ylabel 'level'");
+        ck_assert_ptr_nonnull(demand);
+        ck_assert_ptr_nonnull(level);
+        ck_assert_ptr_null(memmem(demand, (size_t)(level - demand), "no-demand", 9));
+        ck_assert_ptr_nonnull(strstr(level, "$p1 using 1:3 with steps linecolor rgb"));
+        ck_assert_uint_eq(count(text, "linecolor rgb '#1f77b4'"), 3);
+        ck_assert_uint_eq(count(text, "linecolor rgb '#d62728'"), 2);
+        free(text);
+
+        /* No line with a demand: no demand panel. */
+        text = NULL;
+        f = open_memstream(&text, &len);
+        ck_assert_int_eq(report_plot_script(f, "x.svg", &rep, lines + 1, 3), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_ptr_null(strstr(text, "demand (capacity)"));
+        ck_assert_ptr_nonnull(strstr(text, "layout 2,1"));
         free(text);
 }
 END_TEST
@@ -1419,6 +1446,15 @@ START_TEST(cli_usage_errors)
         const char *preset[] = { "run", "--board", board, "--workload", workload, "--policy", "turbo", NULL };
         const char *step[] = { "run", "--board", board, "--workload", workload, "--step-us", "500", NULL };
         const char *plot[] = { "compare", "--board", board, "--workload", workload, "--plot", "x.pdf", NULL };
+        const char *policies[][10] = {
+                { "compare", "--board", board, "--workload", workload, "--policies", "oracle", NULL },
+                { "compare", "--board", board, "--workload", workload, "--plot", "x.svg", "--policies", "turbo", NULL },
+                { "compare", "--board", board, "--workload", workload, "--plot", "x.svg", "--policies", "pelt,pelt",
+                  NULL },
+                { "run", "--board", board, "--workload", workload, "--policies", "oracle", NULL },
+        };
+        const char *const policies_say[] = { "--plot", "\"turbo\" is no row", "pelt is named twice",
+                                             "--policies belongs to blsim compare" };
         const char *missing[] = { "run", "--board", board, "--workload", "/nonexistent/w.csv", NULL };
         const char *version[] = { "--version", NULL };
         struct blsim_out o;
@@ -1453,6 +1489,12 @@ START_TEST(cli_usage_errors)
         ck_assert_int_eq(o.status, 64);
         ck_assert_ptr_nonnull(strstr(o.err, ".svg"));
         blsim_out_free(&o);
+        for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+                o = blsim(policies[i]);
+                ck_assert_msg(o.status == 64, "case %zu: status %d", i, o.status);
+                ck_assert_msg(strstr(o.err, policies_say[i]) != NULL, "case %zu: %s", i, o.err);
+                blsim_out_free(&o);
+        }
         o = blsim(missing);
         ck_assert_int_eq(o.status, 66);
         ck_assert_ptr_nonnull(strstr(o.err, "/nonexistent/w.csv"));
@@ -1476,12 +1518,83 @@ START_TEST(cli_list_presets)
 }
 END_TEST
 
+/* Every line of a panel drawn, in a colour no other line of it has;
+ * returns how many. */
+static unsigned assert_panel_lines(const char *svg, char panel, struct plot_svg_line *lines)
+{
+        unsigned n = plot_svg_panel(svg, panel, lines);
+
+        for (unsigned i = 0; i < n; i++) {
+                ck_assert_msg(lines[i].moves >= 2, "panel %c: %s has a key but no line", panel, lines[i].name);
+                ck_assert_msg(lines[i].colour[0], "panel %c: %s changes colour", panel, lines[i].name);
+                for (unsigned k = 0; k < i; k++)
+                        ck_assert_msg(strcmp(lines[i].colour, lines[k].colour) != 0, "panel %c: %s and %s are "
+                                      "both %s", panel, lines[k].name, lines[i].name, lines[i].colour);
+        }
+        return n;
+}
+
+/* The compare plot of 'args' (whose --plot is 'svg'): the level panel (b)
+ * and the energy panel (c) have the lines 'names' in order, the demand
+ * panel (a) those of them the engine ran, each in the same colour in every
+ * panel. */
+static void assert_compare_plot(const char *const *args, const char *svg, const char *const *names, unsigned n,
+                                unsigned with_demand)
+{
+        struct plot_svg_line demand[PLOT_SVG_MAX_LINES], level[PLOT_SVG_MAX_LINES], energy[PLOT_SVG_MAX_LINES];
+        struct blsim_out o = blsim(args);
+        unsigned nd;
+        char *text;
+
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        blsim_out_free(&o);
+        text = slurp(svg);
+        nd = assert_panel_lines(text, 'a', demand);
+        ck_assert_uint_eq(nd, with_demand);
+        ck_assert_uint_eq(assert_panel_lines(text, 'b', level), n);
+        ck_assert_uint_eq(assert_panel_lines(text, 'c', energy), n);
+        for (unsigned i = 0; i < n; i++) {
+                ck_assert_str_eq(level[i].name, names[i]);
+                ck_assert_str_eq(energy[i].name, names[i]);
+                ck_assert_str_eq(energy[i].colour, level[i].colour);
+        }
+        for (unsigned i = 0; i < nd; i++) {
+                unsigned k = 0;
+
+                while (k < n && strcmp(level[k].name, demand[i].name) != 0)
+                        k++;
+                ck_assert_msg(k < n, "%s is in the demand panel only", demand[i].name);
+                ck_assert_str_eq(demand[i].colour, level[k].colour);
+                ck_assert_msg(strcmp(demand[i].name, "oracle") != 0 && strcmp(demand[i].name, "reactive-oracle") != 0,
+                              "%s has no demand", demand[i].name);
+        }
+        free(text);
+        unlink(svg);
+}
+
 START_TEST(cli_plot)
 {
         char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], workload[PATH_MAX], svg[PATH_MAX];
         const char *args[] = { "compare", "--board", board, "--workload", workload, "--plot", svg, NULL };
+        const char *chosen[] = {
+                "compare", "--board", board, "--workload", workload, "--plot", svg, "--policies",
+                "oracle, always-big,trend,always-little,hmp", NULL,
+        };
+        const char *const chosen_names[] = { "oracle", "always-big", "trend", "always-little", "hmp" };
+        const char *every[] = {
+                "compare", "--board", board, "--workload", workload, "--plot", svg, "--policies",
+                "always-little,always-big,ondemand,conservative,interactive,hmp,exynos5410,util,pelt,psi,trend,"
+                "default,oracle,reactive-oracle", NULL,
+        };
+        const char *const every_names[] = {
+                "always-little", "always-big", "ondemand", "conservative", "interactive", "hmp", "exynos5410",
+                "util", "pelt", "psi", "trend", "default", "oracle", "reactive-oracle",
+        };
+        const char *table[] = { "compare", "--board", board, "--workload", workload, NULL };
+        const char *defaults[4] = { "default", NULL, "reactive-oracle", "oracle" };
         struct blsim_out o;
-        char *text;
+        char best[32];
+        const char *p;
 
         ck_assert_ptr_nonnull(mkdtemp(dir));
         snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
@@ -1494,17 +1607,52 @@ START_TEST(cli_plot)
         ck_assert_ptr_nonnull(strstr(o.err, "gnuplot-nox"));
         blsim_out_free(&o);
 
+        /* The table names the best classic policy: the default plot's second line. */
+        o = blsim(table);
+        ck_assert_int_eq(o.status, 0);
+        p = strstr(o.out, "\nbest classic policy: ");
+        ck_assert_msg(p != NULL, "%s", o.out);
+        p += strlen("\nbest classic policy: ");
+        snprintf(best, sizeof(best), "%.*s", (int)strcspn(p, " "), p);
+        ck_assert_msg(strstr(" ondemand conservative interactive hmp exynos5410 ", best) != NULL, "%s", best);
+        defaults[1] = best;
+        blsim_out_free(&o);
+
         if (access("/usr/bin/gnuplot", X_OK) == 0) {
-                o = blsim(args);
-                ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
-                blsim_out_free(&o);
-                text = slurp(svg);
-                ck_assert_ptr_nonnull(strstr(text, "<svg"));
-                ck_assert_ptr_nonnull(strstr(text, "exynos5410"));
-                free(text);
-                unlink(svg);
+                assert_compare_plot(args, svg, defaults, 4, 2);
+                assert_compare_plot(chosen, svg, chosen_names, 5, 2);
+                assert_compare_plot(every, svg, every_names, 14, 10);
         }
         rmdir(dir);
+}
+END_TEST
+
+/* Of the classic policies, the best by blsim tune's rule: within the
+ * lateness limit first, then the least energy; none within: the least late. */
+START_TEST(best_policy_ranking)
+{
+        struct sim_report rep;
+        struct sim_oracle o;
+        static struct sim_mode l;
+
+        tiny_report(&rep, &o, &l);
+        rep.big.late_work_ratio = 0.0;
+        rep.npolicies = 4;
+        rep.policy[0] = (struct sim_result){ .energy_uj = 10.0, .late_work_ratio = 0.5 };
+        rep.policy[1] = (struct sim_result){ .energy_uj = 40.0, .late_work_ratio = 0.005 };
+        rep.policy[2] = (struct sim_result){ .energy_uj = 30.0, .late_work_ratio = 0.009 };
+        rep.policy[3] = (struct sim_result){ .energy_uj = 20.0, .late_work_ratio = 0.02 };
+        ck_assert_uint_eq(report_best_policy(&rep, 0, 4), 2);
+        ck_assert_uint_eq(report_best_policy(&rep, 0, 2), 1);
+        /* None within: the least late. */
+        ck_assert_uint_eq(report_best_policy(&rep, 3, 1), 3);
+        rep.policy[1].late_work_ratio = 0.3;
+        rep.policy[2].late_work_ratio = 0.03;
+        ck_assert_uint_eq(report_best_policy(&rep, 0, 4), 3);
+        /* rt-app: by the share of missed activations. */
+        rep.rtapp = true;
+        rep.policy[0].qos = (struct sim_qos){ .has_activations = true, .activations = 100, .misses = 0 };
+        ck_assert_uint_eq(report_best_policy(&rep, 0, 4), 0);
 }
 END_TEST
 
@@ -1525,6 +1673,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, eta_definition);
         tcase_add_test(tc, report_json_escapes_and_eta);
         tcase_add_test(tc, report_plot_script_inline);
+        tcase_add_test(tc, best_policy_ranking);
         tcase_add_test(tc, time_per_level_sums_to_run);
         tcase_add_test(tc, heuristic_presets_switch);
         tcase_add_test(tc, policy_run_is_deterministic);

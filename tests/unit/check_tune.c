@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pty.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,7 +230,7 @@ START_TEST(every_search_workload_within_the_limit)
 
                 ck_assert_uint_eq(out->tuned.over, 0);
                 ck_assert_double_eq(out->tuned.violation, 0.0);
-                ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "t",
+                ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "t", 1,
                                               r), 0);
                 for (unsigned i = 0; i < fx->n; i++) {
                         double lateness, limit;
@@ -262,7 +263,7 @@ START_TEST(a_limit_too_tight_says_so)
         ck_assert_uint_gt(out->tuned.over, 0);
         ck_assert_double_gt(out->tuned.violation, 0.0);
         ck_assert_double_le(out->tuned.violation, out->base.violation);
-        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "t", r), 0);
+        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "t", 1, r), 0);
         ck_assert_double_gt(r[0].late_work_ratio, 0.0);
         free(out);
         fixture_close(fx);
@@ -288,6 +289,57 @@ START_TEST(same_seed_same_result)
 }
 END_TEST
 
+struct progress_seen {
+        unsigned calls, last;
+        bool in_order;
+        struct tune_score best;
+};
+
+static void note_progress(const struct tune_progress *p, void *userdata)
+{
+        struct progress_seen *seen = userdata;
+
+        if (seen->calls > 0 && (p->evaluations <= seen->last || p->best.violation > seen->best.violation ||
+                                (p->best.violation == seen->best.violation &&
+                                 p->best.objective > seen->best.objective)))
+                seen->in_order = false;
+        seen->calls++;
+        seen->last = p->evaluations;
+        seen->best = p->best;
+        ck_assert_uint_eq(p->budget, 90);
+}
+
+/* Threads simulate the workloads of a configuration at once; the result is
+ * the one a single thread gives, and progress is reported per evaluation,
+ * with a best that only improves. */
+START_TEST(threads_same_result)
+{
+        struct fixture *fx = fixture_open(bad_base);
+        struct progress_seen seen = { .in_order = true };
+        struct tune_options one = options(90, 42, MAX_LATE), many = one;
+        struct tune_outcome *a, *b;
+
+        many.jobs = 3;
+        many.on_progress = note_progress;
+        many.userdata = &seen;
+        a = tune(fx, &one);
+        b = tune(fx, &many);
+        ck_assert_str_eq(a->dropin, b->dropin);
+        ck_assert_double_eq(a->base.objective, b->base.objective);
+        ck_assert_double_eq(a->tuned.objective, b->tuned.objective);
+        ck_assert_double_eq(a->tuned.violation, b->tuned.violation);
+        ck_assert_uint_eq(a->evaluations, b->evaluations);
+        ck_assert_uint_eq(a->restarts, b->restarts);
+        ck_assert_uint_eq(seen.calls, b->evaluations);
+        ck_assert_uint_eq(seen.last, b->evaluations);
+        ck_assert(seen.in_order);
+        ck_assert_double_eq(seen.best.objective, b->tuned.objective);
+        free(a);
+        free(b);
+        fixture_close(fx);
+}
+END_TEST
+
 /* The drop-in file, header and all, parsed on top of the base as the daemon
  * reads a drop-in, gives exactly the tuned configuration's runs. */
 START_TEST(dropin_round_trips)
@@ -305,8 +357,8 @@ START_TEST(dropin_round_trips)
         FILE *f;
 
         ck_assert_ptr_nonnull(cfg);
-        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &fx->base, "base", base), 0);
-        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "tuned",
+        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &fx->base, "base", 1, base), 0);
+        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "tuned", 1,
                                       tuned), 0);
         f = open_memstream(&text, &len);
         ck_assert_ptr_nonnull(f);
@@ -322,7 +374,7 @@ START_TEST(dropin_round_trips)
         diag_init(&diag);
         ck_assert_uint_eq(config_parse(cfg, policy_builtin, "tuned.conf", text, len, &diag), 0);
         ck_assert_uint_eq(config_validate(cfg, &diag), 0);
-        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, cfg, "again", again), 0);
+        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, cfg, "again", 1, again), 0);
         for (unsigned i = 0; i < fx->n; i++) {
                 ck_assert_double_eq(again[i].energy_uj, tuned[i].energy_uj);
                 ck_assert_double_eq(again[i].late_work_ratio, tuned[i].late_work_ratio);
@@ -466,7 +518,7 @@ START_TEST(held_out_never_searched)
         held_out_steps = 0;
         out = tune(fx, &opt);
         ck_assert_uint_eq(held_out_steps, 0);
-        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "t", r), 0);
+        ck_assert_int_eq(tune_results(&fx->board, &fx->mode, fx->tw, fx->n, &out->tuned_config, "t", 1, r), 0);
         ck_assert_uint_ge(held_out_steps, 4000);
         ck_assert_uint_eq(r[2].steps, 4000);
         free(out);
@@ -617,6 +669,8 @@ static void blsim_out_free(struct blsim_out *o)
 #define SEARCH_1 WORKLOADS_DIR "/video-30fps.csv"
 #define SEARCH_2 WORKLOADS_DIR "/app-launch.csv"
 #define HELD_OUT WORKLOADS_DIR "/audio-playback.csv"
+#define WORSE_SEARCH WORKLOADS_DIR "/background-sync.csv"
+#define WORSE_HELD_OUT WORKLOADS_DIR "/ramp.csv"
 
 /* The value of '"key": ' after 'from' in a JSON text. */
 static double json_value_after(const char *from, const char *key)
@@ -739,6 +793,136 @@ START_TEST(cli_tune_rtapp)
 }
 END_TEST
 
+/* -j: the same report, byte for byte, on one thread or several. */
+START_TEST(cli_tune_jobs_same_output)
+{
+        static const char *const one[] = { "tune", "-b", BOARD, "-w", SEARCH_1, "-w", SEARCH_2, "-w",
+                                           WORSE_SEARCH, "--holdout", HELD_OUT, "--budget", "15", "-j", "1",
+                                           "--json", NULL };
+        static const char *const four[] = { "tune", "-b", BOARD, "-w", SEARCH_1, "-w", SEARCH_2, "-w",
+                                            WORSE_SEARCH, "--holdout", HELD_OUT, "--budget", "15", "--jobs", "4",
+                                            "--json", NULL };
+        struct blsim_out a = blsim(one), b = blsim(four);
+
+        ck_assert_msg(a.status == 0, "%s", a.err);
+        ck_assert_msg(b.status == 0, "%s", b.err);
+        ck_assert_ptr_nonnull(strstr(a.out, "\"evaluations\": 15,"));
+        ck_assert_str_eq(a.out, b.out);
+        /* Not a terminal: no progress line. */
+        ck_assert_str_eq(a.err, "");
+        ck_assert_str_eq(b.err, "");
+        blsim_out_free(&a);
+        blsim_out_free(&b);
+}
+END_TEST
+
+/* On a terminal, stderr has the progress line, rewritten in place with \r
+ * and ended by what the search took; the report is unchanged on stdout. */
+START_TEST(cli_tune_progress_on_a_terminal)
+{
+        static const char first[] = "\rblsim tune: 1/25 evaluated, best ";
+        char out[] = "/tmp/check_tune.XXXXXX", seen[8192];
+        size_t n = 0;
+        ssize_t got;
+        pid_t pid;
+        int master, fd, ws;
+
+        fd = mkstemp(out);
+        ck_assert_int_ge(fd, 0);
+        pid = forkpty(&master, NULL, NULL, NULL);
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+                dup2(fd, STDOUT_FILENO);
+                execl(BLSIM_PATH, BLSIM_PATH, "tune", "-b", BOARD, "-w", SEARCH_1, "-w", SEARCH_2, "--budget",
+                      "25", "-j", "2", (char *)NULL);
+                _exit(127);
+        }
+        close(fd);
+        /* The pty reads EIO once the child has closed its side. */
+        while (n < sizeof(seen) - 1 && (got = read(master, seen + n, sizeof(seen) - 1 - n)) > 0)
+                n += (size_t)got;
+        seen[n] = '\0';
+        close(master);
+        ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+        ck_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+        ck_assert_msg(strncmp(seen, first, strlen(first)) == 0, "%s", seen);
+        ck_assert_msg(strstr(seen, " left") != NULL, "%s", seen);
+        ck_assert_msg(strstr(seen, "\rblsim tune: 25 evaluated in ") != NULL, "%s", seen);
+        ck_assert_msg(strstr(seen, "\n") == strrchr(seen, '\n') && seen[n - 1] == '\n', "%s", seen);
+        ck_assert_ptr_null(strstr(seen, "parameter"));
+        unlink(out);
+}
+END_TEST
+
+/* Searched on background-sync alone, the tuned configuration spends more
+ * on ramp, held out: --out is refused, and says so, unless --force. */
+
+START_TEST(cli_tune_refuses_out_when_held_out_worse)
+{
+        char dir[] = "/tmp/check_tune.XXXXXX", conf[PATH_MAX];
+        struct blsim_out o, forced;
+        const char *line;
+        char *text;
+        size_t len;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(conf, sizeof(conf), "%s/tuned.conf", dir);
+        o = blsim((const char *const[]){ "tune", "-b", BOARD, "-w", WORSE_SEARCH, "--holdout", WORSE_HELD_OUT,
+                                         "--budget", "10", "--out", conf, NULL });
+        ck_assert_msg(o.status == 65, "status %d: %s", o.status, o.err);
+        ck_assert_int_eq(access(conf, F_OK), -1);
+        ck_assert_ptr_nonnull(strstr(o.err, "not writing "));
+        ck_assert_ptr_nonnull(strstr(o.err, "--force"));
+        /* The line names the workload, then lateness and energy, before -> after. */
+        line = strstr(o.err, "\n  " WORSE_HELD_OUT ": late ");
+        ck_assert_msg(line != NULL, "%s", o.err);
+        ck_assert_ptr_nonnull(strstr(line, " -> "));
+        ck_assert_ptr_nonnull(strstr(line, "energy "));
+        ck_assert_ptr_null(strstr(o.err, WORSE_SEARCH));
+        /* The report is printed all the same, and says where the file is not. */
+        ck_assert_ptr_nonnull(strstr(o.out, "The drop-in was not written to "));
+        ck_assert_str_eq(row_set(o.out, WORSE_HELD_OUT), "HELD-OUT");
+
+        forced = blsim((const char *const[]){ "tune", "-b", BOARD, "-w", WORSE_SEARCH, "--holdout",
+                                              WORSE_HELD_OUT, "--budget", "10", "--out", conf, "--force", NULL });
+        ck_assert_msg(forced.status == 0, "%s", forced.err);
+        ck_assert_str_eq(forced.err, "");
+        ck_assert_int_eq(read_file(conf, &text, &len), 0);
+        ck_assert_ptr_nonnull(strstr(text, "# held out: " WORSE_HELD_OUT "\n"));
+        free(text);
+        unlink(conf);
+        rmdir(dir);
+        blsim_out_free(&o);
+        blsim_out_free(&forced);
+}
+END_TEST
+
+/* What "worse" means: lateness above both the base's and the limit, or
+ * more energy for no less lateness. */
+START_TEST(worse_means_late_beyond_the_limit_or_dearer)
+{
+        struct tune_workload tw = { .name = "w", .big_energy_uj = 100.0 };
+        struct sim_result base = { .energy_uj = 50.0, .late_work_ratio = 0.005 }, tuned = base;
+
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.009;          /* later, within the limit */
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.02;           /* beyond it */
+        ck_assert(tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.energy_uj = 40.0;                 /* beyond it, even if cheaper */
+        ck_assert(tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.005;
+        tuned.energy_uj = 50.5;                 /* dearer for the same lateness */
+        ck_assert(tune_got_worse(&tw, &base, &tuned, 0.01));
+        tuned.late_work_ratio = 0.001;          /* dearer, but less late */
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+        base.late_work_ratio = 0.03;            /* base over the limit, tuned less so */
+        tuned.late_work_ratio = 0.02;
+        tuned.energy_uj = 50.0;
+        ck_assert(!tune_got_worse(&tw, &base, &tuned, 0.01));
+}
+END_TEST
+
 START_TEST(cli_tune_usage_errors)
 {
         static const char *const cases[][12] = {
@@ -749,10 +933,13 @@ START_TEST(cli_tune_usage_errors)
                 { "tune", "-b", BOARD, "--holdout", SEARCH_1, NULL },
                 { "tune", "-b", BOARD, "-w", SEARCH_1, "--heuristics", "nosuch", NULL },
                 { "tune", "-b", BOARD, "-w", SEARCH_1, "--seed", "x", NULL },
+                { "tune", "-b", BOARD, "-w", SEARCH_1, "-j", "0", NULL },
+                { "tune", "-b", BOARD, "-w", SEARCH_1, "--jobs", "65", NULL },
         };
         static const char *const says[] = {
                 "at least one --workload", "--budget", "--max-late", "named twice", "every one is held out",
-                "unknown heuristic", "--seed",
+                "unknown heuristic", "--seed", "-j/--jobs: expected a number of threads 1-64, got \"0\"",
+                "-j/--jobs",
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -777,6 +964,7 @@ static Suite *tune_suite(void)
         tcase_add_test(search, every_search_workload_within_the_limit);
         tcase_add_test(search, a_limit_too_tight_says_so);
         tcase_add_test(search, same_seed_same_result);
+        tcase_add_test(search, threads_same_result);
         tcase_add_test(search, dropin_round_trips);
         tcase_add_test(search, invalid_candidates_never_evaluated);
         tcase_add_test(search, budget_respected);
@@ -784,6 +972,7 @@ static Suite *tune_suite(void)
         tcase_add_test(search, held_out_never_searched);
         tcase_add_test(search, space_from_declarations);
         tcase_add_test(search, lateness_of_traces_and_rtapp);
+        tcase_add_test(search, worse_means_late_beyond_the_limit_or_dearer);
         suite_add_tcase(s, search);
 
         tcase_set_timeout(cli, 60);
@@ -791,6 +980,9 @@ static Suite *tune_suite(void)
         tcase_add_test(cli, cli_tune_without_holdout_says_so);
         tcase_add_test(cli, cli_tune_rtapp);
         tcase_add_test(cli, cli_tune_usage_errors);
+        tcase_add_test(cli, cli_tune_refuses_out_when_held_out_worse);
+        tcase_add_test(cli, cli_tune_jobs_same_output);
+        tcase_add_test(cli, cli_tune_progress_on_a_terminal);
         suite_add_tcase(s, cli);
         return s;
 }

@@ -165,11 +165,11 @@ EXTRA_DIST += tests/data
 # The trace suite blsim's tests run on (and its generator).
 EXTRA_DIST += tests/workloads
 
-SIM_LDADD = src/sim/libblsim.a $(UNIT_LDADD)
+SIM_LDADD = src/sim/libblsim.a $(UNIT_LDADD) -lpthread
 tests_unit_check_sim_SOURCES = tests/unit/check_sim.c
 tests_unit_check_sim_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_sim_LDADD = $(SIM_LDADD)
-tests_unit_check_simrun_SOURCES = tests/unit/check_simrun.c
+tests_unit_check_simrun_SOURCES = tests/unit/check_simrun.c tests/unit/plot-svg.h tests/unit/plot-svg.c
 tests_unit_check_simrun_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
 tests_unit_check_simrun_LDADD = $(SIM_LDADD)
@@ -191,7 +191,7 @@ tests_unit_check_baselines_LDADD = $(SIM_LDADD)
 tests_unit_check_tune_SOURCES = tests/unit/check_tune.c
 tests_unit_check_tune_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'
-tests_unit_check_tune_LDADD = $(SIM_LDADD)
+tests_unit_check_tune_LDADD = $(SIM_LDADD) -lutil
 tests_unit_check_backend_cost_SOURCES = tests/unit/check_backend_cost.c
 tests_unit_check_backend_cost_CFLAGS = $(UNIT_CFLAGS) -DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' -DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"'

@@ -131,6 +131,13 @@ ok "$r" "a load on every CPU: level $top within 60 s (now $(level))"
 wait_for 10 said "^switch .* -> $top: "
 ok $? "journalctl -u $unit shows the switch: $(since_mark | grep -m 1 "^switch .* -> $top: ")" \
         "$(since_mark | tail -n 20)"
+# The journal fields (bigLittled(8) "Journal"): the switch's MESSAGE_ID, as
+# the installed catalog has it, finds it; -x shows the catalog's text.
+switch_id=$(sed -n '/^-- /h; /^Subject: CPUs switched/{x; s/^-- //p; q}' /usr/lib/systemd/catalog/bigLittle.catalog 2>/dev/null)
+out=$(journalctl -q -b -x --no-pager MESSAGE_ID="$switch_id" BIGLITTLE_TO="$top" 2>&1)
+[ -n "$switch_id" ] && echo "$out" | grep -q "switch .* -> $top: " && echo "$out" | grep -q "bigLittled moved the machine"
+ok $? "journalctl MESSAGE_ID=${switch_id:-?} BIGLITTLE_TO=$top -x: the switch and the catalog's explanation" \
+        "$(echo "$out" | tail -n 20)"
 switches1=$(bus_get Switches | cut -d' ' -f2)
 [ "$switches1" -gt "$switches0" ]
 ok $? "Switches property went from $switches0 to $switches1"
