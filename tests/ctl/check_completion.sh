@@ -53,7 +53,7 @@ check() {
         fi
 }
 
-echo "1..41"
+echo "1..45"
 check "switchctl h<TAB>: hold history help" "hold history help" switchctl h
 check "switchctl <TAB>: every verb, none hidden" \
         "status get hold release auto history stats monitor reload check-config record help" switchctl ""
@@ -105,4 +105,9 @@ check "blsim run --o<TAB>: run's options only" "--oracle-start" blsim run --o
 check "blsim tune --o<TAB>: tune's" "--out" blsim tune --o
 check "blsim run --workload FILE" "config.conf" blsim run --workload conf
 check "blsim --residency <TAB>" "step kernel" blsim live --residency ""
+check "blsim compare --policies LIST,<TAB>: the list's next name" "default,ondemand default,oracle" \
+        blsim compare --policies default,o
+check "blsim tune -j N: a number, nothing to offer" "" blsim tune -j ""
+check "blsim tune --f<TAB>" "--force" blsim tune --f
+check "blsim run -j is --json: the verb's options follow" "--policy" blsim run -j --pol
 exit $failed

@@ -65,7 +65,7 @@ check() {
         fi
 }
 
-echo "1..22"
+echo "1..25"
 check "switchctl <TAB>: every verb" \
         "auto check-config get help history hold monitor record release reload stats status" "switchctl "
 check "switchctl h<TAB>" "help history hold" "switchctl h"
@@ -93,4 +93,8 @@ check "blsim generate <TAB>: families" "game-30fps video-30fps" "blsim generate 
 check "blsim live ... -- COMMAND" "switchctl" "blsim live -b tc2 -w ramp -- switchc"
 check "blsim tune --o<TAB>" "--out" "blsim tune --o"
 check "blsim compare --mode <TAB>" "cluster mp pair" "blsim compare --mode "
+check "blsim compare --policies <TAB>: presets, config and the oracles" \
+        "config default ondemand oracle reactive-oracle" "blsim compare --policies "
+check "blsim tune --f<TAB>" "--force" "blsim tune --f"
+check "blsim compare --policies a,o<TAB>: the next name" "ondemand oracle" "blsim compare --policies default,o"
 exit $failed
