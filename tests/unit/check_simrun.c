@@ -567,7 +567,7 @@ static void default_config(struct bl_config *cfg)
         ck_assert_int_eq(preset_config(preset_find("default"), cfg, &diag), 0);
 }
 
-START_TEST(time_per_level_sums_to_run)
+START_TEST(time_in_level_sums_to_run)
 {
         struct sim_board b;
         struct sim_trace t;
@@ -1674,7 +1674,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, report_json_escapes_and_eta);
         tcase_add_test(tc, report_plot_script_inline);
         tcase_add_test(tc, best_policy_ranking);
-        tcase_add_test(tc, time_per_level_sums_to_run);
+        tcase_add_test(tc, time_in_level_sums_to_run);
         tcase_add_test(tc, heuristic_presets_switch);
         tcase_add_test(tc, policy_run_is_deterministic);
         tcase_add_test(tc, idle_backoff_decision_times);
