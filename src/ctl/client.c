@@ -585,3 +585,16 @@ uint64_t client_time_in(const struct ctl_status *s, const char *level)
                         return s->time_in_level[i].usec;
         return 0;
 }
+
+int client_fetch_status(struct ctl_status *s)
+{
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
+        int r;
+
+        r = client_open(&bus, false);
+        if (r != 0)
+                return r;
+        r = client_read_status(bus, s, &error);
+        return r < 0 ? client_report(&error, r) : 0;
+}

@@ -18,6 +18,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
+#include "common/duration.h"
 #include "common/json-writer.h"
 #include "common/log.h"
 #include "daemon/bus.h"
@@ -893,11 +894,19 @@ static int hold(sd_bus_message *m, struct bl_bus *b, const char *level, uint64_t
         index = ladder_find(&b->d->ladder, level);
         if (index < 0)
                 return unknown_level(b, level, error);
-        if (duration == 0 || duration > max)
+        if (duration == 0 || duration > max) {
+                char asked[DURATION_TEXT_MAX], limit[DURATION_TEXT_MAX];
+
+                /* In the units people write, not µs: "2h", "at most 1h"; in µs only
+                 * where rounding would show the limit itself. */
+                duration_format(asked, sizeof(asked), duration);
+                duration_format(limit, sizeof(limit), max);
+                if (strcmp(asked, limit) == 0)
+                        snprintf(asked, sizeof(asked), "%" PRIu64 "us", duration);
                 return sd_bus_error_setf(error, BUS_ERROR("InvalidDuration"),
-                                         "duration %" PRIu64 " µs is out of range: a hold lasts more than 0 "
-                                         "and at most %u s ([holds] max_duration_s)",
-                                         duration, b->d->cfg.holds_max_duration_s);
+                                         "a hold of %s is out of range: at most %s ([holds] max_duration_s = %u)",
+                                         asked, limit, b->d->cfg.holds_max_duration_s);
+        }
         if (strlen(reason) >= BL_HOLD_REASON_MAX)
                 return sd_bus_error_setf(error, BUS_ERROR("InvalidReason"),
                                          "the reason is %zu bytes long, longer than %d", strlen(reason),
@@ -1098,9 +1107,9 @@ static void describe_limit(struct json *j, const char *name, const struct bl_lim
 {
         char key[32];
 
-        snprintf(key, sizeof(key), "%s_c", name);
+        snprintf(key, sizeof(key), "%s_mc", name);
         json_key(j, key);
-        json_double(j, l->mc / 1000.0);
+        json_int(j, l->mc);
         snprintf(key, sizeof(key), "%s_source", name);
         json_key(j, key);
         json_string(j, limit_source_to_string(l->source));
@@ -1186,10 +1195,17 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
         thresholds(d, &up, &down);
         json_key(j, "thresholds");
         json_open(j, '{');
+        /* 0 from thresholds() is "no level that way": null here, 0 over D-Bus. */
         json_key(j, "up");
-        json_double(j, up);
+        if (up > 0)
+                json_double(j, up);
+        else
+                json_null(j);
         json_key(j, "down");
-        json_double(j, down);
+        if (down > 0)
+                json_double(j, down);
+        else
+                json_null(j);
         json_close(j, '}');
         json_key(j, "scores");
         json_open(j, '{');
@@ -1213,7 +1229,7 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
         json_key(j, "switches");
         json_uint(j, d->switches);
         time_in_levels(d, t);
-        json_key(j, "time_in_level");
+        json_key(j, "time_in_level_usec");
         json_open(j, '{');
         for (unsigned i = 0; i < d->ladder.nlevels; i++) {
                 json_key(j, d->ladder.levels[i].name);

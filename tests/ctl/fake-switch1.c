@@ -158,11 +158,11 @@ static const struct scenario full = {
                 "{\"mode\":\"cluster\",\"mode_reason\":\"mode = auto: no in-kernel switcher,"
                 " so auto_mode = cluster\",\"topology\":\"cpufreq related_cpus + cpu_capacity\","
                 "\"level\":\"little\",\"target_level\":\"big\","
-                "\"levels\":[\"little\",\"big\"],\"demand\":612.4,\"thresholds\":{\"up\":301.6,\"down\":0},"
+                "\"levels\":[\"little\",\"big\"],\"demand\":612.4,\"thresholds\":{\"up\":301.6,\"down\":null},"
                 "\"scores\":{\"pelt\":598.25,\"psi\":612.4},\"thermal\":{\"state\":\"normal\","
-                "\"temperature_mc\":61500},\"thermal_limits\":{\"cap_c\":75,\"cap_source\":\"trip\","
-                "\"cap_origin\":\"thermal_zone0 cpu-thermal passive trip 80.0 °C − 5\",\"release_c\":70,"
-                "\"release_source\":\"trip\",\"release_origin\":\"cap 75.0 °C − 5\",\"critical_c\":90,"
+                "\"temperature_mc\":61500},\"thermal_limits\":{\"cap_mc\":75000,\"cap_source\":\"trip\","
+                "\"cap_origin\":\"thermal_zone0 cpu-thermal passive trip 80.0 °C − 5\",\"release_mc\":70000,"
+                "\"release_source\":\"trip\",\"release_origin\":\"cap 75.0 °C − 5\",\"critical_mc\":90000,"
                 "\"critical_source\":\"trip\","
                 "\"critical_origin\":\"thermal_zone0 cpu-thermal critical trip 95.0 °C − 5\"},"
                 "\"holds\":[{\"id\":3,\"level\":\"big\",\"uid\":4242,\"pid\":777,"
@@ -171,7 +171,7 @@ static const struct scenario full = {
                 "\"uid\":0,\"pid\":1234,\"unit\":\"battery-saver.service\",\"reason\":\"on battery\","
                 "\"since_wall_usec\":1796119500000000,\"until_wall_usec\":1796123100000000,"
                 "\"persist\":true}],\"backend\":\"hotplug\",\"switches\":42,"
-                "\"time_in_level\":{\"little\":10800000000,\"big\":3600000000},"
+                "\"time_in_level_usec\":{\"little\":10800000000,\"big\":3600000000},"
                 "\"last_reason\":\"hold 5 by uid 0: \\\"on battery\\\"\","
                 "\"config_files\":[\"/etc/bigLittle.conf\",\"/etc/bigLittle.conf.d/50-laptop.conf\"]}",
         /* 1 ms + 6 ms per CPU; 3 measured, the last 25 ms for 4 CPUs, the longest 31.2 ms */
@@ -304,12 +304,13 @@ static int place_hold(sd_bus_message *m, struct fake *f, const char *method, boo
         if (!known_level(f, level))
                 return sd_bus_error_setf(error, ERR "UnknownLevel",
                                          "unknown level \"%s\"; the levels are: little, big", level);
+        /* The daemon's words, its units simplified to whole hours or µs. */
         if (duration == 0 || duration > MAX_DURATION)
                 return sd_bus_error_setf(error, ERR "InvalidDuration",
-                                         "duration %" PRIu64
-                                         " s: a hold lasts more than 0 and at most 3600 s "
-                                         "([holds] max_duration_s)",
-                                         duration / 1000000);
+                                         "a hold of %" PRIu64 "%s is out of range: at most 1h "
+                                         "([holds] max_duration_s = 3600)",
+                                         duration % 3600000000 ? duration : duration / 3600000000,
+                                         duration % 3600000000 ? "us" : "h");
         if (strlen(reason) > 255)
                 return sd_bus_error_set(error, ERR "InvalidReason", "reason longer than 255 bytes");
         if (f->too_many || f->n_holds == MAX_HOLDS)
