@@ -28,7 +28,9 @@ standins "$tmp/bin"
 cat >"$tmp/comp.zsh" <<'COMP'
 zmodload zsh/zpty
 zpty z zsh -f -i
-zpty -w z "PS1=''; fpath=(${(q)COMPLETIONS} \$fpath); autoload -Uz compinit; compinit -u -d /dev/null"
+# -D: no dump file. compinit writes its dump beside the name and renames it
+# over, which as root replaced /dev/null itself with "-d /dev/null".
+zpty -w z "PS1=''; fpath=(${(q)COMPLETIONS} \$fpath); autoload -Uz compinit; compinit -u -D"
 zpty -w z 'compadd() { local -a h; builtin compadd -A h "$@"; (( $#h )) && print -rl -- "MA""TCH:"${^h}; builtin compadd "$@" }'
 zpty -w z 'fin() { print -r -- "EN""D:"; exit }; comppostfuncs=(fin); bindkey "^I" complete-word'
 # Typing before the shell is back at its prompt can lose the keys: wait.
