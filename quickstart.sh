@@ -19,7 +19,7 @@ top=$(pwd)
 
 DEPS="build-essential autoconf automake autoconf-archive pkg-config
       libsystemd-dev libudev-dev libinih-dev check umockdev libumockdev-dev systemd gnuplot-nox
-      dbus-daemon"
+      dbus-daemon zsh bash-completion"
 
 install_deps() {
         missing=""

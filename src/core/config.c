@@ -10,6 +10,7 @@
 
 #define DEFAULT_HEURISTIC "headroom"
 #define POLICY_PREFIX "policy."
+#define PROFILE_PREFIX "profile."
 
 struct choice {
         const char *name;
@@ -59,6 +60,13 @@ static const struct choice cpuset_manager_choices[] = {
         { "auto", BL_CPUSET_MANAGER_AUTO },
         { "systemd", BL_CPUSET_MANAGER_SYSTEMD },
         { "cgroupfs", BL_CPUSET_MANAGER_CGROUPFS },
+        { NULL, 0 },
+};
+
+static const struct choice precedence_choices[] = {
+        { "newest", BL_HOLD_NEWEST },
+        { "lowest", BL_HOLD_LOWEST },
+        { "highest", BL_HOLD_HIGHEST },
         { NULL, 0 },
 };
 
@@ -124,9 +132,14 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_ALLOW_USERS] = { "holds", "allow_users", KIND_CHOICE, .choices = bool_choices },
         [BL_KEY_MAX_DURATION_S] = { "holds", "max_duration_s", KIND_UINT, 1, 604800,
                                     "an integer 1-604800 (seconds)", NULL },
+        [BL_KEY_HOLD_PRECEDENCE] = { "holds", "precedence", KIND_CHOICE, .choices = precedence_choices },
         [BL_KEY_CPUSET_GROUPS] = { "cpuset", "groups", KIND_CGROUPS },
         [BL_KEY_CPUSET_MANAGER] = { "cpuset", "manager", KIND_CHOICE, .choices = cpuset_manager_choices },
 };
+
+/* The keys of a [profile.NAME] section; each sets the section's one
+ * adjustment, so the last one set applies. */
+static const char *const profile_keys[] = { "bias_pct", "cap", "hold_top", NULL };
 
 static const char *const main_sections[] = { "daemon", "policy", "hysteresis", "thermal", "holds", "cpuset",
                                               NULL };
@@ -281,6 +294,8 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
 
         c->holds_allow_users = false;
         c->holds_max_duration_s = 3600;
+        c->hold_precedence = BL_HOLD_NEWEST;
+        profile_conf_init(c->profiles);
 
         c->ncpuset_groups = 2;
         snprintf(c->cpuset_groups[0], sizeof(c->cpuset_groups[0]), "system.slice");
@@ -383,6 +398,9 @@ struct parser {
          * heuristic's keys by [policy.NAME]: weight first, then its params. */
         unsigned set_at[BL_CONFIG_NKEYS];
         unsigned heuristic_set_at[BL_MAX_KNOWN_HEURISTICS][1 + BL_POLICY_MAX_PARAMS];
+        /* [profile.NAME]: the line and key that last set its adjustment */
+        unsigned profile_set_at[BL_PROFILE_NSECTIONS];
+        const char *profile_set_by[BL_PROFILE_NSECTIONS];
 };
 
 static void report(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -447,13 +465,13 @@ struct key_hint {
         char elsewhere[160];            /* the sections that have it as written */
         const char *near;               /* the closest known key, or NULL */
         unsigned near_distance;
-        char near_section[BL_NAME_MAX + sizeof(POLICY_PREFIX)];    /* its section */
+        char near_section[BL_NAME_MAX + sizeof(PROFILE_PREFIX)];   /* its section */
 };
 
 /* One known key, 'name' of [PREFIX SECTION]. */
 static void hint_consider(struct key_hint *h, const char *prefix, const char *section, const char *name)
 {
-        char full[BL_NAME_MAX + sizeof(POLICY_PREFIX)];
+        char full[BL_NAME_MAX + sizeof(PROFILE_PREFIX)];
         size_t len;
         unsigned d;
 
@@ -504,6 +522,9 @@ static void report_unknown_key(struct parser *p, const char *section, const char
                 for (unsigned j = 0; j < heuristic_nparams(ops); j++)
                         hint_consider(&h, POLICY_PREFIX, ops->name, ops->params[j].key);
         }
+        for (unsigned i = 0; i < BL_PROFILE_NSECTIONS; i++)
+                for (unsigned j = 0; profile_keys[j]; j++)
+                        hint_consider(&h, PROFILE_PREFIX, profile_section_name(i), profile_keys[j]);
         if (h.elsewhere[0])
                 report(p, "[%s]: unknown key \"%s\" (it belongs in %s)", section, name, h.elsewhere);
         else if (h.near && streq(h.near_section, section))
@@ -813,6 +834,9 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
         case BL_KEY_MAX_DURATION_S:
                 c->holds_max_duration_s = (unsigned)v;
                 break;
+        case BL_KEY_HOLD_PRECEDENCE:
+                c->hold_precedence = (enum bl_hold_precedence)v;
+                break;
         case BL_KEY_CPUSET_MANAGER:
                 c->cpuset_manager = (enum bl_cpuset_manager)v;
                 break;
@@ -995,6 +1019,73 @@ static void set_heuristic_key(struct parser *p, const char *section, const char 
         report_unknown_key(p, section, name);
 }
 
+/* The level's name is checked against the ladder once there is one
+ * (profile_check()): here only that it can be a name. */
+static bool level_name_valid(const char *v)
+{
+        if (!v[0] || strlen(v) >= BL_NAME_MAX)
+                return false;
+        for (; *v; v++)
+                if (isspace((unsigned char)*v))
+                        return false;
+        return true;
+}
+
+static void set_profile_key(struct parser *p, const char *section, const char *name, const char *value)
+{
+        const int s = profile_section_from_name(section + strlen(PROFILE_PREFIX));
+        struct bl_profile_conf next, *conf;
+        const char *key = NULL;
+        long long v;
+
+        /* The section header was checked when it was read. */
+        if (s < 0)
+                return;
+        for (unsigned i = 0; profile_keys[i]; i++)
+                if (streq(profile_keys[i], name))
+                        key = profile_keys[i];
+        if (!key) {
+                report_unknown_key(p, section, name);
+                return;
+        }
+        conf = &p->c->profiles[s];
+        next = (struct bl_profile_conf){ .line = p->line };
+        snprintf(next.file, sizeof(next.file), "%s", p->filename);
+        if (streq(name, "bias_pct")) {
+                if (!parse_integer(value, &v) || v < -BL_PROFILE_BIAS_MAX || v > BL_PROFILE_BIAS_MAX) {
+                        report(p, "%s: expected an integer %d to %d (percentage points, above 0 toward LITTLE), "
+                               "got \"%s\"", name, -BL_PROFILE_BIAS_MAX, BL_PROFILE_BIAS_MAX, value);
+                        return;
+                }
+                next.action = v ? BL_PROFILE_BIAS : BL_PROFILE_NOTHING;
+                next.bias_pct = (int)v;
+        } else if (streq(name, "cap")) {
+                if (streq(value, "none"))
+                        next.action = BL_PROFILE_NOTHING;
+                else if (level_name_valid(value)) {
+                        next.action = BL_PROFILE_CAP;
+                        snprintf(next.cap, sizeof(next.cap), "%s", value);
+                } else {
+                        report(p, "%s: expected none or a level's name (little, big, ...), got \"%s\"", name,
+                               value);
+                        return;
+                }
+        } else {
+                if (!choice_parse(bool_choices, value, &v)) {
+                        report(p, "%s: expected no or yes, got \"%s\"", name, value);
+                        return;
+                }
+                next.action = v ? BL_PROFILE_HOLD_TOP : BL_PROFILE_NOTHING;
+        }
+        if (p->profile_set_at[s])
+                diag_warn_at(p->diag, p->filename, p->line,
+                             "[%s]: %s replaces %s of line %u (a section makes one adjustment)", section, name,
+                             p->profile_set_by[s], p->profile_set_at[s]);
+        p->profile_set_at[s] = p->line;
+        p->profile_set_by[s] = key;
+        *conf = next;
+}
+
 static unsigned enter_section(struct parser *p, const char *name)
 {
         for (unsigned i = 0; main_sections[i]; i++)
@@ -1008,6 +1099,10 @@ static unsigned enter_section(struct parser *p, const char *name)
                         return 0;
                 known_format(p->c, known, sizeof(known));
                 report(p, "unknown heuristic \"%s\" in [%s] (known: %s)", heuristic, name, known);
+        } else if (strncmp(name, PROFILE_PREFIX, strlen(PROFILE_PREFIX)) == 0) {
+                if (profile_section_from_name(name + strlen(PROFILE_PREFIX)) >= 0)
+                        return 0;
+                report(p, "unknown section [%s] (profiles: power-saver, balanced, performance, battery)", name);
         } else
                 report(p, "unknown section [%s]", name);
         return 1;
@@ -1024,6 +1119,8 @@ static unsigned handle_line(void *user, const char *section, const char *key, co
                 return enter_section(p, section);
         if (strncmp(section, POLICY_PREFIX, strlen(POLICY_PREFIX)) == 0)
                 set_heuristic_key(p, section, key, value);
+        else if (strncmp(section, PROFILE_PREFIX, strlen(PROFILE_PREFIX)) == 0)
+                set_profile_key(p, section, key, value);
         else
                 set_key(p, section, key, value);
         return p->problems - before;

@@ -7,7 +7,9 @@
 
 #include "core/diag.h"
 #include "core/heuristic.h"
+#include "core/holds.h"
 #include "core/ini-reader.h"
+#include "core/profile.h"
 
 #define BL_MAX_HEURISTICS 8
 #define BL_MAX_ZONES 16
@@ -91,6 +93,7 @@ enum bl_config_key {
         BL_KEY_CRITICAL_TEMP_C,
         BL_KEY_ALLOW_USERS,
         BL_KEY_MAX_DURATION_S,
+        BL_KEY_HOLD_PRECEDENCE,
         BL_KEY_CPUSET_GROUPS,
         BL_KEY_CPUSET_MANAGER,
         BL_CONFIG_NKEYS,
@@ -151,6 +154,10 @@ struct bl_config {
         /* [holds] */
         bool holds_allow_users;         /* users may place and release their own holds */
         unsigned holds_max_duration_s;
+        enum bl_hold_precedence hold_precedence;
+
+        /* [profile.NAME]: what the desktop's power profile and the battery change */
+        struct bl_profile_conf profiles[BL_PROFILE_NSECTIONS];
 
         /* [cpuset] */
         unsigned ncpuset_groups;

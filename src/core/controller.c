@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,22 @@ static void controller_set_intervals(struct bl_controller *c, const struct bl_co
         window_restart(c);
 }
 
+/* The configured thresholds moved by the profile's bias; the order of the
+ * two is kept (the up threshold at least 1, the down one below it). */
+static void biased_params(const struct bl_controller *c, struct bl_engine_params *p)
+{
+        const int bias = c->profile.bias_pct;
+        int up = (int)c->base.up_pct + bias, down = (int)c->base.down_pct + bias;
+
+        *p = c->base;
+        if (bias == 0)
+                return;
+        up = up < 1 ? 1 : up;
+        down = down < 0 ? 0 : down >= up ? up - 1 : down;
+        p->up_pct = (unsigned)up;
+        p->down_pct = (unsigned)down;
+}
+
 int controller_init(struct bl_controller *c, const struct bl_ladder *l, const struct bl_config *cfg,
                     unsigned have, bl_usec_t now)
 {
@@ -83,7 +100,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         bl_cpuset all;
         int r;
 
-        *c = (struct bl_controller){ .ladder = l, .hold_level = -1 };
+        *c = (struct bl_controller){ .ladder = l, .hold_level = -1, .user_hold = -1, .profile = { .cap = -1 } };
         if (l->nlevels == 0 || (l->mode == BL_MODE_PAIR && l->npairs == 0))
                 return -EINVAL;
         c->nengines = l->mode == BL_MODE_PAIR ? l->npairs : 1;
@@ -106,7 +123,8 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
                 goto fail;
 
         controller_set_intervals(c, cfg);
-        engine_params_from_config(&params, cfg);
+        engine_params_from_config(&c->base, cfg);
+        biased_params(c, &params);
         for (unsigned i = 0; i < c->nengines; i++) {
                 engine_init(&c->engine[i], l, &params, 0);
                 engine_switched(&c->engine[i], 0, now);
@@ -149,7 +167,8 @@ void controller_set_params(struct bl_controller *c, const struct bl_config *cfg)
         struct bl_engine_params params;
 
         controller_set_intervals(c, cfg);
-        engine_params_from_config(&params, cfg);
+        engine_params_from_config(&c->base, cfg);
+        biased_params(c, &params);
         for (unsigned i = 0; i < c->nengines; i++)
                 engine_set_params(&c->engine[i], &params);
 }
@@ -250,13 +269,52 @@ void controller_explain(struct bl_controller *c, bool all)
                 engine_explain(&c->engine[i], all);
 }
 
-void controller_set_hold(struct bl_controller *c, int level, const char *who)
+/* A person's hold, else the profile's hold of the top level. */
+static void resolve_hold(struct bl_controller *c)
 {
-        c->hold_level = level < 0 || (unsigned)level >= c->ladder->nlevels ? -1 : level;
+        const char *who = NULL;
+
+        c->hold_level = -1;
+        if (c->user_hold >= 0) {
+                c->hold_level = c->user_hold;
+                who = c->user_who;
+        } else if (c->profile.hold_top) {
+                c->hold_level = (int)c->ladder->nlevels - 1;
+                who = c->profile.who;
+        }
         /* Called every tick: no formatting to copy a string, or none. */
         c->hold_who[0] = '\0';
-        if (c->hold_level >= 0 && who)
-                strncat(c->hold_who, who, sizeof(c->hold_who) - 1);
+        if (c->hold_level >= 0 && who) {
+                size_t n = strnlen(who, sizeof(c->hold_who) - 1);
+
+                memcpy(c->hold_who, who, n);
+                c->hold_who[n] = '\0';
+        }
+}
+
+void controller_set_hold(struct bl_controller *c, int level, const char *who)
+{
+        c->user_hold = level < 0 || (unsigned)level >= c->ladder->nlevels ? -1 : level;
+        c->user_who[0] = '\0';
+        if (c->user_hold >= 0 && who)
+                strncat(c->user_who, who, sizeof(c->user_who) - 1);
+        resolve_hold(c);
+}
+
+void controller_set_profile(struct bl_controller *c, const struct bl_profile_effect *e)
+{
+        const bool same = profile_effect_same(&c->profile, e);
+        struct bl_engine_params params;
+
+        c->profile = *e;
+        resolve_hold(c);
+        for (unsigned i = 0; i < c->nengines; i++)
+                engine_set_ceiling(&c->engine[i], e->cap >= 0 ? (unsigned)e->cap : UINT_MAX, e->who);
+        if (same)
+                return;
+        biased_params(c, &params);
+        for (unsigned i = 0; i < c->nengines; i++)
+                engine_set_params(&c->engine[i], &params);
 }
 
 /* With a hold in force, each engine applies it; the scores are still

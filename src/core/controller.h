@@ -16,6 +16,7 @@
  * Pure: no I/O, time is an argument. */
 
 #include "core/engine.h"
+#include "core/profile.h"
 #include "core/scorer.h"
 
 struct bl_controller {
@@ -35,8 +36,12 @@ struct bl_controller {
         unsigned nwindow;               /* the ladder's highest CPU + 1 */
         double *window_busy;            /* each CPU's busy time (us) in the idle window */
         bl_usec_t window_len;
-        int hold_level;                 /* -1: no hold in force */
+        int hold_level;                 /* the hold deciding: a person's, else the profile's; -1: none */
         char hold_who[BL_REASON_MAX / 2];
+        int user_hold;                  /* controller_set_hold()'s, -1: none */
+        char user_who[BL_REASON_MAX / 2];
+        struct bl_engine_params base;   /* from the configuration, before the profile's bias */
+        struct bl_profile_effect profile;
         struct bl_scorer_told told;     /* scorer problems said (new scorers: none) */
 };
 
@@ -65,9 +70,17 @@ void controller_set_energy_model(struct bl_controller *c, const struct bl_energy
 void controller_explain(struct bl_controller *c, bool all);
 
 /* Puts a hold in force (every engine, every pair, at 'level'; thermal
- * limits still apply) or, with level < 0, ends it. 'who' describes it for
- * the reasons. The heuristics keep scoring while it holds. */
+ * limits still apply, the profile's cap does not) or, with level < 0, ends
+ * it. 'who' describes it for the reasons. The heuristics keep scoring while
+ * it holds. */
 void controller_set_hold(struct bl_controller *c, int level, const char *who);
+
+/* The desktop's profile adjustment (core/profile.h): its bias moves both
+ * thresholds of every engine, its cap is every engine's ceiling, and its
+ * hold of the top level applies while no hold of controller_set_hold() is
+ * in force. A new effect that decides alike changes nothing (pending moves
+ * are kept). Until called, and with a zero effect, nothing is adjusted. */
+void controller_set_profile(struct bl_controller *c, const struct bl_profile_effect *e);
 
 /* Decides every engine for the sample ending at 'now'; 'd' has room for
  * nengines decisions (d[p] is pair p's in pair mode). Returns the number of

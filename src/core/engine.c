@@ -38,18 +38,24 @@
  * 5. Rate: with max_rate_hz > 0, a due move waits while max_rate_hz switches
  *    happened at times > now - 1 s. Thermal moves are counted, never held.
  *
- * A hold (engine_decide_hold()) replaces steps 2-5: the held level at once,
+ * 1b. Ceiling (engine_set_ceiling(), the desktop's profile): like the
+ *    thermal cap, a lower highest level, and a higher current level goes
+ *    down to it at once.
+ *
+ * A hold (engine_decide_hold()) replaces steps 1b-5: the held level at once,
  * clamped by rule 1, so the order is critical > thermal cap > hold >
- * automatic.
+ * ceiling > automatic.
  *
  * Every decision carries a reason for people, e.g. "demand 612 > 80% of
  * little (377) for 40 ms": up names the current level, down the next lower
  * one. While a thermal limit holds the level (at 0 when critical, at the
  * capped maximum when more is wanted) the cause is CRITICAL or THERMAL_CAP
  * with no change. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/engine.h"
 
@@ -80,7 +86,7 @@ void engine_params_from_config(struct bl_engine_params *p, const struct bl_confi
 void engine_init(struct bl_engine *e, const struct bl_ladder *l, const struct bl_engine_params *p,
                  unsigned level)
 {
-        *e = (struct bl_engine){ .ladder = l, .p = *p, .explain_all = true };
+        *e = (struct bl_engine){ .ladder = l, .p = *p, .explain_all = true, .ceiling = UINT_MAX };
         e->p.max_rate_hz = clamp_rate(p->max_rate_hz);
         e->level = l->nlevels > 0 && level >= l->nlevels ? l->nlevels - 1 : level;
 }
@@ -96,6 +102,14 @@ void engine_set_params(struct bl_engine *e, const struct bl_engine_params *p)
         e->p.max_rate_hz = clamp_rate(p->max_rate_hz);
         e->pending_dir = 0;
         e->pending_since = 0;
+}
+
+void engine_set_ceiling(struct bl_engine *e, unsigned level, const char *who)
+{
+        e->ceiling = level;
+        e->ceiling_who[0] = '\0';
+        if (who)
+                strncat(e->ceiling_who, who, sizeof(e->ceiling_who) - 1);
 }
 
 void engine_set_switch_cost(struct bl_engine *e, const struct bl_switch_cost *c)
@@ -464,6 +478,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         struct condition cond = { 0 };
         unsigned highest = n > 0 ? n - 1 : 0;
         unsigned want = cur;
+        enum bl_cause limit = BL_CAUSE_THERMAL_CAP;
         bl_usec_t delay, held;
         int dir;
 
@@ -471,6 +486,19 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         observe_gaps(e, top, ntop, now);
         if (thermal_decides(e, temp_mc, d, &highest, thermal, sizeof(thermal)))
                 return;
+        if (e->ceiling < highest) {
+                highest = e->ceiling;
+                limit = BL_CAUSE_PROFILE;
+                snprintf(thermal, sizeof(thermal), "%s", e->ceiling_who);
+                if (cur > highest) {
+                        e->pending_dir = 0;
+                        d->cause = BL_CAUSE_PROFILE;
+                        d->to = highest;
+                        d->change = true;
+                        set_reason(e, d, "%s: highest level %s", thermal, l->levels[highest].name);
+                        return;
+                }
+        }
 
         if (cur + 1 < n && above_pct(rung_demand(l, cur, top, ntop), e->p.up_pct, l->levels[cur].fit)) {
                 want = n - 1;
@@ -492,7 +520,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 want = highest;
                 if (want == cur) {
                         e->pending_dir = 0;
-                        d->cause = BL_CAUSE_THERMAL_CAP;
+                        d->cause = limit;
                         set_reason_after(e, d, &cond, ", held at %s: %s", l->levels[cur].name, thermal);
                         return;
                 }
@@ -579,6 +607,8 @@ const char *cause_to_string(enum bl_cause c)
                 return "critical";
         case BL_CAUSE_HOLD:
                 return "hold";
+        case BL_CAUSE_PROFILE:
+                return "profile";
         }
         return "?";
 }

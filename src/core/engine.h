@@ -57,6 +57,7 @@ enum bl_cause {
         BL_CAUSE_THERMAL_CAP,
         BL_CAUSE_CRITICAL,
         BL_CAUSE_HOLD,          /* a hold chose the level */
+        BL_CAUSE_PROFILE,       /* the desktop's profile caps the level (engine_set_ceiling()) */
 };
 
 struct bl_decision {
@@ -91,6 +92,10 @@ struct bl_engine {
         /* Every decision gets its reason (the default); when false, only
          * switches do and the rest leave it empty (engine_explain()). */
         bool explain_all;
+        /* The highest level automatic choices may take (engine_set_ceiling());
+         * >= the ladder's levels: none. */
+        unsigned ceiling;
+        char ceiling_who[BL_REASON_MAX / 4];
 };
 
 void engine_params_from_config(struct bl_engine_params *p, const struct bl_config *c);
@@ -147,6 +152,12 @@ double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned t
  * at the demand level 'to' is tested with. */
 double engine_break_even_ranked_us(const struct bl_engine *e, unsigned from, unsigned to, const double *top,
                                    unsigned ntop);
+
+/* Caps automatic choices at 'level' (a level above it moves down at once,
+ * as for the thermal cap), or with level >= the ladder's levels lifts the
+ * cap. 'who' names it in reasons ("profile power-saver"). Holds are not
+ * capped: engine_decide_hold() ignores it. Kept across engine_set_params(). */
+void engine_set_ceiling(struct bl_engine *e, unsigned level, const char *who);
 
 /* Records that 'level' is now applied (also the initial level at start). */
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/holds.h"
@@ -137,9 +138,46 @@ unsigned holds_expire(struct bl_holds *hs, bl_usec_t now, uint32_t *ids, unsigne
         return n;
 }
 
-const struct bl_hold *holds_current(const struct bl_holds *hs)
+const struct bl_hold *holds_current(const struct bl_holds *hs, enum bl_hold_precedence precedence)
 {
-        return hs->n ? &hs->h[hs->n - 1] : NULL;
+        const struct bl_hold *best = NULL;
+
+        /* Newest first, so that a level held twice goes to its newest hold. */
+        for (unsigned i = hs->n; i-- > 0;) {
+                const struct bl_hold *h = &hs->h[i];
+
+                if (!best || (precedence == BL_HOLD_LOWEST && h->level < best->level) ||
+                    (precedence == BL_HOLD_HIGHEST && h->level > best->level))
+                        best = h;
+                if (precedence == BL_HOLD_NEWEST)
+                        break;
+        }
+        return best;
+}
+
+const char *hold_precedence_to_string(enum bl_hold_precedence p)
+{
+        switch (p) {
+        case BL_HOLD_NEWEST:
+                return "newest";
+        case BL_HOLD_LOWEST:
+                return "lowest";
+        case BL_HOLD_HIGHEST:
+                return "highest";
+        }
+        return "?";
+}
+
+void holds_explain(const struct bl_holds *hs, enum bl_hold_precedence precedence, char *buf, size_t size)
+{
+        if (hs->n == 0)
+                snprintf(buf, size, "%s", "");
+        else if (hs->n == 1)
+                snprintf(buf, size, "only hold");
+        else if (precedence == BL_HOLD_NEWEST)
+                snprintf(buf, size, "newest of %u", hs->n);
+        else
+                snprintf(buf, size, "%s level of %u", hold_precedence_to_string(precedence), hs->n);
 }
 
 bl_usec_t holds_next_expiry(const struct bl_holds *hs)

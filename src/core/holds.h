@@ -2,10 +2,11 @@
 #pragma once
 
 /* Holds: manual overrides of the automatic choice, each with an owner, a
- * reason and an expiry. The newest hold in force wins; thermal limits still
- * win over it (the engine applies them). Pure bookkeeping: who may place
- * or release a hold is decided at the edge (the bus), and time is passed
- * in. */
+ * reason and an expiry. When several are in force, one wins by the
+ * precedence configured ([holds] precedence, the newest by default);
+ * thermal limits still win over it (the engine applies them). Pure
+ * bookkeeping: who may place or release a hold is decided at the edge (the
+ * bus), and time is passed in. */
 
 #include "core/types.h"
 
@@ -14,6 +15,17 @@
 #define BL_HOLD_REASON_MAX 256
 #define BL_HOLD_UNIT_MAX 128
 #define BL_HOLD_OWNER_MAX 64
+
+/* Which hold wins when several are in force. Among holds of the same
+ * level, lowest and highest pick the newest, so every rule names one. */
+enum bl_hold_precedence {
+        BL_HOLD_NEWEST,                 /* the last one placed */
+        BL_HOLD_LOWEST,                 /* the most power-saving level */
+        BL_HOLD_HIGHEST,                /* the fastest level */
+};
+
+/* Room for holds_explain()'s text ("lowest level of 64"). */
+#define BL_HOLD_WHY_MAX 32
 
 struct bl_hold {
         uint32_t id;
@@ -64,8 +76,14 @@ unsigned holds_release_owner(struct bl_holds *hs, const char *owner);
  * are written to 'ids' (room for 'size'), for the log. */
 unsigned holds_expire(struct bl_holds *hs, bl_usec_t now, uint32_t *ids, unsigned size);
 
-/* The hold in force: the newest, or NULL. */
-const struct bl_hold *holds_current(const struct bl_holds *hs);
+/* The hold in force by 'precedence', or NULL when there is none. */
+const struct bl_hold *holds_current(const struct bl_holds *hs, enum bl_hold_precedence precedence);
+
+/* Why holds_current() chose its hold, for people: "only hold", "newest of
+ * 3", "lowest level of 2"; "" when no hold is in force. */
+void holds_explain(const struct bl_holds *hs, enum bl_hold_precedence precedence, char *buf, size_t size);
+
+const char *hold_precedence_to_string(enum bl_hold_precedence p);
 
 /* When the next hold ends, or 0 when none is in force. */
 bl_usec_t holds_next_expiry(const struct bl_holds *hs);

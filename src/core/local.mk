@@ -22,6 +22,7 @@ src_core_libblcore_a_SOURCES = \
 	src/core/engine.h src/core/engine.c \
 	src/core/controller.h src/core/controller.c \
 	src/core/holds.h src/core/holds.c \
+	src/core/profile.h src/core/profile.c \
 	src/core/history.h src/core/history.c \
 	src/core/clock-jump.h src/core/clock-jump.c
 src_core_libblcore_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -19,66 +20,103 @@ enum {
         TAKES_ALL = 1 << 2,
         TAKES_LINES = 1 << 3,
         TAKES_RECORD = 1 << 4,          /* --duration, --interval */
+        TAKES_WAIT = 1 << 5,
 };
 
 struct verb {
         const char *name;
         unsigned min_args, max_args;
         unsigned takes;
-        verb_fn fn;
+        verb_fn fn;                     /* NULL: help, which args_parse() answers itself */
         const char *arg;                /* what its argument is, for messages */
+        const char *synopsis;           /* NULL: not in the help (the completion's own verbs) */
+        const char *summary;
 };
 
 static const struct verb verbs[] = {
-        { "status", 0, 0, TAKES_JSON, verb_status, NULL },
-        { "hold", 1, 1, TAKES_HOLD, verb_hold, "LEVEL (see switchctl status)" },
-        { "release", 0, 1, TAKES_ALL, verb_release, "ID" },
-        { "auto", 0, 0, 0, verb_auto, NULL },
-        { "history", 0, 0, TAKES_JSON | TAKES_LINES, verb_history, NULL },
-        { "stats", 0, 0, TAKES_JSON, verb_stats, NULL },
-        { "monitor", 0, 0, 0, verb_monitor, NULL },
-        { "reload", 0, 0, 0, verb_reload, NULL },
-        { "check-config", 0, 1, 0, verb_check_config, "FILE" },
-        { "record", 1, 1, TAKES_RECORD, verb_record, "FILE" },
+        { "status", 0, 0, TAKES_JSON, verb_status, NULL, "status",
+          "mode, level, demand, temperature, holds (the default)" },
+        { "get", 1, 1, 0, verb_get, "KEY (see switchctl help get)", "get KEY",
+          "print one value of status --json, for scripts" },
+        { "hold", 1, 1, TAKES_HOLD, verb_hold, "LEVEL (see switchctl status)", "hold LEVEL [-- COMMAND...]",
+          "keep LEVEL while switchctl runs (or COMMAND does)" },
+        { "release", 0, 1, TAKES_ALL, verb_release, "ID", "release ID | --all",
+          "end hold ID, or all the holds you may end" },
+        { "auto", 0, 0, 0, verb_auto, NULL, "auto", "end your holds: back to automatic switching" },
+        { "history", 0, 0, TAKES_JSON | TAKES_LINES, verb_history, NULL, "history [-n N]",
+          "the last switches, with their reasons" },
+        { "stats", 0, 0, TAKES_JSON, verb_stats, NULL, "stats", "time per level and switch counts" },
+        { "monitor", 0, 0, TAKES_WAIT, verb_monitor, NULL, "monitor [--wait]",
+          "follow the switches as they happen" },
+        { "reload", 0, 0, 0, verb_reload, NULL, "reload", "reload the configuration" },
+        { "check-config", 0, 1, 0, verb_check_config, "FILE", "check-config [FILE]",
+          "validate the configuration without applying it" },
+        { "record", 1, 1, TAKES_RECORD, verb_record, "FILE", "record FILE",
+          "write this machine's load as a trace for blsim" },
+        { "help", 0, 1, 0, NULL, "VERB", "help [VERB]", "this help, or one verb's" },
         /* For the shell completion; not in --help. */
-        { "__levels", 0, 0, 0, verb_list_levels, NULL },
-        { "__holds", 0, 0, 0, verb_list_holds, NULL },
+        { "__levels", 0, 0, 0, verb_list_levels, NULL, NULL, NULL },
+        { "__holds", 0, 0, 0, verb_list_holds, NULL, NULL, NULL },
+        { "__keys", 0, 0, 0, verb_list_keys, NULL, NULL, NULL },
 };
+
+/* The options' lines of the help; 0: every verb takes it. */
+static const struct {
+        unsigned flag;
+        const char *text;
+} option_help[] = {
+        { TAKES_HOLD, "      --for DURATION         how long a hold lasts (30s, 5min, 1h, 2h30min; default 1h)\n" },
+        { TAKES_HOLD, "      --reason TEXT          why, shown in status\n" },
+        { TAKES_HOLD, "      --persist              the hold outlives switchctl and a daemon restart\n" },
+        { TAKES_ALL, "      --all                  release every hold you may release\n" },
+        { TAKES_LINES, "  -n, --lines N              history: the last N switches (default: all kept)\n" },
+        { TAKES_RECORD, "      --duration DURATION    record: stop after DURATION (default: at Ctrl-C)\n" },
+        { TAKES_RECORD, "      --interval DURATION    record: the trace's step (default: the daemon's)\n" },
+        { TAKES_WAIT, "      --wait                 monitor: wait for a daemon that is not running yet\n" },
+        { TAKES_JSON, "      --json                 status, history, stats: print JSON\n" },
+        { 0, "      --no-legend            no header and footer lines\n" },
+        { 0, "      --no-pager             do not pipe history into a pager\n" },
+        { 0, "      --no-ask-password      do not let polkit ask for a password\n" },
+        { 0, "  -h, --help                 show this help\n" },
+        { 0, "  -V, --version              show the version\n" },
+};
+
+static void print_options(FILE *f, unsigned takes)
+{
+        fputs("\nOptions:\n", f);
+        for (size_t i = 0; i < sizeof(option_help) / sizeof(option_help[0]); i++)
+                if (option_help[i].flag == 0 || (takes & option_help[i].flag))
+                        fputs(option_help[i].text, f);
+        fputs("\nSee switchctl(1).\n", f);
+}
 
 static void usage(FILE *f)
 {
+        unsigned all = 0;
+
         fputs("Usage: switchctl [OPTION]... [VERB] [ARG]...\n"
               "Show and steer bigLittled, which switches between efficient and fast cores.\n"
               "\n"
-              "Verbs:\n"
-              "  status                     mode, level, demand, temperature, holds (the default)\n"
-              "  hold LEVEL [-- COMMAND...] keep LEVEL while switchctl runs (or COMMAND does)\n"
-              "  release ID | --all         end hold ID, or all the holds you may end\n"
-              "  auto                       end your holds: back to automatic switching\n"
-              "  history [-n N]             the last switches, with their reasons\n"
-              "  stats                      time per level and switch counts\n"
-              "  monitor                    follow the switches as they happen\n"
-              "  reload                     reload the configuration\n"
-              "  check-config [FILE]        validate the configuration without applying it\n"
-              "  record FILE                write this machine's load as a trace for blsim\n"
-              "\n"
-              "Options:\n"
-              "      --for DURATION         how long a hold lasts (30s, 5min, 1h, 2h30min; default 1h)\n"
-              "      --reason TEXT          why, shown in status\n"
-              "      --persist              the hold outlives switchctl and a daemon restart\n"
-              "      --all                  release every hold you may release\n"
-              "  -n, --lines N              history: the last N switches (default: all kept)\n"
-              "      --duration DURATION    record: stop after DURATION (default: at Ctrl-C)\n"
-              "      --interval DURATION    record: the trace's step (default: the daemon's)\n"
-              "      --json                 status, history, stats: print JSON\n"
-              "      --no-legend            no header and footer lines\n"
-              "      --no-pager             do not pipe history into a pager\n"
-              "      --no-ask-password      do not let polkit ask for a password\n"
-              "  -h, --help                 show this help\n"
-              "      --version              show the version\n"
-              "\n"
-              "See switchctl(1).\n",
+              "Verbs:\n",
               f);
+        for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+                if (verbs[i].synopsis) {
+                        fprintf(f, "  %-26s %s\n", verbs[i].synopsis, verbs[i].summary);
+                        all |= verbs[i].takes;
+                }
+        print_options(f, all);
+}
+
+/* One verb's help: what "switchctl VERB --help" and "switchctl help VERB" print. */
+static void verb_usage(FILE *f, const struct verb *v)
+{
+        fprintf(f, "Usage: switchctl [OPTION]... %s\n%c%s.\n", v->synopsis, toupper((unsigned char)v->summary[0]),
+                v->summary + 1);
+        if (v->fn == verb_get) {
+                fputs("\nKeys:\n", f);
+                get_keys_print(f);
+        }
+        print_options(f, v->takes);
 }
 
 __attribute__((format(printf, 2, 3))) static int usage_error(int *exit_status, const char *fmt, ...)
@@ -131,6 +169,7 @@ static const char *stray_option(const struct verb *v, unsigned given)
                 { TAKES_ALL, "--all" },
                 { TAKES_LINES, "--lines" },
                 { TAKES_RECORD, "--duration and --interval" },
+                { TAKES_WAIT, "--wait" },
         };
 
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -140,8 +179,7 @@ static const char *stray_option(const struct verb *v, unsigned given)
 }
 
 enum {
-        OPT_VERSION = 0x100,
-        OPT_JSON,
+        OPT_JSON = 0x100,
         OPT_NO_LEGEND,
         OPT_NO_PAGER,
         OPT_NO_ASK_PASSWORD,
@@ -151,11 +189,12 @@ enum {
         OPT_ALL,
         OPT_DURATION,
         OPT_INTERVAL,
+        OPT_WAIT,
 };
 
 static const struct option longopts[] = {
         { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
+        { "version", no_argument, NULL, 'V' },
         { "json", no_argument, NULL, OPT_JSON },
         { "no-legend", no_argument, NULL, OPT_NO_LEGEND },
         { "no-pager", no_argument, NULL, OPT_NO_PAGER },
@@ -167,6 +206,7 @@ static const struct option longopts[] = {
         { "lines", required_argument, NULL, 'n' },
         { "duration", required_argument, NULL, OPT_DURATION },
         { "interval", required_argument, NULL, OPT_INTERVAL },
+        { "wait", no_argument, NULL, OPT_WAIT },
         {},
 };
 
@@ -175,10 +215,10 @@ static int apply_option(int c, const char *option, struct ctl_args *a, unsigned 
 {
         switch (c) {
         case 'h':
-                usage(stdout);
-                *exit_status = EXIT_SUCCESS;
-                return 1;
-        case OPT_VERSION:
+                /* Answered once the verb is known: "switchctl hold --help" is hold's help. */
+                a->help = true;
+                return 0;
+        case 'V':
                 printf("switchctl %s\n", PACKAGE_VERSION);
                 *exit_status = EXIT_SUCCESS;
                 return 1;
@@ -225,6 +265,10 @@ static int apply_option(int c, const char *option, struct ctl_args *a, unsigned 
         case OPT_INTERVAL:
                 a->record_interval = optarg;
                 *given |= TAKES_RECORD;
+                return 0;
+        case OPT_WAIT:
+                a->wait = true;
+                *given |= TAKES_WAIT;
                 return 0;
         case 'n':
                 if (parse_lines(optarg, &a->lines) < 0)
@@ -273,6 +317,29 @@ static int check_verb(const struct verb *v, const struct ctl_args *a, unsigned g
         return 0;
 }
 
+/* "switchctl VERB --help", "switchctl help [VERB]". */
+static int help(const struct verb *v, const struct ctl_args *a, int *exit_status)
+{
+        if (v->fn) {
+                verb_usage(stdout, v);
+        } else if (a->n_positional == 0) {
+                usage(stdout);
+        } else {
+                const struct verb *about = find_verb(a->positional[0]);
+
+                if (a->n_positional > 1)
+                        return usage_error(exit_status, "help: too many arguments");
+                if (!about || !about->synopsis)
+                        return usage_error(exit_status, "help: unknown verb \"%s\"", a->positional[0]);
+                if (about->fn)
+                        verb_usage(stdout, about);
+                else
+                        usage(stdout);
+        }
+        *exit_status = EXIT_SUCCESS;
+        return 1;
+}
+
 int args_parse(int argc, char **argv, struct ctl_args *a, verb_fn *fn, int *exit_status)
 {
         const struct verb *v;
@@ -296,7 +363,7 @@ int args_parse(int argc, char **argv, struct ctl_args *a, verb_fn *fn, int *exit
         while (optind < argc) {
                 int before = optind, c;
 
-                c = getopt_long(argc, argv, "+hn:", longopts, NULL);
+                c = getopt_long(argc, argv, "+hVn:", longopts, NULL);
                 if (c == -1 && optind == before + 1 && strcmp(argv[before], "--") == 0) {
                         tail = &argv[optind];
                         break;
@@ -315,6 +382,11 @@ int args_parse(int argc, char **argv, struct ctl_args *a, verb_fn *fn, int *exit
                 for (; tail && *tail; tail++)
                         a->positional[n++] = *tail;
 
+        if (a->help && n == 0) {
+                usage(stdout);
+                *exit_status = EXIT_SUCCESS;
+                return 1;
+        }
         a->verb = n > 0 ? a->positional[0] : "status";
         v = find_verb(a->verb);
         if (!v)
@@ -324,6 +396,8 @@ int args_parse(int argc, char **argv, struct ctl_args *a, verb_fn *fn, int *exit
                 n--;
         }
         a->n_positional = n;
+        if (!v->fn || a->help)
+                return help(v, a, exit_status);
         if (a->command)
                 given |= TAKES_HOLD;
         if (check_verb(v, a, given, exit_status))

@@ -395,6 +395,19 @@ static int read_unreachable(sd_bus_message *m, struct ctl_status *s, void *field
         return sd_bus_message_exit_container(m);
 }
 
+static int read_winning_hold(sd_bus_message *m, struct ctl_status *s, void *field)
+{
+        const char *why;
+        int r;
+
+        r = sd_bus_message_read(m, "(us)", &s->winning_hold, &why);
+        if (r < 0)
+                return r;
+        free(s->winning_hold_why);
+        s->winning_hold_why = strdup(why);
+        return s->winning_hold_why ? 0 : -ENOMEM;
+}
+
 #define FIELD(f) offsetof(struct ctl_status, f)
 
 static const struct property properties[] = {
@@ -421,6 +434,8 @@ static const struct property properties[] = {
         { "SwitchCost", "(ddudud)", FIELD(cost), read_switch_cost },
         { "Settle", "(tttuut)", FIELD(settle), read_settle },
         { "Unreachable", "a(ss)", FIELD(unreachable), read_unreachable },
+        { "WinningHold", "(us)", FIELD(winning_hold), read_winning_hold },
+        { "ProfileAdjustment", "s", FIELD(profile_adjustment), read_string },
 };
 
 /* The value of property 'name', inside its variant of signature 'sig'.
@@ -456,6 +471,7 @@ void client_status_done(struct ctl_status *s)
         client_holds_free(s->holds, s->n_holds);
         limits_free(s->limits, s->n_limits);
         unreachable_free(s->unreachable, s->n_unreachable);
+        free(s->winning_hold_why);
         *s = (struct ctl_status){ .temperature = -1 };
 }
 
@@ -568,4 +584,17 @@ uint64_t client_time_in(const struct ctl_status *s, const char *level)
                 if (strcmp(s->time_in_level[i].name, level) == 0)
                         return s->time_in_level[i].usec;
         return 0;
+}
+
+int client_fetch_status(struct ctl_status *s)
+{
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
+        int r;
+
+        r = client_open(&bus, false);
+        if (r != 0)
+                return r;
+        r = client_read_status(bus, s, &error);
+        return r < 0 ? client_report(&error, r) : 0;
 }

@@ -20,7 +20,7 @@
 #define SWITCH1_ERROR_PREFIX "org.bigLittle.Switch1.Error."
 
 /* Exit statuses, documented in switchctl(1) EXIT STATUS. */
-#define EXIT_USAGE 2
+#define EXIT_USAGE 64                   /* EX_USAGE, as bigLittled and blsim */
 #define EXIT_NOT_PERMITTED 4
 #define EXIT_NOT_RUNNING 69
 
@@ -110,6 +110,12 @@ struct ctl_status {
         struct ctl_settle settle;
         struct ctl_unreachable *unreachable;
         size_t n_unreachable;
+        /* The hold that decides (0: none, or a daemon that does not say)
+         * and why it ("newest of 3"). */
+        uint32_t winning_hold;
+        char *winning_hold_why;
+        /* What the desktop's profile and the battery adjust; "" or NULL: nothing. */
+        char *profile_adjustment;
 };
 
 struct ctl_switch {
@@ -131,6 +137,9 @@ int client_call(sd_bus *bus, const char *member, sd_bus_error *error, sd_bus_mes
 
 /* GetAll, into 's' (reset first; on failure too). Returns 0 or a negative errno. */
 int client_read_status(sd_bus *bus, struct ctl_status *s, sd_bus_error *error);
+/* Connects, reads the status into 's' and disconnects. Returns 0, or the
+ * exit status after saying what went wrong. */
+int client_fetch_status(struct ctl_status *s);
 /* The same from a GetAll reply. */
 int client_parse_status(sd_bus_message *m, struct ctl_status *s);
 void client_status_done(struct ctl_status *s);

@@ -282,35 +282,10 @@ static int release_all(sd_bus *bus, unsigned *count, sd_bus_error *error)
         return r;
 }
 
-int verb_release(const struct ctl_args *a)
-{
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
-        uint32_t id = 0;
-        unsigned count;
-        int r;
-
-        if (!a->all && parse_id(a->positional[0], &id) < 0) {
-                fprintf(stderr,
-                        "switchctl: release: \"%s\" is not a hold id (a number, see switchctl status)\n",
-                        a->positional[0]);
-                return EXIT_USAGE;
-        }
-        r = client_open(&bus, a->ask_password);
-        if (r != 0)
-                return r;
-        if (!a->all) {
-                r = client_call(bus, "Release", &error, NULL, "u", id);
-                return r < 0 ? client_report(&error, r) : 0;
-        }
-        r = release_all(bus, &count, &error);
-        if (r < 0)
-                return client_report(&error, r);
-        printf("Released %u hold%s.\n", count, count == 1 ? "" : "s");
-        return 0;
-}
-
-int verb_auto(const struct ctl_args *a)
+/* ReleaseAll, and what it leaves: a caller who held nothing is told so
+ * rather than "Released 0 holds", and holds of others that it may not
+ * release keep the level held. */
+static int release_mine(const struct ctl_args *a)
 {
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
@@ -326,9 +301,11 @@ int verb_auto(const struct ctl_args *a)
         r = release_all(bus, &count, &error);
         if (r < 0)
                 return client_report(&error, r);
-        printf("Released %u hold%s.\n", count, count == 1 ? "" : "s");
+        if (count == 0)
+                puts("You held nothing to release.");
+        else
+                printf("Released %u hold%s.\n", count, count == 1 ? "" : "s");
 
-        /* Holds of others that we may not release keep the level held: say so. */
         r = sd_bus_get_property(bus, SWITCH1_NAME, SWITCH1_PATH, SWITCH1_IFACE, "Holds", &error, &reply,
                                 "a(usuisssttb)");
         if (r >= 0 && client_read_holds(reply, &holds, &left) >= 0 && left > 0) {
@@ -340,4 +317,31 @@ int verb_auto(const struct ctl_args *a)
         }
         client_holds_free(holds, left);
         return 0;
+}
+
+int verb_release(const struct ctl_args *a)
+{
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
+        uint32_t id = 0;
+        int r;
+
+        if (a->all)
+                return release_mine(a);
+        if (parse_id(a->positional[0], &id) < 0) {
+                fprintf(stderr,
+                        "switchctl: release: \"%s\" is not a hold id (a number, see switchctl status)\n",
+                        a->positional[0]);
+                return EXIT_USAGE;
+        }
+        r = client_open(&bus, a->ask_password);
+        if (r != 0)
+                return r;
+        r = client_call(bus, "Release", &error, NULL, "u", id);
+        return r < 0 ? client_report(&error, r) : 0;
+}
+
+int verb_auto(const struct ctl_args *a)
+{
+        return release_mine(a);
 }

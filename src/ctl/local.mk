@@ -5,7 +5,7 @@ src_ctl_libblctl_a_SOURCES = \
 	src/ctl/args.h src/ctl/args.c \
 	src/ctl/client.h src/ctl/client.c \
 	src/ctl/output.h src/ctl/output.c \
-	src/ctl/verbs.h src/ctl/show.c src/ctl/hold.c src/ctl/monitor.c src/ctl/admin.c
+	src/ctl/verbs.h src/ctl/show.c src/ctl/get.c src/ctl/hold.c src/ctl/monitor.c src/ctl/admin.c
 # check-config runs the daemon; the path is compiled in.
 src_ctl_libblctl_a_CPPFLAGS = $(AM_CPPFLAGS) -DBIGLITTLED_PATH='"$(sbindir)/bigLittled"'
 src_ctl_libblctl_a_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
@@ -14,7 +14,3 @@ bin_PROGRAMS += src/ctl/switchctl
 src_ctl_switchctl_SOURCES = src/ctl/switchctl.c
 src_ctl_switchctl_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 src_ctl_switchctl_LDADD = src/ctl/libblctl.a src/common/libblcommon.a $(SYSTEMD_LIBS)
-
-# Bash completion of verbs, options and levels (asked of the daemon).
-bashcompletiondir = $(datadir)/bash-completion/completions
-dist_bashcompletion_DATA = shell-completion/bash/switchctl

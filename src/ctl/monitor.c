@@ -28,6 +28,7 @@ struct monitor {
         size_t shown;                   /* columns of the status line on screen */
         char line[STATUS_LINE_MAX];
         sd_bus_slot *query;             /* a GetAll in flight */
+        bool seen;                      /* the daemon was up at some point */
 };
 
 static size_t terminal_columns(void)
@@ -156,9 +157,13 @@ static int on_owner_changed(sd_bus_message *msg, void *userdata, sd_bus_error *r
         status_clear(m);
         fflush(stdout);
         fprintf(stderr, "switchctl: %s\n",
-                new_owner[0] ? "bigLittled is running again" : "bigLittled stopped");
+                !new_owner[0] ? "bigLittled stopped"
+                : m->seen     ? "bigLittled is running again"
+                              : "bigLittled is running");
         if (!new_owner[0])
                 m->line[0] = '\0';
+        else
+                m->seen = true;
         status_draw(m);
         return 0;
 }
@@ -196,6 +201,30 @@ static int monitor_setup(struct monitor *m)
         return r;
 }
 
+/* Whether the name has an owner; 1 or 0, or a negative errno. Asked of the
+ * bus rather than of the name, which could start the daemon by activation. */
+static int daemon_is_up(sd_bus *bus, sd_bus_error *error)
+{
+        _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
+        int up = 0, r;
+
+        r = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "NameHasOwner", error, &reply, "s", SWITCH1_NAME);
+        if (r >= 0)
+                r = sd_bus_message_read_basic(reply, 'b', &up);
+        return r < 0 ? r : up;
+}
+
+/* Runs until SIGINT or SIGTERM; returns the exit status. */
+static int monitor_loop(struct monitor *m)
+{
+        int r = sd_event_loop(m->event);
+
+        status_clear(m);
+        fflush(stdout);
+        return r < 0 ? client_report(NULL, r) : 0;
+}
+
 int verb_monitor(const struct ctl_args *a)
 {
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
@@ -209,19 +238,28 @@ int verb_monitor(const struct ctl_args *a)
                 return r;
         m.bus = bus;
         r = monitor_setup(&m);
+        if (r >= 0 && a->wait) {
+                r = daemon_is_up(bus, &error);
+                /* The watch on its name is in place: its start will be seen. */
+                if (r == 0) {
+                        fprintf(stderr, "switchctl: waiting for bigLittled (%s on the system bus)\n",
+                                SWITCH1_NAME);
+                        status = monitor_loop(&m);
+                        goto out;
+                }
+        }
         /* Subscribed first, then asked: no switch falls between the two. */
         if (r >= 0)
                 r = client_read_status(bus, &s, &error);
         if (r < 0) {
                 status = client_report(&error, r);
         } else {
+                m.seen = true;
                 status_compose(&m, &s);
                 status_draw(&m);
-                r = sd_event_loop(m.event);
-                status = r < 0 ? client_report(NULL, r) : 0;
-                status_clear(&m);
-                fflush(stdout);
+                status = monitor_loop(&m);
         }
+out:
         sd_bus_slot_unref(m.query);
         if (m.event) {
                 sd_bus_detach_event(bus);

@@ -140,6 +140,24 @@ static void print_holds(FILE *f, const struct ctl_status *s, bool fancy)
                         fprintf(f, ": %s", h->reason);
                 fputc('\n', f);
         }
+        /* With one hold there is nothing to choose between. */
+        if (s->n_holds > 1 && s->winning_hold) {
+                label(f, "Winning hold");
+                fprintf(f, "%" PRIu32 " (%s)\n", s->winning_hold, or_dash(s->winning_hold_why));
+        }
+}
+
+/* "power-saver (power-profiles-daemon) → cap little": only where a
+ * service says something. */
+static void print_profile(FILE *f, const struct ctl_status *s)
+{
+        if (!s->profile_adjustment || !s->profile_adjustment[0])
+                return;
+        label(f, "Profile");
+        fputs(s->profile_adjustment, f);
+        if (s->n_holds > 0)
+                fputs(" (a hold wins over it)", f);
+        fputc('\n', f);
 }
 
 /* Total of TimeInLevel: how long the daemon has been accounting. */
@@ -262,6 +280,7 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
         }
         print_thermal(f, s, fancy);
         print_limits(f, s);
+        print_profile(f, s);
         print_holds(f, s, fancy);
 
         label(f, "Time in level");
@@ -452,7 +471,7 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
         if (a->json) {
                 bool first = true;
 
-                printf("{\"switches\": %" PRIu64 ", \"holds\": %zu, \"accounted_usec\": %" PRIu64
+                printf("{\"switches\": %" PRIu64 ", \"hold_count\": %zu, \"accounted_usec\": %" PRIu64
                        ", \"time_in_level_usec\": {",
                        s->switches, s->n_holds, total);
                 for_each_level_time(s, json_time_entry, &first);
@@ -509,18 +528,10 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
 
 int verb_stats(const struct ctl_args *a)
 {
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_(client_status_done) struct ctl_status s = { .temperature = -1 };
-        _cleanup_(sd_bus_unrefp) sd_bus *bus = NULL;
-        int r;
+        int status = client_fetch_status(&s);
 
-        r = client_open(&bus, false);
-        if (r != 0)
-                return r;
-        r = client_read_status(bus, &s, &error);
-        if (r < 0)
-                return client_report(&error, r);
-        return stats_print(a, &s);
+        return status != 0 ? status : stats_print(a, &s);
 }
 
 int verb_list_levels(const struct ctl_args *a)

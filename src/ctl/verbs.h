@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct ctl_args {
         char **storage;                 /* owned by args_parse() */
@@ -21,6 +22,8 @@ struct ctl_args {
         const char *reason;             /* hold --reason, NULL when not given */
         bool persist;
         bool all;                       /* release --all */
+        bool wait;                      /* monitor --wait */
+        bool help;                      /* --help: the verb's help, or the global one without a verb */
         uint32_t lines;                 /* history -n, 0: all */
         const char *record_duration;    /* record --duration, NULL when not given */
         const char *record_interval;    /* record --interval */
@@ -30,6 +33,9 @@ struct ctl_args {
 #define HOLD_DEFAULT_USEC (UINT64_C(3600) * 1000000)
 
 int verb_status(const struct ctl_args *a);
+int verb_get(const struct ctl_args *a);
+/* The keys "get" knows, one a line with what each is, for its help. */
+void get_keys_print(FILE *f);
 int verb_history(const struct ctl_args *a);
 int verb_stats(const struct ctl_args *a);
 int verb_hold(const struct ctl_args *a);
@@ -42,3 +48,5 @@ int verb_record(const struct ctl_args *a);
 /* For the shell completion: the level names, and the ids of the holds, one a line. */
 int verb_list_levels(const struct ctl_args *a);
 int verb_list_holds(const struct ctl_args *a);
+/* The keys of get, with the daemon's levels, scores and limits where it runs. */
+int verb_list_keys(const struct ctl_args *a);

@@ -18,6 +18,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
+#include "common/duration.h"
 #include "common/json-writer.h"
 #include "common/log.h"
 #include "daemon/bus.h"
@@ -369,6 +370,40 @@ static int get_last_reason(sd_bus *bus, const char *path, const char *interface,
         struct bl_bus *b = userdata;
 
         return sd_bus_message_append(reply, "s", b->d->last_reason);
+}
+
+static const char *battery_to_string(enum bl_battery b)
+{
+        return b == BL_BATTERY_YES ? "yes" : b == BL_BATTERY_NO ? "no" : "";
+}
+
+static int get_desktop(sd_bus *bus, const char *path, const char *interface, const char *property,
+                       sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const struct bl_daemon *d = ((struct bl_bus *)userdata)->d;
+        const char *value = "";
+
+        if (strcmp(property, "PowerProfile") == 0)
+                value = ppd_profile_to_string(d->desktop_in.profile);
+        else if (strcmp(property, "PowerProfileSource") == 0)
+                value = d->desktop_in.profile_source;
+        else if (strcmp(property, "OnBattery") == 0)
+                value = battery_to_string(d->desktop_in.battery);
+        else if (strcmp(property, "ProfileAdjustment") == 0)
+                value = d->profile.what;
+        return sd_bus_message_append(reply, "s", value);
+}
+
+/* The hold that decides, and why it, of those in force: (0, "") when none. */
+static int get_winning_hold(sd_bus *bus, const char *path, const char *interface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const struct bl_daemon *d = ((struct bl_bus *)userdata)->d;
+        const struct bl_hold *h = holds_current(&d->holds, d->cfg.hold_precedence);
+        char why[BL_HOLD_WHY_MAX];
+
+        holds_explain(&d->holds, d->cfg.hold_precedence, why, sizeof(why));
+        return sd_bus_message_append(reply, "(us)", h ? h->id : 0, why);
 }
 
 static int get_switch_cost(sd_bus *bus, const char *path, const char *interface, const char *property,
@@ -859,11 +894,19 @@ static int hold(sd_bus_message *m, struct bl_bus *b, const char *level, uint64_t
         index = ladder_find(&b->d->ladder, level);
         if (index < 0)
                 return unknown_level(b, level, error);
-        if (duration == 0 || duration > max)
+        if (duration == 0 || duration > max) {
+                char asked[DURATION_TEXT_MAX], limit[DURATION_TEXT_MAX];
+
+                /* In the units people write, not µs: "2h", "at most 1h"; in µs only
+                 * where rounding would show the limit itself. */
+                duration_format(asked, sizeof(asked), duration);
+                duration_format(limit, sizeof(limit), max);
+                if (strcmp(asked, limit) == 0)
+                        snprintf(asked, sizeof(asked), "%" PRIu64 "us", duration);
                 return sd_bus_error_setf(error, BUS_ERROR("InvalidDuration"),
-                                         "duration %" PRIu64 " µs is out of range: a hold lasts more than 0 "
-                                         "and at most %u s ([holds] max_duration_s)",
-                                         duration, b->d->cfg.holds_max_duration_s);
+                                         "a hold of %s is out of range: at most %s ([holds] max_duration_s = %u)",
+                                         asked, limit, b->d->cfg.holds_max_duration_s);
+        }
         if (strlen(reason) >= BL_HOLD_REASON_MAX)
                 return sd_bus_error_setf(error, BUS_ERROR("InvalidReason"),
                                          "the reason is %zu bytes long, longer than %d", strlen(reason),
@@ -983,8 +1026,52 @@ static int method_history(sd_bus_message *m, void *userdata, sd_bus_error *error
         return r;
 }
 
+/* "profile": what the desktop says and the adjustment it makes; null
+ * where nobody says. */
+static void describe_profile(struct json *j, const struct bl_daemon *d)
+{
+        const struct bl_desktop *in = &d->desktop_in;
+
+        json_key(j, "profile");
+        json_open(j, '{');
+        json_key(j, "power_profile");
+        if (in->profile != BL_PPD_UNKNOWN)
+                json_string(j, ppd_profile_to_string(in->profile));
+        else
+                json_null(j);
+        json_key(j, "power_profile_source");
+        if (in->profile != BL_PPD_UNKNOWN)
+                json_string(j, in->profile_source);
+        else
+                json_null(j);
+        json_key(j, "on_battery");
+        if (in->battery != BL_BATTERY_UNKNOWN)
+                json_bool(j, in->battery == BL_BATTERY_YES);
+        else
+                json_null(j);
+        json_key(j, "adjustment");
+        json_string(j, d->profile.what);
+        json_close(j, '}');
+}
+
 static void describe_holds(struct json *j, const struct bl_daemon *d)
 {
+        const struct bl_hold *winner = holds_current(&d->holds, d->cfg.hold_precedence);
+        char why[BL_HOLD_WHY_MAX];
+
+        json_key(j, "hold_precedence");
+        json_string(j, hold_precedence_to_string(d->cfg.hold_precedence));
+        json_key(j, "winning_hold");
+        if (winner) {
+                holds_explain(&d->holds, d->cfg.hold_precedence, why, sizeof(why));
+                json_open(j, '{');
+                json_key(j, "id");
+                json_uint(j, winner->id);
+                json_key(j, "why");
+                json_string(j, why);
+                json_close(j, '}');
+        } else
+                json_null(j);
         json_key(j, "holds");
         json_open(j, '[');
         for (unsigned i = 0; i < d->holds.n; i++) {
@@ -1020,9 +1107,9 @@ static void describe_limit(struct json *j, const char *name, const struct bl_lim
 {
         char key[32];
 
-        snprintf(key, sizeof(key), "%s_c", name);
+        snprintf(key, sizeof(key), "%s_mc", name);
         json_key(j, key);
-        json_double(j, l->mc / 1000.0);
+        json_int(j, l->mc);
         snprintf(key, sizeof(key), "%s_source", name);
         json_key(j, key);
         json_string(j, limit_source_to_string(l->source));
@@ -1108,10 +1195,17 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
         thresholds(d, &up, &down);
         json_key(j, "thresholds");
         json_open(j, '{');
+        /* 0 from thresholds() is "no level that way": null here, 0 over D-Bus. */
         json_key(j, "up");
-        json_double(j, up);
+        if (up > 0)
+                json_double(j, up);
+        else
+                json_null(j);
         json_key(j, "down");
-        json_double(j, down);
+        if (down > 0)
+                json_double(j, down);
+        else
+                json_null(j);
         json_close(j, '}');
         json_key(j, "scores");
         json_open(j, '{');
@@ -1135,7 +1229,7 @@ static void describe_state(struct json *j, const struct bl_daemon *d)
         json_key(j, "switches");
         json_uint(j, d->switches);
         time_in_levels(d, t);
-        json_key(j, "time_in_level");
+        json_key(j, "time_in_level_usec");
         json_open(j, '{');
         for (unsigned i = 0; i < d->ladder.nlevels; i++) {
                 json_key(j, d->ladder.levels[i].name);
@@ -1167,6 +1261,7 @@ static int describe(const struct bl_daemon *d, char **ret)
         json_close(&j, ']');
         describe_state(&j, d);
         describe_holds(&j, d);
+        describe_profile(&j, d);
         json_key(&j, "backend");
         json_string(&j, d->backend_ops ? d->backend_ops->name : "");
         model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
@@ -1217,6 +1312,12 @@ static const sd_bus_vtable switch_vtable[] = {
         SD_BUS_PROPERTY("ThermalLimits", "a(siss)", get_thermal_limits, 0,
                         SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("WinningHold", "(us)", get_winning_hold, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        /* What power-profiles-daemon and UPower say ("" where nobody does). */
+        SD_BUS_PROPERTY("PowerProfile", "s", get_desktop, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("PowerProfileSource", "s", get_desktop, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("OnBattery", "s", get_desktop, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ProfileAdjustment", "s", get_desktop, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_backend, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("Topology", "s", get_topology, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         /* Changes on reload, which callers ask for: read it. */
@@ -1453,12 +1554,24 @@ void bus_switched(struct bl_bus *b, const char *from, const char *to, const char
                 log_debug("bus: cannot announce the switch: %s", strerror(-r));
 }
 
+void bus_profile_changed(struct bl_bus *b)
+{
+        if (!b || !b->bus)
+                return;
+        if (sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "PowerProfile", "PowerProfileSource",
+                                           "OnBattery", "ProfileAdjustment", NULL) < 0)
+                log_debug("bus: cannot announce the power profile");
+}
+
 void bus_holds_changed(struct bl_bus *b)
 {
         if (!b)
                 return;
         owners_prune(b);
-        emit_changed(b, "Holds");
+        /* One signal for both: a flood of holds queues no more than before. */
+        if (b->bus && sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Holds", "WinningHold",
+                                                     NULL) < 0)
+                log_debug("bus: cannot announce Holds");
         announce_state(b);
 }
 
@@ -1468,6 +1581,8 @@ void bus_config_changed(struct bl_bus *b)
                 return;
         emit_changed(b, "ConfigFiles");
         emit_changed(b, "ThermalLimits");
+        /* [holds] precedence may have changed. */
+        emit_changed(b, "WinningHold");
 }
 
 void bus_limits_changed(struct bl_bus *b)

@@ -23,6 +23,9 @@ void bus_thermal_changed(struct bl_bus *b);
 /* The thermal limits were resolved anew (zones changed). */
 void bus_limits_changed(struct bl_bus *b);
 
+/* What the desktop's profile or the battery adjusts changed. */
+void bus_profile_changed(struct bl_bus *b);
+
 /* No switch runs any more: calls that waited for one are answered. */
 void bus_switch_done(struct bl_bus *b);
 /* A level was found unreachable. */

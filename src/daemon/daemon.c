@@ -27,6 +27,7 @@
 #include "core/tick-jitter.h"
 #include "daemon/bus.h"
 #include "daemon/daemon.h"
+#include "daemon/desktop.h"
 #include "daemon/events.h"
 #include "daemon/holds-store.h"
 #include "daemon/message-ids.h"
@@ -338,7 +339,7 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
         }
         if (n > 0)
                 bus_holds_changed(d->bus);
-        h = holds_current(&d->holds);
+        h = holds_current(&d->holds, d->cfg.hold_precedence);
         if (!h) {
                 controller_set_hold(&d->ctl, -1, NULL);
                 return;
@@ -373,6 +374,9 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
         daemon_switch_cost(d, &cost);
         controller_set_switch_cost(&d->ctl, &cost);
         model_in_use_apply(&d->energy, &d->ctl, &d->ladder, &d->topo);
+        /* A new ladder: the profile's cap names a level of it. */
+        profile_effect(d->cfg.profiles, &d->ladder, &d->desktop_in, &d->profile);
+        controller_set_profile(&d->ctl, &d->profile);
         return 0;
 }
 
@@ -513,7 +517,7 @@ static void after_switch(struct bl_daemon *d)
 static void switch_fields(struct log_fields *f, const struct bl_daemon *d, const struct bl_decision *dec,
                           bl_usec_t took)
 {
-        const struct bl_hold *h = holds_current(&d->holds);
+        const struct bl_hold *h = holds_current(&d->holds, d->cfg.hold_precedence);
 
         log_field(f, "BIGLITTLE_FROM", "%s", daemon_level_name(d, dec->from));
         log_field(f, "BIGLITTLE_TO", "%s", daemon_level_name(d, dec->to));
@@ -1064,6 +1068,8 @@ int daemon_reload(struct bl_daemon *d)
                 log_info("reload: applied %s", files.path[i]);
         if (files.n == 0)
                 log_info("reload: applied the built-in defaults");
+        desktop_check_config(d, &cfg, LOG_WARNING);
+        desktop_apply(d);
         bus_config_changed(d->bus);
         r = 0;
 done:
@@ -1476,6 +1482,11 @@ static int setup(struct bl_daemon *d)
         if (r < 0)
                 log_warning("no D-Bus service (%s): status, holds and reload over the bus are unavailable",
                             strerror(-r));
+        desktop_check_config(d, &d->cfg, LOG_WARNING);
+        r = desktop_open(&d->desktop, d);
+        if (r < 0)
+                log_info("desktop: not watching power-profiles-daemon and UPower (%s): no profile adjusts "
+                         "anything", strerror(-r));
         r = 0;
         /* Holds read back from disk take effect now. */
         daemon_decide_now(d);
@@ -1555,6 +1566,8 @@ static int teardown(struct bl_daemon *d)
         bool backend_ours;
         int status = 0;
 
+        desktop_close(d->desktop);
+        d->desktop = NULL;
         bus_close(d->bus);
         d->bus = NULL;
         backend_ours = wait_for_switch(d);

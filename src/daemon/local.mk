@@ -6,6 +6,7 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/state.h \
 	src/daemon/bus.h src/daemon/bus.c \
 	src/daemon/events.h src/daemon/events.c \
+	src/daemon/desktop.h src/daemon/desktop.c \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c \
 	src/daemon/message-ids.h \

@@ -23,6 +23,7 @@
 #include "sources/sampler.h"
 
 struct bl_bus;
+struct bl_desktop_watch;
 struct uevent_monitor;
 
 /* Runtime state (persistent holds) when systemd does not say where. */
@@ -73,6 +74,12 @@ struct bl_daemon {
         struct bl_holds holds;
         struct bl_history history;
         char runtime_dir[BL_PATH_MAX];  /* where persistent holds are kept */
+
+        /* Following the desktop (desktop.c): what power-profiles-daemon and
+         * UPower said, and the adjustment it makes. */
+        struct bl_desktop_watch *desktop;       /* NULL without a bus */
+        struct bl_desktop desktop_in;
+        struct bl_profile_effect profile;
 
         bl_usec_t interval;
         bl_usec_t next_tick;

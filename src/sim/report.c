@@ -109,10 +109,10 @@ static void json_eta(FILE *f, const char *indent, const struct sim_report *rep, 
         json_eta_key(f, indent, "eta", rep, energy_uj);
 }
 
-static void json_time_per_level(FILE *f, const char *indent, const struct sim_report *rep,
+static void json_time_in_level(FILE *f, const char *indent, const struct sim_report *rep,
                                 const bl_usec_t *time_in)
 {
-        json_key(f, indent, "time_per_level");
+        json_key(f, indent, "time_in_level_usec");
         fputc('{', f);
         for (unsigned i = 0; i < rep->mode->nclasses; i++) {
                 fputs(i ? ", " : "", f);
@@ -240,7 +240,7 @@ void report_run_json(FILE *f, const struct sim_report *rep)
         json_double(f, in, "late_work_ratio", -1, p->late_work_ratio);
         json_ulong(f, in, "switches", p->switches);
         json_double(f, in, "samples_per_s", 1, samples_per_s(rep, p));
-        json_time_per_level(f, in, rep, p->time_in);
+        json_time_in_level(f, in, rep, p->time_in);
         json_eta(f, in, rep, p->energy_uj);
         if (rep->rtapp)
                 json_qos(f, in, &p->qos);
@@ -283,7 +283,7 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         fprintf(f, "%-*s %s\n", w, "workload", rep->workload);
         fprintf(f, "%-*s %s\n", w, "policy", p->policy);
         fprintf(f, "%-*s %zu x %llu us\n", w, "steps", p->steps, (unsigned long long)rep->step_us);
-        fprintf(f, "%-*s %.3f\n", w, "energy_uj", p->energy_uj);
+        fprintf(f, "%-*s %.3f mJ\n", w, "energy", p->energy_uj / 1000.0);
         fprintf(f, "%-*s %.6g\n", w, "late_work_ratio", p->late_work_ratio);
         fprintf(f, "%-*s %lu\n", w, "switches", p->switches);
         fprintf(f, "%-*s %.1f\n", w, "samples_per_s", samples_per_s(rep, p));
@@ -291,15 +291,15 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                 char key[BL_NAME_MAX + 8];
 
                 snprintf(key, sizeof(key), "time %s", rep->mode->class_name[i]);
-                fprintf(f, "%-*s %llu us (%.1f%%)\n", w, key, (unsigned long long)p->time_in[i],
+                fprintf(f, "%-*s %.1f ms (%.1f%%)\n", w, key, (double)p->time_in[i] / 1000.0,
                         share_pct(p->time_in[i], length));
         }
         fprintf(f, "%-*s %s\n", w, "oracle_start", oracle_start_name(rep->oracle->start, buf, sizeof(buf)));
-        fprintf(f, "%-*s %.3f\n", w, "oracle_energy_uj", rep->oracle->energy_uj);
+        fprintf(f, "%-*s %.3f mJ\n", w, "oracle_energy", rep->oracle->energy_uj / 1000.0);
         fprintf(f, "%-*s %lu\n", w, "oracle_switches", rep->oracle->switches);
         fprintf(f, "%-*s %zu\n", w, "oracle_infeasible_steps", rep->oracle->infeasible_steps);
-        fprintf(f, "%-*s %.3f\n", w, "always_big_energy_uj", rep->big.energy_uj);
-        fprintf(f, "%-*s %.3f\n", w, "always_little_energy_uj", rep->little.energy_uj);
+        fprintf(f, "%-*s %.3f mJ\n", w, "always_big_energy", rep->big.energy_uj / 1000.0);
+        fprintf(f, "%-*s %.3f mJ\n", w, "always_little_energy", rep->little.energy_uj / 1000.0);
         if (sim_eta(rep->big.energy_uj, p->energy_uj, rep->oracle->energy_uj, &eta))
                 fprintf(f, "%-*s %.4f\n", w, "eta", eta);
         else
@@ -307,8 +307,8 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         if (rep->reactive) {
                 const struct sim_result *r = rep->reactive;
 
-                fprintf(f, "%-*s %.3f uJ, late_work_ratio %.6g, %lu switches, eta ", w, "reactive_oracle",
-                        r->energy_uj, r->late_work_ratio, r->switches);
+                fprintf(f, "%-*s %.3f mJ, late_work_ratio %.6g, %lu switches, eta ", w, "reactive_oracle",
+                        r->energy_uj / 1000.0, r->late_work_ratio, r->switches);
                 if (sim_eta(rep->big.energy_uj, r->energy_uj, rep->oracle->energy_uj, &eta))
                         fprintf(f, "%.4f", eta);
                 else
@@ -319,8 +319,8 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                 fprintf(f, "%-*s %lu\n", w, "activations", p->qos.activations);
                 fprintf(f, "%-*s %lu\n", w, "misses", p->qos.misses);
                 if (p->qos.activations > 0) {
-                        fprintf(f, "%-*s %.1f\n", w, "min_slack_us", p->qos.min_slack_us);
-                        fprintf(f, "%-*s %.1f\n", w, "mean_slack_us", p->qos.mean_slack_us);
+                        fprintf(f, "%-*s %.3f ms\n", w, "min_slack", p->qos.min_slack_us / 1000.0);
+                        fprintf(f, "%-*s %.3f ms\n", w, "mean_slack", p->qos.mean_slack_us / 1000.0);
                 }
                 fprintf(f, "note: %s\n", ORACLE_NOTE_RTAPP);
                 for (unsigned i = 0; i < rep->napprox; i++)
@@ -329,11 +329,11 @@ void report_run_text(FILE *f, const struct sim_report *rep)
         if (rep->live) {
                 const struct sim_levels *lv = &rep->mode->levels;
 
-                fprintf(f, "%-*s %llu us\n", w, "off_ladder", (unsigned long long)rep->off_ladder_us);
+                fprintf(f, "%-*s %.3f ms\n", w, "off_ladder", (double)rep->off_ladder_us / 1000.0);
                 fprintf(f, "%-*s %s\n", w, "online_at_exit", rep->online_at_exit ? rep->online_at_exit : "");
-                fprintf(f, "switch sequence (t_us from -> to):\n");
+                fprintf(f, "switch sequence (ms: from -> to):\n");
                 for (size_t i = 0; i < rep->nswitches; i++)
-                        fprintf(f, "  %llu %s -> %s\n", (unsigned long long)rep->switches[i].t,
+                        fprintf(f, "  %.3f %s -> %s\n", (double)rep->switches[i].t / 1000.0,
                                 lv->level[rep->switches[i].from].name, lv->level[rep->switches[i].to].name);
         }
 }
@@ -508,7 +508,7 @@ void report_compare_json(FILE *f, const struct sim_report *rep)
                 json_ulong(f, in2, "switches", r->switches);
                 if (r->samples_per_s >= 0.0)
                         json_double(f, in2, "samples_per_s", 1, r->samples_per_s);
-                json_time_per_level(f, in2, rep, r->time_in);
+                json_time_in_level(f, in2, rep, r->time_in);
                 if (rep->rtapp && r->qos)
                         json_qos(f, in2, r->qos);
                 fputs("\n    }", f);

@@ -412,7 +412,7 @@ START_TEST(test_args_usage_errors)
                 int status;
 
                 ck_assert_msg(parse(&a, &status, cases[i]) == 1, "case %zu accepted", i);
-                ck_assert_int_eq(status, 2);
+                ck_assert_int_eq(status, 64);
                 args_done(&a);
         }
 }
@@ -442,9 +442,9 @@ START_TEST(test_report_errors)
                 { "org.freedesktop.DBus.Error.NameHasNoOwner", 69 },
                 { "org.freedesktop.DBus.Error.AccessDenied", 4 },
                 { "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired", 4 },
-                { "org.bigLittle.Switch1.Error.UnknownLevel", 2 },
-                { "org.bigLittle.Switch1.Error.InvalidDuration", 2 },
-                { "org.bigLittle.Switch1.Error.InvalidReason", 2 },
+                { "org.bigLittle.Switch1.Error.UnknownLevel", 64 },
+                { "org.bigLittle.Switch1.Error.InvalidDuration", 64 },
+                { "org.bigLittle.Switch1.Error.InvalidReason", 64 },
                 { "org.bigLittle.Switch1.Error.TooManyHolds", 1 },
                 { "org.bigLittle.Switch1.Error.NoSuchHold", 1 },
                 { "org.bigLittle.Switch1.Error.ReloadRefused", 1 },

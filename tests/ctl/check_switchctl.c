@@ -175,6 +175,28 @@ START_TEST(test_completion_lists)
         run_switchctl(&env, NULL, &r, ARGS("__holds"));
         expect_run(&r, 0, "3\n5\n", "");
         run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("__keys"));
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "\nlevel\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\nscores.psi\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\nthermal_limits.cap_mc\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\ntime_in_level_usec.little\ntime_in_level_usec.big\n"));
+        ck_assert_ptr_null(strstr(r.out, "usec.\n"));
+        run_free(&r);
+}
+END_TEST
+
+/* Without a daemon the completion still gets the fixed keys. */
+START_TEST(test_completion_keys_no_daemon)
+{
+        struct run r;
+
+        run_switchctl(&env, NULL, &r, ARGS("__keys"));
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "mode\n"));
+        ck_assert_ptr_nonnull(strstr(r.out, "\nthresholds.up\n"));
+        ck_assert_ptr_null(strstr(r.out, "time_in_level_usec"));
+        run_free(&r);
 }
 END_TEST
 
@@ -321,6 +343,18 @@ START_TEST(test_release_all)
 }
 END_TEST
 
+START_TEST(test_release_all_nothing)
+{
+        struct run r;
+
+        env_fake(&env, ARGS("--scenario", "quiet"));
+        run_switchctl(&env, NULL, &r, ARGS("release", "--all"));
+        expect_run(&r, 0, "You held nothing to release.\n", "");
+        expect_calls("ReleaseAll\n");
+        run_free(&r);
+}
+END_TEST
+
 START_TEST(test_auto)
 {
         struct run r;
@@ -391,6 +425,130 @@ START_TEST(test_monitor_sigint)
 }
 END_TEST
 
+/* --wait: started before the daemon, it follows it once it comes. */
+START_TEST(test_monitor_wait)
+{
+        int out_fd, err_fd;
+        pid_t pid;
+        char *early, *err;
+        struct run r;
+
+        pid = run_start(&env, NULL, ARGS("monitor", "--wait"), &out_fd, &err_fd);
+        err = read_until(err_fd, "system bus)\n", 5000);
+        ck_assert_str_eq(err, "switchctl: waiting for bigLittled (org.bigLittle.Switch1 on the system bus)\n");
+        free(err);
+        env_fake(&env, NULL);
+        err = read_until(err_fd, "running\n", 5000);
+        ck_assert_str_eq(err, "switchctl: bigLittled is running\n");
+        free(err);
+        fake_emit_switched("little", "big", "demand 612 > 80% of little (377) for 40 ms");
+        early = read_until(out_fd, "little -> big: demand 612 > 80% of little (377) for 40 ms\n", 5000);
+        run_finish(pid, SIGINT, out_fd, err_fd, early, &r);
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "little -> big: demand 612"));
+        run_free(&r);
+}
+END_TEST
+
+/* --wait with the daemon up: no waiting, nothing said. */
+START_TEST(test_monitor_wait_running)
+{
+        int out_fd, err_fd;
+        pid_t pid;
+        struct run r;
+
+        env_fake(&env, NULL);
+        pid = run_start(&env, NULL, ARGS("monitor", "--wait"), &out_fd, &err_fd);
+        wait_for_call(&env, "GetAll");
+        run_finish(pid, SIGINT, out_fd, err_fd, NULL, &r);
+        expect_run(&r, 0, "", "");
+        run_free(&r);
+}
+END_TEST
+
+/* Without --wait, no daemon is an error at once (test_not_running has the rest). */
+START_TEST(test_monitor_no_wait)
+{
+        struct run r;
+
+        run_switchctl(&env, NULL, &r, ARGS("monitor"));
+        expect_run(&r, 69, "", MSG_NOT_RUNNING);
+        run_free(&r);
+}
+END_TEST
+
+/* get KEY: one value, named as in status --json. */
+START_TEST(test_get)
+{
+        const struct {
+                const char *key, *out;
+        } cases[] = {
+                { "level", "little\n" },
+                { "target_level", "big\n" },
+                { "levels", "little big\n" },
+                { "mode", "cluster\n" },
+                { "demand", "612.4\n" },
+                { "thresholds.up", "301.6\n" },
+                { "thresholds.down", "\n" },
+                { "thermal.state", "normal\n" },
+                { "thermal.temperature_mc", "61500\n" },
+                { "thermal_limits.cap_mc", "75000\n" },
+                { "thermal_limits.critical_mc", "90000\n" },
+                { "scores.psi", "612.4\n" },
+                { "switches", "42\n" },
+                { "holds", "3 5\n" },
+                { "time_in_level_usec.little", "10800000000\n" },
+                { "time_in_level_usec.big", "3600000000\n" },
+                { "backend", "hotplug\n" },
+        };
+
+        env_fake(&env, NULL);
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                struct run r;
+
+                run_switchctl(&env, NULL, &r, ARGS("get", cases[i].key));
+                if (strcmp(r.out, cases[i].out) != 0)
+                        fprintf(stderr, "get %s\n", cases[i].key);
+                expect_run(&r, 0, cases[i].out, "");
+                run_free(&r);
+        }
+}
+END_TEST
+
+START_TEST(test_get_quiet)
+{
+        struct run r;
+
+        env_fake(&env, ARGS("--scenario", "quiet"));
+        run_switchctl(&env, NULL, &r, ARGS("get", "thermal.temperature_mc"));
+        expect_run(&r, 0, "\n", "");
+        run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("get", "holds"));
+        expect_run(&r, 0, "\n", "");
+        run_free(&r);
+}
+END_TEST
+
+START_TEST(test_get_unknown)
+{
+        struct run r;
+
+        /* Unknown whether the daemon runs or not: the key is wrong either way. */
+        run_switchctl(&env, NULL, &r, ARGS("get", "temperature"));
+        expect_run(&r, 64, "", "switchctl: get: unknown key \"temperature\"\nTry \"switchctl help get\".\n");
+        run_free(&r);
+        env_fake(&env, NULL);
+        run_switchctl(&env, NULL, &r, ARGS("get", "time_in_level_usec.turbo"));
+        expect_run(&r, 64, "",
+                   "switchctl: get: the daemon reports no \"time_in_level_usec.turbo\"\n"
+                   "Try \"switchctl status\".\n");
+        run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("get"));
+        expect_run(&r, 64, "", "switchctl: get: missing KEY (see switchctl help get)\n");
+        run_free(&r);
+}
+END_TEST
+
 /* Errors: the message and the exit status of each. */
 
 static void error_case(const char *const *fake_args, const char *const *argv, int status, const char *err)
@@ -405,16 +563,15 @@ static void error_case(const char *const *fake_args, const char *const *argv, in
 
 START_TEST(test_error_unknown_level)
 {
-        error_case(NULL, ARGS("hold", "turbo", "--persist"), 2,
+        error_case(NULL, ARGS("hold", "turbo", "--persist"), 64,
                    "switchctl: unknown level \"turbo\"; the levels are: little, big\n");
 }
 END_TEST
 
 START_TEST(test_error_invalid_duration)
 {
-        error_case(NULL, ARGS("hold", "big", "--for", "2h", "--persist"), 2,
-                   "switchctl: duration 7200 s: a hold lasts more than 0 and at most 3600 s "
-                   "([holds] max_duration_s)\n");
+        error_case(NULL, ARGS("hold", "big", "--for", "2h", "--persist"), 64,
+                   "switchctl: a hold of 2h is out of range: at most 1h ([holds] max_duration_s = 3600)\n");
         expect_calls("HoldWithFlags level=big duration=7200000000 reason=\"\" flags=1\n");
 }
 END_TEST
@@ -425,7 +582,7 @@ START_TEST(test_error_invalid_reason)
 
         memset(reason, 'x', sizeof(reason) - 1);
         reason[sizeof(reason) - 1] = '\0';
-        error_case(NULL, ARGS("hold", "big", "--persist", "--reason", reason), 2,
+        error_case(NULL, ARGS("hold", "big", "--persist", "--reason", reason), 64,
                    "switchctl: reason longer than 255 bytes\n");
 }
 END_TEST
@@ -492,6 +649,7 @@ START_TEST(test_usage_errors)
                   "switchctl: unknown option \"--frobnicate\"\nTry \"switchctl --help\".\n" },
                 { ARGS("-x"), "switchctl: unknown option \"-x\"\nTry \"switchctl --help\".\n" },
                 { ARGS("auto", "now"), "switchctl: auto: too many arguments\nTry \"switchctl --help\".\n" },
+                { ARGS("status", "--wait"), "switchctl: status: --wait does not apply here\n" },
         };
 
         env_fake(&env, NULL);
@@ -499,7 +657,7 @@ START_TEST(test_usage_errors)
                 struct run r;
 
                 run_switchctl(&env, NULL, &r, cases[i].argv);
-                expect_run(&r, 2, "", cases[i].err);
+                expect_run(&r, 64, "", cases[i].err);
                 run_free(&r);
         }
         expect_calls("");
@@ -517,6 +675,48 @@ START_TEST(test_help_and_version)
         run_free(&r);
         run_switchctl(&env, NULL, &r, ARGS("--version"));
         expect_run(&r, 0, "switchctl " PACKAGE_VERSION "\n", "");
+        run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("-V"));
+        expect_run(&r, 0, "switchctl " PACKAGE_VERSION "\n", "");
+        run_free(&r);
+}
+END_TEST
+
+/* "VERB --help" and "help VERB": that verb's usage and options only. */
+START_TEST(test_verb_help)
+{
+        const char *const *forms[] = { ARGS("hold", "--help"), ARGS("--help", "hold"), ARGS("help", "hold"),
+                                       ARGS("hold", "big", "-h") };
+        struct run r, global;
+
+        run_switchctl(&env, NULL, &global, ARGS("help"));
+        expect_run(&global, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(global.out, "Usage: switchctl [OPTION]... [VERB] [ARG]...\n"));
+        for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+                run_switchctl(&env, NULL, &r, forms[i]);
+                expect_run(&r, 0, NULL, "");
+                ck_assert_ptr_nonnull(strstr(r.out, "Usage: switchctl [OPTION]... hold LEVEL [-- COMMAND...]\n"
+                                                    "Keep LEVEL while switchctl runs (or COMMAND does).\n"));
+                ck_assert_ptr_nonnull(strstr(r.out, "--for DURATION"));
+                ck_assert_ptr_null(strstr(r.out, "--json"));
+                ck_assert_str_ne(r.out, global.out);
+                run_free(&r);
+        }
+        run_free(&global);
+        run_switchctl(&env, NULL, &r, ARGS("help", "get"));
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "  time_in_level_usec.LEVEL "));
+        run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("history", "--help"));
+        expect_run(&r, 0, NULL, "");
+        ck_assert_ptr_nonnull(strstr(r.out, "-n, --lines N"));
+        ck_assert_ptr_null(strstr(r.out, "--for"));
+        run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("help", "frobnicate"));
+        expect_run(&r, 64, "", "switchctl: help: unknown verb \"frobnicate\"\nTry \"switchctl --help\".\n");
+        run_free(&r);
+        run_switchctl(&env, NULL, &r, ARGS("help", "__levels"));
+        expect_run(&r, 64, "", "switchctl: help: unknown verb \"__levels\"\nTry \"switchctl --help\".\n");
         run_free(&r);
 }
 END_TEST
@@ -603,7 +803,7 @@ START_TEST(test_not_permitted)
         /* Nobody has no holds of its own; those of others stay, and it says so. */
         run_switchctl(&env, &o, &r, ARGS("auto"));
         expect_run(&r, 0,
-                   "Released 0 holds.\n"
+                   "You held nothing to release.\n"
                    "2 holds of other users remain in force (holds 3 5); see switchctl status.\n",
                    "");
         run_free(&r);
@@ -796,6 +996,7 @@ static Suite *switchctl_suite(void)
         tcase_add_test(tc, test_stats_json);
         tcase_add_test(tc, test_stats_quiet);
         tcase_add_test(tc, test_completion_lists);
+        tcase_add_test(tc, test_completion_keys_no_daemon);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("control");
@@ -810,10 +1011,17 @@ static Suite *switchctl_suite(void)
         tcase_add_test(tc, test_hold_daemon_stops);
         tcase_add_test(tc, test_release);
         tcase_add_test(tc, test_release_all);
+        tcase_add_test(tc, test_release_all_nothing);
         tcase_add_test(tc, test_auto);
         tcase_add_test(tc, test_reload);
         tcase_add_test(tc, test_monitor);
         tcase_add_test(tc, test_monitor_sigint);
+        tcase_add_test(tc, test_monitor_wait);
+        tcase_add_test(tc, test_monitor_wait_running);
+        tcase_add_test(tc, test_monitor_no_wait);
+        tcase_add_test(tc, test_get);
+        tcase_add_test(tc, test_get_quiet);
+        tcase_add_test(tc, test_get_unknown);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("errors");
@@ -826,6 +1034,7 @@ static Suite *switchctl_suite(void)
         tcase_add_test(tc, test_error_reload_refused);
         tcase_add_test(tc, test_usage_errors);
         tcase_add_test(tc, test_help_and_version);
+        tcase_add_test(tc, test_verb_help);
         tcase_add_test(tc, test_not_running);
         tcase_add_test(tc, test_no_bus);
         tcase_add_test(tc, test_not_permitted);

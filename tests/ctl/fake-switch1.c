@@ -87,6 +87,10 @@ struct scenario {
         double cost[6];
         uint64_t settle[6];
         const char *const *unreachable;
+        /* WinningHold (id, why) and ProfileAdjustment */
+        uint32_t winning_hold;
+        const char *winning_why;
+        const char *profile_adjustment;
 };
 
 static const char *const two_levels[] = { "little", "big", NULL };
@@ -154,11 +158,11 @@ static const struct scenario full = {
                 "{\"mode\":\"cluster\",\"mode_reason\":\"mode = auto: no in-kernel switcher,"
                 " so auto_mode = cluster\",\"topology\":\"cpufreq related_cpus + cpu_capacity\","
                 "\"level\":\"little\",\"target_level\":\"big\","
-                "\"levels\":[\"little\",\"big\"],\"demand\":612.4,\"thresholds\":{\"up\":301.6,\"down\":0},"
+                "\"levels\":[\"little\",\"big\"],\"demand\":612.4,\"thresholds\":{\"up\":301.6,\"down\":null},"
                 "\"scores\":{\"pelt\":598.25,\"psi\":612.4},\"thermal\":{\"state\":\"normal\","
-                "\"temperature_mc\":61500},\"thermal_limits\":{\"cap_c\":75,\"cap_source\":\"trip\","
-                "\"cap_origin\":\"thermal_zone0 cpu-thermal passive trip 80.0 °C − 5\",\"release_c\":70,"
-                "\"release_source\":\"trip\",\"release_origin\":\"cap 75.0 °C − 5\",\"critical_c\":90,"
+                "\"temperature_mc\":61500},\"thermal_limits\":{\"cap_mc\":75000,\"cap_source\":\"trip\","
+                "\"cap_origin\":\"thermal_zone0 cpu-thermal passive trip 80.0 °C − 5\",\"release_mc\":70000,"
+                "\"release_source\":\"trip\",\"release_origin\":\"cap 75.0 °C − 5\",\"critical_mc\":90000,"
                 "\"critical_source\":\"trip\","
                 "\"critical_origin\":\"thermal_zone0 cpu-thermal critical trip 95.0 °C − 5\"},"
                 "\"holds\":[{\"id\":3,\"level\":\"big\",\"uid\":4242,\"pid\":777,"
@@ -167,7 +171,7 @@ static const struct scenario full = {
                 "\"uid\":0,\"pid\":1234,\"unit\":\"battery-saver.service\",\"reason\":\"on battery\","
                 "\"since_wall_usec\":1796119500000000,\"until_wall_usec\":1796123100000000,"
                 "\"persist\":true}],\"backend\":\"hotplug\",\"switches\":42,"
-                "\"time_in_level\":{\"little\":10800000000,\"big\":3600000000},"
+                "\"time_in_level_usec\":{\"little\":10800000000,\"big\":3600000000},"
                 "\"last_reason\":\"hold 5 by uid 0: \\\"on battery\\\"\","
                 "\"config_files\":[\"/etc/bigLittle.conf\",\"/etc/bigLittle.conf.d/50-laptop.conf\"]}",
         /* 1 ms + 6 ms per CPU; 3 measured, the last 25 ms for 4 CPUs, the longest 31.2 ms */
@@ -175,6 +179,10 @@ static const struct scenario full = {
         /* settled after 120 ms last, 90 ms on average, 300 ms at most; 3 windows, 1 at its bound */
         .settle = { 120000, 90000, 300000, 3, 1, 17 },
         .unreachable = no_strings,
+        .winning_hold = 5,
+        .winning_why = "newest of 2",
+        .profile_adjustment = "power-saver (power-profiles-daemon) → cap little; "
+                              "on battery (UPower) → bias +10% toward LITTLE",
 };
 
 static const struct scenario quiet = {
@@ -206,6 +214,8 @@ static const struct scenario quiet = {
         .cost = { 0, 15, 0, 0, 0, 0 },
         .settle = { 0 },
         .unreachable = quiet_unreachable,
+        .winning_why = "",
+        .profile_adjustment = "",
 };
 
 struct fake {
@@ -294,12 +304,13 @@ static int place_hold(sd_bus_message *m, struct fake *f, const char *method, boo
         if (!known_level(f, level))
                 return sd_bus_error_setf(error, ERR "UnknownLevel",
                                          "unknown level \"%s\"; the levels are: little, big", level);
+        /* The daemon's words, its units simplified to whole hours or µs. */
         if (duration == 0 || duration > MAX_DURATION)
                 return sd_bus_error_setf(error, ERR "InvalidDuration",
-                                         "duration %" PRIu64
-                                         " s: a hold lasts more than 0 and at most 3600 s "
-                                         "([holds] max_duration_s)",
-                                         duration / 1000000);
+                                         "a hold of %" PRIu64 "%s is out of range: at most 1h "
+                                         "([holds] max_duration_s = 3600)",
+                                         duration % 3600000000 ? duration : duration / 3600000000,
+                                         duration % 3600000000 ? "us" : "h");
         if (strlen(reason) > 255)
                 return sd_bus_error_set(error, ERR "InvalidReason", "reason longer than 255 bytes");
         if (f->too_many || f->n_holds == MAX_HOLDS)
@@ -508,9 +519,18 @@ static int get_string(sd_bus *bus, const char *path, const char *iface, const ch
                         : strcmp(property, "Backend") == 0     ? sc->backend
                         : strcmp(property, "Topology") == 0    ? sc->topology
                         : strcmp(property, "EnergyModel") == 0 ? sc->energy_model
+                        : strcmp(property, "ProfileAdjustment") == 0 ? sc->profile_adjustment
                                                                : sc->last_reason;
 
         return sd_bus_message_append_basic(reply, 's', v);
+}
+
+static int get_winning_hold(sd_bus *bus, const char *path, const char *iface, const char *property,
+                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const struct scenario *sc = ((struct fake *)userdata)->sc;
+
+        return sd_bus_message_append(reply, "(us)", sc->winning_hold, sc->winning_why);
 }
 
 static int get_strv(sd_bus *bus, const char *path, const char *iface, const char *property,
@@ -637,6 +657,8 @@ static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_PROPERTY("ThermalState", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("ThermalLimits", "a(siss)", get_limits, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Holds", "a(usuisssttb)", get_holds, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("WinningHold", "(us)", get_winning_hold, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("ProfileAdjustment", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("Backend", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("EnergyModel", "s", get_string, 0, 0),
         SD_BUS_PROPERTY("Topology", "s", get_string, 0, SD_BUS_VTABLE_PROPERTY_CONST),

@@ -18,5 +18,6 @@ tests_ctl_check_switchctl_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(SYSTEMD_CFLAGS
 	-DGOLDEN_DIR='"$(abs_top_srcdir)/tests/data/ctl"'
 tests_ctl_check_switchctl_LDADD = $(CHECK_LIBS) $(SYSTEMD_LIBS)
 
-dist_check_SCRIPTS += tests/ctl/check_completion.sh
-TESTS += tests/ctl/check_completion.sh
+dist_check_SCRIPTS += tests/ctl/check_completion.sh tests/ctl/check_completion_zsh.sh
+TESTS += tests/ctl/check_completion.sh tests/ctl/check_completion_zsh.sh
+EXTRA_DIST += tests/ctl/completion-standins.sh

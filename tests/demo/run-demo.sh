@@ -163,7 +163,7 @@ awk -v svg="$shown/timeline.svg" -v logfile="$shown/daemon.log" '
         /^  "switches"/ { switches = value($0) }
         /^  "eta"/ { eta = value($0) }
         /^  "online_at_exit"/ { online = value($0) }
-        /^  "time_per_level"/ {
+        /^  "time_in_level_usec"/ {
                 n = split(value($0), parts, /[{}:, ]+/)
                 for (i = 2; i + 1 <= n; i += 2)
                         levels = levels sprintf("%s%s %.1f s", levels == "" ? "" : ", ", parts[i], parts[i + 1] / 1e6)

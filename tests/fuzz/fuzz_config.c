@@ -42,6 +42,16 @@ static void check_ranges(const struct bl_config *c)
         FUZZ_ASSERT(c->release_temp_mc >= 20000 && c->release_temp_mc <= 150000);
         FUZZ_ASSERT(c->critical_temp_mc >= 20000 && c->critical_temp_mc <= 150000);
         FUZZ_ASSERT(c->holds_max_duration_s >= 1 && c->holds_max_duration_s <= 604800);
+        FUZZ_ASSERT(c->hold_precedence >= BL_HOLD_NEWEST && c->hold_precedence <= BL_HOLD_HIGHEST);
+        for (unsigned i = 0; i < BL_PROFILE_NSECTIONS; i++) {
+                const struct bl_profile_conf *p = &c->profiles[i];
+
+                FUZZ_ASSERT(p->action >= BL_PROFILE_NOTHING && p->action <= BL_PROFILE_HOLD_TOP);
+                FUZZ_ASSERT(p->bias_pct >= -BL_PROFILE_BIAS_MAX && p->bias_pct <= BL_PROFILE_BIAS_MAX);
+                FUZZ_ASSERT(p->action != BL_PROFILE_BIAS || p->bias_pct != 0);
+                FUZZ_ASSERT(terminated(p->cap, sizeof(p->cap)) && terminated(p->file, sizeof(p->file)));
+                FUZZ_ASSERT(p->action != BL_PROFILE_CAP || p->cap[0]);
+        }
         FUZZ_ASSERT(c->ncpuset_groups <= BL_CPUSET_MAX_GROUPS);
         for (unsigned i = 0; i < c->ncpuset_groups; i++) {
                 FUZZ_ASSERT(terminated(c->cpuset_groups[i], sizeof(c->cpuset_groups[i])));

@@ -32,7 +32,7 @@ installed() {
         fi
 }
 
-echo "1..17"
+echo "1..23"
 # Not make -C: the sub-make must not inherit a parallel check's goals.
 if (cd "$build" && ${MAKE:-make} install DESTDIR="$dest") >"$tmp/install.log" 2>&1; then
         result 0 "make install DESTDIR"
@@ -45,6 +45,10 @@ installed "$dbuspolicydir/org.bigLittle.Switch1.conf" "D-Bus policy"
 installed "$polkitactiondir/org.bigLittle.Switch1.policy" "polkit action"
 installed "$systemdsystemunitdir/bigLittle.service" "systemd unit"
 installed "$sysconfdir/bigLittle.conf" "configuration"
+for program in switchctl bigLittled blsim; do
+        installed "$bashcompletiondir/$program" "bash completion of $program"
+        installed "$zshcompletiondir/_$program" "zsh completion of $program"
+done
 installed "$catalogdir/bigLittle.catalog" "journal catalog"
 installed "$dbusinterfacesdir/org.bigLittle.Switch1.xml" "D-Bus interface description"
 

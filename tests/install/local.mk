@@ -10,6 +10,8 @@ tests/install/installdirs.sh: Makefile
 		echo "dbuspolicydir='$(dbuspolicydir)'"; \
 		echo "polkitactiondir='$(polkitactiondir)'"; \
 		echo "systemdsystemunitdir='$(systemdsystemunitdir)'"; \
+		echo "bashcompletiondir='$(bashcompletiondir)'"; \
+		echo "zshcompletiondir='$(zshcompletiondir)'"; \
 		echo "catalogdir='$(catalogdir)'"; \
 		echo "dbusinterfacesdir='$(dbusinterfacesdir)'"; \
 		echo "boardsdir='$(boardsdir)'"; \

@@ -492,8 +492,8 @@ START_TEST(test_e2e_thermal)
                  "critical_temp_c = 90\n", base_config);
         start_live(BROWSER, config);
         status = ctl_json("status");
-        ck_assert_double_eq(number_of(status, "thermal_limits.cap_c"), 70);
-        ck_assert_double_eq(number_of(status, "thermal_limits.release_c"), 60);
+        ck_assert_double_eq(number_of(status, "thermal_limits.cap_mc"), 70000);
+        ck_assert_double_eq(number_of(status, "thermal_limits.release_mc"), 60000);
         rtapp_json_free(status);
         (void)expect_online(BIG, SWITCH_BOUND_MS);
         heat_big(55);

@@ -86,15 +86,15 @@ static const char *compare_row(const char *json, const char *name)
         return p;
 }
 
-/* time_per_level of a row: the levels it names must be the case's, in
+/* time_in_level_usec of a row: the levels it names must be the case's, in
  * order, and their times must add up to the workload's length. */
 static void assert_levels(const struct soc_case *c, const char *row, const char *policy)
 {
-        const char *p = strstr(row, "\"time_per_level\": {");
+        const char *p = strstr(row, "\"time_in_level_usec\": {");
         unsigned long long total = 0;
         unsigned n = 0;
 
-        ck_assert_msg(p != NULL, "%s %s: row %s has no time_per_level", c->board, c->mode, policy);
+        ck_assert_msg(p != NULL, "%s %s: row %s has no time_in_level_usec", c->board, c->mode, policy);
         p = strchr(p, '{') + 1;
         while (*p != '}') {
                 char name[32];
@@ -102,7 +102,7 @@ static void assert_levels(const struct soc_case *c, const char *row, const char 
                 int used = 0;
 
                 ck_assert_msg(sscanf(p, " \"%31[^\"]\": %llu%n", name, &us, &used) == 2 && used > 0,
-                              "%s %s: bad time_per_level entry: %.80s", c->board, c->mode, p);
+                              "%s %s: bad time_in_level_usec entry: %.80s", c->board, c->mode, p);
                 ck_assert_msg(n < MAX_LEVELS && c->levels[n] && strcmp(name, c->levels[n]) == 0,
                               "%s %s: row %s's level %u is %s, not %s", c->board, c->mode, policy, n, name,
                               n < MAX_LEVELS && c->levels[n] ? c->levels[n] : "(none)");

@@ -630,3 +630,21 @@ const char *harness_saved_settings(void)
         fclose(f);
         return buf;
 }
+
+int harness_run(const char *cmd, char *out, size_t size)
+{
+        char line[PATH_MAX + 512];
+        size_t len = 0;
+        FILE *p;
+        int status;
+
+        snprintf(line, sizeof(line), "%s 2>&1", cmd);
+        p = popen(line, "r");
+        ck_assert_ptr_nonnull(p);
+        while (len + 1 < size && fgets(out + len, (int)(size - len), p))
+                len += strlen(out + len);
+        out[len] = '\0';
+        status = pclose(p);
+        ck_assert_msg(WIFEXITED(status), "%s did not exit", cmd);
+        return WEXITSTATUS(status);
+}

@@ -189,3 +189,7 @@ void harness_stop_child(pid_t pid);
  * test's process dies, so a test that times out takes it along. Returns its
  * pid, for the caller to wait for. */
 pid_t harness_exec_to_files(char *const argv[], const char *out, const char *err);
+/* Runs the shell command 'cmd' with its standard error joined to its
+ * output, which goes to 'out' (what fits); returns its exit status. Fails
+ * the test when it does not exit. */
+int harness_run(const char *cmd, char *out, size_t size);

@@ -71,6 +71,15 @@ tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CF
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"' -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
 tests_integration_check_bus_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
+# Following the desktop: fakes of power-profiles-daemon and UPower on the private bus.
+integration_tests += tests/integration/check_desktop
+tests_integration_check_desktop_SOURCES = tests/integration/check_desktop.c \
+	tests/integration/fake-desktop.h tests/integration/fake-desktop.c $(INTEGRATION_HARNESS)
+tests_integration_check_desktop_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
+	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
+	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"'
+tests_integration_check_desktop_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+
 # bigLittled --record: this machine's /proc/stat and a fake board's known load.
 integration_tests += tests/integration/check_record
 tests_integration_check_record_SOURCES = tests/integration/check_record.c $(INTEGRATION_HARNESS)

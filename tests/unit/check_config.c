@@ -1561,6 +1561,15 @@ START_TEST(test_shipped_config)
         ck_assert_int_eq(cfg.critical_temp_mc, def.critical_temp_mc);
         ck_assert_int_eq(cfg.holds_allow_users, def.holds_allow_users);
         ck_assert_uint_eq(cfg.holds_max_duration_s, def.holds_max_duration_s);
+        ck_assert_int_eq(cfg.hold_precedence, def.hold_precedence);
+        for (unsigned i = 0; i < BL_PROFILE_NSECTIONS; i++) {
+                ck_assert_int_eq(cfg.profiles[i].action, def.profiles[i].action);
+                ck_assert_int_eq(cfg.profiles[i].bias_pct, def.profiles[i].bias_pct);
+                ck_assert_str_eq(cfg.profiles[i].cap, def.profiles[i].cap);
+                /* and written out, not left to the default */
+                ck_assert_msg(cfg.profiles[i].line > 0, "[profile.%s] is missing from the shipped file",
+                              profile_section_name(i));
+        }
         ck_assert_uint_eq(cfg.ncpuset_groups, def.ncpuset_groups);
         for (unsigned i = 0; i < def.ncpuset_groups; i++)
                 ck_assert_str_eq(cfg.cpuset_groups[i], def.cpuset_groups[i]);

@@ -661,6 +661,124 @@ START_TEST(test_idle_pair_mode)
 }
 END_TEST
 
+/* A load that climbs and falls: every kind of decision of the engine. */
+static const float *wave(unsigned i)
+{
+        static float busy[8];
+        const unsigned heavy = (i / 8) % 5;     /* 0-4 busy CPUs, each phase 8 ticks */
+
+        for (unsigned cpu = 0; cpu < 8; cpu++)
+                busy[cpu] = cpu % 4 < heavy ? 0.95f : 0.05f;
+        return busy;
+}
+
+/* Where neither power-profiles-daemon nor UPower runs, the profile model
+ * gives the effect of unknown inputs: the decisions are those of a
+ * controller never told of a profile, in every mode. */
+START_TEST(test_profile_unknown_changes_nothing)
+{
+        static const enum bl_mode modes[] = { BL_MODE_CLUSTER, BL_MODE_PAIR, BL_MODE_MP };
+        const struct bl_desktop nothing = { .profile = BL_PPD_UNKNOWN, .battery = BL_BATTERY_UNKNOWN };
+
+        for (unsigned m = 0; m < 3; m++) {
+                struct bl_controller plain, told;
+                struct bl_decision a[4], b[4];
+                struct bl_profile_effect e;
+                bl_cpuset online = set_of("0-7");
+                unsigned switches = 0;
+
+                setup_mode(modes[m]);
+                ck_assert_int_eq(controller_init(&plain, &ladder, &cfg, 0, 0), 0);
+                ck_assert_int_eq(controller_init(&told, &ladder, &cfg, 0, 0), 0);
+                for (unsigned i = 1; i <= 200; i++) {
+                        bl_usec_t now = i * TICK;
+
+                        profile_effect(cfg.profiles, &ladder, &nothing, &e);
+                        controller_set_profile(&told, &e);
+                        controller_decide(&plain, sample(now, &online, wave(i)), now, a);
+                        controller_decide(&told, sample(now, &online, wave(i)), now, b);
+                        for (unsigned p = 0; p < plain.nengines; p++) {
+                                ck_assert_uint_eq(a[p].to, b[p].to);
+                                ck_assert_int_eq(a[p].change, b[p].change);
+                                ck_assert_int_eq(a[p].cause, b[p].cause);
+                                ck_assert_str_eq(a[p].reason, b[p].reason);
+                                switches += a[p].change;
+                        }
+                        controller_switched(&plain, a, now);
+                        controller_switched(&told, b, now);
+                }
+                /* The load moved the levels, so the comparison saw switches. */
+                ck_assert_uint_ge(switches, 10);
+                controller_done(&plain);
+                controller_done(&told);
+        }
+}
+END_TEST
+
+START_TEST(test_profile_cap_bias_and_hold)
+{
+        static const float busy[8] = { 0.95f, 0, 0, 0, 0, 0, 0, 0 };
+        static const float some[8] = { 0.8f, 0, 0, 0, 0, 0, 0, 0 };
+        struct bl_profile_effect cap = { .cap = 0 }, bias = { .cap = -1, .bias_pct = 10 },
+                                 top = { .cap = -1, .hold_top = true }, none = { .cap = -1 };
+        struct bl_controller c;
+        struct bl_decision d[1];
+        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+
+        snprintf(cap.who, sizeof(cap.who), "profile power-saver");
+        snprintf(top.who, sizeof(top.who), "profile performance");
+        setup_mode(BL_MODE_CLUSTER);
+        ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
+        ck_assert_uint_eq(controller_decide(&c, sample(TICK, &little, busy), TICK, d), 1);
+        controller_switched(&c, d, TICK);
+        assert_state(&c, 1, "big");
+
+        /* The cap takes big away at once, and keeps it away. */
+        controller_set_profile(&c, &cap);
+        ck_assert_uint_eq(controller_decide(&c, sample(2 * TICK, &big, busy), 2 * TICK, d), 1);
+        ck_assert_int_eq(d[0].cause, BL_CAUSE_PROFILE);
+        ck_assert_str_eq(d[0].reason, "profile power-saver: highest level little");
+        controller_switched(&c, d, 2 * TICK);
+        ck_assert_uint_eq(controller_decide(&c, sample(3 * TICK, &little, busy), 3 * TICK, d), 0);
+        ck_assert_int_eq(d[0].cause, BL_CAUSE_PROFILE);
+        ck_assert_str_eq(d[0].reason, "demand 358 > 80% of little (377), held at little: profile power-saver");
+
+        /* A person's hold is not capped. */
+        controller_set_hold(&c, 1, "hold 1 by uid 0");
+        ck_assert_uint_eq(controller_decide(&c, sample(4 * TICK, &little, busy), 4 * TICK, d), 1);
+        ck_assert_int_eq(d[0].cause, BL_CAUSE_HOLD);
+        controller_switched(&c, d, 4 * TICK);
+        controller_set_hold(&c, -1, NULL);
+
+        /* The bias: 80% + 10 points; 0.8 x 377 = 302 < 90% of 377 goes down. */
+        controller_set_profile(&c, &bias);
+        ck_assert_uint_eq(c.engine[0].p.up_pct, 90);
+        ck_assert_uint_eq(c.engine[0].p.down_pct, 70);
+        ck_assert_uint_eq(controller_decide(&c, sample(5 * TICK, &big, some), 5 * TICK, d), 1);
+        ck_assert_uint_eq(d[0].to, 0);
+        controller_switched(&c, d, 5 * TICK);
+        /* 302 > 80% of 377 would go up without the bias. */
+        ck_assert_uint_eq(controller_decide(&c, sample(6 * TICK, &little, some), 6 * TICK, d), 0);
+
+        /* The profile's hold of the top level, and a person's over it. */
+        controller_set_profile(&c, &top);
+        ck_assert_uint_eq(c.engine[0].p.up_pct, 80);
+        ck_assert_uint_eq(controller_decide(&c, sample(7 * TICK, &little, some), 7 * TICK, d), 1);
+        ck_assert_int_eq(d[0].cause, BL_CAUSE_HOLD);
+        ck_assert_str_eq(d[0].reason, "profile performance: big");
+        controller_switched(&c, d, 7 * TICK);
+        controller_set_hold(&c, 0, "hold 2 by uid 1000");
+        ck_assert_uint_eq(controller_decide(&c, sample(8 * TICK, &big, some), 8 * TICK, d), 1);
+        ck_assert_str_eq(d[0].reason, "hold 2 by uid 1000: little");
+        controller_switched(&c, d, 8 * TICK);
+        controller_set_hold(&c, -1, NULL);
+        ck_assert_int_eq(c.hold_level, 1);
+        controller_set_profile(&c, &none);
+        ck_assert_int_eq(c.hold_level, -1);
+        controller_done(&c);
+}
+END_TEST
+
 static Suite *controller_suite(void)
 {
         Suite *s = suite_create("controller");
@@ -680,6 +798,8 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);
+        tcase_add_test(tc, test_profile_unknown_changes_nothing);
+        tcase_add_test(tc, test_profile_cap_bias_and_hold);
         tcase_add_test(tc, test_idle_backs_off_and_returns);
         tcase_add_test(tc, test_idle_never_backs_off_when_watched);
         tcase_add_test(tc, test_idle_pair_mode);

@@ -774,6 +774,8 @@ START_TEST(test_cause_strings)
         ck_assert_str_eq(cause_to_string(BL_CAUSE_DOWN), "down");
         ck_assert_str_eq(cause_to_string(BL_CAUSE_THERMAL_CAP), "thermal-cap");
         ck_assert_str_eq(cause_to_string(BL_CAUSE_CRITICAL), "critical");
+        ck_assert_str_eq(cause_to_string(BL_CAUSE_HOLD), "hold");
+        ck_assert_str_eq(cause_to_string(BL_CAUSE_PROFILE), "profile");
 }
 END_TEST
 

@@ -27,22 +27,60 @@ START_TEST(test_newest_wins_and_release)
         uint32_t ida, idb;
 
         holds_init(&hs);
-        ck_assert_ptr_null(holds_current(&hs));
+        ck_assert_ptr_null(holds_current(&hs, BL_HOLD_NEWEST));
         ck_assert_uint_eq(holds_next_expiry(&hs), 0);
         ck_assert_int_eq(holds_add(&hs, &a, &ida), 0);
         ck_assert_int_eq(holds_add(&hs, &b, &idb), 0);
         ck_assert_uint_eq(ida, 1);
         ck_assert_uint_eq(idb, 2);
-        ck_assert_uint_eq(holds_current(&hs)->id, idb);
-        ck_assert_uint_eq(holds_current(&hs)->level, 0);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_NEWEST)->id, idb);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_NEWEST)->level, 0);
         ck_assert_uint_eq(holds_next_expiry(&hs), 500);
         ck_assert_str_eq(holds_find(&hs, ida)->reason, "test 1");
         ck_assert_int_eq(holds_release(&hs, idb), 0);
         ck_assert_int_eq(holds_release(&hs, idb), -ENOENT);
-        ck_assert_uint_eq(holds_current(&hs)->id, ida);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_NEWEST)->id, ida);
         /* Ids are never reused within a run. */
         ck_assert_int_eq(holds_add(&hs, &b, &idb), 0);
         ck_assert_uint_eq(idb, 3);
+}
+END_TEST
+
+START_TEST(test_precedence)
+{
+        struct bl_holds hs;
+        struct bl_hold big = hold_of(2, 0, ":1.1", 0, 1000, false), little = hold_of(0, 1000, ":1.2", 0, 1000, false),
+                       mid = hold_of(1, 0, ":1.3", 0, 1000, false);
+        uint32_t ib, il, im, il2;
+        char why[BL_HOLD_WHY_MAX];
+
+        holds_init(&hs);
+        holds_explain(&hs, BL_HOLD_LOWEST, why, sizeof(why));
+        ck_assert_str_eq(why, "");
+        ck_assert_ptr_null(holds_current(&hs, BL_HOLD_LOWEST));
+        ck_assert_int_eq(holds_add(&hs, &big, &ib), 0);
+        holds_explain(&hs, BL_HOLD_LOWEST, why, sizeof(why));
+        ck_assert_str_eq(why, "only hold");
+        ck_assert_int_eq(holds_add(&hs, &little, &il), 0);
+        ck_assert_int_eq(holds_add(&hs, &mid, &im), 0);
+
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_NEWEST)->id, im);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_LOWEST)->id, il);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_HIGHEST)->id, ib);
+        holds_explain(&hs, BL_HOLD_NEWEST, why, sizeof(why));
+        ck_assert_str_eq(why, "newest of 3");
+        holds_explain(&hs, BL_HOLD_LOWEST, why, sizeof(why));
+        ck_assert_str_eq(why, "lowest level of 3");
+        holds_explain(&hs, BL_HOLD_HIGHEST, why, sizeof(why));
+        ck_assert_str_eq(why, "highest level of 3");
+
+        /* Two holds of one level: the newer one wins. */
+        ck_assert_int_eq(holds_add(&hs, &little, &il2), 0);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_LOWEST)->id, il2);
+        ck_assert_int_eq(holds_release(&hs, il2), 0);
+        ck_assert_int_eq(holds_release(&hs, il), 0);
+        ck_assert_uint_eq(holds_current(&hs, BL_HOLD_LOWEST)->id, im);
+        ck_assert_str_eq(hold_precedence_to_string(BL_HOLD_LOWEST), "lowest");
 }
 END_TEST
 
@@ -167,6 +205,7 @@ static Suite *holds_suite(void)
         TCase *tc = tcase_create("holds");
 
         tcase_add_test(tc, test_newest_wins_and_release);
+        tcase_add_test(tc, test_precedence);
         tcase_add_test(tc, test_expiry);
         tcase_add_test(tc, test_owner_gone_keeps_persistent);
         tcase_add_test(tc, test_limits);

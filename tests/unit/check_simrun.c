@@ -567,7 +567,7 @@ static void default_config(struct bl_config *cfg)
         ck_assert_int_eq(preset_config(preset_find("default"), cfg, &diag), 0);
 }
 
-START_TEST(time_per_level_sums_to_run)
+START_TEST(time_in_level_sums_to_run)
 {
         struct sim_board b;
         struct sim_trace t;
@@ -888,7 +888,7 @@ static bool json_has_key(const struct json *j, const char *key)
 
 static const char *const run_keys[] = {
         "board", "workload", "policy", "steps", "step_us", "energy_uj", "late_work_ratio", "switches",
-        "samples_per_s", "time_per_level", "oracle_energy_uj", "oracle_switches", "oracle_infeasible_steps",
+        "samples_per_s", "time_in_level_usec", "oracle_energy_uj", "oracle_switches", "oracle_infeasible_steps",
         "always_big_energy_uj", "always_little_energy_uj", "eta",
 };
 
@@ -965,7 +965,7 @@ START_TEST(report_json_escapes_and_eta)
         assert_run_json(text, "report");
         ck_assert_ptr_nonnull(strstr(text, "\"workload\": \"odd \\\"name\\\"\\\\with\\tescapes.csv\""));
         ck_assert_ptr_nonnull(strstr(text, "\"eta\": 0.7500"));
-        ck_assert_ptr_nonnull(strstr(text, "\"time_per_level\": {\"little\": 3000, \"big\": 1000}"));
+        ck_assert_ptr_nonnull(strstr(text, "\"time_in_level_usec\": {\"little\": 3000, \"big\": 1000}"));
         free(text);
 
         /* no saving possible: eta is null, not a division by zero */
@@ -1180,7 +1180,19 @@ START_TEST(cli_text_run_and_compare)
         snprintf(line, sizeof(line), "%-24s %s\n", "policy", "ondemand");
         ck_assert_ptr_nonnull(strstr(o.out, line));
         ck_assert_ptr_nonnull(strstr(o.out, "\neta "));
-        ck_assert_ptr_nonnull(strstr(o.out, "\ntime little "));
+        /* Energy in mJ and times in ms, as compare prints them. */
+        const char *at = strstr(o.out, "\nenergy ");
+        double mj = 0, ms = 0, pct = 0;
+        char unit[8] = "";
+        ck_assert_ptr_nonnull(at);
+        ck_assert_int_eq(sscanf(at, " energy %lf %7s", &mj, unit), 2);
+        ck_assert_str_eq(unit, "mJ");
+        ck_assert_double_gt(mj, 0);
+        at = strstr(o.out, "\ntime little ");
+        ck_assert_ptr_nonnull(at);
+        ck_assert_int_eq(sscanf(at, " time little %lf ms (%lf%%)", &ms, &pct), 2);
+        ck_assert_double_gt(ms + pct, 0);
+        ck_assert_ptr_null(strstr(o.out, "energy_uj"));
         blsim_out_free(&o);
 
         o = blsim(cmp);
@@ -1662,7 +1674,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, report_json_escapes_and_eta);
         tcase_add_test(tc, report_plot_script_inline);
         tcase_add_test(tc, best_policy_ranking);
-        tcase_add_test(tc, time_per_level_sums_to_run);
+        tcase_add_test(tc, time_in_level_sums_to_run);
         tcase_add_test(tc, heuristic_presets_switch);
         tcase_add_test(tc, policy_run_is_deterministic);
         tcase_add_test(tc, idle_backoff_decision_times);

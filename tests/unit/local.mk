@@ -17,6 +17,7 @@ unit_tests = \
 	tests/unit/check_controller \
 	tests/unit/check_heap \
 	tests/unit/check_holds \
+	tests/unit/check_profile \
 	tests/unit/check_heuristics \
 	tests/unit/check_signal_heuristics \
 	tests/unit/check_procstat \
@@ -115,6 +116,9 @@ tests_unit_check_signal_heuristics_LDADD = $(UNIT_LDADD)
 tests_unit_check_holds_SOURCES = tests/unit/check_holds.c
 tests_unit_check_holds_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_holds_LDADD = $(UNIT_LDADD)
+tests_unit_check_profile_SOURCES = tests/unit/check_profile.c
+tests_unit_check_profile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_profile_LDADD = $(UNIT_LDADD)
 tests_unit_check_controller_SOURCES = tests/unit/check_controller.c
 tests_unit_check_controller_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_controller_LDADD = $(UNIT_LDADD)
