@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <umockdev.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_driver *driver,
                        void *userdata, struct fakeboard **ret)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 int fakeboard_step(struct fakeboard *fb, bl_usec_t now)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/array.h"
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 int fb_publish_hotplug(struct fakeboard *fb)
 {

@@ -13,7 +13,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 int fakeboard_override_file(struct fakeboard *fb, const char *path, const char *text)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 /* The idle time of a step in cpuidle's states: a step with busy time ends
  * the idle periods in it (and the one before it), a step idle throughout

@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 /* The header libudev puts before a message's KEY=value strings. */
 #define UDEV_MONITOR_MAGIC 0xfeedcafeU

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 bl_usec_t fakeboard_now(void)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <umockdev.h>
 
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 /* cpufreq prints CPU masks as "0 1 2 3" (cpufreq_show_cpus), not as ranges. */
 void fb_format_cpu_words(const bl_cpuset *set, char *buf, size_t size)

@@ -3,7 +3,7 @@
 
 /*
  * What the files of the fake board share: the board itself and the helpers
- * one file provides to the others. Not for users of testbed.h.
+ * one file provides to the others. Not for users of board.h.
  */
 
 #include <limits.h>
@@ -13,7 +13,7 @@
 #include <sys/types.h>
 #include <umockdev.h>
 
-#include "testbed/testbed.h"
+#include "fakeboard/board.h"
 
 #define USER_HZ 100
 #define USEC_PER_TICK (BL_USEC_PER_SEC / USER_HZ)

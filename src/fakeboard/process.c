@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "core/array.h"
-#include "testbed/testbed-internal.h"
+#include "fakeboard/board-internal.h"
 
 static int add_line(struct fakeboard *fb, const char *text, size_t len, bl_usec_t now)
 {
