@@ -141,6 +141,14 @@ void assert_file(const char *path, const char *want);
 /* Runs the board until the file's first line is 'want'. */
 void expect_file(const char *path, const char *want, unsigned timeout_ms);
 
+/* A test case for tests that need root (plugins must be owned by root, the
+ * journal's socket needs a mount namespace). Check has no skip of its own:
+ * when not root the case's name carries a TAP "# SKIP" directive, which
+ * automake's TAP driver reads in each of its tests' lines, and each test
+ * returns at once when harness_is_root() is false. */
+TCase *harness_root_tcase(const char *name);
+bool harness_is_root(void);
+
 /* Rss and Private_Dirty of process 'pid' in KiB (/proc/PID/smaps_rollup);
  * -errno when it cannot be read. */
 int harness_memory(pid_t pid, unsigned long *rss_kib, unsigned long *dirty_kib);

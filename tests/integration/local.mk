@@ -23,6 +23,11 @@ BLSIM_OUTPUT = tests/integration/blsim-output.h tests/integration/blsim-output.c
 # The helpers the integration tests of the daemon share.
 INTEGRATION_HARNESS = tests/integration/harness.h tests/integration/harness.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c tests/fakeboard/boards.c
+# For tests that talk to the daemon on the bus: a JSON reader (Describe()),
+# a fake polkit and calls as nobody (these two need $(SYSTEMD_LIBS)).
+BUS_TEST_HELPERS = tests/integration/json-reader.h tests/integration/json-reader.c \
+	tests/integration/fake-polkit.h tests/integration/fake-polkit.c \
+	tests/integration/run-as.h tests/integration/run-as.c
 
 # Integration tests: the fake board on its own, then the real daemon on it.
 integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon \
@@ -64,7 +69,7 @@ tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_crash_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The D-Bus service on a private dbus-daemon per test.
-tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS)
+tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS) $(BUS_TEST_HELPERS)
 tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
