@@ -45,12 +45,6 @@
 
 #define SEC UINT64_C(1000000)
 
-static const char base_config[] =
-        HARNESS_PELT_CONFIG
-        /* the bus is under test: a switch down does not wait for the
-         * measured cost to pay back */
-        "break_even = no\n";
-
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
@@ -166,12 +160,13 @@ static void start_daemon(const char *config)
                       log_text());
 }
 
-/* The usual start: the board idles at little under base_config (plus 'extra'). */
+/* The usual start: the board idles at little under
+ * HARNESS_PELT_NO_BREAK_EVEN_CONFIG (plus 'extra'). */
 static void start_idle(const char *extra)
 {
-        char config[sizeof(base_config) + 512];
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + 512];
 
-        snprintf(config, sizeof(config), "%s%s", base_config, extra ? extra : "");
+        snprintf(config, sizeof(config), "%s%s", HARNESS_PELT_NO_BREAK_EVEN_CONFIG, extra ? extra : "");
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
@@ -546,7 +541,7 @@ START_TEST(test_properties)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(config);
         ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
 
@@ -1065,7 +1060,7 @@ START_TEST(test_polkit)
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
         start_fake_polkit();
-        start_daemon(write_config("bigLittle.conf", base_config));
+        start_daemon(write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG));
         ck_assert_int_eq(chmod(harness_workdir(), 0777), 0);
 
         /* polkit says no. */
@@ -1154,7 +1149,7 @@ START_TEST(test_persistence_across_restart)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(config);
         kept = hold_ok(bus, "big", 600 * SEC, "survive a restart", 1);
         hold_ok(bus, "little", 600 * SEC, "gone with the daemon", 0);
@@ -1211,7 +1206,7 @@ START_TEST(test_reload)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(config);
 
         r = call_u(bus, "Reload", &error, NULL, "");
@@ -1294,7 +1289,7 @@ START_TEST(test_policy_file)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(system_policy);
-        start_daemon(write_config("bigLittle.conf", base_config));
+        start_daemon(write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG));
         assert_property("Level", "little");
         run_as_nobody(nobody_under_policy, NULL);
 }
@@ -1358,9 +1353,10 @@ END_TEST
 
 static const char *model_config(const char *setting)
 {
-        static char config[sizeof(base_config) + PATH_MAX + 64];
+        static char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + PATH_MAX + 64];
 
-        snprintf(config, sizeof(config), "%s[policy]\nenergy_model = %s\n", base_config, setting);
+        snprintf(config, sizeof(config), "%s[policy]\nenergy_model = %s\n", HARNESS_PELT_NO_BREAK_EVEN_CONFIG,
+                 setting);
         return write_config("bigLittle.conf", config);
 }
 
@@ -2093,7 +2089,7 @@ START_TEST(test_bus_rejects_malformed_strings)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         address = harness_start_bus(NULL);
-        start_daemon(write_config("bigLittle.conf", base_config));
+        start_daemon(write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG));
         lines = fakeboard_n_lines(fb);
 
         ck_assert_int_eq(raw_hold(address, bad_utf8, sizeof(bad_utf8) - 1, "", 0), 0);
@@ -2163,7 +2159,7 @@ END_TEST
  * it is still at; afterwards the switch's time is in SwitchCost. */
 START_TEST(test_slow_switch_keeps_ticking)
 {
-        char config[sizeof(base_config) + 64];
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + 64];
         struct timespec t0, t1;
         sd_bus_message *reply;
         double fixed, per_cpu, last, longest, took_ms;
@@ -2178,7 +2174,8 @@ START_TEST(test_slow_switch_keeps_ticking)
         for (unsigned cpu = 4; cpu < 8; cpu++)
                 ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
         harness_start_bus(NULL);
-        snprintf(config, sizeof(config), "%s[daemon]\nlog_level = debug\n", base_config);
+        snprintf(config, sizeof(config), "%s[daemon]\nlog_level = debug\n",
+                 HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(write_config("bigLittle.conf", config));
         line = expect_line(0, "started: ", 10);
         ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
@@ -2235,7 +2232,7 @@ END_TEST
  * leaves no saved state. */
 START_TEST(sigterm_waits_for_the_switch)
 {
-        char config[sizeof(base_config)];
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG)];
         unsigned line;
 
         ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "250000", 1), 0);
@@ -2244,7 +2241,7 @@ START_TEST(sigterm_waits_for_the_switch)
         for (unsigned cpu = 4; cpu < 8; cpu++)
                 ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
         harness_start_bus(NULL);
-        snprintf(config, sizeof(config), "%s", base_config);
+        snprintf(config, sizeof(config), "%s", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(write_config("bigLittle.conf", config));
         line = expect_line(0, "started: ", 10);
         ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
@@ -2265,12 +2262,12 @@ END_TEST
  * and shows it in status. */
 START_TEST(test_ignored_cap_leaves_level_out)
 {
-        char config[sizeof(base_config) + 64], out[8192], *at;
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + 64], out[8192], *at;
         sd_bus_message *reply;
         const char *name, *why, *text;
         unsigned line;
 
-        snprintf(config, sizeof(config), "%s", base_config);
+        snprintf(config, sizeof(config), "%s", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         at = strstr(config, "backend = hotplug");
         ck_assert_ptr_nonnull(at);
         memcpy(at, "backend = cpufreq", strlen("backend = cpufreq"));

@@ -35,10 +35,6 @@
 #define DOWN_DELAY_MS 300
 #define SEC UINT64_C(1000000)
 
-static const char base_config[] =
-        HARNESS_PELT_CONFIG
-        /* a switch down does not wait for the measured cost to pay back */
-        "break_even = no\n";
 static const unsigned idle_load[] = { 40 };
 
 static volatile sig_atomic_t reader_stop;
@@ -247,7 +243,7 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         pid_t reader;
         int r;
 
-        reader = start_journaled(base_config, true);
+        reader = start_journaled(HARNESS_PELT_NO_BREAK_EVEN_CONFIG, true);
         if (reader == 0)
                 return;
         b = bus_client_wait_daemon(START_BOUND_MS);

@@ -100,6 +100,15 @@ int harness_main(Suite *suite, const char *name)
         return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+const char *write_pelt_config(const char *extra)
+{
+        static char text[sizeof(HARNESS_PELT_CONFIG) + 4096];
+
+        ck_assert_int_lt(snprintf(text, sizeof(text), "%s%s", HARNESS_PELT_CONFIG, extra ? extra : ""),
+                         (int)sizeof(text));
+        return write_config("bigLittle.conf", text);
+}
+
 bool harness_is_root(void)
 {
         return getuid() == 0;

@@ -73,6 +73,12 @@ const char *write_config(const char *name, const char *text);
         "down_delay_ms = 300\n" \
         "min_residency_ms = 40\n" \
         "max_switch_rate_hz = 10\n"
+/* HARNESS_PELT_CONFIG where a switch down must not wait for the measured
+ * cost to pay back (the tests of the bus and of the journal). */
+#define HARNESS_PELT_NO_BREAK_EVEN_CONFIG HARNESS_PELT_CONFIG "break_even = no\n"
+/* Writes the work directory's bigLittle.conf: HARNESS_PELT_CONFIG and then
+ * 'extra' (NULL: nothing); returns its path (as write_config()). */
+const char *write_pelt_config(const char *extra);
 
 /* The timing of a configuration that switches within tens of ms. */
 struct fast_timing {

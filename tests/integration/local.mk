@@ -125,16 +125,16 @@ tests_integration_check_soc_boards_LDADD = src/fakeboard/libblfakeboard.a src/co
 
 # The cpuset backend: cgroup v2 written directly, or systemd's AllowedCPUs=
 # through a fake systemd on a private dbus-daemon.
-integration_tests += tests/integration/check_cpuset
+integration_tests += tests/integration/check_cpuset_backend
 check_PROGRAMS += tests/integration/fake-systemd
 tests_integration_fake_systemd_SOURCES = tests/integration/fake-systemd.c
 tests_integration_fake_systemd_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 tests_integration_fake_systemd_LDADD = $(SYSTEMD_LIBS)
-tests_integration_check_cpuset_SOURCES = tests/integration/check_cpuset.c $(INTEGRATION_HARNESS)
-tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+tests_integration_check_cpuset_backend_SOURCES = tests/integration/check_cpuset_backend.c $(INTEGRATION_HARNESS)
+tests_integration_check_cpuset_backend_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"'
-tests_integration_check_cpuset_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_cpuset_backend_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # Every topology with every backend that applies to it: detection, switching
 # up and down, refused writes, restore, and a crash with a restart.
