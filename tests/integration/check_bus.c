@@ -8,7 +8,6 @@
  * Timing as in check_daemon.c: bounds far above what the delays need.
  */
 #include <errno.h>
-#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -18,11 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
 #include <unistd.h>

@@ -208,13 +208,11 @@ END_TEST
  * outgrows a LITTLE one. */
 START_TEST(test_mp_mode_adds_big_cpus)
 {
-        char config[sizeof(HARNESS_PELT_CONFIG) + 64];
         unsigned started, line;
 
-        snprintf(config, sizeof(config), "%s[daemon]\nmode = mp\n", HARNESS_PELT_CONFIG);
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
+        start_daemon(write_pelt_config("[daemon]\nmode = mp\n"), NULL);
         started = (unsigned)expect_line(0, "started: ", 1000);
         ck_assert_ptr_nonnull(
                 strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
@@ -239,13 +237,11 @@ END_TEST
 START_TEST(test_pair_mode_switches_the_busy_pair)
 {
         static const unsigned one_heavy[] = { 600 };
-        char config[sizeof(HARNESS_PELT_CONFIG) + 64];
         unsigned started, line;
 
-        snprintf(config, sizeof(config), "%s[daemon]\nmode = pair\n", HARNESS_PELT_CONFIG);
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
+        start_daemon(write_pelt_config("[daemon]\nmode = pair\n"), NULL);
         started = (unsigned)expect_line(0, "started: ", 1000);
         ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, started, NULL), "0=cpu0/cpu4 1=cpu1/cpu5"));
         expect_online("0-3", SWITCH_BOUND_MS);
@@ -391,13 +387,11 @@ END_TEST
  * what it counts. */
 START_TEST(test_ipc_without_counters_keeps_running)
 {
-        char config[sizeof(HARNESS_PELT_CONFIG) + 64];
         int counted;
 
-        snprintf(config, sizeof(config), "%s[policy]\nheuristics = ipc\n", HARNESS_PELT_CONFIG);
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
+        start_daemon(write_pelt_config("[policy]\nheuristics = ipc\n"), NULL);
         expect_line(0, "started: ", 1000);
         counted = fakeboard_find_line(fb, 0, "hardware counters: cycles");
         if (counted < 0) {
