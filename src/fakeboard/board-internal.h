@@ -143,14 +143,9 @@ int fb_mkdir_p(const char *path);
 
 /* tree.c */
 void fb_format_cpu_words(const bl_cpuset *set, char *buf, size_t size);
-int fb_add_cpu_devices(struct fakeboard *fb);
-int fb_write_policy_files(struct fakeboard *fb, const struct fb_policy *p);
-int fb_write_global_files(struct fakeboard *fb);
-int fb_write_pmu_files(struct fakeboard *fb);
-int fb_write_em_files(struct fakeboard *fb);
-int fb_write_switcher_files(struct fakeboard *fb);
-int fb_write_cgroup_files(struct fakeboard *fb);
-int fb_write_proc(struct fakeboard *fb);
+/* The board's files as its description gives them, once its policies are
+ * set up (fb_setup_policies()) and its limits read. */
+int fb_write_tree(struct fakeboard *fb);
 int fb_setup_policies(struct fakeboard *fb);
 
 /* kernel.c */

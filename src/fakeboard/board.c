@@ -60,15 +60,7 @@ int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_dr
         for (unsigned z = 0; z < d->nzones; z++)
                 fb->temp_mc[z] = d->zones[z].temp_mc;
         fb_read_limits(fb);
-        if ((r = fb_add_cpu_devices(fb)) < 0 || (r = fb_write_global_files(fb)) < 0 ||
-            (r = fb_write_pmu_files(fb)) < 0 || (r = fb_write_proc(fb)) < 0)
-                goto fail;
-        for (unsigned i = 0; i < fb->npolicies; i++)
-                if (!fb->policy[i].desc->switcher_offline &&
-                    (r = fb_write_policy_files(fb, &fb->policy[i])) < 0)
-                        goto fail;
-        if ((r = fb_write_switcher_files(fb)) < 0 || (r = fb_write_cgroup_files(fb)) < 0 ||
-            (r = fb_write_em_files(fb)) < 0)
+        if ((r = fb_write_tree(fb)) < 0)
                 goto fail;
         if ((r = fb_publish_hotplug(fb)) < 0 || (r = fb_publish_stat(fb)) < 0 || (r = fb_publish_psi(fb)) < 0)
                 goto fail;

@@ -33,7 +33,7 @@ void fb_format_cpu_words(const bl_cpuset *set, char *buf, size_t size)
         }
 }
 
-int fb_add_cpu_devices(struct fakeboard *fb)
+static int add_cpu_devices(struct fakeboard *fb)
 {
         /* as the generic ARM cpuidle driver names them */
         static const char *const idle_names[IDLE_STATES][2] = {
@@ -138,7 +138,7 @@ int fb_add_cpu_devices(struct fakeboard *fb)
         return 0;
 }
 
-int fb_write_policy_files(struct fakeboard *fb, const struct fb_policy *p)
+static int write_policy_files(struct fakeboard *fb, const struct fb_policy *p)
 {
         const struct fakeboard_cluster_desc *c = p->desc;
         char dir[PATH_MAX], words[1024], freqs[FAKEBOARD_MAX_OPPS * 12 + 2] = "";
@@ -178,7 +178,7 @@ int fb_write_policy_files(struct fakeboard *fb, const struct fb_policy *p)
         return 0;
 }
 
-int fb_write_global_files(struct fakeboard *fb)
+static int write_global_files(struct fakeboard *fb)
 {
         char list[1024];
         int r;
@@ -194,7 +194,7 @@ int fb_write_global_files(struct fakeboard *fb)
 /* Each PMU a cluster names: /sys/devices/<pmu>/{cpus,type}, linked from
  * /sys/bus/event_source/devices/ as the kernel does. cpus is a cpulist
  * (cpumap_print_to_pagebuf with list = true). */
-int fb_write_pmu_files(struct fakeboard *fb)
+static int write_pmu_files(struct fakeboard *fb)
 {
         const struct fakeboard_desc *d = fb->desc;
 
@@ -240,7 +240,7 @@ int fb_write_pmu_files(struct fakeboard *fb)
 
 /* The kernel's Energy Model where a cluster has one: a performance domain
  * per cluster, named after its first CPU as the kernel names them. */
-int fb_write_em_files(struct fakeboard *fb)
+static int write_em_files(struct fakeboard *fb)
 {
         const struct fakeboard_desc *d = fb->desc;
 
@@ -283,7 +283,7 @@ int fb_write_em_files(struct fakeboard *fb)
 }
 
 /* The in-kernel switcher's sysfs group, with the switcher active. */
-int fb_write_switcher_files(struct fakeboard *fb)
+static int write_switcher_files(struct fakeboard *fb)
 {
         char dir[PATH_MAX];
         int r;
@@ -333,7 +333,7 @@ static int write_group(struct fakeboard *fb, const char *group, size_t len, bool
  * parent's CPUs. The groups' parents exist too and delegate the cpuset
  * controller to them. Written files are not normalised as the kernel
  * would. */
-int fb_write_cgroup_files(struct fakeboard *fb)
+static int write_cgroup_files(struct fakeboard *fb)
 {
         static const char *const default_groups[] = { "system.slice", "user.slice" };
         const struct fakeboard_desc *d = fb->desc;
@@ -365,7 +365,7 @@ int fb_write_cgroup_files(struct fakeboard *fb)
         return 0;
 }
 
-int fb_write_proc(struct fakeboard *fb)
+static int write_proc(struct fakeboard *fb)
 {
         char dir[PATH_MAX];
         int r;
@@ -447,5 +447,21 @@ int fb_setup_policies(struct fakeboard *fb)
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
                 if (fb->cpu[cpu].capacity == 0)
                         return -EINVAL;         /* a CPU no cluster describes */
+        return 0;
+}
+
+int fb_write_tree(struct fakeboard *fb)
+{
+        int r;
+
+        if ((r = add_cpu_devices(fb)) < 0 || (r = write_global_files(fb)) < 0 ||
+            (r = write_pmu_files(fb)) < 0 || (r = write_proc(fb)) < 0)
+                return r;
+        for (unsigned i = 0; i < fb->npolicies; i++)
+                if (!fb->policy[i].desc->switcher_offline && (r = write_policy_files(fb, &fb->policy[i])) < 0)
+                        return r;
+        if ((r = write_switcher_files(fb)) < 0 || (r = write_cgroup_files(fb)) < 0 ||
+            (r = write_em_files(fb)) < 0)
+                return r;
         return 0;
 }
