@@ -14,6 +14,9 @@
 
 #include "fakeboard/board-internal.h"
 
+#define USER_HZ 100
+#define USEC_PER_TICK (BL_USEC_PER_SEC / USER_HZ)
+
 /* The idle time of a step in cpuidle's states: a step with busy time ends
  * the idle periods in it (and the one before it), a step idle throughout
  * is one long period that a kernel counts only once it ends. */

@@ -15,8 +15,6 @@
 
 #include "fakeboard/board.h"
 
-#define USER_HZ 100
-#define USEC_PER_TICK (BL_USEC_PER_SEC / USER_HZ)
 #define LINE_MAX_LEN 4096
 #define STAT_BUF_SIZE (FAKEBOARD_MAX_CPUS * 128 + 512)
 /* cpuidle: state 0 takes the idle periods that end within a step, state 1
@@ -26,10 +24,7 @@
  * the testbed's root (outside the /sys, /dev and /proc the preload
  * redirects). */
 #define REFUSE_RULES "refuse-writes"
-#define REFUSE_RULES_MAX 4096
 #define MAX_OVERRIDES 8
-
-extern char **environ;
 
 struct fb_cpu {
         bool fixed;                     /* no online file */

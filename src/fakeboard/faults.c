@@ -15,6 +15,8 @@
 
 #include "fakeboard/board-internal.h"
 
+#define REFUSE_RULES_MAX 4096
+
 int fakeboard_override_file(struct fakeboard *fb, const char *path, const char *text)
 {
         char full[PATH_MAX];

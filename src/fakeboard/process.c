@@ -17,6 +17,8 @@
 #include "core/array.h"
 #include "fakeboard/board-internal.h"
 
+extern char **environ;
+
 static int add_line(struct fakeboard *fb, const char *text, size_t len, bl_usec_t now)
 {
         struct fakeboard_event ev = { .kind = FAKEBOARD_OUTPUT_LINE, .time = now };
