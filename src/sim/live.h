@@ -3,7 +3,7 @@
 
 /*
  * blsim live: a board model played in real time as the load driver of a
- * testbed (testbed/testbed.h), so that an unmodified daemon can switch it.
+ * fake board (fakeboard/board.h), so that an unmodified daemon can switch it.
  *
  * The testbed shows the board as a kernel would: one CPU per board CPU,
  * numbered cluster by cluster, each with an online file (as on arm64); a
@@ -31,7 +31,7 @@
 #include "sim/modes.h"
 #include "sim/run.h"
 #include "sim/workload.h"
-#include "testbed/testbed.h"
+#include "fakeboard/board.h"
 
 #define LIVE_START_TIMEOUT_US (3 * BL_USEC_PER_SEC)
 

@@ -1,6 +1,6 @@
 # blsim: the simulator. It links the same core and heuristics as the daemon
 # and plays the kernel itself, so it uses neither sources nor backends; blsim
-# live plays it on the testbed of src/testbed/ for a real daemon.
+# live plays it on the fake board of src/fakeboard/ for a real daemon.
 noinst_LIBRARIES += src/sim/libblsim.a
 src_sim_libblsim_a_SOURCES = \
 	src/sim/trace.h src/sim/trace.c \
@@ -42,6 +42,6 @@ noinst_DATA += src/sim/blsim.srcdir
 CLEANFILES += src/sim/blsim.srcdir
 src/sim/blsim.srcdir: Makefile
 	$(AM_V_GEN)$(MKDIR_P) src/sim && (cd '$(srcdir)' && pwd) > $@
-src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/testbed/libbltestbed.a src/common/libblcommon.a policy/libblpolicy.a \
-	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM) -lpthread
+src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/fakeboard/libblfakeboard.a src/common/libblcommon.a \
+	policy/libblpolicy.a src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM) -lpthread
 endif

@@ -38,7 +38,7 @@ tests_bench_soak_SOURCES = tests/bench/soak.c $(INTEGRATION_HARNESS)
 tests_bench_soak_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"'
-tests_bench_soak_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_bench_soak_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_bench_soak_DEPENDENCIES = tests/fakeboard/refuse-writes.so src/daemon/bigLittled src/ctl/switchctl
 endif
 EXTRA_DIST += tests/bench/soak.sh

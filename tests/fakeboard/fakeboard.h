@@ -2,7 +2,7 @@
 #pragma once
 
 /*
- * The fake boards of the integration tests: the kernel of src/testbed/
+ * The fake boards of the integration tests: the kernel of src/fakeboard/
  * with the built-in boards of boards.c and a load driver that plays tasks
  * on them in real time (schedutil-like DVFS, /proc/stat, CPU pressure).
  *
@@ -12,7 +12,7 @@
  * largest demand placed on one of its CPUs.
  */
 
-#include "testbed/testbed.h"
+#include "fakeboard/board.h"
 
 #define FAKEBOARD_MAX_TASKS 32
 

@@ -8,7 +8,6 @@
  * Timing as in check_daemon.c: bounds far above what the delays need.
  */
 #include <errno.h>
-#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -18,38 +17,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/integration/fake-polkit.h"
 #include "tests/integration/harness.h"
+#include "tests/integration/json-reader.h"
+#include "tests/integration/run-as.h"
 
 #define BUS_NAME "org.bigLittle.Switch1"
 #define BUS_PATH "/org/bigLittle/Switch1"
 #define BUS_IFACE "org.bigLittle.Switch1"
 #define ERR(name) "org.bigLittle.Switch1.Error." name
-#define POLKIT_IFACE "org.freedesktop.PolicyKit1.Authority"
 #define DENIED_MESSAGE "not permitted: run as root or grant org.bigLittle.Switch1.manage"
 
 #define SAMPLE_MS 20
 #define UP_DELAY_MS 200
 #define DOWN_DELAY_MS 300
 #define SWITCH_BOUND_MS 2000
-#define CHILD_BOUND_MS 20000
 
-#define NOBODY 65534
 #define SEC UINT64_C(1000000)
-
-static const char base_config[] =
-        HARNESS_PELT_CONFIG
-        /* the bus is under test: a switch down does not wait for the
-         * measured cost to pay back */
-        "break_even = no\n";
 
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
@@ -166,12 +157,13 @@ static void start_daemon(const char *config)
                       log_text());
 }
 
-/* The usual start: the board idles at little under base_config (plus 'extra'). */
+/* The usual start: the board idles at little under
+ * HARNESS_PELT_NO_BREAK_EVEN_CONFIG (plus 'extra'). */
 static void start_idle(const char *extra)
 {
-        char config[sizeof(base_config) + 512];
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + 512];
 
-        snprintf(config, sizeof(config), "%s%s", base_config, extra ? extra : "");
+        snprintf(config, sizeof(config), "%s%s", HARNESS_PELT_NO_BREAK_EVEN_CONFIG, extra ? extra : "");
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
@@ -424,238 +416,6 @@ static void expect_holds(unsigned n, unsigned timeout_ms)
                       count_holds(), n, timeout_ms);
 }
 
-/* A tiny JSON reader: validates RFC 8259 and finds members by path. */
-
-static const char *json_value(const char *p, int depth);
-
-static const char *json_ws(const char *p)
-{
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-                p++;
-        return p;
-}
-
-static int hexval(char c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
-/* A string at p (its opening quote); decoded into out (ASCII escapes only
- * are decoded, \uXXXX beyond ASCII becomes '?'). Returns the end, or NULL. */
-static const char *json_string(const char *p, char *out, size_t size)
-{
-        size_t n = 0;
-
-        if (*p++ != '"')
-                return NULL;
-        while (*p != '"') {
-                char c = *p;
-
-                if ((unsigned char)c < 0x20)
-                        return NULL;
-                if (c == '\\') {
-                        p++;
-                        switch (*p) {
-                        case '"':
-                        case '\\':
-                        case '/':
-                                c = *p;
-                                break;
-                        case 'b':
-                                c = '\b';
-                                break;
-                        case 'f':
-                                c = '\f';
-                                break;
-                        case 'n':
-                                c = '\n';
-                                break;
-                        case 'r':
-                                c = '\r';
-                                break;
-                        case 't':
-                                c = '\t';
-                                break;
-                        case 'u': {
-                                int v = 0;
-
-                                for (int i = 1; i <= 4; i++) {
-                                        if (hexval(p[i]) < 0)
-                                                return NULL;
-                                        v = v * 16 + hexval(p[i]);
-                                }
-                                c = v < 0x80 ? (char)v : '?';
-                                p += 4;
-                                break;
-                        }
-                        default:
-                                return NULL;
-                        }
-                }
-                if (out && n + 1 < size)
-                        out[n++] = c;
-                p++;
-        }
-        if (out && size)
-                out[n] = '\0';
-        return p + 1;
-}
-
-static const char *json_number(const char *p)
-{
-        if (*p == '-')
-                p++;
-        if (*p == '0')
-                p++;
-        else if (*p >= '1' && *p <= '9')
-                while (*p >= '0' && *p <= '9')
-                        p++;
-        else
-                return NULL;
-        if (*p == '.') {
-                if (*++p < '0' || *p > '9')
-                        return NULL;
-                while (*p >= '0' && *p <= '9')
-                        p++;
-        }
-        if (*p == 'e' || *p == 'E') {
-                if (*++p == '+' || *p == '-')
-                        p++;
-                if (*p < '0' || *p > '9')
-                        return NULL;
-                while (*p >= '0' && *p <= '9')
-                        p++;
-        }
-        return p;
-}
-
-static const char *json_container(const char *p, int depth, char close, bool keys)
-{
-        p = json_ws(p + 1);
-        if (*p == close)
-                return p + 1;
-        for (;;) {
-                if (keys) {
-                        p = json_string(p, NULL, 0);
-                        if (!p)
-                                return NULL;
-                        p = json_ws(p);
-                        if (*p++ != ':')
-                                return NULL;
-                }
-                p = json_value(p, depth + 1);
-                if (!p)
-                        return NULL;
-                p = json_ws(p);
-                if (*p == close)
-                        return p + 1;
-                if (*p++ != ',')
-                        return NULL;
-                p = json_ws(p);
-        }
-}
-
-static const char *json_value(const char *p, int depth)
-{
-        p = json_ws(p);
-        if (depth > 32)
-                return NULL;
-        switch (*p) {
-        case '{':
-                return json_container(p, depth, '}', true);
-        case '[':
-                return json_container(p, depth, ']', false);
-        case '"':
-                return json_string(p, NULL, 0);
-        case 't':
-                return strncmp(p, "true", 4) == 0 ? p + 4 : NULL;
-        case 'f':
-                return strncmp(p, "false", 5) == 0 ? p + 5 : NULL;
-        case 'n':
-                return strncmp(p, "null", 4) == 0 ? p + 4 : NULL;
-        default:
-                return json_number(p);
-        }
-}
-
-static bool json_valid(const char *text)
-{
-        const char *end = json_value(text, 0);
-
-        return end && *json_ws(end) == '\0';
-}
-
-/* The value at a path of member names and array indexes ("holds.0.reason")
- * in a valid document, or NULL. */
-static const char *json_get(const char *text, const char *path)
-{
-        const char *p = json_ws(text);
-        char part[64], key[64];
-
-        while (*path) {
-                size_t len = strcspn(path, ".");
-
-                snprintf(part, sizeof(part), "%.*s", (int)len, path);
-                path += len + (path[len] == '.');
-                if (*p == '{') {
-                        p = json_ws(p + 1);
-                        for (;;) {
-                                if (*p != '"')
-                                        return NULL;
-                                p = json_ws(json_string(p, key, sizeof(key)));
-                                p = json_ws(p + 1);
-                                if (strcmp(key, part) == 0)
-                                        break;
-                                p = json_ws(json_value(p, 0));
-                                if (*p != ',')
-                                        return NULL;
-                                p = json_ws(p + 1);
-                        }
-                } else if (*p == '[') {
-                        long index = strtol(part, NULL, 10);
-
-                        p = json_ws(p + 1);
-                        for (long i = 0; i < index; i++) {
-                                if (*p == ']')
-                                        return NULL;
-                                p = json_ws(json_value(p, 0));
-                                if (*p != ',')
-                                        return NULL;
-                                p = json_ws(p + 1);
-                        }
-                        if (*p == ']')
-                                return NULL;
-                } else {
-                        return NULL;
-                }
-        }
-        return p;
-}
-
-static const char *json_get_string(const char *text, const char *path)
-{
-        static char buf[512];
-        const char *v = json_get(text, path);
-
-        ck_assert_msg(v && *v == '"', "%s is not a string in %s", path, text);
-        json_string(v, buf, sizeof(buf));
-        return buf;
-}
-
-static double json_get_number(const char *text, const char *path)
-{
-        const char *v = json_get(text, path);
-
-        ck_assert_msg(v && (*v == '-' || (*v >= '0' && *v <= '9')), "%s is not a number in %s", path, text);
-        return strtod(v, NULL);
-}
-
 static char *describe(sd_bus *b)
 {
         sd_bus_message *reply = call_ok(b, BUS_IFACE, "Describe", NULL);
@@ -667,205 +427,6 @@ static char *describe(sd_bus *b)
         sd_bus_message_unref(reply);
         ck_assert_ptr_nonnull(copy);
         return copy;
-}
-
-/* A child process that runs as nobody with a bus connection of its own.
- * It reports what it found wrong, one line each, and how it ended. */
-
-typedef void (*nobody_fn)(sd_bus *b, FILE *out, void *userdata);
-
-struct child_wait {
-        pid_t pid;
-        int status;
-        bool done;
-};
-
-static bool child_done(struct fakeboard *board, void *userdata)
-{
-        struct child_wait *w = userdata;
-
-        (void)board;
-        if (waitpid(w->pid, &w->status, WNOHANG) == w->pid)
-                w->done = true;
-        return w->done;
-}
-
-static void run_as(uid_t uid, nobody_fn fn, void *userdata)
-{
-        struct child_wait w = { 0 };
-        char report[8192];
-        pid_t parent = getpid();
-        int pipefd[2];
-        ssize_t n;
-        size_t len = 0;
-
-        ck_assert_int_eq(pipe(pipefd), 0);
-        fflush(NULL);
-        w.pid = fork();
-        ck_assert_int_ge(w.pid, 0);
-        if (w.pid == 0) {
-                char *text = NULL;
-                size_t size = 0;
-                FILE *out;
-                sd_bus *b = NULL;
-                int r;
-
-                signal(SIGTERM, SIG_DFL);
-                close(pipefd[0]);
-                if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-                        _exit(2);
-                if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0) {
-                        dprintf(pipefd[1], "cannot become uid %u: %s\n", (unsigned)uid, strerror(errno));
-                        _exit(2);
-                }
-                r = sd_bus_open_system(&b);
-                if (r < 0) {
-                        dprintf(pipefd[1], "uid %u cannot connect to the bus: %s\n", (unsigned)uid,
-                                strerror(-r));
-                        _exit(2);
-                }
-                out = open_memstream(&text, &size);
-                if (!out)
-                        _exit(2);
-                fn(b, out, userdata);
-                sd_bus_flush_close_unref(b);
-                fclose(out);
-                if (size > 0 && write(pipefd[1], text, size) < 0)
-                        _exit(2);
-                _exit(size > 0 ? 1 : 0);
-        }
-        close(pipefd[1]);
-        ck_assert_int_ge(fakeboard_run(fb, CHILD_BOUND_MS, child_done, &w), 0);
-        if (!w.done) {
-                kill(w.pid, SIGKILL);
-                waitpid(w.pid, &w.status, 0);
-        }
-        while (len < sizeof(report) - 1 && (n = read(pipefd[0], report + len, sizeof(report) - 1 - len)) > 0)
-                len += (size_t)n;
-        report[len] = '\0';
-        close(pipefd[0]);
-        ck_assert_msg(w.done, "the child running as uid %u hung; it said: %s", (unsigned)uid, report);
-        ck_assert_msg(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0, "as uid %u:\n%s", (unsigned)uid,
-                      report);
-}
-
-static void run_as_nobody(nobody_fn fn, void *userdata)
-{
-        run_as(NOBODY, fn, userdata);
-}
-
-/* In the child: report unless the call failed with 'name' and 'message'. */
-static void child_expect_error(FILE *out, const char *what, int r, sd_bus_error *error, const char *name,
-                               const char *message)
-{
-        if (r >= 0)
-                fprintf(out, "%s: succeeded, expected %s\n", what, name);
-        else if (!sd_bus_error_has_name(error, name))
-                fprintf(out, "%s: %s (%s), expected %s\n", what, error->name, error->message, name);
-        else if (message && strcmp(error->message, message) != 0)
-                fprintf(out, "%s: message \"%s\", expected \"%s\"\n", what, error->message, message);
-        sd_bus_error_free(error);
-}
-
-static void child_expect_ok(FILE *out, const char *what, int r, sd_bus_error *error)
-{
-        if (r < 0)
-                fprintf(out, "%s: %s (%s)\n", what, error->name, error->message);
-        sd_bus_error_free(error);
-}
-
-/* A polkit of our own on the bus: says yes while workdir/polkit-allow
- * exists, and writes each question to workdir/polkit.log as
- * "ACTION KIND NAME FLAGS". */
-
-static int on_check_authorization(sd_bus_message *m, void *userdata, sd_bus_error *error)
-{
-        const char *kind = "", *key, *name = "", *action = "";
-        char path[PATH_MAX + 32];
-        uint32_t flags = 0;
-        FILE *log;
-        int r;
-
-        r = sd_bus_message_enter_container(m, 'r', "sa{sv}");
-        if (r >= 0)
-                r = sd_bus_message_read(m, "s", &kind);
-        if (r >= 0)
-                r = sd_bus_message_enter_container(m, 'a', "{sv}");
-        while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
-                r = sd_bus_message_read(m, "s", &key);
-                if (r >= 0 && strcmp(key, "name") == 0)
-                        r = sd_bus_message_read(m, "v", "s", &name);
-                else if (r >= 0)
-                        r = sd_bus_message_skip(m, "v");
-                if (r >= 0)
-                        r = sd_bus_message_exit_container(m);
-        }
-        if (r >= 0)
-                r = sd_bus_message_exit_container(m);
-        if (r >= 0)
-                r = sd_bus_message_exit_container(m);
-        if (r >= 0)
-                r = sd_bus_message_read(m, "s", &action);
-        if (r >= 0)
-                r = sd_bus_message_skip(m, "a{ss}");
-        if (r >= 0)
-                r = sd_bus_message_read(m, "u", &flags);
-        if (r < 0)
-                return r;
-        snprintf(path, sizeof(path), "%s/polkit.log", harness_workdir());
-        log = fopen(path, "a");
-        if (log) {
-                fprintf(log, "%s %s %s %u\n", action, kind, name, flags);
-                fclose(log);
-        }
-        snprintf(path, sizeof(path), "%s/polkit-allow", harness_workdir());
-        return sd_bus_reply_method_return(m, "(bba{ss})", access(path, F_OK) == 0, 0, 0);
-}
-
-static const sd_bus_vtable polkit_vtable[] = {
-        SD_BUS_VTABLE_START(0),
-        SD_BUS_METHOD("CheckAuthorization", "(sa{sv})sa{ss}us", "(bba{ss})", on_check_authorization,
-                      SD_BUS_VTABLE_UNPRIVILEGED),
-        SD_BUS_VTABLE_END,
-};
-
-static void start_fake_polkit(void)
-{
-        int pipefd[2];
-        char ok = 0;
-
-        ck_assert_int_eq(pipe(pipefd), 0);
-        if (harness_fork() == 0) {
-                sd_bus *b = NULL;
-
-                close(pipefd[0]);
-                if (sd_bus_open_system(&b) < 0 ||
-                    sd_bus_add_object_vtable(b, NULL, "/org/freedesktop/PolicyKit1/Authority", POLKIT_IFACE,
-                                             polkit_vtable, NULL) < 0 ||
-                    sd_bus_request_name(b, "org.freedesktop.PolicyKit1", 0) < 0)
-                        _exit(2);
-                if (write(pipefd[1], "1", 1) != 1)
-                        _exit(2);
-                for (;;) {
-                        int r = sd_bus_process(b, NULL);
-
-                        if (r < 0)
-                                _exit(3);
-                        if (r == 0 && sd_bus_wait(b, UINT64_MAX) < 0)
-                                _exit(3);
-                }
-        }
-        close(pipefd[1]);
-        ck_assert_int_eq(read(pipefd[0], &ok, 1), 1);
-        close(pipefd[0]);
-}
-
-static void polkit_allow(bool allow)
-{
-        if (allow)
-                write_config("polkit-allow", "");
-        else
-                ck_assert(unlink(work_file("polkit-allow")) == 0 || errno == ENOENT);
 }
 
 static unsigned count_newlines(const char *text)
@@ -977,7 +538,7 @@ START_TEST(test_properties)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(config);
         ck_assert_int_eq(fakeboard_run_for(fb, 200), 0);
 
@@ -1496,7 +1057,7 @@ START_TEST(test_polkit)
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
         start_fake_polkit();
-        start_daemon(write_config("bigLittle.conf", base_config));
+        start_daemon(write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG));
         ck_assert_int_eq(chmod(harness_workdir(), 0777), 0);
 
         /* polkit says no. */
@@ -1585,7 +1146,7 @@ START_TEST(test_persistence_across_restart)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(config);
         kept = hold_ok(bus, "big", 600 * SEC, "survive a restart", 1);
         hold_ok(bus, "little", 600 * SEC, "gone with the daemon", 0);
@@ -1642,7 +1203,7 @@ START_TEST(test_reload)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(NULL);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(config);
 
         r = call_u(bus, "Reload", &error, NULL, "");
@@ -1725,7 +1286,7 @@ START_TEST(test_policy_file)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         harness_start_bus(system_policy);
-        start_daemon(write_config("bigLittle.conf", base_config));
+        start_daemon(write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG));
         assert_property("Level", "little");
         run_as_nobody(nobody_under_policy, NULL);
 }
@@ -1789,9 +1350,10 @@ END_TEST
 
 static const char *model_config(const char *setting)
 {
-        static char config[sizeof(base_config) + PATH_MAX + 64];
+        static char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + PATH_MAX + 64];
 
-        snprintf(config, sizeof(config), "%s[policy]\nenergy_model = %s\n", base_config, setting);
+        snprintf(config, sizeof(config), "%s[policy]\nenergy_model = %s\n", HARNESS_PELT_NO_BREAK_EVEN_CONFIG,
+                 setting);
         return write_config("bigLittle.conf", config);
 }
 
@@ -2524,7 +2086,7 @@ START_TEST(test_bus_rejects_malformed_strings)
         new_board("exynos5422");
         ck_assert_int_eq(fakeboard_set_load(fb, idle_load, 1), 0);
         address = harness_start_bus(NULL);
-        start_daemon(write_config("bigLittle.conf", base_config));
+        start_daemon(write_config("bigLittle.conf", HARNESS_PELT_NO_BREAK_EVEN_CONFIG));
         lines = fakeboard_n_lines(fb);
 
         ck_assert_int_eq(raw_hold(address, bad_utf8, sizeof(bad_utf8) - 1, "", 0), 0);
@@ -2594,7 +2156,7 @@ END_TEST
  * it is still at; afterwards the switch's time is in SwitchCost. */
 START_TEST(test_slow_switch_keeps_ticking)
 {
-        char config[sizeof(base_config) + 64];
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + 64];
         struct timespec t0, t1;
         sd_bus_message *reply;
         double fixed, per_cpu, last, longest, took_ms;
@@ -2609,7 +2171,8 @@ START_TEST(test_slow_switch_keeps_ticking)
         for (unsigned cpu = 4; cpu < 8; cpu++)
                 ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
         harness_start_bus(NULL);
-        snprintf(config, sizeof(config), "%s[daemon]\nlog_level = debug\n", base_config);
+        snprintf(config, sizeof(config), "%s[daemon]\nlog_level = debug\n",
+                 HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(write_config("bigLittle.conf", config));
         line = expect_line(0, "started: ", 10);
         ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
@@ -2666,7 +2229,7 @@ END_TEST
  * leaves no saved state. */
 START_TEST(sigterm_waits_for_the_switch)
 {
-        char config[sizeof(base_config)];
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG)];
         unsigned line;
 
         ck_assert_int_eq(setenv("FAKEBOARD_WRITE_DELAY_US", "250000", 1), 0);
@@ -2675,7 +2238,7 @@ START_TEST(sigterm_waits_for_the_switch)
         for (unsigned cpu = 4; cpu < 8; cpu++)
                 ck_assert_int_eq(fakeboard_set_cpu_online(fb, cpu, false), 0);
         harness_start_bus(NULL);
-        snprintf(config, sizeof(config), "%s", base_config);
+        snprintf(config, sizeof(config), "%s", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         start_daemon(write_config("bigLittle.conf", config));
         line = expect_line(0, "started: ", 10);
         ck_assert_int_eq(fakeboard_set_load(fb, heavy_load, 2), 0);
@@ -2696,12 +2259,12 @@ END_TEST
  * and shows it in status. */
 START_TEST(test_ignored_cap_leaves_level_out)
 {
-        char config[sizeof(base_config) + 64], out[8192], *at;
+        char config[sizeof(HARNESS_PELT_NO_BREAK_EVEN_CONFIG) + 64], out[8192], *at;
         sd_bus_message *reply;
         const char *name, *why, *text;
         unsigned line;
 
-        snprintf(config, sizeof(config), "%s", base_config);
+        snprintf(config, sizeof(config), "%s", HARNESS_PELT_NO_BREAK_EVEN_CONFIG);
         at = strstr(config, "backend = hotplug");
         ck_assert_ptr_nonnull(at);
         memcpy(at, "backend = cpufreq", strlen("backend = cpufreq"));

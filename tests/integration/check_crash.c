@@ -19,8 +19,6 @@
 #define SWITCH_BOUND_MS 2000
 #define UP_DELAY_MS 200
 
-static const char base_config[] = HARNESS_PELT_CONFIG;
-
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
@@ -54,7 +52,7 @@ static void setup(void)
         snprintf(runtime_dir, sizeof(runtime_dir), "%s", harness_runtime_dir());
         snprintf(saved_file, sizeof(saved_file), "%s/saved-state", runtime_dir);
         snprintf(bad_file, sizeof(bad_file), "%s/saved-state.bad", runtime_dir);
-        snprintf(config_file, sizeof(config_file), "%s", write_config("bigLittle.conf", base_config));
+        snprintf(config_file, sizeof(config_file), "%s", write_pelt_config(NULL));
         new_board("exynos5422");
 }
 

@@ -33,8 +33,6 @@
 
 #define EXIT_CONFIG 78
 
-static const char base_config[] = HARNESS_PELT_CONFIG;
-
 static const unsigned idle_load[] = { 40 };
 static const unsigned heavy_load[] = { 600, 600 };
 
@@ -52,7 +50,7 @@ static double ms_between(bl_usec_t from, bl_usec_t to)
 START_TEST(test_start_applies_little)
 {
         new_board("exynos5422");
-        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        start_daemon(write_pelt_config(NULL), NULL);
         expect_online("0-3", SWITCH_BOUND_MS);
         for (unsigned cpu = 4; cpu < 8; cpu++) {
                 char path[64];
@@ -136,13 +134,13 @@ static double monotonic_ms(void)
  * Every tick logs "tick: " at debug level. */
 START_TEST(test_idle_backoff_follows_load)
 {
-        char config[sizeof(base_config) + 128];
+        char config[sizeof(HARNESS_PELT_CONFIG) + 128];
         unsigned backed_off, idle_ticks, loaded;
         double load_on, seen;
 
         new_board("exynos5422");
         snprintf(config, sizeof(config), "%s[daemon]\nidle_sample_interval_ms = 400\nlog_level = debug\n",
-                 base_config);
+                 HARNESS_PELT_CONFIG);
         start_daemon(write_config("bigLittle.conf", config), NULL);
         backed_off = expect_line(0, "sampling every 400.0 ms", 15000);
         ck_assert_uint_eq(count_lines(0, "sampling every 40.0 ms"), 1);
@@ -174,7 +172,7 @@ START_TEST(test_load_step_switches_up_then_down)
 
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        start_daemon(write_pelt_config(NULL), NULL);
         started = (unsigned)fakeboard_find_line(fb, 0, "started: ");
         expect_online("0-3", SWITCH_BOUND_MS);
         expect_online_stays("0-3", 300);
@@ -210,13 +208,11 @@ END_TEST
  * outgrows a LITTLE one. */
 START_TEST(test_mp_mode_adds_big_cpus)
 {
-        char config[sizeof(base_config) + 64];
         unsigned started, line;
 
-        snprintf(config, sizeof(config), "%s[daemon]\nmode = mp\n", base_config);
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
+        start_daemon(write_pelt_config("[daemon]\nmode = mp\n"), NULL);
         started = (unsigned)expect_line(0, "started: ", 1000);
         ck_assert_ptr_nonnull(
                 strstr(fakeboard_line(fb, started, NULL), "mode mp (mode = mp in the configuration)"));
@@ -241,13 +237,11 @@ END_TEST
 START_TEST(test_pair_mode_switches_the_busy_pair)
 {
         static const unsigned one_heavy[] = { 600 };
-        char config[sizeof(base_config) + 64];
         unsigned started, line;
 
-        snprintf(config, sizeof(config), "%s[daemon]\nmode = pair\n", base_config);
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
+        start_daemon(write_pelt_config("[daemon]\nmode = pair\n"), NULL);
         started = (unsigned)expect_line(0, "started: ", 1000);
         ck_assert_ptr_nonnull(strstr(fakeboard_line(fb, started, NULL), "0=cpu0/cpu4 1=cpu1/cpu5"));
         expect_online("0-3", SWITCH_BOUND_MS);
@@ -295,13 +289,11 @@ static void install_plugin(const char *dir, const char *variant, const char *nam
 START_TEST(test_plugin_heuristic_decides)
 {
         static const unsigned light[] = { 200 };
-        char dir[PATH_MAX + 16], config[sizeof(base_config) + PATH_MAX + 128];
+        char dir[PATH_MAX + 16], config[sizeof(HARNESS_PELT_CONFIG) + PATH_MAX + 128];
         unsigned started;
 
-        if (getuid() != 0) {
-                printf("# not root: plugins must be owned by root; test not run\n");
+        if (!harness_is_root())
                 return;
-        }
         snprintf(dir, sizeof(dir), "%s/plugins", harness_workdir());
         ck_assert_int_eq(mkdir(dir, 0755), 0);
         ck_assert_int_eq(chmod(harness_workdir(), 0755), 0);
@@ -309,7 +301,7 @@ START_TEST(test_plugin_heuristic_decides)
         install_plugin(dir, "plugin-abi", "future.so");
         snprintf(config, sizeof(config),
                  "%s[policy]\nplugin_dir = %s\nheuristics = test-boost\n[policy.test-boost]\nfactor = 4\n",
-                 base_config, dir);
+                 HARNESS_PELT_CONFIG, dir);
 
         new_board("exynos5422");
         set_load(idle_load, 1);
@@ -327,20 +319,19 @@ END_TEST
 
 /* The "test-broken" plugin in a plugin directory of its own, and a
  * configuration that runs it ('policy' follows plugin_dir in [policy]).
- * False when not root: plugins must be owned by root. */
+ * False when not root: plugins must be owned by root (the "plugins" case
+ * is then reported skipped). */
 static bool broken_plugin_config(char *config, size_t size, const char *policy)
 {
         char dir[PATH_MAX + 16];
 
-        if (getuid() != 0) {
-                printf("# not root: plugins must be owned by root; test not run\n");
+        if (!harness_is_root())
                 return false;
-        }
         snprintf(dir, sizeof(dir), "%s/plugins", harness_workdir());
         ck_assert_int_eq(mkdir(dir, 0755), 0);
         ck_assert_int_eq(chmod(harness_workdir(), 0755), 0);
         install_plugin(dir, "broken", "broken.so");
-        snprintf(config, size, "%s[policy]\nplugin_dir = %s\n%s", base_config, dir, policy);
+        snprintf(config, size, "%s[policy]\nplugin_dir = %s\n%s", HARNESS_PELT_CONFIG, dir, policy);
         return true;
 }
 
@@ -349,7 +340,7 @@ static bool broken_plugin_config(char *config, size_t size, const char *policy)
  * many ticks it goes on (issue 18: it used to say nothing). */
 START_TEST(test_broken_plugin_said_once)
 {
-        char config[sizeof(base_config) + PATH_MAX + 160];
+        char config[sizeof(HARNESS_PELT_CONFIG) + PATH_MAX + 160];
         unsigned started;
 
         if (!broken_plugin_config(config, sizeof(config),
@@ -371,7 +362,7 @@ END_TEST
  * largest score, which goes big, and that is said once. */
 START_TEST(test_broken_plugin_overflow)
 {
-        char config[sizeof(base_config) + PATH_MAX + 160];
+        char config[sizeof(HARNESS_PELT_CONFIG) + PATH_MAX + 160];
         unsigned started;
 
         if (!broken_plugin_config(config, sizeof(config),
@@ -396,13 +387,11 @@ END_TEST
  * what it counts. */
 START_TEST(test_ipc_without_counters_keeps_running)
 {
-        char config[sizeof(base_config) + 64];
         int counted;
 
-        snprintf(config, sizeof(config), "%s[policy]\nheuristics = ipc\n", base_config);
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", config), NULL);
+        start_daemon(write_pelt_config("[policy]\nheuristics = ipc\n"), NULL);
         expect_line(0, "started: ", 1000);
         counted = fakeboard_find_line(fb, 0, "hardware counters: cycles");
         if (counted < 0) {
@@ -441,7 +430,7 @@ START_TEST(test_auto_mode_picks_pair_with_the_switcher)
         ck_assert_int_eq(fclose(f), 0);
 
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        start_daemon(write_pelt_config(NULL), NULL);
         started = expect_line(0, "started: ", 1000);
         ck_assert_msg(strstr(fakeboard_line(fb, started, NULL),
                              "mode pair (mode = auto: the kernel's big.LITTLE switcher is present, so pair)"),
@@ -458,7 +447,7 @@ START_TEST(test_sigterm_restores_start_set)
         int status;
 
         new_board("exynos5422");
-        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        start_daemon(write_pelt_config(NULL), NULL);
         expect_online("0-3", SWITCH_BOUND_MS);
         status = stop_daemon(SIGTERM);
         assert_exit_status(status, 0);
@@ -479,7 +468,7 @@ START_TEST(test_sigint_restores_unusual_start_set)
         /* An administrator took cpu6 down before the daemon started. */
         ck_assert_int_eq(fakeboard_set_cpu_online(fb, 6, false), 0);
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        start_daemon(write_pelt_config(NULL), NULL);
         expect_online("0-3", SWITCH_BOUND_MS);
         /* At big the daemon brings cpu6 up; exit must take it down again. */
         set_load(heavy_load, 2);
@@ -500,7 +489,7 @@ START_TEST(test_sighup_reload)
 
         new_board("exynos5422");
         set_load(idle_load, 1);
-        config = write_config("bigLittle.conf", base_config);
+        config = write_pelt_config(NULL);
         start_daemon(config, NULL);
         expect_online("0-3", SWITCH_BOUND_MS);
 
@@ -560,7 +549,7 @@ START_TEST(test_reload_fifo_refused)
 
         new_board("exynos5422");
         set_load(idle_load, 1);
-        snprintf(config, sizeof(config), "%s", write_config("bigLittle.conf", base_config));
+        snprintf(config, sizeof(config), "%s", write_pelt_config(NULL));
         start_daemon(config, NULL);
         expect_online("0-3", SWITCH_BOUND_MS);
 
@@ -581,7 +570,7 @@ END_TEST
 START_TEST(test_symmetric_machine_exits_69)
 {
         new_board("x86-symmetric");
-        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
+        spawn_daemon(write_pelt_config(NULL), NULL);
         assert_exit_status(wait_exit(), EXIT_UNAVAILABLE);
         expect_line(0, "one kind of core", 100);
         ck_assert_msg(online_equals("0-3"), "online is %s", online_text());
@@ -615,7 +604,7 @@ START_TEST(test_check_config)
         int status = -1;
 
         new_board("exynos5422");
-        argv[2] = (char *)write_config("good.conf", base_config);
+        argv[2] = (char *)write_config("good.conf", HARNESS_PELT_CONFIG);
         ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
         ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
         assert_exit_status(status, 0);
@@ -658,7 +647,7 @@ START_TEST(test_dryrun_changes_nothing)
 
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", base_config), "--backend=dryrun");
+        start_daemon(write_pelt_config(NULL), "--backend=dryrun");
         expect_online_stays("0-7", 300);
 
         set_load(heavy_load, 2);
@@ -731,7 +720,7 @@ START_TEST(test_notify_protocol_and_watchdog)
 
         new_board("exynos5422");
         set_load(idle_load, 1);
-        start_daemon(write_config("bigLittle.conf", base_config), NULL);
+        start_daemon(write_pelt_config(NULL), NULL);
         ck_assert_int_eq(fakeboard_run(fb, 1000, notify_drain, &n), 0);
         ck_assert_msg(strstr(n.text, "READY=1\n"), "no READY=1 in:\n%s", n.text);
         ck_assert_msg(strstr(n.text, "STATUS=level little"), "no STATUS= in:\n%s", n.text);
@@ -864,6 +853,7 @@ static Suite *daemon_suite(void)
         TCase *tc = tcase_create("exynos5422");
         TCase *other = tcase_create("refusals");
         TCase *idle = tcase_create("idle");
+        TCase *plugins = harness_root_tcase("plugins");
 
         tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_set_timeout(tc, 60);
@@ -873,9 +863,6 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_load_step_switches_up_then_down);
         tcase_add_test(tc, test_mp_mode_adds_big_cpus);
         tcase_add_test(tc, test_pair_mode_switches_the_busy_pair);
-        tcase_add_test(tc, test_plugin_heuristic_decides);
-        tcase_add_test(tc, test_broken_plugin_said_once);
-        tcase_add_test(tc, test_broken_plugin_overflow);
         tcase_add_test(tc, test_ipc_without_counters_keeps_running);
         tcase_add_test(tc, test_auto_mode_picks_pair_with_the_switcher);
         tcase_add_test(tc, test_sigterm_restores_start_set);
@@ -888,6 +875,14 @@ static Suite *daemon_suite(void)
         tcase_add_test(tc, test_thermal_limits_from_trips);
         tcase_add_test(tc, test_thermal_number_overrides_trip);
         suite_add_tcase(s, tc);
+
+        /* Plugins must be owned by root. */
+        tcase_add_checked_fixture(plugins, harness_setup, harness_teardown);
+        tcase_set_timeout(plugins, 60);
+        tcase_add_test(plugins, test_plugin_heuristic_decides);
+        tcase_add_test(plugins, test_broken_plugin_said_once);
+        tcase_add_test(plugins, test_broken_plugin_overflow);
+        suite_add_tcase(s, plugins);
 
         tcase_add_checked_fixture(other, harness_setup, harness_teardown);
         tcase_set_timeout(other, 60);

@@ -5,7 +5,7 @@
  * hotplug writes coming back as events, thermal zones that change.
  *
  * Suspend is played by check_faults (a preload moves CLOCK_BOOTTIME);
- * tests/unit/check_events.c covers the detection with virtual clocks.
+ * tests/unit/check_clock_jump.c covers the detection with virtual clocks.
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,8 +20,6 @@
 #define SWITCH_BOUND_MS 2000
 #define EVENT_BOUND_MS 3000
 
-static const char base_config[] = HARNESS_PELT_CONFIG;
-
 /* Events that change nothing are said at debug level only: the tests wait
  * for those lines to know an event was handled before the next change. */
 static const char debug_config[] = "[daemon]\nlog_level = debug\n";
@@ -31,9 +29,9 @@ static const unsigned heavy_load[] = { 600, 600 };
 
 static const char *default_config(void)
 {
-        char text[sizeof(base_config) + sizeof(debug_config)];
+        char text[sizeof(HARNESS_PELT_CONFIG) + sizeof(debug_config)];
 
-        snprintf(text, sizeof(text), "%s%s", base_config, debug_config);
+        snprintf(text, sizeof(text), "%s%s", HARNESS_PELT_CONFIG, debug_config);
         return write_config("bigLittle.conf", text);
 }
 

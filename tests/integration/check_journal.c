@@ -35,10 +35,6 @@
 #define DOWN_DELAY_MS 300
 #define SEC UINT64_C(1000000)
 
-static const char base_config[] =
-        HARNESS_PELT_CONFIG
-        /* a switch down does not wait for the measured cost to pay back */
-        "break_even = no\n";
 static const unsigned idle_load[] = { 40 };
 
 static volatile sig_atomic_t reader_stop;
@@ -120,9 +116,10 @@ static pid_t start_journal(const char *path)
         pid_t pid;
         int fd;
 
-        if (getuid() != 0 || unshare(CLONE_NEWNS) < 0) {
-                printf("# cannot have a mount namespace (%s): test not run\n",
-                       getuid() != 0 ? "not root" : strerror(errno));
+        if (!harness_is_root())
+                return 0;       /* its case is reported skipped */
+        if (unshare(CLONE_NEWNS) < 0) {
+                printf("# cannot have a mount namespace (%s): test not run\n", strerror(errno));
                 return 0;
         }
         /* Mounts made here stay in this namespace. */
@@ -246,7 +243,7 @@ START_TEST(test_hold_and_switches_reach_the_journal)
         pid_t reader;
         int r;
 
-        reader = start_journaled(base_config, true);
+        reader = start_journaled(HARNESS_PELT_NO_BREAK_EVEN_CONFIG, true);
         if (reader == 0)
                 return;
         b = bus_client_wait_daemon(START_BOUND_MS);
@@ -353,7 +350,7 @@ END_TEST
 int main(void)
 {
         Suite *s = suite_create("journal");
-        TCase *tc = tcase_create("exynos5422");
+        TCase *tc = harness_root_tcase("exynos5422");
 
         tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
         tcase_add_test(tc, test_hold_and_switches_reach_the_journal);

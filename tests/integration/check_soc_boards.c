@@ -22,8 +22,6 @@
 #define SWITCH_BOUND_MS 3000
 #define STAYS_MS 800
 
-static const char base_config[] = HARNESS_PELT_CONFIG;
-
 static const unsigned idle_load[] = { 40 };
 
 struct soc_case {
@@ -118,9 +116,9 @@ static const struct soc_case cases[] = {
 
 static const char *case_config(const struct soc_case *c)
 {
-        static char config[sizeof(base_config) + 64];
+        static char config[sizeof(HARNESS_PELT_CONFIG) + 64];
 
-        snprintf(config, sizeof(config), "%s[daemon]\nmode = %s\n", base_config, c->mode);
+        snprintf(config, sizeof(config), "%s[daemon]\nmode = %s\n", HARNESS_PELT_CONFIG, c->mode);
         return write_config("bigLittle.conf", config);
 }
 

@@ -16,8 +16,6 @@
 
 #define SWITCH_BOUND_MS 3000
 
-static const char base_config[] = HARNESS_PELT_CONFIG;
-
 static const unsigned idle_load[] = { 40 };
 
 /* What the daemon must make of one board, and one step up and back. */
@@ -97,7 +95,7 @@ START_TEST(test_board_detected_and_switches)
         new_board(c->board);
         ck_assert(online_equals(c->all));
         set_load(idle_load, 1);
-        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
+        spawn_daemon(write_pelt_config(NULL), NULL);
         started = expect_line(0, "started: ", START_BOUND_MS);
         line = fakeboard_line(fb, started, NULL);
         ck_assert_msg(strstr(line, c->how), "%s: the start line does not say \"%s\":\n    %s", c->board,
@@ -127,7 +125,7 @@ START_TEST(test_tri_cluster_climbs_to_big)
 
         new_board("tri-cluster");
         set_load(idle_load, 1);
-        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
+        spawn_daemon(write_pelt_config(NULL), NULL);
         expect_line(0, "started: ", START_BOUND_MS);
         expect_online("0-3", SWITCH_BOUND_MS);
         set_load(mid_load, 2);
@@ -145,7 +143,7 @@ START_TEST(test_symmetric_x86_exits_69)
         int status = -1, r;
 
         new_board("x86-symmetric");
-        spawn_daemon(write_config("bigLittle.conf", base_config), NULL);
+        spawn_daemon(write_pelt_config(NULL), NULL);
         r = fakeboard_wait(fb, EXIT_BOUND_MS, &status);
         ck_assert_msg(r == 0, "the daemon still runs on a symmetric machine; it said:%s", log_text());
         assert_exit_status(status, EXIT_UNAVAILABLE);

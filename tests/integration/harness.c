@@ -100,6 +100,33 @@ int harness_main(Suite *suite, const char *name)
         return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+const char *write_pelt_config(const char *extra)
+{
+        static char text[sizeof(HARNESS_PELT_CONFIG) + 4096];
+
+        ck_assert_int_lt(snprintf(text, sizeof(text), "%s%s", HARNESS_PELT_CONFIG, extra ? extra : ""),
+                         (int)sizeof(text));
+        return write_config("bigLittle.conf", text);
+}
+
+bool harness_is_root(void)
+{
+        return getuid() == 0;
+}
+
+TCase *harness_root_tcase(const char *name)
+{
+        /* Check keeps the pointer: the name must outlive the suite. */
+        static char names[4][128];
+        static unsigned n;
+
+        /* Called while the suite is built, outside a test: no ck_assert. */
+        if (n == 4)
+                abort();
+        snprintf(names[n], sizeof(names[n]), "%s%s", name, harness_is_root() ? "" : " # SKIP not root");
+        return tcase_create(names[n++]);
+}
+
 const char *work_file(const char *name)
 {
         static char path[PATH_MAX + 64];

@@ -73,6 +73,12 @@ const char *write_config(const char *name, const char *text);
         "down_delay_ms = 300\n" \
         "min_residency_ms = 40\n" \
         "max_switch_rate_hz = 10\n"
+/* HARNESS_PELT_CONFIG where a switch down must not wait for the measured
+ * cost to pay back (the tests of the bus and of the journal). */
+#define HARNESS_PELT_NO_BREAK_EVEN_CONFIG HARNESS_PELT_CONFIG "break_even = no\n"
+/* Writes the work directory's bigLittle.conf: HARNESS_PELT_CONFIG and then
+ * 'extra' (NULL: nothing); returns its path (as write_config()). */
+const char *write_pelt_config(const char *extra);
 
 /* The timing of a configuration that switches within tens of ms. */
 struct fast_timing {
@@ -140,6 +146,14 @@ bool board_file_exists(const char *path);
 void assert_file(const char *path, const char *want);
 /* Runs the board until the file's first line is 'want'. */
 void expect_file(const char *path, const char *want, unsigned timeout_ms);
+
+/* A test case for tests that need root (plugins must be owned by root, the
+ * journal's socket needs a mount namespace). Check has no skip of its own:
+ * when not root the case's name carries a TAP "# SKIP" directive, which
+ * automake's TAP driver reads in each of its tests' lines, and each test
+ * returns at once when harness_is_root() is false. */
+TCase *harness_root_tcase(const char *name);
+bool harness_is_root(void);
 
 /* Rss and Private_Dirty of process 'pid' in KiB (/proc/PID/smaps_rollup);
  * -errno when it cannot be read. */

@@ -1,4 +1,4 @@
-# The fake board: the testbed of src/testbed/ shaped like a real board, and
+# The fake boards: the kernel of src/fakeboard/ shaped like real boards, and
 # a load driver that plays a pattern into its /proc/stat and /proc/pressure/cpu.
 noinst_PROGRAMS += tests/fakeboard/bl-fakeboard
 tests_fakeboard_bl_fakeboard_SOURCES = \
@@ -6,8 +6,8 @@ tests_fakeboard_bl_fakeboard_SOURCES = \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
 tests_fakeboard_bl_fakeboard_CFLAGS = $(AM_CFLAGS) $(FAKEBOARD_CFLAGS)
-tests_fakeboard_bl_fakeboard_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
-# What every program built with fakeboard.c needs (and libbltestbed.a).
+tests_fakeboard_bl_fakeboard_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(UMOCKDEV_LIBS) $(LIBM)
+# What every program built with fakeboard.c needs (and libblfakeboard.a).
 FAKEBOARD_CFLAGS = $(UMOCKDEV_CFLAGS) \
 	-DFAKEBOARD_REFUSE_WRITES_SO='"$(abs_top_builddir)/tests/fakeboard/refuse-writes.so"'
 # The preload fakeboard_spawn() adds to play a kernel refusing writes
@@ -23,6 +23,11 @@ BLSIM_OUTPUT = tests/integration/blsim-output.h tests/integration/blsim-output.c
 # The helpers the integration tests of the daemon share.
 INTEGRATION_HARNESS = tests/integration/harness.h tests/integration/harness.c \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c tests/fakeboard/boards.c
+# For tests that talk to the daemon on the bus: a JSON reader (Describe()),
+# a fake polkit and calls as nobody (these two need $(SYSTEMD_LIBS)).
+BUS_TEST_HELPERS = tests/integration/json-reader.h tests/integration/json-reader.c \
+	tests/integration/fake-polkit.h tests/integration/fake-polkit.c \
+	tests/integration/run-as.h tests/integration/run-as.c
 
 # Integration tests: the fake board on its own, then the real daemon on it.
 integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon \
@@ -38,38 +43,38 @@ tests_integration_check_fakeboard_SOURCES = \
 	tests/fakeboard/fakeboard.h tests/fakeboard/fakeboard.c \
 	tests/fakeboard/boards.c
 tests_integration_check_fakeboard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS)
-tests_integration_check_fakeboard_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_fakeboard_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_fakeboard_DEPENDENCIES = tests/fakeboard/refuse-writes.so
 tests_integration_check_daemon_SOURCES = tests/integration/check_daemon.c $(INTEGRATION_HARNESS)
 tests_integration_check_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
-tests_integration_check_daemon_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_daemon_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The backends other than hotplug, with the real daemon on a fake board.
 tests_integration_check_backends_SOURCES = tests/integration/check_backends.c $(INTEGRATION_HARNESS)
 tests_integration_check_backends_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_backends_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_backends_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 tests_integration_check_events_SOURCES = tests/integration/check_events.c $(INTEGRATION_HARNESS)
 tests_integration_check_events_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_events_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_events_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 tests_integration_check_switcher_SOURCES = tests/integration/check_switcher.c $(INTEGRATION_HARNESS)
 tests_integration_check_switcher_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_switcher_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_switcher_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # State safety: the saved CPU state across SIGKILL and restart, other managers.
 tests_integration_check_crash_SOURCES = tests/integration/check_crash.c $(INTEGRATION_HARNESS)
 tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_crash_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_crash_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 # The D-Bus service on a private dbus-daemon per test.
-tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS)
+tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS) $(BUS_TEST_HELPERS)
 tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"' -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
-tests_integration_check_bus_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+tests_integration_check_bus_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # Following the desktop: fakes of power-profiles-daemon and UPower on the private bus.
 integration_tests += tests/integration/check_desktop
@@ -78,14 +83,14 @@ tests_integration_check_desktop_SOURCES = tests/integration/check_desktop.c \
 tests_integration_check_desktop_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"'
-tests_integration_check_desktop_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+tests_integration_check_desktop_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # bigLittled --record: this machine's /proc/stat and a fake board's known load.
 integration_tests += tests/integration/check_record
 tests_integration_check_record_SOURCES = tests/integration/check_record.c $(INTEGRATION_HARNESS)
 tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/testbed/libbltestbed.a \
+tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/fakeboard/libblfakeboard.a \
 	src/core/libblcore.a \
 	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
@@ -108,7 +113,7 @@ integration_tests += tests/integration/check_topologies
 tests_integration_check_topologies_SOURCES = tests/integration/check_topologies.c $(INTEGRATION_HARNESS)
 tests_integration_check_topologies_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_topologies_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_topologies_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # The topologies of the shipped SoC boards (conf/boards/): the ladder, a climb
 # to the top, back down, every CPU restored.
@@ -116,20 +121,20 @@ integration_tests += tests/integration/check_soc_boards
 tests_integration_check_soc_boards_SOURCES = tests/integration/check_soc_boards.c $(INTEGRATION_HARNESS)
 tests_integration_check_soc_boards_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_soc_boards_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_soc_boards_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # The cpuset backend: cgroup v2 written directly, or systemd's AllowedCPUs=
 # through a fake systemd on a private dbus-daemon.
-integration_tests += tests/integration/check_cpuset
+integration_tests += tests/integration/check_cpuset_backend
 check_PROGRAMS += tests/integration/fake-systemd
 tests_integration_fake_systemd_SOURCES = tests/integration/fake-systemd.c
 tests_integration_fake_systemd_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS)
 tests_integration_fake_systemd_LDADD = $(SYSTEMD_LIBS)
-tests_integration_check_cpuset_SOURCES = tests/integration/check_cpuset.c $(INTEGRATION_HARNESS)
-tests_integration_check_cpuset_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
+tests_integration_check_cpuset_backend_SOURCES = tests/integration/check_cpuset_backend.c $(INTEGRATION_HARNESS)
+tests_integration_check_cpuset_backend_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"'
-tests_integration_check_cpuset_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_cpuset_backend_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # Every topology with every backend that applies to it: detection, switching
 # up and down, refused writes, restore, and a crash with a restart.
@@ -137,7 +142,7 @@ integration_tests += tests/integration/check_matrix
 tests_integration_check_matrix_SOURCES = tests/integration/check_matrix.c $(INTEGRATION_HARNESS)
 tests_integration_check_matrix_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_matrix_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_matrix_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_matrix_DEPENDENCIES = tests/fakeboard/refuse-writes.so
 
 # blsim live: the real daemon on a board model played in real time, and the
@@ -151,7 +156,7 @@ tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_C
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
-	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
+	src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
 
@@ -164,7 +169,7 @@ tests_integration_check_soc_blsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBO
 	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
-tests_integration_check_soc_blsim_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+tests_integration_check_soc_blsim_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) \
 	$(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_soc_blsim_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
 
@@ -180,7 +185,7 @@ tests_integration_check_e2e_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CF
 	-DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
 tests_integration_check_e2e_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
-	src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
+	src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_e2e_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled src/ctl/switchctl
 
@@ -192,7 +197,7 @@ tests_integration_check_sandbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOAR
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DFAKE_SYSTEMD_PATH='"$(abs_top_builddir)/tests/integration/fake-systemd"' \
 	-DTOP_SRCDIR='"$(abs_top_srcdir)"'
-tests_integration_check_sandbox_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_sandbox_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_sandbox_DEPENDENCIES = tests/fakeboard/refuse-writes.so tests/integration/fake-systemd
 
 # Faults of the kernel and the machine around the daemon: failing writes,
@@ -209,7 +214,7 @@ tests_integration_check_faults_SOURCES = tests/integration/check_faults.c $(INTE
 tests_integration_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DCLOCK_SHIFT_SO='"$(abs_top_builddir)/tests/integration/clock-shift.so"'
-tests_integration_check_faults_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+tests_integration_check_faults_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) \
 	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 EXTRA_tests_integration_check_faults_DEPENDENCIES = tests/fakeboard/refuse-writes.so \
 	tests/integration/clock-shift.so src/daemon/bigLittled
@@ -221,7 +226,7 @@ integration_tests += tests/integration/check_kill
 tests_integration_check_kill_SOURCES = tests/integration/check_kill.c $(INTEGRATION_HARNESS)
 tests_integration_check_kill_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_kill_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+tests_integration_check_kill_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) \
 	$(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_kill_DEPENDENCIES = tests/fakeboard/refuse-writes.so src/daemon/bigLittled
 
@@ -232,7 +237,7 @@ tests_integration_check_idle_SOURCES = tests/integration/check_idle.c $(INTEGRAT
 tests_integration_check_idle_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSHIPPED_CONFIG='"$(abs_top_srcdir)/conf/bigLittle.conf"'
-tests_integration_check_idle_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
+tests_integration_check_idle_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 EXTRA_tests_integration_check_idle_DEPENDENCIES = src/daemon/bigLittled
 
 # The journal fields of the real daemon, caught on the journal's socket in a
@@ -242,7 +247,7 @@ tests_integration_check_journal_SOURCES = tests/integration/check_journal.c \
 	tests/integration/bus-client.h tests/integration/bus-client.c $(INTEGRATION_HARNESS)
 tests_integration_check_journal_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_journal_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+tests_integration_check_journal_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) \
 	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # The installed D-Bus interface XML against what the running daemon serves.
@@ -252,5 +257,5 @@ tests_integration_check_bus_interface_SOURCES = tests/integration/check_bus_inte
 tests_integration_check_bus_interface_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DINTERFACE_XML='"$(abs_top_srcdir)/conf/org.bigLittle.Switch1.xml"'
-tests_integration_check_bus_interface_LDADD = src/testbed/libbltestbed.a src/core/libblcore.a $(CHECK_LIBS) \
+tests_integration_check_bus_interface_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) \
 	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)

@@ -3,7 +3,7 @@
  * masks, the saved-state text), and its cgroupfs half against a umockdev
  * testbed with a cgroup v2 tree, shaped like an Exynos 5422 (LITTLE 0-3,
  * big 4-7). The systemd half is tested with a fake systemd in
- * tests/integration/check_cpuset.c.
+ * tests/integration/check_cpuset_backend.c.
  *
  * The kernel's refusals are played by write-watch.c. */
 #include <check.h>

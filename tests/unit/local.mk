@@ -27,7 +27,7 @@ unit_tests = \
 	tests/unit/check_cpuset_backend \
 	tests/unit/check_switcher \
 	tests/unit/check_perf \
-	tests/unit/check_events \
+	tests/unit/check_clock_jump \
 	tests/unit/check_sim \
 	tests/unit/check_simrun \
 	tests/unit/check_simmodes \
@@ -150,9 +150,9 @@ tests_unit_check_switcher_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
 tests_unit_check_perf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_perf_LDADD = $(UNIT_LDADD)
-tests_unit_check_events_SOURCES = tests/unit/check_events.c
-tests_unit_check_events_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_events_LDADD = $(UNIT_LDADD)
+tests_unit_check_clock_jump_SOURCES = tests/unit/check_clock_jump.c
+tests_unit_check_clock_jump_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_clock_jump_LDADD = $(UNIT_LDADD)
 tests_unit_check_holds_store_SOURCES = tests/unit/check_holds_store.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c
 tests_unit_check_holds_store_CFLAGS = $(UNIT_CFLAGS)
