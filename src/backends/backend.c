@@ -5,6 +5,29 @@
 
 #include "backends/backend.h"
 #include "backends/cpufreq.h"
+#include "backends/sysfs.h"
+
+int backend_read_online(const bl_cpuset *cpus, bl_cpuset *online)
+{
+        return cpu_online_read_set(cpus, online);
+}
+
+int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpuset *cpus,
+                   bl_cpuset *online)
+{
+        bl_cpuset read;
+        int r;
+
+        if (b && ops->online) {
+                ops->online(b, online);
+                cpuset_and(online, cpus);
+                return 0;
+        }
+        r = backend_read_online(cpus, &read);
+        if (r == 0)
+                *online = read;
+        return r;
+}
 
 const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const struct bl_topology *t,
                                             char *why, size_t size)

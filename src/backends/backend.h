@@ -48,6 +48,10 @@ struct bl_backend_ops {
          * they set is what restore() puts back for them, so that leaving
          * does not undo their change. Returns 0 or the read's -errno. */
         int (*adopt)(struct bl_backend *b, const bl_cpuset *cpus);
+        /* Optional, for backends that take CPUs on and offline: the online
+         * CPUs as its last open(), apply() or restore() found or left them,
+         * without asking the kernel again (it read them as it wrote). */
+        void (*online)(const struct bl_backend *b, bl_cpuset *online);
         /* What one switch is believed to cost before any is measured: the
          * start of the daemon's estimate (core/switch-cost.h). */
         struct bl_switch_cost prior;
@@ -66,6 +70,17 @@ extern const struct bl_backend_ops backend_cpuset;
 extern const struct bl_backend_ops backend_cpufreq;
 extern const struct bl_backend_ops backend_dryrun;
 extern const struct bl_backend_ops backend_switcher;
+
+/* The online CPUs among 'cpus' as the backend last left them when it has
+ * online(), read from the kernel otherwise (a backend that does not take
+ * CPUs offline may still run beside someone who does). Returns 0 or the
+ * first unreadable CPU's -errno ('online' then unchanged). */
+int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpuset *cpus,
+                   bl_cpuset *online);
+
+/* The online CPUs among 'cpus', read from the kernel: for what the daemon
+ * did not do itself. Returns 0 or the first unreadable CPU's -errno. */
+int backend_read_online(const bl_cpuset *cpus, bl_cpuset *online);
 
 /* The backend for a configured kind; 'why' says why it was picked for auto.
  * Returns NULL (and says why) for kinds this version does not have. */

@@ -13,6 +13,10 @@ struct bl_backend {
         bl_cpuset present;
         bl_cpuset can_offline;
         bl_cpuset saved;        /* online set found at open(), restored on close */
+        /* The online set as last read: before a plan, and after one that
+         * went through (a plan refused and undone, or a file unreadable,
+         * is read again or left as it was). */
+        bl_cpuset online;
         struct hotplug_step steps[BL_MAX_CPUS];
         struct sysfs_undo undo;         /* the steps of the plan running */
 };
@@ -167,6 +171,8 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
          * to write, whatever a level or the state found at start says. */
         cpu_present_set(&b->present, &here);
         read_error = cpu_online_read_each(&here, &current, &unreadable, &first);
+        if (!read_error)
+                b->online = current;
         cpuset_andnot(&here, &unreadable);
         cpuset_and(&target, &here);
         cpuset_and(&can_offline, &here);
@@ -179,6 +185,9 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
         }
         r = run_plan(b, n, mode, &st, failure, sizeof(failure));
         if (r != 0) {
+                /* An undo that failed left the kernel somewhere between. */
+                if (r < 0 && cpu_online_read_set(&b->present, &current) == 0)
+                        b->online = current;
                 snprintf(detail, size, "%s", failure);
                 if (read_error)
                         describe_unreadable(&unreadable, first, read_error, detail, size);
@@ -187,6 +196,8 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
         /* What the kernel has now, for the description: a file that goes
          * bad only now is named too. */
         late_error = cpu_online_read_each(&here, &current, &late, &late_first);
+        if (!late_error && !read_error)
+                b->online = current;
         if (late_error && (!read_error || late_first < first)) {
                 first = late_first;
                 read_error = late_error;
@@ -227,6 +238,7 @@ static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, co
                 free(b);
                 return r;
         }
+        b->online = b->saved;
         *ret = b;
         return 0;
 }
@@ -342,6 +354,11 @@ static int hotplug_adopt(struct bl_backend *b, const bl_cpuset *cpus)
         return 0;
 }
 
+static void hotplug_online(const struct bl_backend *b, bl_cpuset *online)
+{
+        *online = b->online;
+}
+
 const struct bl_backend_ops backend_hotplug = {
         .name = "hotplug",
         /* CPU hotplug: tens of milliseconds per CPU, much of it with the
@@ -357,4 +374,5 @@ const struct bl_backend_ops backend_hotplug = {
         .save = hotplug_save,
         .restore_saved = hotplug_restore_saved,
         .adopt = hotplug_adopt,
+        .online = hotplug_online,
 };

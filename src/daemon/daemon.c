@@ -18,7 +18,6 @@
 #include <time.h>
 
 #include "backends/backend.h"
-#include "backends/sysfs.h"
 #include "common/conf-files.h"
 #include "common/fileio.h"
 #include "common/log.h"
@@ -387,13 +386,20 @@ void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec
 }
 
 /* What the daemon's own changes left online, to tell them from someone
- * else's when udev reports CPUs going on and off line. */
+ * else's when udev reports CPUs going on and off line: the backend's word
+ * when it took them on or off line itself. */
 void daemon_note_online(struct bl_daemon *d)
 {
-        bl_cpuset online;
+        (void)backend_online(d->backend_ops, d->backend, &d->topo.present, &d->known_online);
+}
 
-        if (cpu_online_read_set(&d->topo.present, &online) == 0)
-                d->known_online = online;
+int daemon_apply_level(struct bl_daemon *d, struct switch_job *job)
+{
+        *job = (struct switch_job){ .ops = d->backend_ops, .backend = d->backend };
+        daemon_target_cpus(d, NULL, &job->cpus);
+        switch_job_run(job);
+        daemon_note_online(d);
+        return job->result;
 }
 
 /* How many CPUs join or leave the CPUs work runs on: what a switch's cost
@@ -1270,21 +1276,20 @@ static void sample_after_start(struct bl_daemon *d, bl_usec_t *now)
 static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_size, char *detail,
                                size_t size)
 {
-        struct switch_job job = { .ops = d->backend_ops, .backend = d->backend };
+        struct switch_job job;
         bl_cpuset all;
         int r;
 
         ladder_all_cpus(&d->ladder, &all);
-        r = cpu_online_read_set(&all, &d->applied_cpus);
+        r = backend_online(d->backend_ops, d->backend, &all, &d->applied_cpus);
         if (r < 0)
                 d->applied_cpus = all;
-        daemon_target_cpus(d, NULL, &job.cpus);
         controller_state_name(&d->ctl, state, state_size);
         settle_begin_at_start(&d->settle, switch_clock_now());
-        switch_job_run(&job);
+        r = daemon_apply_level(d, &job);
         settle_applied(&d->settle, job.finished);
         snprintf(detail, size, "%s", job.detail);
-        if (job.result < 0) {
+        if (r < 0) {
                 /* The backend undid what it wrote, so the kernel's CPUs are
                  * as they were found: a refused offline (a CPU with a
                  * deadline task's bandwidth, an interrupt that cannot move)
@@ -1295,10 +1300,9 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
                 snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
                 d->level_unapplied = true;
                 d->retry_after = job.finished + RETRY_AFTER_FAILURE_USEC;
-                daemon_note_online(d);
                 return 0;
         }
-        if (job.result == BL_BACKEND_NO_EFFECT) {
+        if (r == BL_BACKEND_NO_EFFECT) {
                 d->unreachable |= 1;
                 snprintf(d->unreachable_why[0], sizeof(d->unreachable_why[0]), "%s", detail);
                 log_warning("the initial level %s did nothing: %s; level %s is left out: backend %s cannot "
@@ -1307,7 +1311,6 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
         } else {
                 measure(d, &job);
         }
-        daemon_note_online(d);
         return 0;
 }
 

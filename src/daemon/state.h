@@ -193,6 +193,12 @@ void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
 void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus);
 /* Remembers the online CPUs the daemon's own change left. */
 void daemon_note_online(struct bl_daemon *d);
+/* The one way a level reaches the kernel on the loop (start-up, and again
+ * after others' changes; switches decided at a tick go through the same
+ * switch_job_run() on the worker): the engines' current level, without the
+ * CPUs others took offline, and the online CPUs it left noted. Returns the
+ * backend's apply() result; 'job' has its detail and times. */
+int daemon_apply_level(struct bl_daemon *d, struct switch_job *job);
 /* Persistent holds saved, the bus told. */
 void daemon_holds_changed(struct bl_daemon *d);
 /* (Re)creates the controller for d->ladder, every engine at level 0 applied
