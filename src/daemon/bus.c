@@ -105,7 +105,6 @@ struct bl_bus {
         sd_bus *bus;                    /* NULL while the bus is away */
         sd_bus_slot *object;
         sd_bus_slot *filter;            /* watches for the connection's end */
-        sd_event_source *post;
         sd_event_source *reconnect;     /* armed while the bus is away */
         bl_usec_t reconnect_wait;
         unsigned reconnect_tries;
@@ -116,6 +115,7 @@ struct bl_bus {
         char level[BL_STATE_NAME_MAX];
         char target[BL_STATE_NAME_MAX];
         const char *thermal;
+        unsigned long switches_told;    /* the history's entries signalled */
 };
 
 static const char *level_name(const struct bl_daemon *d, unsigned level)
@@ -1364,8 +1364,7 @@ static void emit_changed(struct bl_bus *b, const char *property)
 }
 
 /* Level, TargetLevel and ThermalState are announced when they differ from
- * what was last announced: a target also changes between switches, as a
- * decision becomes pending, and the loop has no hook for that. */
+ * what was last announced: the daemon says when they may have. */
 static void announce_state(struct bl_bus *b)
 {
         char name[BL_STATE_NAME_MAX];
@@ -1386,12 +1385,6 @@ static void announce_state(struct bl_bus *b)
                 b->thermal = thermal;
                 emit_changed(b, "ThermalState");
         }
-}
-
-static int on_post(sd_event_source *s, void *userdata)
-{
-        announce_state(userdata);
-        return 0;
 }
 
 /* Drops the connection and what hangs on it: callers waiting for polkit
@@ -1514,6 +1507,76 @@ static int on_bus_message(sd_bus_message *m, void *userdata, sd_bus_error *error
         return 0;
 }
 
+/* One Switched signal per switch the history gained since the last: the
+ * oldest first. */
+static void announce_switches(struct bl_bus *b)
+{
+        const struct bl_history *h = &b->d->history;
+        unsigned long n = h->total - b->switches_told;
+        int r;
+
+        if (n > history_count(h))
+                n = history_count(h);
+        b->switches_told = h->total;
+        /* Those made while the bus was away are not signalled after it. */
+        if (!b->bus)
+                return;
+        while (n-- > 0) {
+                const struct bl_history_entry *e = history_get(h, (unsigned)n);
+
+                r = sd_bus_emit_signal(b->bus, BUS_PATH, BUS_INTERFACE, "Switched", "sss", e->from, e->to,
+                                       e->reason);
+                if (r < 0)
+                        log_debug("bus: cannot send Switched: %s", strerror(-r));
+        }
+        announce_state(b);
+        r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Switches", "LastReason",
+                                           "TimeInLevel", NULL);
+        if (r < 0)
+                log_debug("bus: cannot announce the switch: %s", strerror(-r));
+}
+
+static void announce_holds(struct bl_bus *b)
+{
+        owners_prune(b);
+        /* One signal for both: a flood of holds queues no more than before. */
+        if (b->bus && sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Holds", "WinningHold",
+                                                     NULL) < 0)
+                log_debug("bus: cannot announce Holds");
+}
+
+/* The daemon's changes of one loop iteration (enum bl_change), announced
+ * in the order they happen in a switch: the signal, then what it moved,
+ * then the calls that waited for it answered. */
+static void on_daemon_changed(unsigned what, void *userdata)
+{
+        struct bl_bus *b = userdata;
+
+        if (what & BL_CHANGE_SWITCHED)
+                announce_switches(b);
+        if (what & BL_CHANGE_HOLDS)
+                announce_holds(b);
+        if (what & BL_CHANGE_CONFIG) {
+                emit_changed(b, "ConfigFiles");
+                emit_changed(b, "ThermalLimits");
+                /* [holds] precedence may have changed. */
+                emit_changed(b, "WinningHold");
+        } else if (what & BL_CHANGE_LIMITS) {
+                emit_changed(b, "ThermalLimits");
+        }
+        if ((what & BL_CHANGE_PROFILE) && b->bus &&
+            sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "PowerProfile", "PowerProfileSource",
+                                           "OnBattery", "ProfileAdjustment", NULL) < 0)
+                log_debug("bus: cannot announce the power profile");
+        if (what & BL_CHANGE_UNREACHABLE)
+                emit_changed(b, "Unreachable");
+        if (what & (BL_CHANGE_STATE | BL_CHANGE_HOLDS | BL_CHANGE_CONFIG))
+                announce_state(b);
+        if (what & BL_CHANGE_SWITCH_DONE)
+                while (b->waiters)
+                        waiter_answer(b->waiters);
+}
+
 int bus_open(struct bl_bus **ret, struct bl_daemon *d)
 {
         struct bl_bus *b;
@@ -1526,10 +1589,11 @@ int bus_open(struct bl_bus **ret, struct bl_daemon *d)
         daemon_state_name(d, b->level, sizeof(b->level));
         daemon_target_name(d, b->target, sizeof(b->target));
         b->thermal = daemon_thermal_state(d);
+        b->switches_told = d->history.total;
 
         r = bus_connect(b);
         if (r >= 0)
-                r = sd_event_add_post(d->event, &b->post, on_post, b);
+                r = daemon_watch_changes(d, on_daemon_changed, b);
         if (r < 0) {
                 bus_close(b);
                 return r;
@@ -1538,90 +1602,17 @@ int bus_open(struct bl_bus **ret, struct bl_daemon *d)
         return 0;
 }
 
-void bus_switched(struct bl_bus *b, const char *from, const char *to, const char *reason)
-{
-        int r;
-
-        if (!b || !b->bus)
-                return;
-        r = sd_bus_emit_signal(b->bus, BUS_PATH, BUS_INTERFACE, "Switched", "sss", from, to, reason);
-        if (r < 0)
-                log_debug("bus: cannot send Switched: %s", strerror(-r));
-        announce_state(b);
-        r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Switches", "LastReason",
-                                           "TimeInLevel", NULL);
-        if (r < 0)
-                log_debug("bus: cannot announce the switch: %s", strerror(-r));
-}
-
-void bus_profile_changed(struct bl_bus *b)
-{
-        if (!b || !b->bus)
-                return;
-        if (sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "PowerProfile", "PowerProfileSource",
-                                           "OnBattery", "ProfileAdjustment", NULL) < 0)
-                log_debug("bus: cannot announce the power profile");
-}
-
-void bus_holds_changed(struct bl_bus *b)
-{
-        if (!b)
-                return;
-        owners_prune(b);
-        /* One signal for both: a flood of holds queues no more than before. */
-        if (b->bus && sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Holds", "WinningHold",
-                                                     NULL) < 0)
-                log_debug("bus: cannot announce Holds");
-        announce_state(b);
-}
-
-void bus_config_changed(struct bl_bus *b)
-{
-        if (!b)
-                return;
-        emit_changed(b, "ConfigFiles");
-        emit_changed(b, "ThermalLimits");
-        /* [holds] precedence may have changed. */
-        emit_changed(b, "WinningHold");
-}
-
-void bus_limits_changed(struct bl_bus *b)
-{
-        if (!b)
-                return;
-        emit_changed(b, "ThermalLimits");
-}
-
-void bus_thermal_changed(struct bl_bus *b)
-{
-        if (!b)
-                return;
-        announce_state(b);
-}
-
-void bus_switch_done(struct bl_bus *b)
-{
-        if (!b)
-                return;
-        while (b->waiters)
-                waiter_answer(b->waiters);
-}
-
-void bus_unreachable_changed(struct bl_bus *b)
-{
-        if (b)
-                emit_changed(b, "Unreachable");
-}
-
 void bus_close(struct bl_bus *b)
 {
         if (!b)
                 return;
+        /* What changed last is still said. */
+        if (b->d->on_change_data == b)
+                (void)daemon_watch_changes(b->d, NULL, NULL);
         /* Answered: the client would wait for its timeout otherwise. */
         while (b->waiters)
                 waiter_answer(b->waiters);
         bus_disconnect(b);
         sd_event_source_disable_unref(b->reconnect);
-        sd_event_source_unref(b->post);
         free(b);
 }

@@ -230,6 +230,63 @@ static unsigned target_level(const struct bl_daemon *d, unsigned i)
         return e->level;
 }
 
+/* A target moves between switches, as a decision becomes pending or is
+ * given up: the watcher is told when any engine's does. */
+static void note_target(struct bl_daemon *d)
+{
+        bool moved = false;
+
+        for (unsigned i = 0; i < d->ctl.nengines && i < BL_MAX_PAIRS; i++) {
+                unsigned t = target_level(d, i);
+
+                moved |= t != d->target_said[i];
+                d->target_said[i] = t;
+        }
+        if (moved)
+                daemon_changed(d, BL_CHANGE_STATE);
+}
+
+static int on_announce(sd_event_source *s, void *userdata)
+{
+        struct bl_daemon *d = userdata;
+        unsigned what = d->changes;
+
+        d->changes = 0;
+        if (what && d->on_change)
+                d->on_change(what, d->on_change_data);
+        return 0;
+}
+
+void daemon_changed(struct bl_daemon *d, unsigned what)
+{
+        if (!d->on_change)
+                return;
+        d->changes |= what;
+        (void)sd_event_source_set_enabled(d->announce, SD_EVENT_ONESHOT);
+}
+
+int daemon_watch_changes(struct bl_daemon *d, bl_change_fn fn, void *userdata)
+{
+        int r;
+
+        if (!fn) {
+                if (d->on_change)
+                        (void)on_announce(d->announce, d);
+                d->announce = sd_event_source_disable_unref(d->announce);
+                d->on_change = NULL;
+                return 0;
+        }
+        if (!d->announce) {
+                r = sd_event_add_defer(d->event, &d->announce, on_announce, d);
+                if (r < 0)
+                        return r;
+                (void)sd_event_source_set_enabled(d->announce, SD_EVENT_OFF);
+        }
+        d->on_change = fn;
+        d->on_change_data = userdata;
+        return 0;
+}
+
 void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size)
 {
         size_t n = 0;
@@ -281,7 +338,7 @@ static void thermal_changed(struct bl_daemon *d, const char *before)
                           now, s->temp_mc / 1000.0, p->cap_mc / 1000.0, p->release_mc / 1000.0,
                           p->critical_mc / 1000.0);
         }
-        bus_thermal_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_STATE);
 }
 
 /* Time at each level, per engine (pair mode adds up pair-time). */
@@ -337,7 +394,7 @@ static void sync_holds(struct bl_daemon *d, bl_usec_t now)
                           "hold %u expired", ids[i]);
         }
         if (n > 0)
-                bus_holds_changed(d->bus);
+                daemon_changed(d, BL_CHANGE_HOLDS);
         h = holds_current(&d->holds, d->cfg.hold_precedence);
         if (!h) {
                 controller_set_hold(&d->ctl, -1, NULL);
@@ -498,7 +555,7 @@ static void mark_unreachable(struct bl_daemon *d, const char *detail)
                             "on this machine", d->inflight_changes, detail, daemon_level_name(d, dec->to),
                             d->backend_ops->name);
         }
-        bus_unreachable_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_UNREACHABLE);
 }
 
 /* After the switch in flight ended, however it ended. */
@@ -515,7 +572,7 @@ static void after_switch(struct bl_daemon *d)
         /* Calls waiting for the switch's result are answered once no
          * other switch follows it. */
         if (!daemon_switching(d))
-                bus_switch_done(d->bus);
+                daemon_changed(d, BL_CHANGE_SWITCH_DONE);
 }
 
 /* The journal fields of a switch that went through: where from and to,
@@ -605,7 +662,7 @@ static void switch_done(struct switch_job *job, void *userdata)
                 }
         }
         history_add(&d->history, at, wall_usec(), from, to, d->last_reason);
-        bus_switched(d->bus, from, to, d->last_reason);
+        daemon_changed(d, BL_CHANGE_SWITCHED);
         thermal_changed(d, thermal_before);
         notify_status(d);
 out:
@@ -778,6 +835,7 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         /* Reasons of ticks that switch nothing only go to the debug log. */
         controller_explain(&d->ctl, log_enabled(LOG_DEBUG));
         changes = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        note_target(d);
         log_scoring_problems(d);
         /* Also when it makes a switch: the switch's end finds it made. */
         thermal_changed(d, thermal_before);
@@ -806,7 +864,7 @@ void daemon_holds_changed(struct bl_daemon *d)
 
         if (r < 0)
                 log_warning("cannot save the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
-        bus_holds_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_HOLDS);
 }
 
 /* A hold placed or ended is acted on at once, on the last sample. */
@@ -824,6 +882,7 @@ void daemon_decide_now(struct bl_daemon *d)
         }
         sync_holds(d, now);
         changes = controller_decide(&d->ctl, &d->sample.s, now, d->decisions);
+        note_target(d);
         log_scoring_problems(d);
         if (changes > 0)
                 start_switch(d, now);
@@ -1076,7 +1135,7 @@ int daemon_reload(struct bl_daemon *d)
                 log_info("reload: applied the built-in defaults");
         desktop_check_config(d, &cfg, LOG_WARNING);
         desktop_apply(d);
-        bus_config_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_CONFIG);
         r = 0;
 done:
         free(diag);

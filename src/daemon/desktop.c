@@ -19,7 +19,6 @@
 #include <time.h>
 
 #include "common/log.h"
-#include "daemon/bus.h"
 #include "daemon/desktop.h"
 
 #define DBUS_NAME "org.freedesktop.DBus"
@@ -373,7 +372,7 @@ void desktop_apply(struct bl_daemon *d)
         d->profile = e;
         if (d->controller_ready)
                 controller_set_profile(&d->ctl, &e);
-        bus_profile_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_PROFILE);
         daemon_decide_now(d);
 }
 

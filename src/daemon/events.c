@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "daemon/bus.h"
 #include "daemon/events.h"
 #include "daemon/message-ids.h"
 #include "sources/topology-udev.h"
@@ -150,7 +149,7 @@ static int rebuild(struct bl_daemon *d, bl_usec_t now)
         log_notice("new ladder: mode %s (%s); levels %s", mode_to_string(d->ladder.mode), d->ladder.why,
                    levels);
         move_holds(d, old_names, old_n);
-        bus_config_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_CONFIG);
         events_reapply(d, "new ladder");
         daemon_decide_now(d);
 out:
@@ -361,9 +360,9 @@ static void reopen_thermal(struct bl_daemon *d, const char *action, const char *
                 if (d->controller_ready)
                         controller_set_params(&d->ctl, &d->cfg);
                 daemon_log_limits(&limits, LOG_NOTICE);
-                bus_limits_changed(d->bus);
+                daemon_changed(d, BL_CHANGE_LIMITS);
         }
-        bus_thermal_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_STATE);
 out:
         free(diag);
 }

@@ -23,6 +23,21 @@
 #include "sources/sampler.h"
 
 struct bl_bus;
+
+/* What changed, for whoever announces it (the bus): daemon_changed(). */
+enum bl_change {
+        BL_CHANGE_SWITCHED = 1u << 0,   /* switches went through: the history's newest entries */
+        BL_CHANGE_STATE = 1u << 1,      /* the level, the target or the thermal state may differ */
+        BL_CHANGE_HOLDS = 1u << 2,
+        BL_CHANGE_CONFIG = 1u << 3,     /* reloaded, or a new ladder */
+        BL_CHANGE_LIMITS = 1u << 4,     /* thermal limits resolved anew */
+        BL_CHANGE_PROFILE = 1u << 5,    /* what the desktop's profile or the battery adjusts */
+        BL_CHANGE_UNREACHABLE = 1u << 6,
+        BL_CHANGE_SWITCH_DONE = 1u << 7,        /* no switch runs: calls waiting for one are answered */
+};
+/* Told once per loop iteration in which something changed, with the
+ * changes (enum bl_change) ORed. */
+typedef void (*bl_change_fn)(unsigned changes, void *userdata);
 struct bl_desktop_watch;
 struct uevent_monitor;
 
@@ -52,6 +67,13 @@ struct bl_daemon {
         sd_event *event;
         sd_event_source *timer;
         struct bl_bus *bus;             /* NULL without a bus */
+        /* Who is told of changes, and those not told yet: 'announce' is a
+         * deferred source enabled only when there are some. */
+        bl_change_fn on_change;
+        void *on_change_data;
+        unsigned changes;
+        sd_event_source *announce;
+        unsigned target_said[BL_MAX_PAIRS];     /* each engine's target as last announced */
 
         struct bl_config cfg;           /* thermal limits as resolved (see 'limits') */
         struct bl_thermal_limits limits;        /* and where each came from */
@@ -211,6 +233,13 @@ void daemon_save_state(struct bl_daemon *d);
 /* Decides on the last sample now, not at the next tick (after the switch
  * in flight, if one is). */
 void daemon_decide_now(struct bl_daemon *d);
+
+/* Records 'what' (enum bl_change) for the watcher; it is told on the loop's
+ * next iteration, all changes of this one together. */
+void daemon_changed(struct bl_daemon *d, unsigned what);
+/* Sets who is told of changes ('fn' NULL: no one; what was not told yet is
+ * told first). Returns 0 or a negative errno. */
+int daemon_watch_changes(struct bl_daemon *d, bl_change_fn fn, void *userdata);
 
 /* Whether a switch is being applied. */
 static inline bool daemon_switching(const struct bl_daemon *d)
