@@ -230,6 +230,13 @@ static unsigned target_level(const struct bl_daemon *d, unsigned i)
         return e->level;
 }
 
+int daemon_build_ladder(const struct bl_daemon *d, struct bl_ladder *ladder, enum bl_mode *mode, char *why,
+                        size_t size)
+{
+        *mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, size);
+        return ladder_build(ladder, &d->topo, *mode, why);
+}
+
 /* A target moves between switches, as a decision becomes pending or is
  * given up: the watcher is told when any engine's does. */
 static void note_target(struct bl_daemon *d)
@@ -1423,8 +1430,7 @@ static int setup(struct bl_daemon *d)
                 status = EXIT_NOT_HETEROGENEOUS;
                 goto out;
         }
-        mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
-        r = ladder_build(&d->ladder, &d->topo, mode, why);
+        r = daemon_build_ladder(d, &d->ladder, &mode, why, sizeof(why));
         if (r == -EOPNOTSUPP) {
                 log_error("mode %s needs exactly two clusters, this machine has %u (%s)",
                           mode_to_string(mode), d->topo.nclusters, why);

@@ -125,8 +125,7 @@ static int rebuild(struct bl_daemon *d, bl_usec_t now)
                 r = -ENOMEM;
                 goto out;
         }
-        mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
-        r = ladder_build(ladder, &d->topo, mode, why);
+        r = daemon_build_ladder(d, ladder, &mode, why, sizeof(why));
         if (r < 0) {
                 log_warning("no %s ladder fits the new topology: %s; not switching until the CPUs change "
                             "again", mode_to_string(mode), strerror(-r));

@@ -213,6 +213,10 @@ void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
 /* The CPUs to run on: the controller's choice (or, with 'dec', what the
  * decisions want), without the CPUs others took offline. */
 void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus);
+/* The ladder for d->topo in the mode the configuration asks for (auto:
+ * the one the topology suits, 'why' says why). Returns ladder_build()'s. */
+int daemon_build_ladder(const struct bl_daemon *d, struct bl_ladder *ladder, enum bl_mode *mode, char *why,
+                        size_t size);
 /* Remembers the online CPUs the daemon's own change left. */
 void daemon_note_online(struct bl_daemon *d);
 /* The one way a level reaches the kernel on the loop (start-up, and again
