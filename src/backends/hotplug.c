@@ -13,9 +13,9 @@ struct bl_backend {
         bl_cpuset present;
         bl_cpuset can_offline;
         bl_cpuset saved;        /* online set found at open(), restored on close */
-        /* The online set as last read: before a plan, and after one that
-         * went through (a plan refused and undone, or a file unreadable,
-         * is read again or left as it was). */
+        /* The online set as read before a plan and followed through its
+         * writes, each read back as it was made (an unreadable file leaves
+         * it as it was; a failed undo has it read again). */
         bl_cpuset online;
         struct hotplug_step steps[BL_MAX_CPUS];
         struct sysfs_undo undo;         /* the steps of the plan running */
@@ -70,9 +70,10 @@ enum plan_mode {
  * made, newest first; returns 0, a negative errno, or BL_BACKEND_NO_EFFECT
  * when a CPU kept its state through a write the kernel took. For every CPU,
  * returns 0 and leaves the failures in 'st', the first one described.
- * 'st->retries' gets the writes the kernel refused for a moment. */
-static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struct sysfs_write_stats *st,
-                    char *detail, size_t size)
+ * 'st->retries' gets the writes the kernel refused for a moment. 'online'
+ * (the online CPUs before) follows the writes that went through. */
+static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, bl_cpuset *online,
+                    struct sysfs_write_stats *st, char *detail, size_t size)
 {
         *st = (struct sysfs_write_stats){ 0 };
         sysfs_undo_init(&b->undo);
@@ -83,6 +84,11 @@ static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struc
                 int r = cpu_online_write(step->cpu, step->online, &tries);
 
                 if (r == 0) {
+                        /* The write was read back: no need to read it again. */
+                        if (step->online)
+                                cpuset_set(online, step->cpu);
+                        else
+                                cpuset_clear(online, step->cpu);
                         st->writes++;
                         st->retries += tries > 1 ? tries - 1 : 0;
                         if (mode == PLAN_EVERY_CPU)
@@ -160,11 +166,11 @@ static void describe_unreadable(const bl_cpuset *unreadable, unsigned first, int
 static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum plan_mode mode, char *detail,
                              size_t size)
 {
-        bl_cpuset current, here, unreadable, late, target = *want, can_offline = b->can_offline;
+        bl_cpuset current, here, unreadable, target = *want, can_offline = b->can_offline;
         struct sysfs_write_stats st;
         char failure[192] = "";
-        unsigned first = 0, late_first = 0;
-        int n, r, read_error, late_error;
+        unsigned first = 0;
+        int n, r, read_error;
 
         /* Read the kernel's state rather than trusting ours: someone else may
          * have changed it since. A CPU unplugged for good has no files left
@@ -183,7 +189,7 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
                         describe_unreadable(&unreadable, first, read_error, detail, size);
                 return n;
         }
-        r = run_plan(b, n, mode, &st, failure, sizeof(failure));
+        r = run_plan(b, n, mode, &current, &st, failure, sizeof(failure));
         if (r != 0) {
                 /* An undo that failed left the kernel somewhere between. */
                 if (r < 0 && cpu_online_read_set(&b->present, &current) == 0)
@@ -193,16 +199,8 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
                         describe_unreadable(&unreadable, first, read_error, detail, size);
                 return r;
         }
-        /* What the kernel has now, for the description: a file that goes
-         * bad only now is named too. */
-        late_error = cpu_online_read_each(&here, &current, &late, &late_first);
-        if (!late_error && !read_error)
+        if (!read_error)
                 b->online = current;
-        if (late_error && (!read_error || late_first < first)) {
-                first = late_first;
-                read_error = late_error;
-        }
-        cpuset_or(&unreadable, &late);
         describe(&current, st.retries, detail, size);
         if (st.failed) {
                 sysfs_append(detail, size, "; %s", failure);
