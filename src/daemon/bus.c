@@ -21,7 +21,9 @@
 #include "common/duration.h"
 #include "common/json-writer.h"
 #include "common/log.h"
+#include "daemon/actions.h"
 #include "daemon/bus.h"
+#include "daemon/level.h"
 
 #define BUS_NAME "org.bigLittle.Switch1"
 #define BUS_PATH "/org/bigLittle/Switch1"

@@ -19,7 +19,9 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "daemon/config-load.h"
 #include "daemon/desktop.h"
+#include "daemon/level.h"
 
 #define DBUS_NAME "org.freedesktop.DBus"
 #define DBUS_PATH "/org/freedesktop/DBus"

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "daemon/actions.h"
+#include "daemon/config-load.h"
 #include "daemon/events.h"
+#include "daemon/level.h"
 #include "daemon/message-ids.h"
 #include "sources/topology-udev.h"
 
