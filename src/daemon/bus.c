@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
-#include <systemd/sd-login.h>
 
 #include "common/duration.h"
-#include "common/json-writer.h"
 #include "common/log.h"
 #include "daemon/actions.h"
+#include "daemon/bus-auth.h"
+#include "daemon/bus-describe.h"
 #include "daemon/bus.h"
 #include "daemon/level.h"
 
@@ -30,8 +30,6 @@
 #define BUS_INTERFACE "org.bigLittle.Switch1"
 #define BUS_ERROR(name) "org.bigLittle.Switch1.Error." name
 #define BUS_DENIED_MESSAGE "not permitted: run as root or grant org.bigLittle.Switch1.manage"
-#define POLKIT_ACTION "org.bigLittle.Switch1.manage"
-#define POLKIT_INTERFACE "org.freedesktop.PolicyKit1.Authority"
 
 /* After the bus went away, connecting is tried again after 1 s, then at
  * twice the previous wait, up to this: a bus restart is back within a
@@ -47,23 +45,11 @@
 #define HOLD_FLAG_PERSIST (UINT64_C(1) << 0)
 #define HOLD_FLAGS_KNOWN HOLD_FLAG_PERSIST
 
-/* polkit's CheckAuthorization() flag. */
-#define POLKIT_ALLOW_USER_INTERACTION 1u
-
 /* The bus name of a client with non-persistent holds, watched so that its
  * holds end when it leaves the bus. */
 struct bus_owner {
         struct bl_bus *b;
         sd_bus_track *track;
-        char name[BL_HOLD_OWNER_MAX];
-};
-
-/* Who called, as the bus daemon vouches for it (uid, pid) and as far as
- * systemd knows (unit). */
-struct caller {
-        uint32_t uid;
-        int32_t pid;
-        char unit[BL_HOLD_UNIT_MAX];
         char name[BL_HOLD_OWNER_MAX];
 };
 
@@ -80,7 +66,7 @@ struct request {
         sd_bus_message *call;
         sd_bus_slot *slot;              /* the CheckAuthorization() call */
         enum bus_action action;
-        struct caller caller;
+        struct bus_caller caller;
         /* ACTION_HOLD */
         unsigned level;
         bl_usec_t duration;
@@ -120,60 +106,9 @@ struct bl_bus {
         unsigned long switches_told;    /* the history's entries signalled */
 };
 
-static const char *level_name(const struct bl_daemon *d, unsigned level)
-{
-        return level < d->ladder.nlevels ? d->ladder.levels[level].name : "?";
-}
-
 static int now_usec(const struct bl_daemon *d, clockid_t clock, uint64_t *ret)
 {
         return sd_event_now(d->event, clock, ret);
-}
-
-/* The demand above which the engine goes up, and below which it goes down,
- * from the first engine's level (0 where there is no level that way). */
-static void thresholds(const struct bl_daemon *d, double *up, double *down)
-{
-        const struct bl_engine *e;
-        const struct bl_ladder *l = &d->ladder;
-
-        *up = *down = 0.0;
-        if (!d->controller_ready || d->ctl.nengines == 0)
-                return;
-        e = &d->ctl.engine[0];
-        if (e->level + 1 < l->nlevels)
-                *up = (double)e->p.up_pct * l->levels[e->level].fit / 100.0;
-        if (e->level > 0 && e->level <= l->nlevels)
-                *down = (double)e->p.down_pct * l->levels[e->level - 1].fit / 100.0;
-}
-
-/* The scorer behind Demand: the only one in cluster mode, otherwise the
- * pair's or CPU's with the largest demand (as controller_demand() picks). */
-static const struct bl_scorer *demand_scorer(const struct bl_daemon *d)
-{
-        const struct bl_controller *c = &d->ctl;
-        unsigned best = 0;
-
-        if (!d->controller_ready || c->nscorers == 0)
-                return NULL;
-        for (unsigned i = 1; i < c->nscorers; i++)
-                if (c->demand[i] > c->demand[best])
-                        best = i;
-        return &c->scorer[best];
-}
-
-/* Time at each level, including the stretch since the daemon last
- * accounted it (pair mode: summed over pairs, as the daemon counts). */
-static void time_in_levels(const struct bl_daemon *d, bl_usec_t *t)
-{
-        uint64_t now;
-
-        memcpy(t, d->time_in, sizeof(d->time_in));
-        if (!d->controller_ready || now_usec(d, CLOCK_MONOTONIC, &now) < 0 || now <= d->accounted_until)
-                return;
-        for (unsigned i = 0; i < d->ctl.nengines; i++)
-                if (d->ctl.engine[i].level < BL_MAX_LEVELS)
-                        t[d->ctl.engine[i].level] += now - d->accounted_until;
 }
 
 static int temperature_mc(const struct bl_daemon *d)
@@ -243,7 +178,7 @@ static int get_threshold(sd_bus *bus, const char *path, const char *interface, c
         struct bl_bus *b = userdata;
         double up, down;
 
-        thresholds(b->d, &up, &down);
+        bus_thresholds(b->d, &up, &down);
         return sd_bus_message_append(reply, "d", strcmp(property, "UpThreshold") == 0 ? up : down);
 }
 
@@ -251,7 +186,7 @@ static int get_scores(sd_bus *bus, const char *path, const char *interface, cons
                       sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
         struct bl_bus *b = userdata;
-        const struct bl_scorer *s = demand_scorer(b->d);
+        const struct bl_scorer *s = bus_demand_scorer(b->d);
         int r;
 
         r = sd_bus_message_open_container(reply, 'a', "{sd}");
@@ -311,7 +246,7 @@ static int get_holds(sd_bus *bus, const char *path, const char *interface, const
         for (unsigned i = 0; r >= 0 && i < hs->n; i++) {
                 const struct bl_hold *h = &hs->h[i];
 
-                r = sd_bus_message_append(reply, "(usuisssttb)", h->id, level_name(b->d, h->level), h->uid,
+                r = sd_bus_message_append(reply, "(usuisssttb)", h->id, daemon_level_name(b->d, h->level), h->uid,
                                           h->pid, h->unit, h->owner, h->reason, h->since_wall, h->until_wall,
                                           (int)h->persist);
         }
@@ -359,7 +294,7 @@ static int get_time_in_level(sd_bus *bus, const char *path, const char *interfac
         bl_usec_t t[BL_MAX_LEVELS];
         int r;
 
-        time_in_levels(b->d, t);
+        bus_time_in_levels(b->d, t);
         r = sd_bus_message_open_container(reply, 'a', "{st}");
         for (unsigned i = 0; r >= 0 && i < b->d->ladder.nlevels; i++)
                 r = sd_bus_message_append(reply, "{st}", b->d->ladder.levels[i].name, (uint64_t)t[i]);
@@ -539,50 +474,6 @@ static void owner_watch(struct bl_bus *b, const char *name)
         b->owners[b->nowners++] = o;
 }
 
-static int caller_identify(sd_bus_message *m, struct caller *c)
-{
-        sd_bus_creds *creds = NULL;
-        const char *sender = sd_bus_message_get_sender(m), *unit = NULL;
-        uid_t euid;
-        pid_t pid = 0;
-        int r;
-
-        memset(c, 0, sizeof(*c));
-        snprintf(c->name, sizeof(c->name), "%s", sender ? sender : "");
-        r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID | SD_BUS_CREDS_UNIT |
-                                                 SD_BUS_CREDS_AUGMENT, &creds);
-        /* The unit comes from /proc/PID, which may be hidden
-         * (ProtectProc=invisible), gone, or another testbed's: then what the
-         * bus daemon knows suffices. */
-        if (r < 0) {
-                log_debug("bus: credentials of %s: %s", c->name, strerror(-r));
-                r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID, &creds);
-        }
-        if (r < 0)
-                return r;
-        /* The uid decides what the caller may do: only the bus daemon's word
-         * counts, not /proc of a pid that may have been reused. */
-        r = sd_bus_creds_get_euid(creds, &euid);
-        if (r >= 0 && (sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID))
-                r = -EPERM;
-        if (r >= 0) {
-                c->uid = euid;
-                if (sd_bus_creds_get_pid(creds, &pid) >= 0)
-                        c->pid = pid;
-                if (sd_bus_creds_get_unit(creds, &unit) >= 0 && unit)
-                        snprintf(c->unit, sizeof(c->unit), "%s", unit);
-        }
-        sd_bus_creds_unref(creds);
-        if (r >= 0 && !c->unit[0] && pid > 0) {
-                char *name = NULL;
-
-                if (sd_pid_get_unit(pid, &name) >= 0)
-                        snprintf(c->unit, sizeof(c->unit), "%s", name);
-                free(name);
-        }
-        return r < 0 ? r : 0;
-}
-
 static int deny(sd_bus_error *error)
 {
         return sd_bus_error_set(error, SD_BUS_ERROR_ACCESS_DENIED, BUS_DENIED_MESSAGE);
@@ -736,28 +627,6 @@ static void request_unlink(struct request *q)
                 }
 }
 
-/* Whether polkit's reply says yes. An error (polkit is not installed, or
- * failed) is a no, and said in the log unless polkit is simply absent. */
-static bool polkit_allows(sd_bus_message *reply)
-{
-        const sd_bus_error *e = sd_bus_message_get_error(reply);
-        int authorized = 0, challenge = 0, r;
-
-        if (e) {
-                if (!sd_bus_error_has_names(e, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER))
-                        log_warning("bus: polkit failed: %s", e->message ? e->message : e->name);
-                return false;
-        }
-        r = sd_bus_message_enter_container(reply, 'r', "bba{ss}");
-        if (r >= 0)
-                r = sd_bus_message_read(reply, "bb", &authorized, &challenge);
-        if (r < 0) {
-                log_warning("bus: cannot read polkit's answer: %s", strerror(-r));
-                return false;
-        }
-        return authorized;
-}
-
 static int on_polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *unused)
 {
         struct request *q = userdata;
@@ -765,7 +634,7 @@ static int on_polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *
         int r;
 
         request_unlink(q);
-        if (polkit_allows(reply))
+        if (bus_polkit_allows(reply))
                 r = perform(q, &error);
         else
                 r = deny(&error);
@@ -785,26 +654,18 @@ static int polkit_ask(struct request *on_stack)
 {
         struct bl_bus *b = on_stack->b;
         struct request *q;
-        uint32_t flags = 0;
         int r;
 
         if (!on_stack->caller.name[0])
                 return -EACCES;
-        if (sd_bus_message_get_allow_interactive_authorization(on_stack->call) > 0)
-                flags |= POLKIT_ALLOW_USER_INTERACTION;
         q = malloc(sizeof(*q));
         if (!q)
                 return -ENOMEM;
         *q = *on_stack;
         q->slot = NULL;
-        /* Subject: the caller's bus name (polkit asks the bus for its
-         * credentials, so they cannot be forged); no details; flags; no
-         * cancellation id. */
-        r = sd_bus_call_method_async(b->bus, &q->slot, "org.freedesktop.PolicyKit1",
-                                     "/org/freedesktop/PolicyKit1/Authority", POLKIT_INTERFACE,
-                                     "CheckAuthorization", on_polkit_reply, q, "(sa{sv})sa{ss}us",
-                                     "system-bus-name", 1, "name", "s", q->caller.name, POLKIT_ACTION, 0,
-                                     flags, "");
+        r = bus_polkit_ask(b->bus, &q->slot, q->caller.name,
+                           sd_bus_message_get_allow_interactive_authorization(on_stack->call) > 0, on_polkit_reply,
+                           q);
         if (r < 0) {
                 free(q);
                 return r;
@@ -837,7 +698,7 @@ static int request_init(struct request *q, struct bl_bus *b, sd_bus_message *m, 
         q->b = b;
         q->call = m;
         q->action = action;
-        if (caller_identify(m, &q->caller) < 0)
+        if (bus_caller_identify(m, &q->caller) < 0)
                 return deny(error);
         return 0;
 }
@@ -979,9 +840,9 @@ static int method_release(sd_bus_message *m, void *userdata, sd_bus_error *error
 static int method_release_all(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         struct bl_bus *b = userdata;
-        struct caller c;
+        struct bus_caller c;
 
-        if (caller_identify(m, &c) < 0)
+        if (bus_caller_identify(m, &c) < 0)
                 return deny(error);
         return reply_after_switch(b, m, true, daemon_release_uid(b->d, c.uid, c.uid == 0));
 }
@@ -1028,268 +889,13 @@ static int method_history(sd_bus_message *m, void *userdata, sd_bus_error *error
         return r;
 }
 
-/* "profile": what the desktop says and the adjustment it makes; null
- * where nobody says. */
-static void describe_profile(struct json *j, const struct bl_daemon *d)
-{
-        const struct bl_desktop *in = &d->desktop_in;
-
-        json_key(j, "profile");
-        json_open(j, '{');
-        json_key(j, "power_profile");
-        if (in->profile != BL_PPD_UNKNOWN)
-                json_string(j, ppd_profile_to_string(in->profile));
-        else
-                json_null(j);
-        json_key(j, "power_profile_source");
-        if (in->profile != BL_PPD_UNKNOWN)
-                json_string(j, in->profile_source);
-        else
-                json_null(j);
-        json_key(j, "on_battery");
-        if (in->battery != BL_BATTERY_UNKNOWN)
-                json_bool(j, in->battery == BL_BATTERY_YES);
-        else
-                json_null(j);
-        json_key(j, "adjustment");
-        json_string(j, d->profile.what);
-        json_close(j, '}');
-}
-
-static void describe_holds(struct json *j, const struct bl_daemon *d)
-{
-        const struct bl_hold *winner = holds_current(&d->holds, d->cfg.hold_precedence);
-        char why[BL_HOLD_WHY_MAX];
-
-        json_key(j, "hold_precedence");
-        json_string(j, hold_precedence_to_string(d->cfg.hold_precedence));
-        json_key(j, "winning_hold");
-        if (winner) {
-                holds_explain(&d->holds, d->cfg.hold_precedence, why, sizeof(why));
-                json_open(j, '{');
-                json_key(j, "id");
-                json_uint(j, winner->id);
-                json_key(j, "why");
-                json_string(j, why);
-                json_close(j, '}');
-        } else
-                json_null(j);
-        json_key(j, "holds");
-        json_open(j, '[');
-        for (unsigned i = 0; i < d->holds.n; i++) {
-                const struct bl_hold *h = &d->holds.h[i];
-
-                json_open(j, '{');
-                json_key(j, "id");
-                json_uint(j, h->id);
-                json_key(j, "level");
-                json_string(j, level_name(d, h->level));
-                json_key(j, "uid");
-                json_uint(j, h->uid);
-                json_key(j, "pid");
-                json_int(j, h->pid);
-                json_key(j, "unit");
-                json_string(j, h->unit);
-                json_key(j, "owner");
-                json_string(j, h->owner);
-                json_key(j, "reason");
-                json_string(j, h->reason);
-                json_key(j, "since_wall_usec");
-                json_uint(j, h->since_wall);
-                json_key(j, "until_wall_usec");
-                json_uint(j, h->until_wall);
-                json_key(j, "persist");
-                json_bool(j, h->persist);
-                json_close(j, '}');
-        }
-        json_close(j, ']');
-}
-
-static void describe_limit(struct json *j, const char *name, const struct bl_limit *l)
-{
-        char key[32];
-
-        snprintf(key, sizeof(key), "%s_mc", name);
-        json_key(j, key);
-        json_int(j, l->mc);
-        snprintf(key, sizeof(key), "%s_source", name);
-        json_key(j, key);
-        json_string(j, limit_source_to_string(l->source));
-        snprintf(key, sizeof(key), "%s_origin", name);
-        json_key(j, key);
-        json_string(j, l->origin);
-}
-
-static void describe_limits(struct json *j, const struct bl_thermal_limits *l)
-{
-        json_key(j, "thermal_limits");
-        json_open(j, '{');
-        describe_limit(j, "cap", &l->cap);
-        describe_limit(j, "release", &l->release);
-        describe_limit(j, "critical", &l->critical);
-        json_close(j, '}');
-}
-
-/* What switches cost here and how long the kernel took to settle after
- * them; the levels the backend cannot reach. */
-static void describe_switching(struct json *j, const struct bl_daemon *d)
-{
-        const struct bl_switch_estimate *e = &d->cost;
-        const struct bl_settle *s = &d->settle;
-        struct bl_switch_cost c;
-
-        daemon_switch_cost(d, &c);
-        json_key(j, "switch_cost");
-        json_open(j, '{');
-        json_key(j, "fixed_usec");
-        json_double(j, c.latency_us);
-        json_key(j, "per_cpu_usec");
-        json_double(j, c.latency_per_cpu_us);
-        json_key(j, "measured");
-        json_uint(j, e->n);
-        json_key(j, "last_usec");
-        json_double(j, e->last_us);
-        json_key(j, "last_cpus");
-        json_uint(j, e->last_ncpus);
-        json_key(j, "longest_usec");
-        json_double(j, e->max_us);
-        json_close(j, '}');
-        json_key(j, "settle");
-        json_open(j, '{');
-        json_key(j, "last_usec");
-        json_uint(j, s->last_us);
-        json_key(j, "mean_usec");
-        json_uint(j, (uint64_t)(s->mean_us + 0.5));
-        json_key(j, "longest_usec");
-        json_uint(j, s->max_us);
-        json_key(j, "windows");
-        json_uint(j, s->windows);
-        json_key(j, "bounded");
-        json_uint(j, s->bounded);
-        json_key(j, "discounted_samples");
-        json_uint(j, s->discounted);
-        json_close(j, '}');
-        json_key(j, "unreachable");
-        json_open(j, '{');
-        for (unsigned i = 0; i < d->ladder.nlevels && i < 64; i++)
-                if (d->unreachable & (UINT64_C(1) << i)) {
-                        json_key(j, d->ladder.levels[i].name);
-                        json_string(j, d->unreachable_why[i]);
-                }
-        json_close(j, '}');
-}
-
-static void describe_state(struct json *j, const struct bl_daemon *d)
-{
-        const struct bl_scorer *s = demand_scorer(d);
-        bl_usec_t t[BL_MAX_LEVELS];
-        char name[BL_STATE_NAME_MAX];
-        double up, down;
-
-        daemon_state_name(d, name, sizeof(name));
-        json_key(j, "level");
-        json_string(j, name);
-        daemon_target_name(d, name, sizeof(name));
-        json_key(j, "target_level");
-        json_string(j, name);
-        json_key(j, "demand");
-        json_double(j, d->demand);
-        thresholds(d, &up, &down);
-        json_key(j, "thresholds");
-        json_open(j, '{');
-        /* 0 from thresholds() is "no level that way": null here, 0 over D-Bus. */
-        json_key(j, "up");
-        if (up > 0)
-                json_double(j, up);
-        else
-                json_null(j);
-        json_key(j, "down");
-        if (down > 0)
-                json_double(j, down);
-        else
-                json_null(j);
-        json_close(j, '}');
-        json_key(j, "scores");
-        json_open(j, '{');
-        for (unsigned i = 0; s && i < s->n; i++)
-                if (!s->disabled[i]) {
-                        json_key(j, s->ops[i]->name);
-                        json_double(j, s->last[i]);
-                }
-        json_close(j, '}');
-        json_key(j, "thermal");
-        json_open(j, '{');
-        json_key(j, "state");
-        json_string(j, daemon_thermal_state(d));
-        json_key(j, "temperature_mc");
-        if (d->sample.s.has_temp)
-                json_int(j, d->sample.s.temp_mc);
-        else
-                json_null(j);
-        json_close(j, '}');
-        describe_limits(j, &d->limits);
-        json_key(j, "switches");
-        json_uint(j, d->switches);
-        time_in_levels(d, t);
-        json_key(j, "time_in_level_usec");
-        json_open(j, '{');
-        for (unsigned i = 0; i < d->ladder.nlevels; i++) {
-                json_key(j, d->ladder.levels[i].name);
-                json_uint(j, t[i]);
-        }
-        json_close(j, '}');
-        json_key(j, "last_reason");
-        json_string(j, d->last_reason);
-        describe_switching(j, d);
-}
-
-/* Describe()'s document; the keys are documented in switchctl(1). */
-static int describe(const struct bl_daemon *d, char **ret)
-{
-        struct json j = { 0 };
-        char model[512];
-
-        json_open(&j, '{');
-        json_key(&j, "mode");
-        json_string(&j, mode_to_string(d->ladder.mode));
-        json_key(&j, "mode_reason");
-        json_string(&j, d->ladder.why);
-        json_key(&j, "topology");
-        json_string(&j, d->topo.how);
-        json_key(&j, "levels");
-        json_open(&j, '[');
-        for (unsigned i = 0; i < d->ladder.nlevels; i++)
-                json_string(&j, d->ladder.levels[i].name);
-        json_close(&j, ']');
-        describe_state(&j, d);
-        describe_holds(&j, d);
-        describe_profile(&j, d);
-        json_key(&j, "backend");
-        json_string(&j, d->backend_ops ? d->backend_ops->name : "");
-        model_in_use_describe(&d->energy, &d->ladder, model, sizeof(model));
-        json_key(&j, "energy_model");
-        json_string(&j, model);
-        json_key(&j, "config_files");
-        json_open(&j, '[');
-        for (unsigned i = 0; i < d->files.n; i++)
-                json_string(&j, d->files.path[i]);
-        json_close(&j, ']');
-        json_close(&j, '}');
-        if (j.error) {
-                free(j.buf);
-                return j.error;
-        }
-        *ret = j.buf;
-        return 0;
-}
-
 static int method_describe(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
         struct bl_bus *b = userdata;
         char *text = NULL;
         int r;
 
-        r = describe(b->d, &text);
+        r = bus_describe(b->d, &text);
         if (r < 0)
                 return r;
         r = sd_bus_reply_method_return(m, "s", text);

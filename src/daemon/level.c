@@ -18,7 +18,7 @@
 
 const char *daemon_level_name(const struct bl_daemon *d, unsigned level)
 {
-        return d->ladder.levels[level].name;
+        return level < d->ladder.nlevels ? d->ladder.levels[level].name : "?";
 }
 
 void daemon_notify_status(const struct bl_daemon *d)

@@ -9,6 +9,8 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/loop.h src/daemon/loop.c \
 	src/daemon/actions.h src/daemon/actions.c \
 	src/daemon/bus.h src/daemon/bus.c \
+	src/daemon/bus-auth.h src/daemon/bus-auth.c \
+	src/daemon/bus-describe.h src/daemon/bus-describe.c \
 	src/daemon/events.h src/daemon/events.c \
 	src/daemon/desktop.h src/daemon/desktop.c \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c \
