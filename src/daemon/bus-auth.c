@@ -2,7 +2,10 @@
 /* Who calls the bus service, and whether polkit lets them manage the
  * daemon: the two checks behind its methods that change things. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
 
 #include "common/log.h"

@@ -410,7 +410,6 @@ bool events_resumed(struct bl_daemon *d, bl_usec_t now)
         return true;
 }
 
-
 /* The history's wall-clock times are labels; a step of the clock is said,
  * so that a person reading them knows where they stop being comparable. */
 void events_wall_clock(struct bl_daemon *d, bl_usec_t now)

@@ -8,7 +8,8 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/level.h src/daemon/level.c \
 	src/daemon/loop.h src/daemon/loop.c \
 	src/daemon/actions.h src/daemon/actions.c \
-	src/daemon/bus.h src/daemon/bus.c \
+	src/daemon/bus.h src/daemon/bus.c src/daemon/bus-private.h \
+	src/daemon/bus-methods.c src/daemon/bus-properties.c \
 	src/daemon/bus-auth.h src/daemon/bus-auth.c \
 	src/daemon/bus-describe.h src/daemon/bus-describe.c \
 	src/daemon/events.h src/daemon/events.c \
