@@ -21,6 +21,11 @@ struct bl_backend;
 
 struct bl_backend_ops {
         const char *name;
+        /* Optional, for the backends auto may pick: whether this one can
+         * switch the machine 't'. Returns true with 'why' saying why, or
+         * false with 'why' saying why not ("" when there is nothing worth
+         * saying). */
+        bool (*probe)(const struct bl_topology *t, char *why, size_t size);
         /* Records the state it may change. 'cfg' holds the backends' own
          * settings ([cpuset]); backends without any accept NULL. Problems
          * go to 'diag'; so do warnings when it succeeds. */
@@ -57,7 +62,7 @@ struct bl_backend_ops {
         struct bl_switch_cost prior;
 };
 
-/* The value of the one setting a backend saves: 'text' must be exactly one
+/* (saved-value.c) The value of the one setting a backend saves: 'text' must be exactly one
  * line "KEY=VALUE" with KEY == 'key'. 'text' is cut in place and '*value'
  * points into it. Returns 0, or -EINVAL with 'detail' starting with the key
  * at fault ("online: given twice", "bogus: not a setting of the hotplug
@@ -82,7 +87,9 @@ int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b,
  * did not do itself. Returns 0 or the first unreadable CPU's -errno. */
 int backend_read_online(const bl_cpuset *cpus, bl_cpuset *online);
 
-/* The backend for a configured kind; 'why' says why it was picked for auto.
- * Returns NULL (and says why) for kinds this version does not have. */
+/* The backend for a configured kind; for auto, the first of the backends
+ * auto may pick (the switcher, hotplug, cpufreq, in that order) whose
+ * probe() says yes, 'why' saying why. Returns NULL (and says why) when
+ * none does, or for kinds this version does not have. */
 const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const struct bl_topology *t,
                                             char *why, size_t size);

@@ -481,6 +481,20 @@ static int cpufreq_restore_saved(const struct bl_topology *t, const char *text, 
         return cpufreq_restore(b, detail, size);
 }
 
+static bool cpufreq_probe(const struct bl_topology *t, char *why, size_t size)
+{
+        int n = cpufreq_writable_policies();
+
+        (void)t;
+        if (n >= 2) {
+                snprintf(why, size, "%d cpufreq policies can be capped", n);
+                return true;
+        }
+        snprintf(why, size, "%s", n < 0 ? "cpufreq policies cannot be read"
+                                        : "no two cpufreq policies with a writable scaling_max_freq");
+        return false;
+}
+
 const struct bl_backend_ops backend_cpufreq = {
         .name = "cpufreq",
         /* A scaling_max_freq write moves the policy at its next
@@ -494,4 +508,5 @@ const struct bl_backend_ops backend_cpufreq = {
         .free = cpufreq_free,
         .save = cpufreq_save,
         .restore_saved = cpufreq_restore_saved,
+        .probe = cpufreq_probe,
 };

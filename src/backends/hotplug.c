@@ -352,6 +352,19 @@ static int hotplug_adopt(struct bl_backend *b, const bl_cpuset *cpus)
         return 0;
 }
 
+static bool hotplug_probe(const struct bl_topology *t, char *why, size_t size)
+{
+        char list[256];
+
+        if (cpuset_empty(&t->can_offline)) {
+                snprintf(why, size, "no CPU can be taken offline");
+                return false;
+        }
+        cpuset_format(&t->can_offline, list, sizeof(list));
+        snprintf(why, size, "CPUs %s can be taken offline", list);
+        return true;
+}
+
 static void hotplug_online(const struct bl_backend *b, bl_cpuset *online)
 {
         *online = b->online;
@@ -373,4 +386,5 @@ const struct bl_backend_ops backend_hotplug = {
         .restore_saved = hotplug_restore_saved,
         .adopt = hotplug_adopt,
         .online = hotplug_online,
+        .probe = hotplug_probe,
 };

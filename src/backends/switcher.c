@@ -484,6 +484,15 @@ static int switcher_restore_saved(const struct bl_topology *t, const char *text,
         return switcher_restore(b, detail, size);
 }
 
+static bool switcher_probe(const struct bl_topology *t, char *why, size_t size)
+{
+        if (!t->switcher)
+                return false;
+        snprintf(why, size, "the kernel's big.LITTLE switcher is present; each pair is moved by its logical "
+                            "CPU's cpufreq limits");
+        return true;
+}
+
 const struct bl_backend_ops backend_switcher = {
         .name = "switcher",
         /* The in-kernel switcher moves a pair by transferring the CPU's
@@ -497,4 +506,5 @@ const struct bl_backend_ops backend_switcher = {
         .free = switcher_free,
         .save = switcher_save,
         .restore_saved = switcher_restore_saved,
+        .probe = switcher_probe,
 };
