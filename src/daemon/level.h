@@ -23,7 +23,8 @@ void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size);
 /* "normal", "capped" or "critical". */
 const char *daemon_thermal_state(const struct bl_daemon *d);
 
-/* A level's name, "?" out of range; all of them with their CPUs. */
+/* A level's name ("?" out of range); and the whole ladder, each level with
+ * its CPUs, for the log. */
 const char *daemon_level_name(const struct bl_daemon *d, unsigned level);
 void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
 
@@ -36,7 +37,8 @@ void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec
 int daemon_build_ladder(const struct bl_daemon *d, struct bl_ladder *ladder, enum bl_mode *mode, char *why,
                         size_t size);
 
-/* Remembers the online CPUs the daemon's own change left. */
+/* Remembers the online CPUs the daemon's own change left: the backend's
+ * word when it takes CPUs offline itself, read from the kernel otherwise. */
 void daemon_note_online(struct bl_daemon *d);
 
 /* The one way a level reaches the kernel on the loop (start-up, and again

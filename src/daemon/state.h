@@ -25,6 +25,8 @@
 #include "sources/sampler.h"
 
 struct bl_bus;
+struct bl_desktop_watch;
+struct uevent_monitor;
 
 /* What changed, for whoever announces it (the bus): daemon_changed(). */
 enum bl_change {
@@ -40,8 +42,6 @@ enum bl_change {
 /* Told once per loop iteration in which something changed, with the
  * changes (enum bl_change) ORed. */
 typedef void (*bl_change_fn)(unsigned changes, void *userdata);
-struct bl_desktop_watch;
-struct uevent_monitor;
 
 /* Runtime state (persistent holds) when systemd does not say where. */
 #define BL_RUNTIME_DIR "/run/bigLittle"
