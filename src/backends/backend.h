@@ -62,11 +62,11 @@ struct bl_backend_ops {
         struct bl_switch_cost prior;
 };
 
-/* (saved-value.c) The value of the one setting a backend saves: 'text' must be exactly one
- * line "KEY=VALUE" with KEY == 'key'. 'text' is cut in place and '*value'
- * points into it. Returns 0, or -EINVAL with 'detail' starting with the key
- * at fault ("online: given twice", "bogus: not a setting of the hotplug
- * backend"), as restore_saved() reports it. */
+/* (saved-value.c) The value of the one setting a backend saves: 'text'
+ * must be exactly one line "KEY=VALUE" with KEY == 'key'. 'text' is cut in
+ * place and '*value' points into it. Returns 0, or -EINVAL with 'detail'
+ * starting with the key at fault ("online: given twice", "bogus: not a
+ * setting of the hotplug backend"), as restore_saved() reports it. */
 int backend_saved_value(char *text, const char *key, const char *backend, char **value, char *detail,
                         size_t size);
 

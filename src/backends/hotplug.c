@@ -15,7 +15,7 @@ struct bl_backend {
         bl_cpuset saved;        /* online set found at open(), restored on close */
         /* The online set as read before a plan and followed through its
          * writes, each read back as it was made (an unreadable file leaves
-         * it as it was; a failed undo has it read again). */
+         * it as it was; a refused plan has it read again). */
         bl_cpuset online;
         struct hotplug_step steps[BL_MAX_CPUS];
         struct sysfs_undo undo;         /* the steps of the plan running */
@@ -191,7 +191,7 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
         }
         r = run_plan(b, n, mode, &current, &st, failure, sizeof(failure));
         if (r != 0) {
-                /* An undo that failed left the kernel somewhere between. */
+                /* Refused: the undo may not have put every CPU back. */
                 if (r < 0 && cpu_online_read_set(&b->present, &current) == 0)
                         b->online = current;
                 snprintf(detail, size, "%s", failure);
