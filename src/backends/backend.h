@@ -70,6 +70,32 @@ struct bl_backend_ops {
 int backend_saved_value(char *text, const char *key, const char *backend, char **value, char *detail,
                         size_t size);
 
+/* (saved-value.c) A saved list of numbers, as cpufreq and switcher keep
+ * their limits: "KEY=A:B B:C ...\n", 'per' numbers to an item, 'n' items
+ * from 'values' in a row. Returns 0, or -ENOBUFS when 'size' is too small. */
+int backend_save_list(char *buf, size_t size, const char *key, const unsigned *values, unsigned n, unsigned per);
+
+/* How backend_saved_list() reads a list backend_save_list() wrote. */
+struct backend_saved_form {
+        const char *key;        /* "scaling_max_freq" */
+        const char *item;       /* the item's form for people: "POLICY:KHZ" */
+        unsigned per;           /* numbers to an item (at most 3) */
+        unsigned max;           /* items at most, */
+        const char *too_many;   /* and what more of them are: "more policies than CPUs" */
+        const char *none;       /* what no item at all is: "no policy" */
+        /* Whether the numbers make sense (a limit of 0 does not). */
+        bool (*valid)(const uint32_t *f);
+        /* Takes item 'i' (checks it against the machine); returns 0, or
+         * -EINVAL with 'detail' saying why. */
+        int (*take)(void *ctx, unsigned i, const uint32_t *f, char *detail, size_t size);
+};
+
+/* Reads 'value' (cut in place) item by item, in order, into 'take'.
+ * Returns the number of items, or -EINVAL with 'detail' starting with the
+ * key ("scaling_max_freq: expected POLICY:KHZ, got \"x\""). */
+int backend_saved_list(char *value, const struct backend_saved_form *form, void *ctx, char *detail,
+                       size_t size);
+
 extern const struct bl_backend_ops backend_hotplug;
 extern const struct bl_backend_ops backend_cpuset;
 extern const struct bl_backend_ops backend_cpufreq;
