@@ -21,6 +21,11 @@ struct bl_backend;
 
 struct bl_backend_ops {
         const char *name;
+        /* Optional, for the backends auto may pick: whether this one can
+         * switch the machine 't'. Returns true with 'why' saying why, or
+         * false with 'why' saying why not ("" when there is nothing worth
+         * saying). */
+        bool (*probe)(const struct bl_topology *t, char *why, size_t size);
         /* Records the state it may change. 'cfg' holds the backends' own
          * settings ([cpuset]); backends without any accept NULL. Problems
          * go to 'diag'; so do warnings when it succeeds. */
@@ -48,18 +53,48 @@ struct bl_backend_ops {
          * they set is what restore() puts back for them, so that leaving
          * does not undo their change. Returns 0 or the read's -errno. */
         int (*adopt)(struct bl_backend *b, const bl_cpuset *cpus);
+        /* Optional, for backends that take CPUs on and offline: the online
+         * CPUs as its last open(), apply() or restore() found or left them,
+         * without asking the kernel again (it read them as it wrote). */
+        void (*online)(const struct bl_backend *b, bl_cpuset *online);
         /* What one switch is believed to cost before any is measured: the
          * start of the daemon's estimate (core/switch-cost.h). */
         struct bl_switch_cost prior;
 };
 
-/* The value of the one setting a backend saves: 'text' must be exactly one
- * line "KEY=VALUE" with KEY == 'key'. 'text' is cut in place and '*value'
- * points into it. Returns 0, or -EINVAL with 'detail' starting with the key
- * at fault ("online: given twice", "bogus: not a setting of the hotplug
- * backend"), as restore_saved() reports it. */
+/* (saved-value.c) The value of the one setting a backend saves: 'text'
+ * must be exactly one line "KEY=VALUE" with KEY == 'key'. 'text' is cut in
+ * place and '*value' points into it. Returns 0, or -EINVAL with 'detail'
+ * starting with the key at fault ("online: given twice", "bogus: not a
+ * setting of the hotplug backend"), as restore_saved() reports it. */
 int backend_saved_value(char *text, const char *key, const char *backend, char **value, char *detail,
                         size_t size);
+
+/* (saved-value.c) A saved list of numbers, as cpufreq and switcher keep
+ * their limits: "KEY=A:B B:C ...\n", 'per' numbers to an item, 'n' items
+ * from 'values' in a row. Returns 0, or -ENOBUFS when 'size' is too small. */
+int backend_save_list(char *buf, size_t size, const char *key, const unsigned *values, unsigned n, unsigned per);
+
+/* How backend_saved_list() reads a list backend_save_list() wrote. */
+struct backend_saved_form {
+        const char *key;        /* "scaling_max_freq" */
+        const char *item;       /* the item's form for people: "POLICY:KHZ" */
+        unsigned per;           /* numbers to an item (at most 3) */
+        unsigned max;           /* items at most, */
+        const char *too_many;   /* and what more of them are: "more policies than CPUs" */
+        const char *none;       /* what no item at all is: "no policy" */
+        /* Whether the numbers make sense (a limit of 0 does not). */
+        bool (*valid)(const uint32_t *f);
+        /* Takes item 'i' (checks it against the machine); returns 0, or
+         * -EINVAL with 'detail' saying why. */
+        int (*take)(void *ctx, unsigned i, const uint32_t *f, char *detail, size_t size);
+};
+
+/* Reads 'value' (cut in place) item by item, in order, into 'take'.
+ * Returns the number of items, or -EINVAL with 'detail' starting with the
+ * key ("scaling_max_freq: expected POLICY:KHZ, got \"x\""). */
+int backend_saved_list(char *value, const struct backend_saved_form *form, void *ctx, char *detail,
+                       size_t size);
 
 extern const struct bl_backend_ops backend_hotplug;
 extern const struct bl_backend_ops backend_cpuset;
@@ -67,7 +102,20 @@ extern const struct bl_backend_ops backend_cpufreq;
 extern const struct bl_backend_ops backend_dryrun;
 extern const struct bl_backend_ops backend_switcher;
 
-/* The backend for a configured kind; 'why' says why it was picked for auto.
- * Returns NULL (and says why) for kinds this version does not have. */
+/* The online CPUs among 'cpus' as the backend last left them when it has
+ * online(), read from the kernel otherwise (a backend that does not take
+ * CPUs offline may still run beside someone who does). Returns 0 or the
+ * first unreadable CPU's -errno ('online' then unchanged). */
+int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpuset *cpus,
+                   bl_cpuset *online);
+
+/* The online CPUs among 'cpus', read from the kernel: for what the daemon
+ * did not do itself. Returns 0 or the first unreadable CPU's -errno. */
+int backend_read_online(const bl_cpuset *cpus, bl_cpuset *online);
+
+/* The backend for a configured kind; for auto, the first of the backends
+ * auto may pick (the switcher, hotplug, cpufreq, in that order) whose
+ * probe() says yes, 'why' saying why. Returns NULL (and says why) when
+ * none does, or for kinds this version does not have. */
 const struct bl_backend_ops *backend_select(enum bl_backend_kind kind, const struct bl_topology *t,
                                             char *why, size_t size);

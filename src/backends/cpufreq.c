@@ -413,52 +413,44 @@ static void cpufreq_free(struct bl_backend *b)
 /* One line, whatever the number of policies: "scaling_max_freq=0:1400000 4:2000000". */
 static int cpufreq_save(struct bl_backend *b, char *buf, size_t size)
 {
-        size_t len = (size_t)snprintf(buf, size, "scaling_max_freq=");
+        unsigned values[2 * BL_MAX_CPUS];
 
-        for (unsigned i = 0; i < b->npolicies && len < size; i++)
-                len += (size_t)snprintf(buf + len, size - len, "%s%u:%u", i ? " " : "", b->policies[i].id,
-                                        b->policies[i].saved_khz);
-        if (len + 2 > size)
-                return -ENOBUFS;
-        buf[len++] = '\n';
-        buf[len] = '\0';
-        return 0;
+        for (unsigned i = 0; i < b->npolicies; i++) {
+                values[2 * i] = b->policies[i].id;
+                values[2 * i + 1] = b->policies[i].saved_khz;
+        }
+        return backend_save_list(buf, size, "scaling_max_freq", values, b->npolicies, 2);
 }
 
-static int parse_saved_policies(struct bl_backend *b, char *value, char *detail, size_t size)
+static bool saved_policy_valid(const uint32_t *f)
 {
-        char *save = NULL;
+        return f[1] != 0;
+}
 
-        for (char *item = strtok_r(value, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
-                struct cpufreq_policy *p = &b->policies[b->npolicies];
-                uint32_t f[2];
-                unsigned id, khz;
+static int take_saved_policy(void *ctx, unsigned i, const uint32_t *f, char *detail, size_t size)
+{
+        struct cpufreq_policy *p = &((struct bl_backend *)ctx)->policies[i];
 
-                if (parse_u32_fields(item, ':', f, 2) < 0 || f[1] == 0) {
-                        snprintf(detail, size, "scaling_max_freq: expected POLICY:KHZ, got \"%.32s\"", item);
-                        return -EINVAL;
-                }
-                id = f[0];
-                khz = f[1];
-                if (b->npolicies >= BL_MAX_CPUS) {
-                        snprintf(detail, size, "scaling_max_freq: more policies than CPUs");
-                        return -EINVAL;
-                }
-                /* What the file says now: a value already right is not written again. */
-                if (read_khz(id, "scaling_max_freq", &p->asked_khz) < 0) {
-                        snprintf(detail, size, "scaling_max_freq: policy%u is not on this machine", id);
-                        return -EINVAL;
-                }
-                p->id = id;
-                p->saved_khz = khz;
-                b->npolicies++;
-        }
-        if (b->npolicies == 0) {
-                snprintf(detail, size, "scaling_max_freq: no policy");
+        /* What the file says now: a value already right is not written again. */
+        if (read_khz(f[0], "scaling_max_freq", &p->asked_khz) < 0) {
+                snprintf(detail, size, "scaling_max_freq: policy%u is not on this machine", f[0]);
                 return -EINVAL;
         }
+        p->id = f[0];
+        p->saved_khz = f[1];
         return 0;
 }
+
+static const struct backend_saved_form saved_policies = {
+        .key = "scaling_max_freq",
+        .item = "POLICY:KHZ",
+        .per = 2,
+        .max = BL_MAX_CPUS,
+        .too_many = "more policies than CPUs",
+        .none = "no policy",
+        .valid = saved_policy_valid,
+        .take = take_saved_policy,
+};
 
 /* Only "scaling_max_freq=..." is understood; anything else means the file
  * was not written by this backend, and nothing is touched. */
@@ -475,10 +467,25 @@ static int cpufreq_restore_saved(const struct bl_topology *t, const char *text, 
         r = backend_saved_value(copy, "scaling_max_freq", "cpufreq", &value, detail, size);
         if (r < 0)
                 return r;
-        r = parse_saved_policies(b, value, detail, size);
+        r = backend_saved_list(value, &saved_policies, b, detail, size);
         if (r < 0)
                 return r;
+        b->npolicies = (unsigned)r;
         return cpufreq_restore(b, detail, size);
+}
+
+static bool cpufreq_probe(const struct bl_topology *t, char *why, size_t size)
+{
+        int n = cpufreq_writable_policies();
+
+        (void)t;
+        if (n >= 2) {
+                snprintf(why, size, "%d cpufreq policies can be capped", n);
+                return true;
+        }
+        snprintf(why, size, "%s", n < 0 ? "cpufreq policies cannot be read"
+                                        : "no two cpufreq policies with a writable scaling_max_freq");
+        return false;
 }
 
 const struct bl_backend_ops backend_cpufreq = {
@@ -494,4 +501,5 @@ const struct bl_backend_ops backend_cpufreq = {
         .free = cpufreq_free,
         .save = cpufreq_save,
         .restore_saved = cpufreq_restore_saved,
+        .probe = cpufreq_probe,
 };

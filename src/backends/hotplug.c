@@ -13,6 +13,10 @@ struct bl_backend {
         bl_cpuset present;
         bl_cpuset can_offline;
         bl_cpuset saved;        /* online set found at open(), restored on close */
+        /* The online set as read before a plan and followed through its
+         * writes, each read back as it was made (an unreadable file leaves
+         * it as it was; a refused plan has it read again). */
+        bl_cpuset online;
         struct hotplug_step steps[BL_MAX_CPUS];
         struct sysfs_undo undo;         /* the steps of the plan running */
 };
@@ -66,9 +70,10 @@ enum plan_mode {
  * made, newest first; returns 0, a negative errno, or BL_BACKEND_NO_EFFECT
  * when a CPU kept its state through a write the kernel took. For every CPU,
  * returns 0 and leaves the failures in 'st', the first one described.
- * 'st->retries' gets the writes the kernel refused for a moment. */
-static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struct sysfs_write_stats *st,
-                    char *detail, size_t size)
+ * 'st->retries' gets the writes the kernel refused for a moment. 'online'
+ * (the online CPUs before) follows the writes that went through. */
+static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, bl_cpuset *online,
+                    struct sysfs_write_stats *st, char *detail, size_t size)
 {
         *st = (struct sysfs_write_stats){ 0 };
         sysfs_undo_init(&b->undo);
@@ -79,6 +84,11 @@ static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, struc
                 int r = cpu_online_write(step->cpu, step->online, &tries);
 
                 if (r == 0) {
+                        /* The write was read back: no need to read it again. */
+                        if (step->online)
+                                cpuset_set(online, step->cpu);
+                        else
+                                cpuset_clear(online, step->cpu);
                         st->writes++;
                         st->retries += tries > 1 ? tries - 1 : 0;
                         if (mode == PLAN_EVERY_CPU)
@@ -156,17 +166,19 @@ static void describe_unreadable(const bl_cpuset *unreadable, unsigned first, int
 static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum plan_mode mode, char *detail,
                              size_t size)
 {
-        bl_cpuset current, here, unreadable, late, target = *want, can_offline = b->can_offline;
+        bl_cpuset current, here, unreadable, target = *want, can_offline = b->can_offline;
         struct sysfs_write_stats st;
         char failure[192] = "";
-        unsigned first = 0, late_first = 0;
-        int n, r, read_error, late_error;
+        unsigned first = 0;
+        int n, r, read_error;
 
         /* Read the kernel's state rather than trusting ours: someone else may
          * have changed it since. A CPU unplugged for good has no files left
          * to write, whatever a level or the state found at start says. */
         cpu_present_set(&b->present, &here);
         read_error = cpu_online_read_each(&here, &current, &unreadable, &first);
+        if (!read_error)
+                b->online = current;
         cpuset_andnot(&here, &unreadable);
         cpuset_and(&target, &here);
         cpuset_and(&can_offline, &here);
@@ -177,21 +189,18 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
                         describe_unreadable(&unreadable, first, read_error, detail, size);
                 return n;
         }
-        r = run_plan(b, n, mode, &st, failure, sizeof(failure));
+        r = run_plan(b, n, mode, &current, &st, failure, sizeof(failure));
         if (r != 0) {
+                /* Refused: the undo may not have put every CPU back. */
+                if (r < 0 && cpu_online_read_set(&b->present, &current) == 0)
+                        b->online = current;
                 snprintf(detail, size, "%s", failure);
                 if (read_error)
                         describe_unreadable(&unreadable, first, read_error, detail, size);
                 return r;
         }
-        /* What the kernel has now, for the description: a file that goes
-         * bad only now is named too. */
-        late_error = cpu_online_read_each(&here, &current, &late, &late_first);
-        if (late_error && (!read_error || late_first < first)) {
-                first = late_first;
-                read_error = late_error;
-        }
-        cpuset_or(&unreadable, &late);
+        if (!read_error)
+                b->online = current;
         describe(&current, st.retries, detail, size);
         if (st.failed) {
                 sysfs_append(detail, size, "; %s", failure);
@@ -227,6 +236,7 @@ static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, co
                 free(b);
                 return r;
         }
+        b->online = b->saved;
         *ret = b;
         return 0;
 }
@@ -342,6 +352,24 @@ static int hotplug_adopt(struct bl_backend *b, const bl_cpuset *cpus)
         return 0;
 }
 
+static bool hotplug_probe(const struct bl_topology *t, char *why, size_t size)
+{
+        char list[256];
+
+        if (cpuset_empty(&t->can_offline)) {
+                snprintf(why, size, "no CPU can be taken offline");
+                return false;
+        }
+        cpuset_format(&t->can_offline, list, sizeof(list));
+        snprintf(why, size, "CPUs %s can be taken offline", list);
+        return true;
+}
+
+static void hotplug_online(const struct bl_backend *b, bl_cpuset *online)
+{
+        *online = b->online;
+}
+
 const struct bl_backend_ops backend_hotplug = {
         .name = "hotplug",
         /* CPU hotplug: tens of milliseconds per CPU, much of it with the
@@ -357,4 +385,6 @@ const struct bl_backend_ops backend_hotplug = {
         .save = hotplug_save,
         .restore_saved = hotplug_restore_saved,
         .adopt = hotplug_adopt,
+        .online = hotplug_online,
+        .probe = hotplug_probe,
 };

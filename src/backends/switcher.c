@@ -413,55 +413,47 @@ static void switcher_free(struct bl_backend *b)
 /* One line: "switcher_limits=0:175000:1200000 1:175000:1200000" (CPU:MIN:MAX). */
 static int switcher_save(struct bl_backend *b, char *buf, size_t size)
 {
-        size_t len = (size_t)snprintf(buf, size, "switcher_limits=");
+        unsigned values[3 * BL_MAX_PAIRS];
 
-        for (unsigned i = 0; i < b->n && len < size; i++)
-                len += (size_t)snprintf(buf + len, size - len, "%s%u:%u:%u", i ? " " : "", b->cpus[i].cpu,
-                                        b->cpus[i].saved_min_khz, b->cpus[i].saved_max_khz);
-        if (len + 2 > size)
-                return -ENOBUFS;
-        buf[len++] = '\n';
-        buf[len] = '\0';
-        return 0;
+        for (unsigned i = 0; i < b->n; i++) {
+                values[3 * i] = b->cpus[i].cpu;
+                values[3 * i + 1] = b->cpus[i].saved_min_khz;
+                values[3 * i + 2] = b->cpus[i].saved_max_khz;
+        }
+        return backend_save_list(buf, size, "switcher_limits", values, b->n, 3);
 }
 
-static int parse_saved(struct bl_backend *b, char *value, char *detail, size_t size)
+static bool saved_limits_valid(const uint32_t *f)
 {
-        char *save = NULL;
+        return f[1] != 0 && f[2] >= f[1];
+}
 
-        for (char *item = strtok_r(value, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
-                struct logical_cpu *c = &b->cpus[b->n];
-                uint32_t f[3];
-                unsigned cpu, min, max;
+static int take_saved_limits(void *ctx, unsigned i, const uint32_t *f, char *detail, size_t size)
+{
+        struct logical_cpu *c = &((struct bl_backend *)ctx)->cpus[i];
 
-                if (parse_u32_fields(item, ':', f, 3) < 0 || f[1] == 0 || f[2] < f[1]) {
-                        snprintf(detail, size, "switcher_limits: expected CPU:MIN:MAX, got \"%.32s\"", item);
-                        return -EINVAL;
-                }
-                cpu = f[0];
-                min = f[1];
-                max = f[2];
-                if (b->n >= BL_MAX_PAIRS) {
-                        snprintf(detail, size, "switcher_limits: more CPUs than pairs");
-                        return -EINVAL;
-                }
-                /* What the files say now: a value already right is not written again. */
-                if (read_khz(cpu, "scaling_min_freq", &c->asked_min_khz) < 0 ||
-                    read_khz(cpu, "scaling_max_freq", &c->asked_max_khz) < 0) {
-                        snprintf(detail, size, "switcher_limits: cpu%u has no cpufreq limits here", cpu);
-                        return -EINVAL;
-                }
-                c->cpu = cpu;
-                c->saved_min_khz = min;
-                c->saved_max_khz = max;
-                b->n++;
-        }
-        if (b->n == 0) {
-                snprintf(detail, size, "switcher_limits: no CPU");
+        /* What the files say now: a value already right is not written again. */
+        if (read_khz(f[0], "scaling_min_freq", &c->asked_min_khz) < 0 ||
+            read_khz(f[0], "scaling_max_freq", &c->asked_max_khz) < 0) {
+                snprintf(detail, size, "switcher_limits: cpu%u has no cpufreq limits here", f[0]);
                 return -EINVAL;
         }
+        c->cpu = f[0];
+        c->saved_min_khz = f[1];
+        c->saved_max_khz = f[2];
         return 0;
 }
+
+static const struct backend_saved_form saved_limits = {
+        .key = "switcher_limits",
+        .item = "CPU:MIN:MAX",
+        .per = 3,
+        .max = BL_MAX_PAIRS,
+        .too_many = "more CPUs than pairs",
+        .none = "no CPU",
+        .valid = saved_limits_valid,
+        .take = take_saved_limits,
+};
 
 /* Only "switcher_limits=..." is understood; anything else was not written
  * by this backend, and nothing is touched. */
@@ -478,10 +470,20 @@ static int switcher_restore_saved(const struct bl_topology *t, const char *text,
         r = backend_saved_value(copy, "switcher_limits", "switcher", &value, detail, size);
         if (r < 0)
                 return r;
-        r = parse_saved(b, value, detail, size);
+        r = backend_saved_list(value, &saved_limits, b, detail, size);
         if (r < 0)
                 return r;
+        b->n = (unsigned)r;
         return switcher_restore(b, detail, size);
+}
+
+static bool switcher_probe(const struct bl_topology *t, char *why, size_t size)
+{
+        if (!t->switcher)
+                return false;
+        snprintf(why, size, "the kernel's big.LITTLE switcher is present; each pair is moved by its logical "
+                            "CPU's cpufreq limits");
+        return true;
 }
 
 const struct bl_backend_ops backend_switcher = {
@@ -497,4 +499,5 @@ const struct bl_backend_ops backend_switcher = {
         .free = switcher_free,
         .save = switcher_save,
         .restore_saved = switcher_restore_saved,
+        .probe = switcher_probe,
 };

@@ -19,8 +19,9 @@
 #include <time.h>
 
 #include "common/log.h"
-#include "daemon/bus.h"
+#include "daemon/config-load.h"
 #include "daemon/desktop.h"
+#include "daemon/level.h"
 
 #define DBUS_NAME "org.freedesktop.DBus"
 #define DBUS_PATH "/org/freedesktop/DBus"
@@ -373,7 +374,7 @@ void desktop_apply(struct bl_daemon *d)
         d->profile = e;
         if (d->controller_ready)
                 controller_set_profile(&d->ctl, &e);
-        bus_profile_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_PROFILE);
         daemon_decide_now(d);
 }
 

@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/sysfs.h"
 #include "common/log.h"
-#include "daemon/bus.h"
+#include "daemon/actions.h"
+#include "daemon/config-load.h"
 #include "daemon/events.h"
+#include "daemon/level.h"
 #include "daemon/message-ids.h"
 #include "sources/topology-udev.h"
 
@@ -18,8 +19,8 @@
 
 void events_reapply(struct bl_daemon *d, const char *why)
 {
-        char detail[256] = "", state[BL_MAX_PAIRS + BL_NAME_MAX];
-        bl_cpuset cpus;
+        char state[BL_MAX_PAIRS + BL_NAME_MAX];
+        struct switch_job job;
         uint64_t now;
         int r;
 
@@ -29,29 +30,27 @@ void events_reapply(struct bl_daemon *d, const char *why)
                           (unsigned long long)(SWITCH_EXIT_WAIT_USEC / BL_USEC_PER_SEC));
                 return;
         }
-        daemon_target_cpus(d, NULL, &cpus);
         controller_state_name(&d->ctl, state, sizeof(state));
-        r = d->backend_ops->apply(d->backend, &cpus, detail, sizeof(detail));
+        r = daemon_apply_level(d, &job);
         d->level_unapplied = r < 0;
         if (r < 0) {
                 /* A kernel that keeps refusing is said once, not every second. */
-                if (strcmp(detail, d->failed_detail) != 0) {
-                        log_error("%s: re-applying level %s failed: %s", why, state, detail);
-                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", detail);
+                if (strcmp(job.detail, d->failed_detail) != 0) {
+                        log_error("%s: re-applying level %s failed: %s", why, state, job.detail);
+                        snprintf(d->failed_detail, sizeof(d->failed_detail), "%s", job.detail);
                 } else {
-                        log_debug("%s: re-applying level %s failed again: %s", why, state, detail);
+                        log_debug("%s: re-applying level %s failed again: %s", why, state, job.detail);
                 }
                 if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0)
                         d->retry_after = now + RETRY_AFTER_FAILURE_USEC;
         } else if (r == BL_BACKEND_NO_EFFECT) {
-                log_warning("%s: re-applying level %s did nothing: %s", why, state, detail);
+                log_warning("%s: re-applying level %s did nothing: %s", why, state, job.detail);
         } else {
                 d->failed_detail[0] = '\0';
-                log_info("%s: level %s re-applied [%s]", why, state, detail);
+                log_info("%s: level %s re-applied [%s]", why, state, job.detail);
                 /* what the next switch's CPUs changed are counted from */
-                d->applied_cpus = cpus;
+                d->applied_cpus = job.cpus;
         }
-        daemon_note_online(d);
 }
 
 static bool same_kinds_of_core(const struct bl_topology *a, const struct bl_topology *b)
@@ -129,8 +128,7 @@ static int rebuild(struct bl_daemon *d, bl_usec_t now)
                 r = -ENOMEM;
                 goto out;
         }
-        mode = ladder_pick_mode(d->cfg.mode, d->cfg.auto_mode, &d->topo, why, sizeof(why));
-        r = ladder_build(ladder, &d->topo, mode, why);
+        r = daemon_build_ladder(d, ladder, &mode, why, sizeof(why));
         if (r < 0) {
                 log_warning("no %s ladder fits the new topology: %s; not switching until the CPUs change "
                             "again", mode_to_string(mode), strerror(-r));
@@ -153,7 +151,7 @@ static int rebuild(struct bl_daemon *d, bl_usec_t now)
         log_notice("new ladder: mode %s (%s); levels %s", mode_to_string(d->ladder.mode), d->ladder.why,
                    levels);
         move_holds(d, old_names, old_n);
-        bus_config_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_CONFIG);
         events_reapply(d, "new ladder");
         daemon_decide_now(d);
 out:
@@ -206,7 +204,8 @@ static void rediscover(struct bl_daemon *d)
         if (d->topo.nclusters < 2) {
                 log_warning("one kind of core left: not switching until another comes back");
                 d->paused = true;
-                daemon_note_online(d);
+                /* Read, not the backend's word: the change was not its. */
+                (void)backend_online(d->backend_ops, NULL, &d->topo.present, &d->known_online);
                 goto out;
         }
         r = rebuild(d, now);
@@ -280,7 +279,14 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
                         d->cpus_physical_meanwhile = true;
                 return;
         }
-        if (cpu_online_read_set(&d->topo.present, &online) < 0)
+        /* One CPU going the way the daemon's own change took it needs no
+         * read of the others: their own events say when they change. */
+        if ((strcmp(action, "online") == 0 || strcmp(action, "offline") == 0) && cpu >= 0 &&
+            cpuset_isset(&d->known_online, (unsigned)cpu) == (strcmp(action, "online") == 0)) {
+                log_debug("%s %s: the CPUs are as the daemon left them", sysname, action);
+                return;
+        }
+        if (backend_read_online(&d->topo.present, &online) < 0)
                 online = d->known_online;
         if (!physical && cpuset_equal(&online, &d->known_online)) {
                 log_debug("%s %s: the CPUs are as the daemon left them", sysname, action);
@@ -356,9 +362,9 @@ static void reopen_thermal(struct bl_daemon *d, const char *action, const char *
                 if (d->controller_ready)
                         controller_set_params(&d->ctl, &d->cfg);
                 daemon_log_limits(&limits, LOG_NOTICE);
-                bus_limits_changed(d->bus);
+                daemon_changed(d, BL_CHANGE_LIMITS);
         }
-        bus_thermal_changed(d->bus);
+        daemon_changed(d, BL_CHANGE_STATE);
 out:
         free(diag);
 }
@@ -403,7 +409,6 @@ bool events_resumed(struct bl_daemon *d, bl_usec_t now)
                 events_reapply(d, "resumed");
         return true;
 }
-
 
 /* The history's wall-clock times are labels; a step of the clock is said,
  * so that a person reading them knows where they stop being comparable. */

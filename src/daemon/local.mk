@@ -4,7 +4,14 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/options.h src/daemon/options.c \
 	src/daemon/daemon.h src/daemon/daemon.c \
 	src/daemon/state.h \
-	src/daemon/bus.h src/daemon/bus.c \
+	src/daemon/config-load.h src/daemon/config-load.c \
+	src/daemon/level.h src/daemon/level.c \
+	src/daemon/loop.h src/daemon/loop.c \
+	src/daemon/actions.h src/daemon/actions.c \
+	src/daemon/bus.h src/daemon/bus.c src/daemon/bus-private.h \
+	src/daemon/bus-methods.c src/daemon/bus-properties.c \
+	src/daemon/bus-auth.h src/daemon/bus-auth.c \
+	src/daemon/bus-describe.h src/daemon/bus-describe.c \
 	src/daemon/events.h src/daemon/events.c \
 	src/daemon/desktop.h src/daemon/desktop.c \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c \

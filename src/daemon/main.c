@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "daemon/config-load.h"
 #include "daemon/daemon.h"
 #include "daemon/options.h"
 #include "daemon/record.h"

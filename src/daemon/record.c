@@ -14,7 +14,7 @@
 #include "common/duration.h"
 #include "common/fileio.h"
 #include "common/log.h"
-#include "daemon/daemon.h"
+#include "daemon/config-load.h"
 #include "daemon/record.h"
 #include "daemon/state.h"
 #include "sources/sampler.h"

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The daemon's state, shared between its loop (daemon.c), its bus service
- * (bus.c) and its event handling (events.c), and what they may ask of the
- * loop. Only these files include it. */
+/* The daemon's state, shared by the files of src/daemon: start-up and
+ * teardown (daemon.c), the loop's handlers (loop.c), what the daemon is at
+ * and how it moves (level.c), the bus's actions (actions.c), others'
+ * changes (events.c), the bus (bus.c) and the desktop (desktop.c). What
+ * each offers the others is in its own header. */
 
 #include <systemd/sd-event.h>
 
@@ -26,6 +28,21 @@ struct bl_bus;
 struct bl_desktop_watch;
 struct uevent_monitor;
 
+/* What changed, for whoever announces it (the bus): daemon_changed(). */
+enum bl_change {
+        BL_CHANGE_SWITCHED = 1u << 0,   /* switches went through: the history's newest entries */
+        BL_CHANGE_STATE = 1u << 1,      /* the level, the target or the thermal state may differ */
+        BL_CHANGE_HOLDS = 1u << 2,
+        BL_CHANGE_CONFIG = 1u << 3,     /* reloaded, or a new ladder */
+        BL_CHANGE_LIMITS = 1u << 4,     /* thermal limits resolved anew */
+        BL_CHANGE_PROFILE = 1u << 5,    /* what the desktop's profile or the battery adjusts */
+        BL_CHANGE_UNREACHABLE = 1u << 6,
+        BL_CHANGE_SWITCH_DONE = 1u << 7,        /* no switch runs: calls waiting for one are answered */
+};
+/* Told once per loop iteration in which something changed, with the
+ * changes (enum bl_change) ORed. */
+typedef void (*bl_change_fn)(unsigned changes, void *userdata);
+
 /* Runtime state (persistent holds) when systemd does not say where. */
 #define BL_RUNTIME_DIR "/run/bigLittle"
 
@@ -41,7 +58,7 @@ struct uevent_monitor;
  * while it runs would race it. */
 #define SWITCH_EXIT_WAIT_USEC (20 * BL_USEC_PER_SEC)
 /* One measured switch counts at most this many times what the estimate
- * expects (daemon.c, measure()). */
+ * expects (level.c, daemon_measure()). */
 #define SWITCH_OUTLIER 4.0
 /* The settle window's floor, in ticks at sample_interval_ms: the kernel's
  * work after a fast switch still takes a few samples to pass. */
@@ -52,6 +69,13 @@ struct bl_daemon {
         sd_event *event;
         sd_event_source *timer;
         struct bl_bus *bus;             /* NULL without a bus */
+        /* Who is told of changes, and those not told yet: 'announce' is a
+         * deferred source enabled only when there are some. */
+        bl_change_fn on_change;
+        void *on_change_data;
+        unsigned changes;
+        sd_event_source *announce;
+        unsigned target_said[BL_MAX_PAIRS];     /* each engine's target as last announced */
 
         struct bl_config cfg;           /* thermal limits as resolved (see 'limits') */
         struct bl_thermal_limits limits;        /* and where each came from */
@@ -112,6 +136,7 @@ struct bl_daemon {
         /* The switch in flight, applied on a thread (switch-worker.h). */
         struct switch_worker worker;
         bool worker_open;
+        switch_done_fn on_switch_done;  /* the loop's half of a switch (loop.c) */
         struct bl_decision *inflight;   /* the decisions it applies, one per engine */
         bl_usec_t inflight_at;          /* the tick they were made at */
         char inflight_changes[512];     /* "little -> big" */
@@ -140,82 +165,8 @@ struct bl_daemon {
         struct bl_wall_watch wall;      /* steps of the wall clock the history is labelled with */
 };
 
-/* Actions for the bus; each takes effect at once (a decision is made on
- * the spot, not at the next tick) and is logged. */
-
-/* Places a hold (h->id is assigned and returned in *id). Returns 0, or
- * -EUSERS / -ENOSPC (too many holds), -EINVAL (level out of range). */
-int daemon_hold(struct bl_daemon *d, const struct bl_hold *h, uint32_t *id);
-
-/* Ends hold 'id'. Returns 0 or -ENOENT. */
-int daemon_release(struct bl_daemon *d, uint32_t id);
-
-/* Ends every hold of 'uid', or every hold with 'all'; returns how many. */
-unsigned daemon_release_uid(struct bl_daemon *d, uint32_t uid, bool all);
-
-/* The bus name 'owner' left: its holds that did not ask to persist end. */
-void daemon_owner_gone(struct bl_daemon *d, const char *owner);
-
-/* The journal fields of holds ending (common/log.h): 'id' (0 when several
- * end at once), how many, and why ("released", "expired", "owner-left",
- * "level-gone"). Returns 'f'. */
-struct log_fields;
-const struct log_fields *daemon_release_fields(struct log_fields *f, uint32_t id, unsigned n, const char *why);
-
-/* Reloads the configuration as SIGHUP does. Returns 0 when applied,
- * -EINVAL when refused (the reasons are in the log). */
-int daemon_reload(struct bl_daemon *d);
-
-/* The name of the current state: a level, or one letter per pair. */
-void daemon_state_name(const struct bl_daemon *d, char *buf, size_t size);
-
-/* The state the last decisions want (= the current one when none wants a
- * change). */
-void daemon_target_name(const struct bl_daemon *d, char *buf, size_t size);
-
-/* "normal", "capped" or "critical". */
-const char *daemon_thermal_state(const struct bl_daemon *d);
-
-/* Resolves cfg's thermal limits from the trip points of the zones in
- * 'thermal' (core/thermal-limits.h), puts them in 'cfg' and 'limits'; moves
- * made to keep their order are logged as warnings. */
-void daemon_resolve_limits(struct bl_config *cfg, const struct thermal_reader *thermal,
-                           struct bl_thermal_limits *limits);
-/* "thermal: cap 75.0 °C (...), release ..., critical ..." at 'level'. */
-void daemon_log_limits(const struct bl_thermal_limits *limits, int level);
-
-/* For events.c: the loop's own steps. */
-void daemon_log_diag(const struct bl_diag *diag, int level);
-const char *daemon_level_name(const struct bl_daemon *d, unsigned level);
-void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
-/* The CPUs to run on: the controller's choice (or, with 'dec', what the
- * decisions want), without the CPUs others took offline. */
-void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus);
-/* Remembers the online CPUs the daemon's own change left. */
-void daemon_note_online(struct bl_daemon *d);
-/* Persistent holds saved, the bus told. */
-void daemon_holds_changed(struct bl_daemon *d);
-/* (Re)creates the controller for d->ladder, every engine at level 0 applied
- * at 'now', with one decision slot per engine. Returns 0 or a negative errno
- * (then no controller is in place). */
-int daemon_start_controller(struct bl_daemon *d, bl_usec_t now);
-/* Records in saved-state what the backend would put back (at start, and
- * after it adopted someone else's change). */
-void daemon_save_state(struct bl_daemon *d);
-/* Decides on the last sample now, not at the next tick (after the switch
- * in flight, if one is). */
-void daemon_decide_now(struct bl_daemon *d);
-
 /* Whether a switch is being applied. */
 static inline bool daemon_switching(const struct bl_daemon *d)
 {
         return d->worker.busy;
 }
-
-/* Waits (at most 'timeout') for the switch in flight to end, for the code
- * that uses the backend itself (re-applying a level). Returns 0, or
- * -ETIMEDOUT when it still runs. */
-int daemon_switch_wait(struct bl_daemon *d, bl_usec_t timeout);
-
-/* The current cost estimate of one switch. */
-void daemon_switch_cost(const struct bl_daemon *d, struct bl_switch_cost *cost);

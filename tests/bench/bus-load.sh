@@ -10,24 +10,9 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'kill "$bus_pid" 2>/dev/null || true; rm -rf "$out"' EXIT
 
-cat >"$out/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$out/bus.sock</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
-dbus-daemon --config-file="$out/bus.conf" --nofork --nopidfile &
-bus_pid=$!
-export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$out/bus.sock"
-export RUNTIME_DIRECTORY="$out/run"
+. "$src/tests/bench/private-bus.sh"
+start_private_bus "$out"
 printf '[daemon]\nsample_interval_ms = 10\n' >"$out/bigLittle.conf"
-sleep 0.5
 
 # run [bench_bus args...]: the daemon from 1 s before the load until it
 # ends (or for 5 s without one), so that the lateness figures are those of

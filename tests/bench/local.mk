@@ -11,6 +11,7 @@ EXTRA_DIST += tests/bench/run.sh tests/bench/footprint.sh tests/bench/eta-table.
 	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/families.sh \
 	tests/bench/slow-switch.sh tests/bench/idle-return.sh tests/bench/idle-reads.sh tests/bench/tune-jobs.sh \
 	tests/bench/mp-table.sh tests/bench/trace-sets.sh \
+	tests/bench/sysfs-ops.sh tests/bench/private-bus.sh \
 	tests/bench/RESULTS.md
 
 # The simulator's trace parser, execution rules and oracle on one hour of an

@@ -16,14 +16,21 @@
 #    tick is one of the full rate;
 # 3. floor: bench_floor on the same boards, reading and parsing /proc/stat
 #    and /proc/pressure/cpu once per tick and nothing else, and the ratio.
-#   [BOARDS="exynos5422 many-64"] [KEEP_PROFILES=DIR] tests/bench/run.sh BUILDDIR
+#   [BOARDS="exynos5422 many-64"] [KEEP_PROFILES=DIR] [BUS=1] tests/bench/run.sh BUILDDIR
 # BOARDS picks a subset; KEEP_PROFILES keeps the daemon's callgrind profiles
-# there, for callgrind_annotate.
+# there, for callgrind_annotate; BUS=1 gives the daemon a private system bus
+# (dbus-daemon), to count its tick with the bus service running (what the
+# bus does in dispatches of its own, outside the tick, is not counted).
 set -eu
 build=$(cd "${1:?usage: $0 BUILDDIR}" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+bus_pid=
+trap 'if [ -n "$bus_pid" ]; then kill "$bus_pid"; fi; rm -rf "$out"' EXIT
+if [ "${BUS:-0}" = 1 ]; then
+        . "$src/tests/bench/private-bus.sh"
+        start_private_bus "$out"
+fi
 
 collected() {
         sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$1"
