@@ -325,11 +325,24 @@ void textf(char *buf, size_t size, const char *fmt, ...)
         va_end(ap);
 }
 
+int file_replaceable(const char *path, mode_t *mode)
+{
+        struct stat st;
+
+        /* As root, a rename replaces a device node or a FIFO as readily as
+         * a file ("--record /dev/null" would leave a regular /dev/null
+         * behind). A symbolic link is replaced, not followed. */
+        if (lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+                return 0;
+        if (mode)
+                *mode = st.st_mode;
+        return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+}
+
 int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, const void *userdata),
                       const void *userdata)
 {
         char path[PATH_MAX], temp[PATH_MAX], hidden[NAME_MAX + 1];
-        struct stat st;
         FILE *f;
         int fd, r;
 
@@ -338,11 +351,8 @@ int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, co
         if ((r = path_join(path, sizeof(path), dir, name)) < 0 ||
             (r = path_join(temp, sizeof(temp), dir, hidden)) < 0)
                 return r;
-        /* As root, the rename would replace a device node or a FIFO as
-         * readily as a file ("--record /dev/null" once left a regular
-         * /dev/null behind). A symbolic link is replaced, not followed. */
-        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-                return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+        if ((r = file_replaceable(path, NULL)) < 0)
+                return r;
         if (mkdir(dir, 0755) < 0 && errno != EEXIST)
                 return -errno;
         /* mkostemp() creates the file 0600. */

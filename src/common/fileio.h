@@ -73,11 +73,15 @@ int path_join(char *buf, size_t size, const char *dir, const char *name);
  * names no file, and the read fails with that name. */
 void textf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Whether a rename may replace 'path': it is missing, a regular file or a
+ * symbolic link. Returns 0, else -EISDIR for a directory or -EEXIST for a
+ * device, FIFO or socket, with its mode in '*mode' (when not NULL). */
+int file_replaceable(const char *path, mode_t *mode);
+
 /* Replaces DIR/NAME whole or not at all: 'fill' writes the text into a
  * temporary file of mode 0600 in DIR (created 0755 when missing), which is
- * flushed, synced and renamed over NAME. NAME may be missing, a regular
- * file or a symbolic link (replaced, not followed); anything else is left
- * alone: -EISDIR for a directory, -EEXIST for a device, FIFO or socket.
+ * flushed, synced and renamed over NAME, if file_replaceable() allows
+ * (anything else is left alone, and its error returned).
  * Returns 0, or -errno (what 'fill' returned when it failed); no temporary
  * file is left behind. */
 int write_file_atomic(const char *dir, const char *name, int (*fill)(FILE *f, const void *userdata),

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -243,13 +242,13 @@ static int open_rows(struct recording *rec)
  * start, not after an hour of recording, that it cannot. */
 static int check_target(const char *path)
 {
-        struct stat st;
+        mode_t mode = 0;
+        int r = file_replaceable(path, &mode);
 
-        if (lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
-                return 0;
-        log_error("%s: is a %s; the trace replaces its file whole, so it must be a regular file or a new name",
-                  path, file_type_name(st.st_mode));
-        return -EEXIST;
+        if (r < 0)
+                log_error("%s: is a %s; the trace replaces its file whole, so it must be a regular file or a new name",
+                          path, file_type_name(mode));
+        return r;
 }
 
 static int record_loop(struct recording *rec, struct bl_sampler *sampler, uint64_t duration_us)
