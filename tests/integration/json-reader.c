@@ -12,6 +12,7 @@
 
 #include <check.h>
 
+#include "common/fileio.h"
 #include "tests/integration/json-reader.h"
 
 static const char *json_value(const char *p, int depth);
@@ -21,17 +22,6 @@ static const char *json_ws(const char *p)
         while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
                 p++;
         return p;
-}
-
-static int hexval(char c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
 }
 
 /* A string at p (its opening quote); decoded into out (ASCII escapes only
@@ -74,9 +64,9 @@ static const char *json_string(const char *p, char *out, size_t size)
                                 int v = 0;
 
                                 for (int i = 1; i <= 4; i++) {
-                                        if (hexval(p[i]) < 0)
+                                        if (hex_digit(p[i]) < 0)
                                                 return NULL;
-                                        v = v * 16 + hexval(p[i]);
+                                        v = v * 16 + hex_digit(p[i]);
                                 }
                                 c = v < 0x80 ? (char)v : '?';
                                 p += 4;

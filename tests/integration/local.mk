@@ -74,7 +74,7 @@ tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CF
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"' -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
-tests_integration_check_bus_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+tests_integration_check_bus_LDADD = src/fakeboard/libblfakeboard.a src/common/libblcommon.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
 
 # Following the desktop: fakes of power-profiles-daemon and UPower on the private bus.
 integration_tests += tests/integration/check_desktop
