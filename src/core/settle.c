@@ -9,18 +9,49 @@ void settle_init(struct bl_settle *s, bl_usec_t min_bound)
         *s = (struct bl_settle){ .min_bound = min_bound };
 }
 
-static double ring_peak(const double *v, unsigned n)
+/* The BL_SETTLE_RANKS largest demands of the sample into 'top', largest
+ * first, and the indices of their CPUs into 'at'; returns how many CPUs
+ * were ranked (the ranks after them are 0). */
+static unsigned largest_demands(const struct bl_sample_buf *b, double *top, unsigned *at)
 {
-        double peak = 0.0;
+        unsigned k = 0;
+
+        for (unsigned r = 0; r < BL_SETTLE_RANKS; r++)
+                top[r] = 0.0;
+        for (unsigned i = 0; i < b->s.ncpus; i++) {
+                const struct bl_cpu_sample *c = &b->cpu[i];
+                const double d = (double)c->busy * c->capacity;
+                unsigned j;
+
+                if (!c->online)
+                        continue;
+                if (k < BL_SETTLE_RANKS)
+                        k++;
+                else if (d <= top[k - 1])
+                        continue;
+                /* stable: of equal CPUs the first keeps the higher rank */
+                for (j = k - 1; j > 0 && top[j - 1] < d; j--) {
+                        top[j] = top[j - 1];
+                        at[j] = at[j - 1];
+                }
+                top[j] = d;
+                at[j] = i;
+        }
+        return k;
+}
+
+static double peak(const double *v, unsigned n)
+{
+        double top = 0.0;
 
         for (unsigned i = 0; i < n; i++)
-                if (v[i] > peak)
-                        peak = v[i];
-        return peak;
+                if (v[i] > top)
+                        top = v[i];
+        return top;
 }
 
 /* The median: robust to one burst and to one dip among the samples. */
-static double ring_median(const double *v, unsigned n)
+static double median(const double *v, unsigned n)
 {
         double sorted[BL_SETTLE_BASE_SAMPLES];
 
@@ -36,14 +67,26 @@ static double ring_median(const double *v, unsigned n)
         return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
 }
 
+/* 'f' of each rank's demands over the ring. */
+static void each_rank(const struct bl_settle *s, double (*f)(const double *, unsigned), double *out)
+{
+        double column[BL_SETTLE_BASE_SAMPLES];
+
+        for (unsigned r = 0; r < BL_SETTLE_RANKS; r++) {
+                for (unsigned i = 0; i < s->recent_n; i++)
+                        column[i] = s->recent_demand[i][r];
+                out[r] = f(column, s->recent_n);
+        }
+}
+
 void settle_begin(struct bl_settle *s, bl_usec_t now)
 {
         /* A switch inside a window: the machine has not been itself since
          * the first one, so that one's baseline stays. Before any sample
          * the baseline is nothing at all. */
         if (s->phase == BL_SETTLE_QUIET) {
-                s->base_demand = ring_peak(s->recent_demand, s->recent_n);
-                s->base_pressure = ring_peak(s->recent_pressure, s->recent_n);
+                each_rank(s, peak, s->base_demand);
+                s->base_pressure = peak(s->recent_pressure, s->recent_n);
         }
         s->phase = BL_SETTLE_SWITCHING;
         s->started = now;
@@ -51,8 +94,8 @@ void settle_begin(struct bl_settle *s, bl_usec_t now)
 
 void settle_begin_at_start(struct bl_settle *s, bl_usec_t now)
 {
-        s->base_demand = ring_median(s->recent_demand, s->recent_n);
-        s->base_pressure = ring_median(s->recent_pressure, s->recent_n);
+        each_rank(s, median, s->base_demand);
+        s->base_pressure = median(s->recent_pressure, s->recent_n);
         s->phase = BL_SETTLE_SWITCHING;
         s->started = now;
 }
@@ -74,9 +117,10 @@ void settle_applied(struct bl_settle *s, bl_usec_t now)
         s->quiet = 0;
 }
 
-static void remember(struct bl_settle *s, double demand, double pressure)
+static void remember(struct bl_settle *s, const double *top, double pressure)
 {
-        s->recent_demand[s->recent_head] = demand;
+        for (unsigned r = 0; r < BL_SETTLE_RANKS; r++)
+                s->recent_demand[s->recent_head][r] = top[r];
         s->recent_pressure[s->recent_head] = pressure;
         s->recent_head = (s->recent_head + 1) % BL_SETTLE_BASE_SAMPLES;
         if (s->recent_n < BL_SETTLE_BASE_SAMPLES)
@@ -85,11 +129,11 @@ static void remember(struct bl_settle *s, double demand, double pressure)
 
 static bool at_baseline(const struct bl_settle *s, double demand, double pressure)
 {
-        double slack = s->base_demand * BL_SETTLE_DEMAND_SLACK_SHARE;
+        double slack = s->base_demand[0] * BL_SETTLE_DEMAND_SLACK_SHARE;
 
         if (slack < BL_SETTLE_DEMAND_SLACK)
                 slack = BL_SETTLE_DEMAND_SLACK;
-        return demand <= s->base_demand + slack && pressure <= s->base_pressure + BL_SETTLE_PRESSURE_SLACK;
+        return demand <= s->base_demand[0] + slack && pressure <= s->base_pressure + BL_SETTLE_PRESSURE_SLACK;
 }
 
 /* 'now': where the window is measured to. */
@@ -116,18 +160,22 @@ static bl_usec_t earliest_close(const struct bl_settle *s)
         return s->applied + took < s->deadline ? s->applied + took : s->deadline;
 }
 
-/* Cuts the sample to the baseline; returns whether anything was cut. */
-static bool cut(const struct bl_settle *s, struct bl_sample_buf *b)
+/* Cuts the sample to the baseline, each CPU to its rank's ('at': the CPUs
+ * of the first ranks, 'n' of them); returns whether anything was cut. */
+static bool cut(const struct bl_settle *s, struct bl_sample_buf *b, const unsigned *at, unsigned n)
 {
         bool cut = false;
 
         for (unsigned i = 0; i < b->s.ncpus; i++) {
                 struct bl_cpu_sample *c = &b->cpu[i];
+                unsigned r = 0;
                 double limit;
 
                 if (!c->online || c->capacity == 0)
                         continue;
-                limit = s->base_demand / c->capacity;
+                while (r < n && at[r] != i)
+                        r++;
+                limit = s->base_demand[r < n ? r : BL_SETTLE_RANKS - 1] / c->capacity;
                 if (c->busy > limit) {
                         c->busy = (float)limit;
                         cut = true;
@@ -142,14 +190,17 @@ static bool cut(const struct bl_settle *s, struct bl_sample_buf *b)
 
 bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now)
 {
-        const double demand = sample_peak_demand(&b->s);
+        double top[BL_SETTLE_RANKS];
+        unsigned at[BL_SETTLE_RANKS];
+        const unsigned ranked = largest_demands(b, top, at);
+        const double demand = top[0];
         const double pressure = b->s.has_pressure ? b->s.pressure : 0.0;
         /* Only a sample that began after the last read-back shows what the
          * kernel does once the switch is over. */
         const bool after = b->s.interval > 0 && now >= s->applied + b->s.interval;
 
         if (s->phase == BL_SETTLE_QUIET) {
-                remember(s, demand, pressure);
+                remember(s, top, pressure);
                 return false;
         }
         if (s->phase == BL_SETTLE_SETTLING) {
@@ -160,19 +211,19 @@ bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now)
                         if ((s->quiet >= BL_SETTLE_QUIET_SAMPLES && now >= earliest_close(s)) ||
                             now >= s->deadline) {
                                 close_window(s, s->quiet_since, true);
-                                remember(s, demand, pressure);
+                                remember(s, top, pressure);
                                 return false;
                         }
                 } else {
                         s->quiet = 0;
                         if (now >= s->deadline) {
                                 close_window(s, now, false);
-                                remember(s, demand, pressure);
+                                remember(s, top, pressure);
                                 return false;
                         }
                 }
         }
-        if (cut(s, b))
+        if (cut(s, b, at, ranked))
                 s->discounted++;
         return true;
 }

@@ -10,10 +10,15 @@
  * switch just left (a real kernel, idle, went little -> big -> little every
  * 3-4 s on it). So from the first write of a switch until the machine is
  * back where it was before it, each sample counts at most what the machine
- * did before the switch started: a CPU's demand (busy x capacity) up to the
- * peak demand of the samples just before, the pressure up to theirs. Load
- * that was there before still counts in full, so a switch up under load
- * keeps its reason; only what the switch added is left out.
+ * did before the switch started: the k-th busiest CPU's demand (busy x
+ * capacity) up to the peak of the k-th busiest's in the samples just before,
+ * the pressure up to theirs. Load that was there before still counts in
+ * full, so a switch up under load keeps its reason; only what the switch
+ * added is left out. Rank by rank, not one peak for every CPU: in mp mode
+ * the k-th busiest CPU is what adds the k-th fast CPU, and with the busiest
+ * one's peak as every CPU's limit a kworker on an idle LITTLE CPU could read
+ * as heavy as the thread the switch was for (on the real kernel one thread
+ * took 4+4 from little to all and back 75 times in a minute).
  *
  * The window ends once the samples after the switch have their own (raw)
  * pressure and peak demand back at the baseline a few times in a row, which
@@ -35,6 +40,9 @@
 
 /* Quiet samples the baseline is the peak of. */
 #define BL_SETTLE_BASE_SAMPLES 4
+/* Ranks with a baseline of their own; CPUs below them share the last one's
+ * (mp ladders test the first few ranks, the others are noise). */
+#define BL_SETTLE_RANKS 16
 /* The window's bound is this many times the switch's own duration... */
 #define BL_SETTLE_BOUND_PER_SWITCH 3
 /* ...at most this long: load that arrives just after a switch is not seen
@@ -61,12 +69,14 @@ enum bl_settle_phase {
 struct bl_settle {
         bl_usec_t min_bound;            /* the floor of the bound (a few ticks) */
         enum bl_settle_phase phase;
-        /* The last quiet samples' peak demand and pressure (a ring). */
-        double recent_demand[BL_SETTLE_BASE_SAMPLES];
+        /* The last quiet samples' largest demands, busiest CPU first, and
+         * pressure (a ring). */
+        double recent_demand[BL_SETTLE_BASE_SAMPLES][BL_SETTLE_RANKS];
         double recent_pressure[BL_SETTLE_BASE_SAMPLES];
         unsigned recent_n, recent_head;
-        /* What the window lets each sample count, frozen when it opens. */
-        double base_demand;
+        /* What the window lets each sample count, frozen when it opens:
+         * the k-th busiest CPU's demand, [0] the peak. */
+        double base_demand[BL_SETTLE_RANKS];
         double base_pressure;
         bl_usec_t started;              /* the switch's first write */
         bl_usec_t applied;              /* its last read-back */
@@ -110,8 +120,8 @@ void settle_applied(struct bl_settle *s, bl_usec_t now);
 
 /* Filters the sample ending at 'now' in place before anything decides on
  * it: outside a window it becomes part of the baseline and is unchanged;
- * inside one, each CPU's busy time and the pressure are cut to the
- * baseline, and the window closes when the sample read (before the cut) is
+ * inside one, each CPU's busy time (by its rank among the CPUs) and the
+ * pressure are cut to the baseline, and the window closes when the sample read (before the cut) is
  * back at it, or its bound has passed. Returns true when the sample lies in
  * a window. */
 bool settle_filter(struct bl_settle *s, struct bl_sample_buf *b, bl_usec_t now);

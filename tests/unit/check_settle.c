@@ -121,6 +121,37 @@ START_TEST(test_load_before_still_counts)
 }
 END_TEST
 
+/* Rank by rank: one thread saturated one CPU before an mp switch up and
+ * the rest were idle. After it the thread runs on a fast CPU and the
+ * kernel's work shows on the LITTLE one it left: the busiest CPU may count
+ * what the thread did, the second only what the second busiest did (idle),
+ * not the thread's peak, which would read as a second heavy thread. */
+START_TEST(test_each_rank_cut_to_its_own_baseline)
+{
+        struct bl_settle s;
+        struct bl_sample_buf b;
+
+        settle_init(&s, 3 * TICK);
+        for (bl_usec_t t = TICK; t <= 4 * TICK; t += TICK) {
+                sample(&b, 0.02, 0.0, t);
+                b.cpu[2].busy = 1.0f;
+                ck_assert(!settle_filter(&s, &b, t));
+        }
+        settle_begin(&s, 4 * TICK + MS);
+        settle_applied(&s, 4 * TICK + 2 * MS);
+        sample(&b, 0.02, 0.0, 5 * TICK);
+        b.cpu[0].busy = 0.3f;           /* a kworker: 154 of demand, under the thread's 512 */
+        b.cpu[2].busy = 0.4f;           /* what the thread left behind */
+        b.cpu[3].capacity = 1024;       /* the thread, on a fast CPU */
+        b.cpu[3].busy = 1.0f;
+        ck_assert(settle_filter(&s, &b, 5 * TICK));
+        ck_assert_double_eq_tol(b.cpu[3].busy, 0.5, 1e-6);
+        ck_assert_double_eq_tol(b.cpu[2].busy, 0.02, 1e-6);
+        ck_assert_double_eq_tol(b.cpu[0].busy, 0.02, 1e-6);
+        ck_assert_double_eq_tol(b.cpu[1].busy, 0.02, 1e-6);
+}
+END_TEST
+
 /* The baseline is the peak of the last few quiet samples, not only the
  * last one: a quiet dip just before the switch does not make the load
  * after it look new. */
@@ -439,6 +470,7 @@ int main(void)
 
         tcase_add_test(tc, test_aftermath_is_not_load);
         tcase_add_test(tc, test_load_before_still_counts);
+        tcase_add_test(tc, test_each_rank_cut_to_its_own_baseline);
         tcase_add_test(tc, test_baseline_is_recent_peak);
         tcase_add_test(tc, test_only_after_the_switch_settles);
         tcase_add_test(tc, test_quiet_between_bursts);

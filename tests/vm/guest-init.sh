@@ -384,6 +384,88 @@ check_level_state() {
         return 1
 }
 
+# mp_BACKEND (issue 21): mode = mp with the shipped policy, on a backend
+# that adds and removes single CPUs. Idle: no switch. One CPU-bound thread:
+# the level with one fast CPU, and the kernel shows exactly those CPUs, for
+# 10 s. Four: every fast CPU. None: back to the lowest. SIGTERM puts back
+# what the daemon found.
+scenario_mp() {
+        b=$1
+        base=mp-$b
+        s0=$(cpu_state)
+        name=$base-idle
+        if ! start_daemon "$base" "$b" mode=mp ${log_level:+log_level=$log_level}; then fail "$why"; return; fi
+        one=$(levels | awk '{ print $2 }')
+        vm-tool idle "$log" "$idle_s" >/tmp/idle.out
+        n=$(sed -n 's/^switches //p' /tmp/idle.out)
+        if [ "$(level)" = "$(lowest)" ] && [ "$n" = 0 ]; then
+                ok "no switch in $idle_s s idle at $(lowest)"
+        else
+                fail "${n:-?} switches in $idle_s s idle, at $(level): $(grep '^switch ' /tmp/idle.out | cut -c1-160 | tr '\n' ';')"
+        fi
+
+        name=$base-one-thread
+        load_start 1
+        problems=""
+        if wait_level "$one" 20; then
+                t=$took
+                check_level_state "$b" "$one"
+                before=$(switches)
+                sleep 10
+                n=$(($(switches) - before))
+                [ "$n" -eq 0 ] || problems="$problems then $n switches in 10 s (at $(level));"
+                state_matches "$b" "$one" || problems="$problems after 10 s $seen, expected $want;"
+        else
+                problems="not at $one within 20 s (at $(level))"
+        fi
+        if [ -z "$problems" ]; then
+                ok "one CPU-bound thread: at $one (CPUs $(level_cpus "$one")) after $t s, and for 10 s"
+        else
+                fail "one CPU-bound thread: $problems"
+        fi
+
+        name=$base-four-threads
+        load_start 3
+        problems=""
+        if wait_level "$(top)" 30; then
+                t=$took
+                check_level_state "$b" "$(top)"
+        else
+                problems="not at $(top) within 30 s (at $(level))"
+        fi
+        if [ -z "$problems" ]; then
+                ok "four CPU-bound threads: at $(top) (CPUs $(level_cpus "$(top)")) after $t s"
+        else
+                fail "four CPU-bound threads: $problems"
+        fi
+
+        name=$base-load-gone
+        load_stop
+        problems=""
+        if wait_level "$(lowest)" 30; then
+                t=$took
+                check_level_state "$b" "$(lowest)"
+        else
+                problems="not at $(lowest) within 30 s (at $(level))"
+        fi
+        if [ -z "$problems" ]; then
+                ok "load gone: at $(lowest) after $t s"
+        else
+                fail "load gone: $problems"
+        fi
+
+        name=$base-restore
+        n=$(switches)
+        stop_daemon
+        s1=$(cpu_state)
+        if [ "$s1" = "$s0" ]; then
+                ok "$n switches, restored [$s0]"
+        else
+                fail "after SIGTERM [$s1], found [$s0]"
+        fi
+        [ -n "$log_level" ] && sed "s/^/BLVM info $base log: /" "$log"
+}
+
 # SIGKILL while a hotplug switch is under way (one CPU takes 0.5-4 s under
 # TCG, a cluster several); the next start puts back what the killed run found.
 scenario_kill() {
@@ -643,6 +725,11 @@ for s in $scenarios; do
                 core_stop
                 for b in hotplug cpuset cpufreq dryrun; do scenario_backend $b; done
                 ;;
+        mp)
+                core_stop
+                for b in hotplug cpuset; do scenario_mp $b; done
+                ;;
+        mp-hotplug | mp-cpuset) core_stop; scenario_mp "${s#mp-}" ;;
         kill) core_stop; scenario_kill ;;
         refuse) core_stop; scenario_refuse ;;
         cost) core_stop; scenario_cost ;;
