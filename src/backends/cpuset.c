@@ -144,7 +144,7 @@ static int write_group(struct bl_backend *b, struct group *g, const struct group
                        struct sysfs_write_stats *st, char *err, size_t size)
 {
         char path[CGROUP_FILE_MAX], now[CPUSET_TEXT_MAX], wrote[64], reads[64];
-        struct group_value back;
+        struct group_value back, every;
         unsigned tries = 0;
         int r;
 
@@ -165,6 +165,15 @@ static int write_group(struct bl_backend *b, struct group *g, const struct group
                  * clears the setting as "echo > cpuset.cpus" does. */
                 r = sysfs_write_read_back(path, v->text[0] ? v->text : "\n", now, sizeof(now), &tries);
                 st->retries += tries > 1 ? tries - 1 : 0;
+                if (r == -ENOSPC && v->unrestricted) {
+                        /* cgroup v2 refuses to clear the list of a group
+                         * that has tasks (Linux 6.1: ENOSPC, also at the
+                         * top mp level, every CPU). Every CPU it may use,
+                         * by number, is what "" gave it. */
+                        value_from_set(&b->all, &every);
+                        v = &every;
+                        r = sysfs_write_read_back(path, v->text, now, sizeof(now), &tries);
+                }
                 if (r < 0) {
                         snprintf(err, size, "writing cpuset.cpus \"%.64s\" failed after %u %s: %s", v->text,
                                  tries, tries == 1 ? "try" : "tries", strerror(-r));

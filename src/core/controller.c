@@ -185,8 +185,10 @@ static const struct bl_cpu_sample *find_cpu(const struct bl_sample *s, unsigned 
         return NULL;
 }
 
+/* 'in' (NULL: every CPU): the CPUs the level runs work on; the others read
+ * as offline. */
 static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, const unsigned *cpus,
-                         unsigned n, bl_usec_t now)
+                         unsigned n, const bl_cpuset *in, bl_usec_t now)
 {
         struct bl_cpu_sample records[2];
         struct bl_sample view = *s;
@@ -196,17 +198,20 @@ static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, co
         for (unsigned i = 0; i < n && i < 2; i++) {
                 const struct bl_cpu_sample *rec = find_cpu(s, cpus[i]);
 
-                records[view.ncpus++] = rec ? *rec : (struct bl_cpu_sample){ .cpu = cpus[i] };
+                records[view.ncpus] = rec ? *rec : (struct bl_cpu_sample){ .cpu = cpus[i] };
+                if (in && !cpuset_isset(in, cpus[i]))
+                        records[view.ncpus].online = false;
+                view.ncpus++;
         }
         return scorer_score(scorer, &view, now);
 }
 
-/* A CPU's demand as the sample shows it (offline: none). */
-static double cpu_demand(const struct bl_sample *s, unsigned cpu)
+/* A CPU's demand as the sample shows it (offline or not in 'in': none). */
+static double cpu_demand(const struct bl_sample *s, unsigned cpu, const bl_cpuset *in)
 {
         const struct bl_cpu_sample *rec = find_cpu(s, cpu);
 
-        return rec && rec->online ? (double)rec->busy * rec->capacity : -1.0;
+        return rec && rec->online && cpuset_isset(in, cpu) ? (double)rec->busy * rec->capacity : -1.0;
 }
 
 /* mp: scorer k follows the k-th busiest CPU of each sample, not one CPU.
@@ -217,15 +222,19 @@ static double cpu_demand(const struct bl_sample *s, unsigned cpu)
  * every thread that already has one. Ranked, the k-th heaviest thread's
  * history stays with the k-th scorer wherever the thread runs. Ties keep
  * the last ranking (stable insertion from it): idle CPUs do not trade
- * places, and a scorer does not see its CPU change for nothing. */
-static void rank_cpus(struct bl_controller *c, const struct bl_sample *s)
+ * places, and a scorer does not see its CPU change for nothing.
+ * Only the CPUs of the level count ('in'): the cpuset backend leaves the
+ * others online, running what it does not confine (the daemon itself, the
+ * kernel's threads), which a fast CPU more in the level would not help
+ * (on the real kernel they added a second big CPU for one thread). */
+static void rank_cpus(struct bl_controller *c, const struct bl_sample *s, const bl_cpuset *in)
 {
         for (unsigned i = 0; i < c->nscorers; i++) {
                 const unsigned cpu = c->ranked[i];
-                const double d = cpu_demand(s, cpu);
+                const double d = cpu_demand(s, cpu, in);
                 unsigned j = i;
 
-                for (; j > 0 && cpu_demand(s, c->ranked[j - 1]) < d; j--)
+                for (; j > 0 && cpu_demand(s, c->ranked[j - 1], in) < d; j--)
                         c->ranked[j] = c->ranked[j - 1];
                 c->ranked[j] = cpu;
         }
@@ -343,21 +352,24 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
                 for (unsigned p = 0; p < l->npairs; p++) {
                         const unsigned cpus[2] = { l->pairs[p].little, l->pairs[p].big };
 
-                        c->demand[p] = score_cpus(&c->scorer[p], s, cpus, 2, now);
+                        c->demand[p] = score_cpus(&c->scorer[p], s, cpus, 2, NULL, now);
                         if (c->hold_level < 0)
                                 engine_decide(&c->engine[p], c->demand[p], temp, now, &d[p]);
                         changes += c->hold_level < 0 && d[p].change;
                 }
                 return c->hold_level < 0 ? changes : decide_held(c, temp, now, d);
-        case BL_MODE_MP:
-                rank_cpus(c, s);
+        case BL_MODE_MP: {
+                const bl_cpuset *in = &l->levels[c->engine[0].level].cpus;
+
+                rank_cpus(c, s, in);
                 for (unsigned i = 0; i < c->nscorers; i++)
-                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->ranked[i], 1, now);
+                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->ranked[i], 1, in, now);
                 c->ntop = largest(c->demand, c->nscorers, c->top, l->nlevels);
                 if (c->hold_level >= 0)
                         return decide_held(c, temp, now, d);
                 engine_decide_ranked(&c->engine[0], c->top, c->ntop, temp, now, &d[0]);
                 return d[0].change;
+        }
         default:
                 c->demand[0] = scorer_score(&c->scorer[0], s, now);
                 if (c->hold_level >= 0)

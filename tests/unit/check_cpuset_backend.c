@@ -375,6 +375,34 @@ START_TEST(refused_write_puts_back_the_groups_before)
 }
 END_TEST
 
+/* cgroup v2 refuses to clear the list of a group with tasks (ENOSPC): the
+ * level with every CPU, and the restore, then name every CPU the group may
+ * use. */
+START_TEST(clearing_refused_names_every_cpu)
+{
+        struct bl_diag diag;
+        struct bl_backend *b = open_backend(&diag);
+        struct write_watch *w;
+        char detail[256];
+
+        ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
+        w = watch(SYSTEM_CPUS);
+        w->fail_next = 1;
+        w->error = ENOSPC;
+        ck_assert_int_eq(apply(b, "0-7", detail, sizeof(detail)), 0);
+        ck_assert_uint_eq(w->writes, 2);
+        assert_file(SYSTEM_CPUS, "0-7");
+        assert_file(USER_CPUS, "0-5");
+
+        ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
+        w->fail_next = 1;
+        ck_assert_int_eq(backend_cpuset.restore(b, detail, sizeof(detail)), 0);
+        assert_file(SYSTEM_CPUS, "0-7");
+        assert_file(USER_CPUS, "0-5");
+        backend_cpuset.free(b);
+}
+END_TEST
+
 START_TEST(restore_goes_on_after_a_failure)
 {
         struct bl_diag diag;
@@ -508,6 +536,7 @@ static Suite *cpuset_suite(void)
         tcase_add_test(cgroupfs, switch_and_restore_exactly);
         tcase_add_test(cgroupfs, refused_write_puts_back_the_groups_before);
         tcase_add_test(cgroupfs, restore_goes_on_after_a_failure);
+        tcase_add_test(cgroupfs, clearing_refused_names_every_cpu);
         tcase_add_test(cgroupfs, group_outside_a_level_keeps_its_setting);
         tcase_add_test(cgroupfs, open_needs_cgroup2_and_the_controller);
         tcase_add_test(cgroupfs, saved_state_restores_after_a_crash);

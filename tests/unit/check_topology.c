@@ -3,6 +3,7 @@
  * and ladder_build(). */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -756,22 +757,75 @@ START_TEST(test_ladder_mp)
 }
 END_TEST
 
+/* The mp tests of one level: its own (rank against LITTLE) and its
+ * faster CPUs' ("RANK:FIT:NAME ...", "" for none). */
+static void assert_mp_tests(const struct bl_level *lv, unsigned rank, const char *faster)
+{
+        char got[256] = "";
+        size_t len = 0;
+
+        ck_assert_uint_eq(lv->rank, rank);
+        for (unsigned k = 0; k < lv->nfaster; k++)
+                len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%u:%u:%s", k ? " " : "", lv->faster[k].rank,
+                                        lv->faster[k].fit, lv->faster[k].name);
+        ck_assert_msg(strcmp(got, faster) == 0, "%s: faster tests \"%s\", expected \"%s\"", lv->name, got, faster);
+}
+
 START_TEST(test_ladder_mp_three_clusters)
 {
         static const unsigned caps[] = { 325, 828, 1024 };
         struct bl_topology t;
         struct bl_ladder l;
 
-        /* CPUs 0-1 little, 2-3 mid, 4-5 big: the big ones join first. */
+        /* CPUs 0-1 little, 2-3 mid, 4-5 big: the mid ones join first. A
+         * level with mid CPUs but not every big one also asks that its
+         * busiest CPU on a mid one fit it. */
         topology_of(&t, caps, 3);
         ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP, NULL), 0);
         ck_assert_uint_eq(l.nlevels, 5);
-        assert_set(&l.levels[1].cpus, "0-1,4");
-        assert_set(&l.levels[2].cpus, "0-1,4-5");
-        assert_set(&l.levels[3].cpus, "0-2,4-5");
-        assert_set(&l.levels[4].cpus, "0-5");
-        ck_assert_str_eq(l.levels[3].name, "little+3big");
+        ck_assert_str_eq(l.levels[1].name, "little+1mid");
+        assert_set(&l.levels[1].cpus, "0-2");
+        ck_assert_uint_eq(l.levels[1].capacity, 828);
+        assert_mp_tests(&l.levels[1], 1, "0:828:mid");
+        ck_assert_str_eq(l.levels[2].name, "little+2mid");
+        assert_set(&l.levels[2].cpus, "0-3");
+        assert_mp_tests(&l.levels[2], 2, "0:828:mid");
+        ck_assert_str_eq(l.levels[3].name, "little+2mid+1big");
+        assert_set(&l.levels[3].cpus, "0-4");
+        ck_assert_uint_eq(l.levels[3].capacity, 1024);
+        assert_mp_tests(&l.levels[3], 3, "1:828:mid");
         ck_assert_str_eq(l.levels[4].name, "all");
+        assert_set(&l.levels[4].cpus, "0-5");
+        assert_mp_tests(&l.levels[4], 4, "2:828:mid");
+        for (unsigned i = 0; i < l.nlevels; i++)
+                ck_assert_uint_eq(l.levels[i].fit, 325);
+}
+END_TEST
+
+/* 4+3+1 (a Snapdragon 855-like phone): three mid CPUs, then the one big. */
+START_TEST(test_ladder_mp_four_three_one)
+{
+        static const char *const names[] = { "little", "little+1mid", "little+2mid", "little+3mid", "all" };
+        struct bl_cpu_info cpus[8];
+        struct bl_topology t;
+        struct bl_ladder l;
+
+        for (unsigned cpu = 0; cpu < 8; cpu++) {
+                const unsigned k = cpu < 4 ? 0 : cpu < 7 ? 1 : 2;
+
+                cpus[cpu] = (struct bl_cpu_info){ .present = true, .online = true,
+                                                  .capacity = k == 0 ? 325 : k == 1 ? 828 : 1024,
+                                                  .max_freq_khz = -1, .policy = k == 0 ? 0 : k == 1 ? 4 : 7,
+                                                  .policy_size = k == 0 ? 4 : k == 1 ? 3 : 1, .cluster_id = -1 };
+        }
+        ck_assert_int_eq(topology_build(&t, cpus, 8), 0);
+        ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP, NULL), 0);
+        ck_assert_uint_eq(l.nlevels, 5);
+        for (unsigned i = 0; i < 5; i++)
+                ck_assert_str_eq(l.levels[i].name, names[i]);
+        assert_set(&l.levels[3].cpus, "0-6");
+        assert_mp_tests(&l.levels[3], 3, "0:828:mid");
+        assert_mp_tests(&l.levels[4], 4, "1:828:mid");
 }
 END_TEST
 
@@ -851,6 +905,7 @@ static Suite *topology_suite(void)
         tcase_add_test(boards, test_exynos5422);
         tcase_add_test(boards, test_ladder_mp);
         tcase_add_test(boards, test_ladder_mp_three_clusters);
+        tcase_add_test(boards, test_ladder_mp_four_three_one);
         tcase_add_test(boards, test_ladder_pair);
         tcase_add_test(boards, test_ladder_pair_uneven);
         tcase_add_test(boards, test_pick_mode);
