@@ -368,70 +368,32 @@ static const char *ordinal_suffix(unsigned n)
 }
 
 /* "demand 612 > 80% of little (377)", or in mp mode, where a level is
- * tested with the rank-th busiest CPU against the little capacity (and
- * with mid CPUs, its busiest against theirs), "2nd busiest CPU 412 > 80% of
- * little (377)". */
+ * tested with the rank-th busiest CPU against the little capacity,
+ * "2nd busiest CPU 412 > 80% of little (377)". */
 struct condition {
         unsigned level;
-        unsigned rank;
-        unsigned fit;
-        const char *fit_name;
         double demand;
         char op;
         unsigned pct;
 };
 
-/* The test of level 'i' (its own or one of its faster CPUs') that its
- * demands come closest to failing, as a condition with 'op' and 'pct'. */
-static struct condition level_condition(const struct bl_ladder *l, unsigned i, const double *top, unsigned ntop,
-                                        char op, unsigned pct)
-{
-        const struct bl_level *lv = &l->levels[i];
-        struct condition c = { .level = i, .rank = lv->rank, .fit = lv->fit, .op = op, .pct = pct,
-                               .fit_name = l->mode == BL_MODE_MP ? l->levels[0].name : lv->name,
-                               .demand = rung_demand(l, i, top, ntop) };
-
-        for (unsigned k = 0; k < lv->nfaster; k++) {
-                const struct bl_fit_test *f = &lv->faster[k];
-                const double d = f->rank < ntop ? top[f->rank] : 0.0;
-
-                if (d * c.fit > c.demand * f->fit)
-                        c = (struct condition){ .level = i, .rank = f->rank, .fit = f->fit, .fit_name = f->name,
-                                                .demand = d, .op = op, .pct = pct };
-        }
-        return c;
-}
-
-/* Level 'i' is too small: some test's demand is above pct of its fit. */
-static bool level_above(const struct bl_ladder *l, unsigned i, const double *top, unsigned ntop, unsigned pct)
-{
-        const struct condition c = level_condition(l, i, top, ntop, '>', pct);
-
-        return above_pct(c.demand, pct, c.fit);
-}
-
-/* Level 'i' is enough with room: every test's demand is below pct of its fit. */
-static bool level_below(const struct bl_ladder *l, unsigned i, const double *top, unsigned ntop, unsigned pct)
-{
-        const struct condition c = level_condition(l, i, top, ntop, '<', pct);
-
-        return below_pct(c.demand, pct, c.fit);
-}
-
 /* Writes the condition into 'buf'; returns how much of 'buf' it used. */
 static size_t format_condition(char *buf, size_t size, const struct bl_ladder *l, const struct condition *c)
 {
+        const struct bl_level *lv = &l->levels[c->level];
+        const double demand = c->demand;
+        const char op = c->op;
+        const unsigned pct = c->pct;
         int n;
 
         if (l->mode != BL_MODE_MP)
-                n = snprintf(buf, size, "demand %.0f %c %u%% of %s (%u)", c->demand, c->op, c->pct, c->fit_name,
-                             c->fit);
-        else if (c->rank == 0)
-                n = snprintf(buf, size, "busiest CPU %.0f %c %u%% of %s (%u)", c->demand, c->op, c->pct,
-                             c->fit_name, c->fit);
+                n = snprintf(buf, size, "demand %.0f %c %u%% of %s (%u)", demand, op, pct, lv->name, lv->fit);
+        else if (lv->rank == 0)
+                n = snprintf(buf, size, "busiest CPU %.0f %c %u%% of %s (%u)", demand, op, pct, l->levels[0].name,
+                         lv->fit);
         else
-                n = snprintf(buf, size, "%u%s busiest CPU %.0f %c %u%% of %s (%u)", c->rank + 1,
-                             ordinal_suffix(c->rank + 1), c->demand, c->op, c->pct, c->fit_name, c->fit);
+                n = snprintf(buf, size, "%u%s busiest CPU %.0f %c %u%% of %s (%u)", lv->rank + 1,
+                             ordinal_suffix(lv->rank + 1), demand, op, pct, l->levels[0].name, lv->fit);
         return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
@@ -458,7 +420,8 @@ static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, 
         const struct bl_ladder *l = e->ladder;
 
         for (unsigned i = 0; i + 1 < l->nlevels && i < BL_ENGINE_GAP_LEVELS; i++)
-                gaps_observe(&e->gaps[i], !level_above(l, i, top, ntop, e->p.up_pct), now);
+                gaps_observe(&e->gaps[i], !above_pct(rung_demand(l, i, top, ntop), e->p.up_pct, l->levels[i].fit),
+                             now);
 }
 
 /* Rule 3b for a move down to 'to' at the per-CPU demands 'top' (largest
@@ -537,19 +500,20 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 }
         }
 
-        if (cur + 1 < n && level_above(l, cur, top, ntop, e->p.up_pct)) {
+        if (cur + 1 < n && above_pct(rung_demand(l, cur, top, ntop), e->p.up_pct, l->levels[cur].fit)) {
                 want = n - 1;
                 for (unsigned i = cur + 1; i < n; i++)
-                        if (!level_above(l, i, top, ntop, e->p.up_pct)) {
+                        if (!above_pct(rung_demand(l, i, top, ntop), e->p.up_pct, l->levels[i].fit)) {
                                 want = i;
                                 break;
                         }
-                cond = level_condition(l, cur, top, ntop, '>', e->p.up_pct);
-        } else if (cur > 0 && level_below(l, cur - 1, top, ntop, e->p.down_pct)) {
+                cond = (struct condition){ cur, rung_demand(l, cur, top, ntop), '>', e->p.up_pct };
+        } else if (cur > 0 &&
+                   below_pct(rung_demand(l, cur - 1, top, ntop), e->p.down_pct, l->levels[cur - 1].fit)) {
                 for (want = 0; want < cur - 1; want++)
-                        if (level_below(l, want, top, ntop, e->p.down_pct))
+                        if (below_pct(rung_demand(l, want, top, ntop), e->p.down_pct, l->levels[want].fit))
                                 break;
-                cond = level_condition(l, cur - 1, top, ntop, '<', e->p.down_pct);
+                cond = (struct condition){ cur - 1, rung_demand(l, cur - 1, top, ntop), '<', e->p.down_pct };
         }
 
         if (want > highest) {

@@ -7,11 +7,9 @@
  *
  *   cluster  one level per cluster: the whole system runs on one of them.
  *   mp       every CPU of the most efficient cluster, plus 0, 1, ... of the
- *            faster CPUs: little, little+1big, ..., all. With more than two
- *            clusters the next most efficient join first, a mid cluster
- *            before the big one: little, little+1mid, little+2mid,
- *            little+2mid+1big, ..., all (a thread that needs more than a
- *            LITTLE CPU but fits a mid one runs there for less).
+ *            faster CPUs (fastest first): little, little+1big, ..., all;
+ *            with a mid cluster its CPUs come after the big ones and the
+ *            names count both: little+2big+1mid.
  *   pair     each big/LITTLE pair runs on one of its two CPUs, on its own:
  *            the ladder is the one every pair climbs (little, big) and
  *            'pairs' says which CPUs they are.
@@ -20,23 +18,11 @@
  * 'fit'. In cluster and pair mode rank is 0 and fit the level's capacity
  * (the busiest CPU must fit the cluster). In mp mode the level with j fast
  * CPUs has rank j and fit = the little capacity: it suffices while no more
- * than j CPUs need more than a little CPU gives. A level with mid CPUs but
- * not every faster one tests more: the busiest CPUs it puts on mid CPUs
- * must fit them too ('faster': the first rank on each such cluster's CPUs
- * against its capacity), or a thread too heavy for a mid CPU would stay
- * there. The fastest cluster needs no test: no level has more to give. */
+ * than j CPUs need more than a little CPU gives. */
 
 #include "core/topology.h"
 
 #define BL_MAX_PAIRS 32
-
-/* The rank-th largest per-CPU demand must fit 'fit', the capacity of a
- * CPU of the cluster 'name' (its cluster-mode name). */
-struct bl_fit_test {
-        unsigned rank;
-        unsigned fit;
-        char name[BL_NAME_MAX];
-};
 
 struct bl_level {
         char name[BL_NAME_MAX];
@@ -44,8 +30,6 @@ struct bl_level {
         unsigned capacity;      /* per-CPU capacity of its fastest CPUs at top frequency */
         unsigned rank;          /* which per-CPU demand the engine tests, 0 = the largest */
         unsigned fit;           /* the capacity that demand is tested against */
-        unsigned nfaster;       /* mp: the tests of its CPUs faster than LITTLE, busiest first */
-        struct bl_fit_test faster[BL_MAX_CLUSTERS];
 };
 
 struct bl_pair {
@@ -76,8 +60,8 @@ int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode 
 /* The cluster-mode name of level 'index' of 'n' (little, mid, big, midN). */
 void ladder_cluster_level_name(char *buf, size_t size, unsigned index, unsigned n);
 
-/* The mp-mode name of the level below "all" with count[k] CPUs of each
- * faster cluster k (count[0] unused): "little+2big", "little+2mid+1big". */
+/* The mp-mode name of a level below "all" with count[k] CPUs of each
+ * faster cluster k (count[0] unused): "little+2big", "little+2big+1mid". */
 void ladder_mp_level_name(char *buf, size_t size, unsigned nclusters, const unsigned *count);
 
 /* Index of the level called 'name', or -ENOENT. */

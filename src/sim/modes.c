@@ -20,11 +20,11 @@
  *            levels), the size of the oracle's state space.
  *   mp       All CPUs usable ("true eight-core"): level j = every CPU of the
  *            most efficient cluster plus the first j CPUs of the faster ones,
- *            taken most efficient cluster first (a mid CPU before a big
- *            one) and by CPU number within a cluster, for j = 0 .. the
- *            number of faster CPUs, as core/ladder.c builds them. Names
- *            little, little+1big, little+2big, ..., and the last one all;
- *            with a mid cluster little+1mid, ..., little+2mid+1big, ....
+ *            taken fastest cluster first and by CPU number within a cluster,
+ *            for j = 0 .. the number of faster CPUs. Names little,
+ *            little+1big, little+2big, ..., and the last one all; with a
+ *            mid cluster its CPUs are named too (little+2big+1mid), as in
+ *            core/ladder.c.
  *
  * Execution of one step on level S, the previous step having run on S'
  * (DESIGN.md's cluster-mode steps 1-5, generalised; cluster mode gives
@@ -164,8 +164,7 @@ static int build_mp(struct sim_levels *lv, const struct sim_board *b, struct bl_
                          b->nclusters);
                 return -EINVAL;
         }
-        /* core/ladder.c's order: the most efficient faster cluster first. */
-        for (unsigned k = 1; k < b->nclusters; k++)
+        for (unsigned k = b->nclusters; k-- > 1;)
                 for (unsigned j = 0; j < b->cluster[k].cpus; j++)
                         faster[nfaster++] = b->cluster[k].first_cpu + j;
         lv->nlevels = nfaster + 1;
@@ -180,10 +179,8 @@ static int build_mp(struct sim_levels *lv, const struct sim_board *b, struct bl_
                 else
                         ladder_mp_level_name(l->name, sizeof(l->name), b->nclusters, count);
                 /* Fastest first, then the LITTLE cluster by CPU number. */
-                for (unsigned k = b->nclusters; k-- > 1;)
-                        for (unsigned j = 0; j < level; j++)
-                                if (lv->cpu_cluster[faster[j]] == k)
-                                        level_add_cpu(lv, l, faster[j]);
+                for (unsigned j = 0; j < level; j++)
+                        level_add_cpu(lv, l, faster[j]);
                 for (unsigned j = 0; j < b->cluster[0].cpus; j++)
                         level_add_cpu(lv, l, b->cluster[0].first_cpu + j);
         }

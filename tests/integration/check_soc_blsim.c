@@ -48,7 +48,7 @@ static const struct soc_case cases[] = {
         { "rk3399", "cluster", { "little", "big" }, "0-5", false },
         { "rk3588", "cluster", { "little", "big" }, "0-7", false },
         { "gs101", "cluster", { "little", "mid", "big" }, "0-7", false },
-        { "gs101", "mp", { "little", "little+1mid", "little+2mid", "little+2mid+1big", "all" }, "0-7", false },
+        { "gs101", "mp", { "little", "little+1big", "little+2big", "little+2big+1mid", "all" }, "0-7", false },
         /* The A53s' capacity is 741: the burst fits them, and the oracle
          * keeps them (blsim compare). */
         { "mt8183", "cluster", { "little", "big" }, "0-7", true },

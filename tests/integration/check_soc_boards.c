@@ -69,12 +69,12 @@ static const struct soc_case cases[] = {
                 .fits = 80,
         },
         {
-                /* The faster CPUs join most efficient cluster first: the A76s, then the X1s. */
+                /* The faster CPUs join fastest cluster first: the X1s, then the A76s. */
                 .board = "gs101",
                 .mode = "mp",
                 .how = "started: cpufreq related_cpus + cpu_capacity; mode mp (mode = mp in the configuration)",
-                .levels = "levels little (cpus 0-3, capacity 160), little+1mid (cpus 0-4, capacity 498), "
-                          "little+2mid (cpus 0-5, capacity 498), little+2mid+1big (cpus 0-6, capacity 1024), "
+                .levels = "levels little (cpus 0-3, capacity 160), little+1big (cpus 0-3,6, capacity 1024), "
+                          "little+2big (cpus 0-3,6-7, capacity 1024), little+2big+1mid (cpus 0-4,6-7, capacity 1024), "
                           "all (cpus 0-7, capacity 1024);",
                 .ncpus = 8,
                 .all = "0-7",

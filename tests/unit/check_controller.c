@@ -424,54 +424,6 @@ START_TEST(test_ranked_reasons)
 }
 END_TEST
 
-/* mp on 4+2+2 (LITTLE 325, mid 828, big 1024): a thread that needs more
- * than LITTLE but fits mid gets a mid CPU; one that needs more than mid
- * gets the big one (through both mid CPUs, the ladder being one chain), and
- * goes back to mid once it fits there again. */
-START_TEST(test_mp_mid_before_big)
-{
-        struct bl_cpu_info cpus[8];
-        struct bl_engine e;
-        struct bl_engine_params p = { .up_pct = 80, .down_pct = 60, .cap_mc = 85000, .release_mc = 80000,
-                                      .critical_mc = 95000 };
-        struct bl_decision d;
-        const double fits_mid[] = { 500 }, needs_big[] = { 800, 10 }, fits_again[] = { 400, 10 };
-
-        for (unsigned cpu = 0; cpu < 8; cpu++) {
-                const unsigned k = cpu < 4 ? 0 : cpu < 6 ? 1 : 2;
-
-                cpus[cpu] = (struct bl_cpu_info){ .present = true, .online = true,
-                                                  .capacity = k == 0 ? 325 : k == 1 ? 828 : 1024,
-                                                  .max_freq_khz = -1, .policy = (int)(cpu < 4 ? 0 : cpu < 6 ? 4 : 6),
-                                                  .policy_size = k == 0 ? 4 : 2, .cluster_id = -1 };
-        }
-        ck_assert_int_eq(topology_build(&topo, cpus, 8), 0);
-        ck_assert_int_eq(ladder_build(&ladder, &topo, BL_MODE_MP, NULL), 0);
-        engine_init(&e, &ladder, &p, 0);
-        engine_switched(&e, 0, 0);
-
-        engine_decide_ranked(&e, fits_mid, 1, NULL, TICK, &d);
-        ck_assert(d.change);
-        ck_assert_str_eq(ladder.levels[d.to].name, "little+1mid");
-        ck_assert_str_eq(d.reason, "busiest CPU 500 > 80% of little (325) for 0 ms");
-        engine_switched(&e, d.to, TICK);
-
-        engine_decide_ranked(&e, needs_big, 2, NULL, 2 * TICK, &d);
-        ck_assert(d.change);
-        ck_assert_str_eq(ladder.levels[d.to].name, "little+2mid+1big");
-        ck_assert_str_eq(d.reason, "busiest CPU 800 > 80% of mid (828) for 0 ms");
-        engine_switched(&e, d.to, 2 * TICK);
-
-        engine_decide_ranked(&e, needs_big, 2, NULL, 3 * TICK, &d);
-        ck_assert(!d.change);
-
-        engine_decide_ranked(&e, fits_again, 2, NULL, 4 * TICK, &d);
-        ck_assert(d.change);
-        ck_assert_str_eq(ladder.levels[d.to].name, "little+1mid");
-        ck_assert_str_eq(d.reason, "busiest CPU 400 < 60% of mid (828) for 0 ms");
-}
-END_TEST
-
 START_TEST(test_reconfigure_keeps_levels)
 {
         static const float pair1[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
@@ -846,7 +798,6 @@ static Suite *controller_suite(void)
         tcase_add_loop_test(tc, test_mp_big_cpus_for_the_threads_that_need_them, 0,
                             sizeof(mp_cases) / sizeof(mp_cases[0]));
         tcase_add_test(tc, test_ranked_reasons);
-        tcase_add_test(tc, test_mp_mid_before_big);
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);

@@ -178,16 +178,16 @@ START_TEST(test_levels_three_clusters)
         check_level(&lv, 1, "mid", 0x30, "45");
         check_level(&lv, 2, "big", 0x40, "6");
 
-        /* The mid CPUs first, then the big one (core/ladder.c's order);
-         * each level's heaviest work on its fastest CPUs. The switch energy
-         * is shared by the fastest cluster's one CPU. */
+        /* Fastest cluster first: the big CPU, then the mid ones, named
+         * after both. The switch energy is shared by the fastest cluster's
+         * one CPU. */
         build(&lv, &b, BL_MODE_MP);
         ck_assert_uint_eq(lv.nlevels, 4);
         check_level(&lv, 0, "little", 0x0f, "0123");
-        check_level(&lv, 1, "little+1mid", 0x1f, "40123");
-        check_level(&lv, 2, "little+2mid", 0x3f, "450123");
+        check_level(&lv, 1, "little+1big", 0x4f, "60123");
+        check_level(&lv, 2, "little+1big+1mid", 0x5f, "640123");
         check_level(&lv, 3, "all", 0x7f, "6450123");
-        ck_assert_uint_eq(lv.level[1].clusters, 0x3);
+        ck_assert_uint_eq(lv.level[1].clusters, 0x5);
         ck_assert_uint_eq(lv.switch_share, 1);
 
         ck_assert_int_eq(sim_levels_build(&lv, &b, BL_MODE_PAIR, &diag), -EOPNOTSUPP);

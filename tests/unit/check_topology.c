@@ -757,55 +757,34 @@ START_TEST(test_ladder_mp)
 }
 END_TEST
 
-/* The mp tests of one level: its own (rank against LITTLE) and its
- * faster CPUs' ("RANK:FIT:NAME ...", "" for none). */
-static void assert_mp_tests(const struct bl_level *lv, unsigned rank, const char *faster)
-{
-        char got[256] = "";
-        size_t len = 0;
-
-        ck_assert_uint_eq(lv->rank, rank);
-        for (unsigned k = 0; k < lv->nfaster; k++)
-                len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%u:%u:%s", k ? " " : "", lv->faster[k].rank,
-                                        lv->faster[k].fit, lv->faster[k].name);
-        ck_assert_msg(strcmp(got, faster) == 0, "%s: faster tests \"%s\", expected \"%s\"", lv->name, got, faster);
-}
-
 START_TEST(test_ladder_mp_three_clusters)
 {
         static const unsigned caps[] = { 325, 828, 1024 };
         struct bl_topology t;
         struct bl_ladder l;
 
-        /* CPUs 0-1 little, 2-3 mid, 4-5 big: the mid ones join first. A
-         * level with mid CPUs but not every big one also asks that its
-         * busiest CPU on a mid one fit it. */
+        /* CPUs 0-1 little, 2-3 mid, 4-5 big: the big ones join first, and
+         * the names count each cluster's CPUs. */
         topology_of(&t, caps, 3);
         ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_MP, NULL), 0);
         ck_assert_uint_eq(l.nlevels, 5);
-        ck_assert_str_eq(l.levels[1].name, "little+1mid");
-        assert_set(&l.levels[1].cpus, "0-2");
-        ck_assert_uint_eq(l.levels[1].capacity, 828);
-        assert_mp_tests(&l.levels[1], 1, "0:828:mid");
-        ck_assert_str_eq(l.levels[2].name, "little+2mid");
-        assert_set(&l.levels[2].cpus, "0-3");
-        assert_mp_tests(&l.levels[2], 2, "0:828:mid");
-        ck_assert_str_eq(l.levels[3].name, "little+2mid+1big");
-        assert_set(&l.levels[3].cpus, "0-4");
-        ck_assert_uint_eq(l.levels[3].capacity, 1024);
-        assert_mp_tests(&l.levels[3], 3, "1:828:mid");
-        ck_assert_str_eq(l.levels[4].name, "all");
+        assert_set(&l.levels[1].cpus, "0-1,4");
+        assert_set(&l.levels[2].cpus, "0-1,4-5");
+        assert_set(&l.levels[3].cpus, "0-2,4-5");
         assert_set(&l.levels[4].cpus, "0-5");
-        assert_mp_tests(&l.levels[4], 4, "2:828:mid");
-        for (unsigned i = 0; i < l.nlevels; i++)
-                ck_assert_uint_eq(l.levels[i].fit, 325);
+        ck_assert_str_eq(l.levels[1].name, "little+1big");
+        ck_assert_str_eq(l.levels[2].name, "little+2big");
+        ck_assert_str_eq(l.levels[3].name, "little+2big+1mid");
+        ck_assert_str_eq(l.levels[4].name, "all");
+        ck_assert_uint_eq(l.levels[3].rank, 3);
 }
 END_TEST
 
-/* 4+3+1 (a Snapdragon 855-like phone): three mid CPUs, then the one big. */
+/* 4+3+1 (a Snapdragon 855-like phone): the one big CPU, then the mid ones. */
 START_TEST(test_ladder_mp_four_three_one)
 {
-        static const char *const names[] = { "little", "little+1mid", "little+2mid", "little+3mid", "all" };
+        static const char *const names[] = { "little", "little+1big", "little+1big+1mid", "little+1big+2mid",
+                                             "all" };
         struct bl_cpu_info cpus[8];
         struct bl_topology t;
         struct bl_ladder l;
@@ -823,9 +802,23 @@ START_TEST(test_ladder_mp_four_three_one)
         ck_assert_uint_eq(l.nlevels, 5);
         for (unsigned i = 0; i < 5; i++)
                 ck_assert_str_eq(l.levels[i].name, names[i]);
-        assert_set(&l.levels[3].cpus, "0-6");
-        assert_mp_tests(&l.levels[3], 3, "0:828:mid");
-        assert_mp_tests(&l.levels[4], 4, "1:828:mid");
+        assert_set(&l.levels[1].cpus, "0-3,7");
+        assert_set(&l.levels[3].cpus, "0-5,7");
+}
+END_TEST
+
+/* Names for more clusters: each faster one by its cluster-mode name. */
+START_TEST(test_ladder_mp_level_names)
+{
+        static const unsigned two[] = { 0, 3 }, three[] = { 0, 2, 2 }, five[] = { 0, 0, 1, 0, 2 };
+        char name[BL_NAME_MAX];
+
+        ladder_mp_level_name(name, sizeof(name), 2, two);
+        ck_assert_str_eq(name, "little+3big");
+        ladder_mp_level_name(name, sizeof(name), 3, three);
+        ck_assert_str_eq(name, "little+2big+2mid");
+        ladder_mp_level_name(name, sizeof(name), 5, five);
+        ck_assert_str_eq(name, "little+2big+1mid2");
 }
 END_TEST
 
@@ -906,6 +899,7 @@ static Suite *topology_suite(void)
         tcase_add_test(boards, test_ladder_mp);
         tcase_add_test(boards, test_ladder_mp_three_clusters);
         tcase_add_test(boards, test_ladder_mp_four_three_one);
+        tcase_add_test(boards, test_ladder_mp_level_names);
         tcase_add_test(boards, test_ladder_pair);
         tcase_add_test(boards, test_ladder_pair_uneven);
         tcase_add_test(boards, test_pick_mode);
