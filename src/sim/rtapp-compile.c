@@ -12,13 +12,12 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "sim/rtapp-builder.h"
 #include "sim/rtapp-compile.h"
 #include "sim/rtapp-json.h"
 #include "sim/rtapp.h"
 
-#define MAX_USEC 1000000000000ULL       /* 11.6 days: sums stay far from overflow */
 #define MAX_DURATION_S 1000000.0
-#define MAX_NAMES 4096U                 /* per kind: tasks, conditions, timers, barriers */
 
 /* rt-app recognises events by prefix ("run2", "sleep1"), testing "runtime"
  * before "run". */
@@ -39,124 +38,6 @@ static const char *const ignored_properties[] = {
         "dl-runtime", "dl-period", "dl-deadline", "nodes_membind", "membind_nodes", "lock_order",
         "resources", "period",    "deadline",
 };
-
-/* What the builder needs only while it reads the tree. */
-struct unique_ref {
-        unsigned task, slot;
-        char *name;
-        bool absolute;
-};
-
-struct shared_timer {
-        char *name;
-        bool absolute;
-};
-
-struct late_ref {
-        size_t event;
-        unsigned task;
-        const char *name;               /* in the tree */
-        unsigned line;
-};
-
-struct builder {
-        struct rtapp *ra;
-        const char *filename;
-        struct bl_diag *diag;
-        char where[128];
-        struct unique_ref *uniques;
-        size_t nuniques, uniques_cap;
-        struct shared_timer *shared;
-        size_t nshared, shared_cap;
-        struct late_ref *late;          /* forks and resumes, resolved once every task is known */
-        size_t nlate, late_cap;
-};
-
-static void model_error(struct builder *b, unsigned line, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
-
-static void model_error(struct builder *b, unsigned line, const char *fmt, ...)
-{
-        char msg[BL_DIAG_LEN];
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        if (b->where[0])
-                diag_add(b->diag, "%s:%u: %s: %s", b->filename, line, b->where, msg);
-        else
-                diag_add(b->diag, "%s:%u: %s", b->filename, line, msg);
-}
-
-static void describe(const struct rtapp_json_member *m, char *buf, size_t size)
-{
-        const struct rtapp_json *v = &m->value;
-
-        if (!m->has_value) {
-                snprintf(buf, size, "nothing");
-                return;
-        }
-        switch (v->type) {
-        case RTAPP_JSON_INT:
-                snprintf(buf, size, "%lld", v->integer);
-                break;
-        case RTAPP_JSON_FLOAT:
-                snprintf(buf, size, "%g", v->number);
-                break;
-        case RTAPP_JSON_STRING:
-                snprintf(buf, size, "\"%.40s\"%s", v->string, strlen(v->string) > 40 ? "..." : "");
-                break;
-        case RTAPP_JSON_BOOL:
-                snprintf(buf, size, "%s", v->boolean ? "true" : "false");
-                break;
-        case RTAPP_JSON_OBJECT:
-                snprintf(buf, size, "%s", v->object.n ? "an object" : "an empty object");
-                break;
-        case RTAPP_JSON_ARRAY:
-                snprintf(buf, size, "%s", v->array.n ? "an array" : "an empty array");
-                break;
-        default:
-                snprintf(buf, size, "%s", rtapp_json_type_name(v->type));
-                break;
-        }
-}
-
-/* Reports "KEY: expected WHAT, got VALUE" at the member's line. */
-static void bad_value(struct builder *b, const struct rtapp_json_member *m, const char *what)
-{
-        char got[64];
-
-        describe(m, got, sizeof(got));
-        model_error(b, m->line, "\"%.40s\": expected %s, got %s", m->key, what, got);
-}
-
-static bool get_int(const struct rtapp_json_member *m, long long min, long long max, long long *ret)
-{
-        if (!m->has_value || m->value.type != RTAPP_JSON_INT || m->value.integer < min ||
-            m->value.integer > max)
-                return false;
-        *ret = m->value.integer;
-        return true;
-}
-
-static bool get_usec(struct builder *b, const struct rtapp_json_member *m, bl_usec_t min, bl_usec_t *ret)
-{
-        long long v;
-
-        if (!get_int(m, (long long)min, (long long)MAX_USEC, &v)) {
-                bad_value(b, m, min > 0 ? "a time in us (an integer 1-1000000000000)"
-                                        : "a time in us (an integer 0-1000000000000)");
-                return false;
-        }
-        *ret = (bl_usec_t)v;
-        return true;
-}
-
-static const char *get_string(const struct rtapp_json_member *m)
-{
-        return m->has_value && m->value.type == RTAPP_JSON_STRING ? m->value.string : NULL;
-}
 
 static bool is_ignored_property(const char *key)
 {
@@ -181,104 +62,6 @@ static bool is_task_property(const char *key)
         return strcmp(key, "instance") == 0 || strcmp(key, "delay") == 0 || strcmp(key, "phases") == 0;
 }
 
-static int find_task(const struct rtapp *ra, const char *name)
-{
-        for (size_t i = 0; i < ra->ntasks; i++)
-                if (strcmp(ra->tasks[i].name, name) == 0)
-                        return (int)i;
-        return -1;
-}
-
-/* Index of a named condition, created on first use; -E2BIG past MAX_NAMES. */
-static int intern_cond(struct rtapp *ra, const char *name)
-{
-        for (size_t i = 0; i < ra->nconds; i++)
-                if (strcmp(ra->conds[i].name, name) == 0)
-                        return (int)i;
-        if (ra->nconds >= MAX_NAMES)
-                return -E2BIG;
-        if (array_grow((void **)&ra->conds, ra->nconds, &ra->conds_cap, sizeof(*ra->conds), 8) < 0)
-                return -ENOMEM;
-        ra->conds[ra->nconds] = (struct cond){ .name = strdup(name) };
-        if (!ra->conds[ra->nconds].name)
-                return -ENOMEM;
-        return (int)ra->nconds++;
-}
-
-static int intern_barrier(struct rtapp *ra, const char *name)
-{
-        for (size_t i = 0; i < ra->nbarriers; i++)
-                if (strcmp(ra->barriers[i].name, name) == 0)
-                        return (int)i;
-        if (ra->nbarriers >= MAX_NAMES)
-                return -E2BIG;
-        if (array_grow((void **)&ra->barriers, ra->nbarriers, &ra->barriers_cap, sizeof(*ra->barriers),
-                       8) < 0)
-                return -ENOMEM;
-        ra->barriers[ra->nbarriers] = (struct barrier){ .name = strdup(name) };
-        if (!ra->barriers[ra->nbarriers].name)
-                return -ENOMEM;
-        return (int)ra->nbarriers++;
-}
-
-static int intern_shared_timer(struct builder *b, const char *name)
-{
-        for (size_t i = 0; i < b->nshared; i++)
-                if (strcmp(b->shared[i].name, name) == 0)
-                        return (int)i;
-        if (b->nshared >= MAX_NAMES)
-                return -E2BIG;
-        if (array_grow((void **)&b->shared, b->nshared, &b->shared_cap, sizeof(*b->shared), 8) < 0)
-                return -ENOMEM;
-        b->shared[b->nshared] = (struct shared_timer){ .name = strdup(name) };
-        if (!b->shared[b->nshared].name)
-                return -ENOMEM;
-        return (int)b->nshared++;
-}
-
-/* The slot of a per-instance timer within its task. */
-static int intern_unique_timer(struct builder *b, unsigned task, const char *name)
-{
-        struct task *tk = &b->ra->tasks[task];
-
-        for (size_t i = 0; i < b->nuniques; i++)
-                if (b->uniques[i].task == task && strcmp(b->uniques[i].name, name) == 0)
-                        return (int)i;
-        if (tk->nunique >= MAX_NAMES)
-                return -E2BIG;
-        if (array_grow((void **)&b->uniques, b->nuniques, &b->uniques_cap, sizeof(*b->uniques), 8) < 0)
-                return -ENOMEM;
-        b->uniques[b->nuniques] = (struct unique_ref){
-                .task = task, .slot = tk->nunique, .name = strdup(name),
-        };
-        if (!b->uniques[b->nuniques].name)
-                return -ENOMEM;
-        tk->nunique++;
-        return (int)b->nuniques++;
-}
-
-/* Turns an intern_*() result into 0 / -ENOMEM, reporting E2BIG as a model error. */
-static int interned(struct builder *b, const struct rtapp_json_member *m, int r, unsigned *ret)
-{
-        if (r == -E2BIG) {
-                model_error(b, m->line, "\"%.40s\": expected at most %u distinct names of this kind", m->key,
-                            MAX_NAMES);
-                return 1;
-        }
-        if (r < 0)
-                return r;
-        *ret = (unsigned)r;
-        return 0;
-}
-
-static int add_late(struct builder *b, size_t event, unsigned task, const char *name, unsigned line)
-{
-        if (array_grow((void **)&b->late, b->nlate, &b->late_cap, sizeof(*b->late), 8) < 0)
-                return -ENOMEM;
-        b->late[b->nlate++] = (struct late_ref){ .event = event, .task = task, .name = name, .line = line };
-        return 0;
-}
-
 static int compile_timer(struct builder *b, unsigned task, const struct rtapp_json_member *m,
                          struct event *ev)
 {
@@ -289,54 +72,54 @@ static int compile_timer(struct builder *b, unsigned task, const struct rtapp_js
         int r;
 
         if (!m->has_value || m->value.type != RTAPP_JSON_OBJECT) {
-                bad_value(b, m, "an object with \"ref\", \"period\" and \"mode\"");
+                rtapp_bad_value(b, m, "an object with \"ref\", \"period\" and \"mode\"");
                 return 1;
         }
         for (size_t i = 0; i < m->value.object.n; i++) {
                 const struct rtapp_json_member *k = &m->value.object.members[i];
 
                 if (strcmp(k->key, "ref") == 0) {
-                        ref = get_string(k);
+                        ref = rtapp_get_string(k);
                         if (!ref) {
-                                bad_value(b, k, "a timer name (a string)");
+                                rtapp_bad_value(b, k, "a timer name (a string)");
                                 ref = "unknown";
                                 ok = false;
                         }
                 } else if (strcmp(k->key, "period") == 0) {
                         period = k;
-                        ok = get_usec(b, k, 1, &ev->usec) && ok;
+                        ok = rtapp_get_usec(b, k, 1, &ev->usec) && ok;
                 } else if (strcmp(k->key, "mode") == 0) {
-                        const char *mode = get_string(k);
+                        const char *mode = rtapp_get_string(k);
 
                         if (mode && strcmp(mode, "absolute") == 0) {
                                 absolute = true;
                         } else if (!mode || strcmp(mode, "relative") != 0) {
-                                bad_value(b, k, "\"relative\" or \"absolute\"");
+                                rtapp_bad_value(b, k, "\"relative\" or \"absolute\"");
                                 ok = false;
                         }
                 } else {
-                        model_error(b, k->line,
+                        rtapp_model_error(b, k->line,
                                     "\"%.40s\": unknown key \"%.40s\" (expected \"ref\", \"period\" or "
                                     "\"mode\")", m->key, k->key);
                         ok = false;
                 }
         }
         if (!period) {
-                model_error(b, m->line, "\"%.40s\": expected a \"period\"", m->key);
+                rtapp_model_error(b, m->line, "\"%.40s\": expected a \"period\"", m->key);
                 ok = false;
         }
         if (!ok)
                 return 1;
         /* rt-app keys per-thread timers on the "unique" prefix too. */
         if (strncmp(ref, "unique", 6) == 0) {
-                r = interned(b, m, intern_unique_timer(b, task, ref), &idx);
+                r = rtapp_interned(b, m, rtapp_intern_unique_timer(b, task, ref), &idx);
                 if (r != 0)
                         return r;
                 b->uniques[idx].absolute |= absolute;
                 ev->unique = true;
                 ev->ref = b->uniques[idx].slot;
         } else {
-                r = interned(b, m, intern_shared_timer(b, ref), &idx);
+                r = rtapp_interned(b, m, rtapp_intern_shared_timer(b, ref), &idx);
                 if (r != 0)
                         return r;
                 b->shared[idx].absolute |= absolute;
@@ -352,35 +135,35 @@ static const char *wait_ref(struct builder *b, const struct rtapp_json_member *m
         const char *ref = NULL;
         bool ok = true;
 
-        if (get_string(m))
+        if (rtapp_get_string(m))
                 return m->value.string;
         if (!m->has_value || m->value.type != RTAPP_JSON_OBJECT) {
-                bad_value(b, m, "an object with \"ref\" and \"mutex\", or a name");
+                rtapp_bad_value(b, m, "an object with \"ref\" and \"mutex\", or a name");
                 return NULL;
         }
         for (size_t i = 0; i < m->value.object.n; i++) {
                 const struct rtapp_json_member *k = &m->value.object.members[i];
 
                 if (strcmp(k->key, "ref") == 0) {
-                        ref = get_string(k);
+                        ref = rtapp_get_string(k);
                         if (!ref) {
-                                bad_value(b, k, "a condition name (a string)");
+                                rtapp_bad_value(b, k, "a condition name (a string)");
                                 ok = false;
                         }
                 } else if (strcmp(k->key, "mutex") == 0) {
-                        if (!get_string(k)) {
-                                bad_value(b, k, "a mutex name (a string)");
+                        if (!rtapp_get_string(k)) {
+                                rtapp_bad_value(b, k, "a mutex name (a string)");
                                 ok = false;
                         }
                 } else {
-                        model_error(b, k->line,
+                        rtapp_model_error(b, k->line,
                                     "\"%.40s\": unknown key \"%.40s\" (expected \"ref\" or \"mutex\")",
                                     m->key, k->key);
                         ok = false;
                 }
         }
         if (ok && !ref) {
-                model_error(b, m->line, "\"%.40s\": expected a \"ref\"", m->key);
+                rtapp_model_error(b, m->line, "\"%.40s\": expected a \"ref\"", m->key);
                 ok = false;
         }
         return ok ? ref : NULL;
@@ -400,27 +183,27 @@ static int compile_event(struct builder *b, unsigned task, const struct rtapp_js
         int r;
 
         if (ra->nevents >= RTAPP_MAX_EVENTS) {
-                model_error(b, m->line, "expected at most %u events in a file", RTAPP_MAX_EVENTS);
+                rtapp_model_error(b, m->line, "expected at most %u events in a file", RTAPP_MAX_EVENTS);
                 return 0;
         }
         switch (kind) {
         case EV_RUN:
         case EV_RUNTIME:
         case EV_SLEEP:
-                if (!get_usec(b, m, 0, &ev.usec))
+                if (!rtapp_get_usec(b, m, 0, &ev.usec))
                         return 0;
                 break;
         case EV_MEM:
         case EV_IORUN:
-                if (!get_int(m, 0, LLONG_MAX, &count)) {
-                        bad_value(b, m, "a number of bytes (an integer >= 0)");
+                if (!rtapp_get_int(m, 0, LLONG_MAX, &count)) {
+                        rtapp_bad_value(b, m, "a number of bytes (an integer >= 0)");
                         return 0;
                 }
                 break;
         case EV_LOCK:
         case EV_UNLOCK:
-                if (!get_string(m)) {
-                        bad_value(b, m, "a mutex name (a string)");
+                if (!rtapp_get_string(m)) {
+                        rtapp_bad_value(b, m, "a mutex name (a string)");
                         return 0;
                 }
                 break;
@@ -433,13 +216,13 @@ static int compile_event(struct builder *b, unsigned task, const struct rtapp_js
                 ra->has_timers = true;
                 break;
         case EV_SUSPEND:
-                name = m->has_value ? get_string(m) : "";
+                name = m->has_value ? rtapp_get_string(m) : "";
                 if (!name) {
-                        bad_value(b, m, "a name (a string) or nothing");
+                        rtapp_bad_value(b, m, "a name (a string) or nothing");
                         return 0;
                 }
                 /* Bare or empty: the thread waits on its own name. */
-                r = interned(b, m, intern_cond(ra, name[0] ? name : tk->name), &ev.ref);
+                r = rtapp_interned(b, m, rtapp_intern_cond(ra, name[0] ? name : tk->name), &ev.ref);
                 if (r != 0)
                         return r < 0 ? r : 0;
                 ra->conds[ev.ref].waited = true;
@@ -449,7 +232,7 @@ static int compile_event(struct builder *b, unsigned task, const struct rtapp_js
                 name = wait_ref(b, m);
                 if (!name)
                         return 0;
-                r = interned(b, m, intern_cond(ra, name), &ev.ref);
+                r = rtapp_interned(b, m, rtapp_intern_cond(ra, name), &ev.ref);
                 if (r != 0)
                         return r < 0 ? r : 0;
                 ra->conds[ev.ref].waited = true;
@@ -457,37 +240,38 @@ static int compile_event(struct builder *b, unsigned task, const struct rtapp_js
         case EV_RESUME:
         case EV_SIGNAL:
         case EV_BROAD:
-                name = get_string(m);
+                name = rtapp_get_string(m);
                 if (!name || !name[0]) {
-                        bad_value(b, m, kind == EV_RESUME ? "a task or suspend name (a non-empty string)"
+                        rtapp_bad_value(b, m,
+                                        kind == EV_RESUME ? "a task or suspend name (a non-empty string)"
                                                           : "a condition name (a non-empty string)");
                         return 0;
                 }
-                r = interned(b, m, intern_cond(ra, name), &ev.ref);
+                r = rtapp_interned(b, m, rtapp_intern_cond(ra, name), &ev.ref);
                 if (r != 0)
                         return r < 0 ? r : 0;
-                if (kind == EV_RESUME && add_late(b, ra->nevents, task, name, m->line) < 0)
+                if (kind == EV_RESUME && rtapp_add_late(b, ra->nevents, task, name, m->line) < 0)
                         return -ENOMEM;
                 break;
         case EV_BARRIER:
-                name = get_string(m);
+                name = rtapp_get_string(m);
                 if (!name || !name[0]) {
-                        bad_value(b, m, "a barrier name (a non-empty string)");
+                        rtapp_bad_value(b, m, "a barrier name (a non-empty string)");
                         return 0;
                 }
-                r = interned(b, m, intern_barrier(ra, name), &idx);
+                r = rtapp_interned(b, m, rtapp_intern_barrier(ra, name), &idx);
                 if (r != 0)
                         return r < 0 ? r : 0;
                 ev.ref = idx;
                 ra->barriers[idx].users += tk->instances;
                 break;
         case EV_FORK:
-                name = get_string(m);
+                name = rtapp_get_string(m);
                 if (!name || !name[0]) {
-                        bad_value(b, m, "a task name (a non-empty string)");
+                        rtapp_bad_value(b, m, "a task name (a non-empty string)");
                         return 0;
                 }
-                if (add_late(b, ra->nevents, task, name, m->line) < 0)
+                if (rtapp_add_late(b, ra->nevents, task, name, m->line) < 0)
                         return -ENOMEM;
                 ev.slot = tk->nforks++;
                 break;
@@ -516,23 +300,24 @@ static int compile_phase(struct builder *b, unsigned task, const struct rtapp_js
                 if (task_level && (is_task_property(m->key) || strcmp(m->key, "loop") == 0))
                         continue;
                 if (strcmp(m->key, "loop") == 0) {
-                        if (!get_int(m, -1, LLONG_MAX, &ph.loop) || ph.loop == 0)
-                                bad_value(b, m, "-1 (forever) or a count >= 1");
+                        if (!rtapp_get_int(m, -1, LLONG_MAX, &ph.loop) || ph.loop == 0)
+                                rtapp_bad_value(b, m, "-1 (forever) or a count >= 1");
                 } else if (is_ignored_property(m->key)) {
                         continue;
                 } else if (is_task_property(m->key)) {
-                        model_error(b, m->line, "\"%.40s\" belongs to the task, not to a phase", m->key);
+                        rtapp_model_error(b, m->line, "\"%.40s\" belongs to the task, not to a phase",
+                                          m->key);
                 } else if (event_kind(m->key, &kind)) {
                         has_events = true;
                         r = compile_event(b, task, m, kind);
                         if (r < 0)
                                 return r;
                 } else {
-                        model_error(b, m->line, "unknown event or property \"%.40s\"", m->key);
+                        rtapp_model_error(b, m->line, "unknown event or property \"%.40s\"", m->key);
                 }
         }
         if (!has_events) {
-                model_error(b, pm->line, "expected at least one event");
+                rtapp_model_error(b, pm->line, "expected at least one event");
                 return 0;
         }
         ph.nevents = ra->nevents - ph.first_event;
@@ -550,7 +335,7 @@ static void report_unknown_keys(struct builder *b, const struct rtapp_json *obj)
 
                 if (!is_task_property(m->key) && strcmp(m->key, "loop") != 0 &&
                     !is_ignored_property(m->key) && !event_kind(m->key, &kind))
-                        model_error(b, m->line, "unknown event or property \"%.40s\"", m->key);
+                        rtapp_model_error(b, m->line, "unknown event or property \"%.40s\"", m->key);
         }
 }
 
@@ -568,17 +353,17 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
         if (!tm->has_value || obj->type != RTAPP_JSON_OBJECT) {
                 char got[64];
 
-                describe(tm, got, sizeof(got));
-                model_error(b, tm->line, "expected an object, got %s", got);
+                rtapp_describe(tm, got, sizeof(got));
+                rtapp_model_error(b, tm->line, "expected an object, got %s", got);
                 return 0;
         }
-        dup = find_task(ra, tm->key);
+        dup = rtapp_find_task(ra, tm->key);
         if (dup >= 0) {
-                model_error(b, tm->line, "defined twice (first at line %u)", ra->tasks[dup].line);
+                rtapp_model_error(b, tm->line, "defined twice (first at line %u)", ra->tasks[dup].line);
                 return 0;
         }
-        if (ra->ntasks >= MAX_NAMES) {
-                model_error(b, tm->line, "expected at most %u tasks", MAX_NAMES);
+        if (ra->ntasks >= RTAPP_MAX_NAMES) {
+                rtapp_model_error(b, tm->line, "expected at most %u tasks", RTAPP_MAX_NAMES);
                 return 0;
         }
         if (array_grow((void **)&ra->tasks, ra->ntasks, &ra->tasks_cap, sizeof(*ra->tasks), 8) < 0)
@@ -595,18 +380,18 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
                 enum ev_kind kind;
 
                 if (strcmp(m->key, "instance") == 0) {
-                        if (get_int(m, 0, RTAPP_MAX_LANES, &v))
+                        if (rtapp_get_int(m, 0, RTAPP_MAX_LANES, &v))
                                 tk->instances = (unsigned)v;
                         else
-                                bad_value(b, m, "a number of threads (an integer 0-1024)");
+                                rtapp_bad_value(b, m, "a number of threads (an integer 0-1024)");
                 } else if (strcmp(m->key, "delay") == 0) {
-                        get_usec(b, m, 0, &tk->delay);
+                        rtapp_get_usec(b, m, 0, &tk->delay);
                 } else if (strcmp(m->key, "loop") == 0) {
-                        if (!get_int(m, -1, LLONG_MAX, &tk->loop))
-                                bad_value(b, m, "-1 (forever) or a count >= 0");
+                        if (!rtapp_get_int(m, -1, LLONG_MAX, &tk->loop))
+                                rtapp_bad_value(b, m, "-1 (forever) or a count >= 0");
                 } else if (strcmp(m->key, "phases") == 0) {
                         if (phases)
-                                model_error(b, m->line, "\"phases\" given twice (first at line %u)",
+                                rtapp_model_error(b, m->line, "\"phases\" given twice (first at line %u)",
                                             phases->line);
                         else
                                 phases = m;
@@ -626,13 +411,13 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
         }
         report_unknown_keys(b, obj);
         if (!phases) {
-                model_error(b, tm->line, "expected events or \"phases\"");
+                rtapp_model_error(b, tm->line, "expected events or \"phases\"");
         } else if (first_event) {
-                model_error(b, first_event->line, "\"%.40s\": events beside \"phases\" are never run; "
+                rtapp_model_error(b, first_event->line, "\"%.40s\": events beside \"phases\" are never run; "
                             "move them into a phase", first_event->key);
         } else if (!phases->has_value || phases->value.type != RTAPP_JSON_OBJECT ||
                    phases->value.object.n == 0) {
-                bad_value(b, phases, "an object of one or more phases");
+                rtapp_bad_value(b, phases, "an object of one or more phases");
         } else {
                 for (size_t i = 0; i < phases->value.object.n; i++) {
                         const struct rtapp_json_member *pm = &phases->value.object.members[i];
@@ -642,8 +427,8 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
                         if (!pm->has_value || pm->value.type != RTAPP_JSON_OBJECT) {
                                 char got[64];
 
-                                describe(pm, got, sizeof(got));
-                                model_error(b, pm->line, "expected an object, got %s", got);
+                                rtapp_describe(pm, got, sizeof(got));
+                                rtapp_model_error(b, pm->line, "expected an object, got %s", got);
                                 continue;
                         }
                         r = compile_phase(b, task, pm, false);
@@ -661,7 +446,7 @@ static void compile_global(struct builder *b, const struct rtapp_json_member *gm
 
         b->where[0] = '\0';
         if (!gm->has_value || gm->value.type != RTAPP_JSON_OBJECT) {
-                bad_value(b, gm, "an object");
+                rtapp_bad_value(b, gm, "an object");
                 return;
         }
         snprintf(b->where, sizeof(b->where), "global");
@@ -685,7 +470,7 @@ static void compile_global(struct builder *b, const struct rtapp_json_member *gm
                         ra->has_duration = true;
                         ra->end_us = (bl_usec_t)llround(s * 1e6);
                 } else {
-                        bad_value(b, m, "a duration in s (-1, or a number 0-1000000)");
+                        rtapp_bad_value(b, m, "a duration in s (-1, or a number 0-1000000)");
                 }
         }
 }
@@ -697,17 +482,18 @@ static int resolve_late(struct builder *b)
         for (size_t i = 0; i < b->nlate; i++) {
                 const struct late_ref *l = &b->late[i];
                 struct event *ev = &ra->events[l->event];
-                int target = find_task(ra, l->name);
+                int target = rtapp_find_task(ra, l->name);
 
                 snprintf(b->where, sizeof(b->where), "task \"%.40s\"", ra->tasks[l->task].name);
                 if (ev->kind == EV_FORK) {
                         if (target < 0)
-                                model_error(b, l->line, "\"fork\": no task named \"%.40s\"", l->name);
+                                rtapp_model_error(b, l->line, "\"fork\": no task named \"%.40s\"", l->name);
                         else
                                 ev->ref = (unsigned)target;
                 } else if (target < 0 && !ra->conds[ev->ref].waited) {
-                        model_error(b, l->line, "\"resume\": no task and no suspend or wait named \"%.40s\"",
-                                    l->name);
+                        rtapp_model_error(b, l->line,
+                                          "\"resume\": no task and no suspend or wait named \"%.40s\"",
+                                          l->name);
                 }
         }
         return 0;
@@ -737,13 +523,14 @@ static int build_lanes(struct builder *b, unsigned tasks_line, bl_usec_t default
                 nlanes += (size_t)ra->tasks[i].instances * ra->tasks[i].nforks;
         b->where[0] = '\0';
         if (nlanes > RTAPP_MAX_LANES) {
-                model_error(b, tasks_line,
+                rtapp_model_error(b, tasks_line,
                             "\"tasks\": expected at most %u threads (instances and forks), got more",
                             RTAPP_MAX_LANES);
                 return 0;
         }
         if (nlanes == 0) {
-                model_error(b, tasks_line, "\"tasks\": no thread to run (every task has \"instance\": 0)");
+                rtapp_model_error(b, tasks_line,
+                                  "\"tasks\": no thread to run (every task has \"instance\": 0)");
                 return 0;
         }
         ra->lanes = calloc(nlanes, sizeof(*ra->lanes));
@@ -796,17 +583,6 @@ static int build_lanes(struct builder *b, unsigned tasks_line, bl_usec_t default
         return 0;
 }
 
-static void builder_free(struct builder *b)
-{
-        for (size_t i = 0; i < b->nuniques; i++)
-                free(b->uniques[i].name);
-        free(b->uniques);
-        for (size_t i = 0; i < b->nshared; i++)
-                free(b->shared[i].name);
-        free(b->shared);
-        free(b->late);
-}
-
 void rtapp_free(struct rtapp *ra)
 {
         if (!ra)
@@ -835,7 +611,7 @@ static int compile(struct builder *b, const struct rtapp_json *root, bl_usec_t d
         int r;
 
         if (root->type != RTAPP_JSON_OBJECT) {
-                model_error(b, root->line, "expected an object with \"tasks\", got %s",
+                rtapp_model_error(b, root->line, "expected an object with \"tasks\", got %s",
                             rtapp_json_type_name(root->type));
                 return 0;
         }
@@ -852,7 +628,7 @@ static int compile(struct builder *b, const struct rtapp_json *root, bl_usec_t d
                 if (!slot)
                         continue;
                 if (*slot)
-                        model_error(b, m->line, "\"%s\" given twice (first at line %u)", m->key,
+                        rtapp_model_error(b, m->line, "\"%s\" given twice (first at line %u)", m->key,
                                     (*slot)->line);
                 else
                         *slot = m;
@@ -861,11 +637,11 @@ static int compile(struct builder *b, const struct rtapp_json *root, bl_usec_t d
                 compile_global(b, global);
         b->where[0] = '\0';
         if (!tasks) {
-                model_error(b, root->line, "expected a \"tasks\" object");
+                rtapp_model_error(b, root->line, "expected a \"tasks\" object");
                 return 0;
         }
         if (!tasks->has_value || tasks->value.type != RTAPP_JSON_OBJECT) {
-                bad_value(b, tasks, "an object of tasks");
+                rtapp_bad_value(b, tasks, "an object of tasks");
                 return 0;
         }
         for (size_t i = 0; i < tasks->value.object.n; i++) {
@@ -898,7 +674,7 @@ int rtapp_compile(struct rtapp **ret, const char *filename, const char *text, si
         }
         b.ra = ra;
         r = compile(&b, root, default_duration_us);
-        builder_free(&b);
+        rtapp_builder_free(&b);
         rtapp_json_free(root);
         if (r >= 0 && diag_count(diag) != problems)
                 r = -EINVAL;
