@@ -14,7 +14,7 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/presets.h src/sim/presets.c \
 	src/sim/report.h src/sim/report.c \
 	src/sim/rtapp-json.h src/sim/rtapp-json.c \
-	src/sim/rtapp.h src/sim/rtapp.c src/sim/rtapp-compile.h src/sim/rtapp-compile.c \
+	src/sim/rtapp.h src/sim/rtapp.c src/sim/rtapp-model.h src/sim/rtapp-compile.h src/sim/rtapp-compile.c \
 	src/sim/rtapp-builder.h src/sim/rtapp-builder.c \
 	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c src/sim/tune-progress.c \
 	src/sim/live.h src/sim/live.c \

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "core/diag.h"
-#include "sim/rtapp-compile.h"
+#include "sim/rtapp-model.h"
 #include "sim/rtapp-json.h"
 
 #define RTAPP_MAX_NAMES 4096U           /* per kind: tasks, conditions, timers, barriers */

@@ -15,7 +15,7 @@
 #include "sim/rtapp-builder.h"
 #include "sim/rtapp-compile.h"
 #include "sim/rtapp-json.h"
-#include "sim/rtapp.h"
+#include "sim/rtapp-model.h"
 
 #define MAX_DURATION_S 1000000.0
 

@@ -90,7 +90,7 @@
 #include <string.h>
 
 #include "common/fileio.h"
-#include "sim/rtapp-compile.h"
+#include "sim/rtapp-model.h"
 #include "sim/rtapp.h"
 
 #define MAX_EVENTS_PER_STEP 1000U
