@@ -35,7 +35,9 @@ src_sim_libblgen_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
 if HAVE_UMOCKDEV
 bin_PROGRAMS += src/sim/blsim
-src_sim_blsim_SOURCES = src/sim/main.c
+src_sim_blsim_SOURCES = src/sim/main.c src/sim/cli.h src/sim/cli.c src/sim/scenario.h src/sim/scenario.c \
+	src/sim/verb-run.h src/sim/verb-run.c src/sim/verb-tune.h src/sim/verb-tune.c \
+	src/sim/verb-live.h src/sim/verb-live.c src/sim/verb-list.h src/sim/verb-list.c
 src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"' -DWORKLOADSDIR='"$(workloadsdir)"'
 # Run from the build tree, blsim takes the boards and workloads of the source
 # tree this file names (sim/datadir.h); it is not installed.
