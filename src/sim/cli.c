@@ -82,6 +82,12 @@ void cli_usage(FILE *f)
                 TUNE_DEFAULT_BUDGET);
 }
 
+int cli_help_or_usage(int c)
+{
+        cli_usage(c == 'h' ? stdout : stderr);
+        return c == 'h' ? EXIT_SUCCESS : EXIT_USAGE;
+}
+
 /* Messages that name their place (FILE:LINE) are printed as they are. */
 void cli_print_diag(const struct bl_diag *diag)
 {
@@ -216,11 +222,7 @@ int cli_parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "mode", required_argument, NULL, 'm' },
                 { "config", required_argument, NULL, 'c' },
                 { "policy", required_argument, NULL, 'p' },
-                { "step-us", required_argument, NULL, OPT_STEP_US },
-                { "duration", required_argument, NULL, OPT_DURATION },
-                { "backend", required_argument, NULL, OPT_BACKEND },
-                { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
-                { "oracle-start", required_argument, NULL, OPT_ORACLE_START },
+                CLI_SHARED_LONG_OPTIONS,
                 { "json", no_argument, NULL, 'j' },
                 { "plot", required_argument, NULL, OPT_PLOT },
                 { "testbed", required_argument, NULL, OPT_TESTBED },
@@ -317,12 +319,8 @@ int cli_parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         break;
-                case 'h':
-                        cli_usage(stdout);
-                        return EXIT_SUCCESS;
                 default:
-                        cli_usage(stderr);
-                        return EXIT_USAGE;
+                        return cli_help_or_usage(c);
                 }
         }
         if (live && optind < argc)
@@ -367,7 +365,7 @@ int cli_finish_output(void)
 }
 
 int cli_plot(const struct options *o, const struct sim_report *rep, const struct sim_plot_line *lines,
-                unsigned nlines)
+             unsigned nlines)
 {
         FILE *gp;
         int r, wstatus;

@@ -45,8 +45,21 @@ struct options {
 /* Options every verb reads the same way (the verb's own enum starts after
  * these). */
 enum { OPT_STEP_US = 0x100, OPT_DURATION, OPT_BACKEND, OPT_SWITCH_COST, OPT_ORACLE_START, OPT_VERB_FIRST };
+/* Their long forms, for a verb's table of struct option (getopt.h);
+ * --mode, --config and --json come apart, where each verb lists them. */
+#define CLI_SHARED_LONG_OPTIONS                                                 \
+        { "step-us", required_argument, NULL, OPT_STEP_US },                    \
+        { "duration", required_argument, NULL, OPT_DURATION },                  \
+        { "backend", required_argument, NULL, OPT_BACKEND },                    \
+        { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },            \
+        { "oracle-start", required_argument, NULL, OPT_ORACLE_START }
 
 void cli_usage(FILE *f);
+
+/* What a verb's option parser does with an option it does not take: -h
+ * ('c') prints the help and ends well, anything else prints it on stderr
+ * and is a usage error. Returns the status to exit with. */
+int cli_help_or_usage(int c);
 
 /* Messages that name their place (FILE:LINE) are printed as they are. */
 void cli_print_diag(const struct bl_diag *diag);

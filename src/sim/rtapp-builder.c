@@ -83,7 +83,7 @@ bool rtapp_get_usec(struct builder *b, const struct rtapp_json_member *m, bl_use
 
         if (!rtapp_get_int(m, (long long)min, (long long)MAX_USEC, &v)) {
                 rtapp_bad_value(b, m, min > 0 ? "a time in us (an integer 1-1000000000000)"
-                                        : "a time in us (an integer 0-1000000000000)");
+                                              : "a time in us (an integer 0-1000000000000)");
                 return false;
         }
         *ret = (bl_usec_t)v;

@@ -99,8 +99,9 @@ static int compile_timer(struct builder *b, unsigned task, const struct rtapp_js
                         }
                 } else {
                         rtapp_model_error(b, k->line,
-                                    "\"%.40s\": unknown key \"%.40s\" (expected \"ref\", \"period\" or "
-                                    "\"mode\")", m->key, k->key);
+                                          "\"%.40s\": unknown key \"%.40s\" (expected \"ref\", \"period\" or "
+                                          "\"mode\")",
+                                          m->key, k->key);
                         ok = false;
                 }
         }
@@ -157,8 +158,8 @@ static const char *wait_ref(struct builder *b, const struct rtapp_json_member *m
                         }
                 } else {
                         rtapp_model_error(b, k->line,
-                                    "\"%.40s\": unknown key \"%.40s\" (expected \"ref\" or \"mutex\")",
-                                    m->key, k->key);
+                                          "\"%.40s\": unknown key \"%.40s\" (expected \"ref\" or \"mutex\")",
+                                          m->key, k->key);
                         ok = false;
                 }
         }
@@ -392,7 +393,7 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
                 } else if (strcmp(m->key, "phases") == 0) {
                         if (phases)
                                 rtapp_model_error(b, m->line, "\"phases\" given twice (first at line %u)",
-                                            phases->line);
+                                                  phases->line);
                         else
                                 phases = m;
                 } else if (event_kind(m->key, &kind) && !is_ignored_property(m->key) && !first_event) {
@@ -413,8 +414,10 @@ static int compile_task(struct builder *b, const struct rtapp_json_member *tm)
         if (!phases) {
                 rtapp_model_error(b, tm->line, "expected events or \"phases\"");
         } else if (first_event) {
-                rtapp_model_error(b, first_event->line, "\"%.40s\": events beside \"phases\" are never run; "
-                            "move them into a phase", first_event->key);
+                rtapp_model_error(b, first_event->line,
+                                  "\"%.40s\": events beside \"phases\" are never run; "
+                                  "move them into a phase",
+                                  first_event->key);
         } else if (!phases->has_value || phases->value.type != RTAPP_JSON_OBJECT ||
                    phases->value.object.n == 0) {
                 rtapp_bad_value(b, phases, "an object of one or more phases");
@@ -524,8 +527,8 @@ static int build_lanes(struct builder *b, unsigned tasks_line, bl_usec_t default
         b->where[0] = '\0';
         if (nlanes > RTAPP_MAX_LANES) {
                 rtapp_model_error(b, tasks_line,
-                            "\"tasks\": expected at most %u threads (instances and forks), got more",
-                            RTAPP_MAX_LANES);
+                                  "\"tasks\": expected at most %u threads (instances and forks), got more",
+                                  RTAPP_MAX_LANES);
                 return 0;
         }
         if (nlanes == 0) {
@@ -612,7 +615,7 @@ static int compile(struct builder *b, const struct rtapp_json *root, bl_usec_t d
 
         if (root->type != RTAPP_JSON_OBJECT) {
                 rtapp_model_error(b, root->line, "expected an object with \"tasks\", got %s",
-                            rtapp_json_type_name(root->type));
+                                  rtapp_json_type_name(root->type));
                 return 0;
         }
         for (size_t i = 0; i < root->object.n; i++) {
@@ -629,7 +632,7 @@ static int compile(struct builder *b, const struct rtapp_json *root, bl_usec_t d
                         continue;
                 if (*slot)
                         rtapp_model_error(b, m->line, "\"%s\" given twice (first at line %u)", m->key,
-                                    (*slot)->line);
+                                          (*slot)->line);
                 else
                         *slot = m;
         }

@@ -49,27 +49,31 @@ const struct sim_datadir *scenario_datadir(void)
         return &d;
 }
 
+/* What a file loader's result 'r' means, once its messages are out: the
+ * file could not be read (r < 0) or says something wrong (r > 0). */
+static int loaded(const struct bl_diag *diag, int r)
+{
+        cli_print_diag(diag);
+        if (r < 0)
+                return EXIT_NOINPUT;
+        return r > 0 ? EXIT_CONFIG : 0;
+}
+
 /* A board is a file, or the name of one in the boards directory. */
 static int load_board(struct scenario *sc, const char *arg)
 {
         char installed[PATH_MAX];
         const char *path = arg;
         struct bl_diag diag;
-        int r;
 
         if (!strchr(arg, '/') && access(arg, F_OK) < 0 &&
-            (size_t)snprintf(installed, sizeof(installed), "%s/%s.ini", scenario_datadir()->boards, arg) < sizeof(installed) &&
+            (size_t)snprintf(installed, sizeof(installed), "%s/%s.ini", scenario_datadir()->boards, arg) <
+                    sizeof(installed) &&
             access(installed, F_OK) == 0)
                 path = installed;
 
         diag_init(&diag);
-        r = board_load(&sc->board, path, &diag);
-        cli_print_diag(&diag);
-        if (r < 0)
-                return EXIT_NOINPUT;
-        if (r > 0)
-                return EXIT_CONFIG;
-        return 0;
+        return loaded(&diag, board_load(&sc->board, path, &diag));
 }
 
 static int build_mode(struct scenario *sc, enum bl_mode mode)
@@ -352,21 +356,14 @@ static int load_policy(struct bl_config *cfg, const char *preset_name, const cha
                 cli_print_diag(&diag);
                 return EXIT_SOFTWARE;
         }
-        if (config) {
-                r = conf_files_load(cfg, policy_builtin, config, false, &files, &diag);
-                cli_print_diag(&diag);
-                if (r < 0)
-                        return EXIT_NOINPUT;
-                if (r > 0)
-                        return EXIT_CONFIG;
-        }
+        if (config)
+                return loaded(&diag, conf_files_load(cfg, policy_builtin, config, false, &files, &diag));
         return 0;
 }
 
 /* Every policy's configuration, read before anything runs so that a bad
  * file is reported at once; the --config file goes on top of the last. */
-int scenario_load_policies(const char *const *presets, unsigned n, const char *config,
-                         struct bl_config **ret)
+int scenario_load_policies(const char *const *presets, unsigned n, const char *config, struct bl_config **ret)
 {
         struct bl_config *cfg = calloc(n, sizeof(*cfg));
         int status = 0;
@@ -386,7 +383,7 @@ int scenario_load_policies(const char *const *presets, unsigned n, const char *c
 }
 
 int scenario_run_policy(struct scenario *sc, const struct bl_config *cfg, const char *name,
-                      struct sim_result *res, struct sim_timeline *tl)
+                        struct sim_result *res, struct sim_timeline *tl)
 {
         int r = sim_run_policy(&sc->board, &sc->mode, sc->workload, cfg, res, tl);
 

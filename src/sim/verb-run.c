@@ -223,7 +223,7 @@ int sim_verb_compare(int argc, char **argv)
                 bool custom = i == n - 1 && o.config;
 
                 status = scenario_run_policy(sc, &cfg[i], custom ? "config" : compare_presets[i],
-                                    &sc->report.policy[i], o.plot ? &tl[i] : NULL);
+                                             &sc->report.policy[i], o.plot ? &tl[i] : NULL);
         }
         if (status == 0) {
                 sc->report.npolicies = n;

@@ -75,11 +75,7 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 { "seed", required_argument, NULL, OPT_SEED },
                 { "out", required_argument, NULL, 'o' },
                 { "force", no_argument, NULL, OPT_FORCE },
-                { "step-us", required_argument, NULL, OPT_STEP_US },
-                { "duration", required_argument, NULL, OPT_DURATION },
-                { "backend", required_argument, NULL, OPT_BACKEND },
-                { "switch-cost", required_argument, NULL, OPT_SWITCH_COST },
-                { "oracle-start", required_argument, NULL, OPT_ORACLE_START },
+                CLI_SHARED_LONG_OPTIONS,
                 /* -j is --jobs here, as for make: --json has no short form. */
                 { "jobs", required_argument, NULL, 'j' },
                 { "json", no_argument, NULL, OPT_JSON },
@@ -158,12 +154,8 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 case OPT_FORCE:
                         t->force = true;
                         break;
-                case 'h':
-                        cli_usage(stdout);
-                        return EXIT_SUCCESS;
                 default:
-                        cli_usage(stderr);
-                        return EXIT_USAGE;
+                        return cli_help_or_usage(c);
                 }
         }
         if (status >= 0)
