@@ -29,7 +29,8 @@ src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 # the CPU has FMA (arm64), which rounds differently.
 noinst_LIBRARIES += src/sim/libblgen.a
 src_sim_libblgen_a_SOURCES = \
-	src/sim/generate.h src/sim/generate-jobs.h src/sim/generate.c src/sim/generate-families.c \
+	src/sim/generate.h src/sim/generate-jobs.h src/sim/generate-jobs.c src/sim/generate.c \
+	src/sim/generate-families.c \
 	src/sim/verb-generate.h src/sim/verb-generate.c
 src_sim_libblgen_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
