@@ -39,7 +39,12 @@ struct recording {
         time_t started;
 };
 
-void record_lane_work(const struct bl_sample *s, uint64_t step_us, unsigned nlanes, double *work,
+/* The work of one step of 'step_us' per lane (lane N = CPU N, 'nlanes' of
+ * them): busy x capacity at the current frequency, in reference-µs
+ * (1024 = the fastest core at its top frequency). CPUs that are offline,
+ * not in the sample or beyond 'nlanes' give 0. 'saturated' (may be NULL)
+ * gets whether each lane was saturated. */
+static void record_lane_work(const struct bl_sample *s, uint64_t step_us, unsigned nlanes, double *work,
                       bool *saturated)
 {
         for (unsigned i = 0; i < nlanes; i++) {
