@@ -263,12 +263,8 @@ static int setup(struct bl_daemon *d)
                 status = EXIT_CONFIG;
                 goto out;
         }
-        if (d->opt->backend && daemon_parse_backend(d->opt->backend, &d->cfg.backend) < 0) {
-                log_error("--backend: unknown backend \"%s\" (auto, switcher, hotplug, cpuset, cpufreq, "
-                          "dryrun)", d->opt->backend);
-                status = EXIT_USAGE;
-                goto out;
-        }
+        if (d->opt->backend)
+                d->cfg.backend = d->opt->backend_kind;
         log_set_max_level(d->cfg.log_level);
 
         r = topology_discover(&d->topo, diag);
