@@ -472,7 +472,7 @@ void daemon_holds_changed(struct bl_daemon *d)
         int r = holds_store_save(&d->holds, d->runtime_dir);
 
         if (r < 0)
-                log_warning("cannot save the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
+                log_warning_errno(r, "cannot save the persistent holds in %s", d->runtime_dir);
         daemon_changed(d, BL_CHANGE_HOLDS);
 }
 

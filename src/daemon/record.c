@@ -317,7 +317,7 @@ int record_run(const struct options *o)
         daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot discover the CPU topology: %s", strerror(-r));
+                log_error_errno(r, "cannot discover the CPU topology");
                 goto out;
         }
         rec.nlanes = topo.ncpus;
@@ -325,18 +325,18 @@ int record_run(const struct options *o)
         daemon_log_diag(diag, LOG_INFO);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot read the load: %s", strerror(-r));
+                log_error_errno(r, "cannot read the load");
                 goto out;
         }
         sampler_opened = true;
         r = open_rows(&rec);
         if (r < 0) {
-                log_error("%s: cannot create a file next to it: %s", o->record, strerror(-r));
+                log_error_errno(r, "%s: cannot create a file next to it", o->record);
                 goto out;
         }
         r = watch_stop_signals();
         if (r < 0) {
-                log_error("cannot watch signals: %s", strerror(-r));
+                log_error_errno(r, "cannot watch signals");
                 goto out;
         }
         rec.started = time(NULL);
@@ -354,7 +354,7 @@ int record_run(const struct options *o)
         }
         r = finish(&rec, &topo);
         if (r < 0) {
-                log_error("%s: cannot write: %s", o->record, strerror(-r));
+                log_error_errno(r, "%s: cannot write", o->record);
                 goto out;
         }
         log_info("%s: %" PRIu64 " steps (%s), %.0f reference-ms of work", o->record, rec.nsteps,
