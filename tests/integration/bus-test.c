@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tests/integration/bus-client.h"
 #include "tests/integration/bus-test.h"
 
 const unsigned idle_load[1] = { 40 };
@@ -71,21 +72,9 @@ static int on_properties_changed(sd_bus_message *m, void *userdata, sd_bus_error
         return 0;
 }
 
-static bool name_owned(sd_bus *b)
-{
-        sd_bus_message *reply = NULL;
-        int has = 0;
-
-        if (sd_bus_call_method(b, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                               "NameHasOwner", NULL, &reply, "s", BUS_NAME) >= 0)
-                (void)sd_bus_message_read(reply, "b", &has);
-        sd_bus_message_unref(reply);
-        return has;
-}
-
 static bool daemon_on_bus(struct fakeboard *board, void *userdata)
 {
-        return name_owned(bus) || !fakeboard_running(board);
+        return bus_client_name_owned(bus) || !fakeboard_running(board);
 }
 
 static void connect_root(void)
@@ -107,8 +96,8 @@ void start_daemon(const char *config)
         if (!bus)
                 connect_root();
         ck_assert_int_eq(fakeboard_run(fb, START_BOUND_MS, daemon_on_bus, NULL), 1);
-        ck_assert_msg(fakeboard_running(fb) && name_owned(bus), "the daemon is not on the bus; it said:%s",
-                      log_text());
+        ck_assert_msg(fakeboard_running(fb) && bus_client_name_owned(bus),
+                      "the daemon is not on the bus; it said:%s", log_text());
 }
 
 void start_idle(const char *extra)

@@ -74,8 +74,8 @@ bus_tests = tests/integration/check_bus tests/integration/check_bus_holds tests/
 	tests/integration/check_bus_hostile tests/integration/check_bus_switching \
 	tests/integration/check_bus_energy_model
 integration_tests += $(bus_tests)
-BUS_TEST_SOURCES = tests/integration/bus-test.h tests/integration/bus-test.c $(INTEGRATION_HARNESS) \
-	$(BUS_TEST_HELPERS)
+BUS_TEST_SOURCES = tests/integration/bus-test.h tests/integration/bus-test.c \
+	tests/integration/bus-client.h tests/integration/bus-client.c $(INTEGRATION_HARNESS) $(BUS_TEST_HELPERS)
 BUS_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
