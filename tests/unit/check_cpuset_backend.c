@@ -258,6 +258,16 @@ static struct write_watch *watch(const char *sys_path)
         return write_watch_add(real_path(sys_path));
 }
 
+/* The next 'n' writes to 'sys_path' fail with 'error'. */
+static struct write_watch *refuse(const char *sys_path, unsigned n, int error)
+{
+        struct write_watch *w = watch(sys_path);
+
+        w->fail_next = n;
+        w->error = error;
+        return w;
+}
+
 static void cgroup_setup(void)
 {
         char dir[512];
@@ -356,9 +366,7 @@ START_TEST(refused_write_puts_back_the_groups_before)
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
-        w = watch(USER_CPUS);
-        w->fail_next = 3;
-        w->error = EBUSY;
+        w = refuse(USER_CPUS, 3, EBUSY);
         ck_assert_int_eq(apply(b, "4-7", detail, sizeof(detail)), -EBUSY);
         ck_assert_str_eq(detail, "user.slice: writing cpuset.cpus \"4-5\" failed after 3 tries: Device or "
                                  "resource busy; groups written before put back");
@@ -386,9 +394,7 @@ START_TEST(clearing_refused_names_every_cpu)
         char detail[256];
 
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
-        w = watch(SYSTEM_CPUS);
-        w->fail_next = 1;
-        w->error = ENOSPC;
+        w = refuse(SYSTEM_CPUS, 1, ENOSPC);
         ck_assert_int_eq(apply(b, "0-7", detail, sizeof(detail)), 0);
         ck_assert_uint_eq(w->writes, 2);
         assert_file(SYSTEM_CPUS, "0-7");
@@ -407,13 +413,10 @@ START_TEST(restore_goes_on_after_a_failure)
 {
         struct bl_diag diag;
         struct bl_backend *b = open_backend(&diag);
-        struct write_watch *w;
         char detail[256];
 
         ck_assert_int_eq(apply(b, "4-7", detail, sizeof(detail)), 0);
-        w = watch(SYSTEM_CPUS);
-        w->fail_next = 3;
-        w->error = EACCES;
+        refuse(SYSTEM_CPUS, 3, EACCES);
         ck_assert_int_eq(backend_cpuset.restore(b, detail, sizeof(detail)), -EACCES);
         ck_assert_str_eq(detail,
                          "system.slice: writing cpuset.cpus \"\" failed after 3 tries: Permission denied");

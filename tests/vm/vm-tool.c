@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the VM guest needs beyond busybox (tests/vm/guest-init.sh):
- *   vm-tool burn SECONDS              one CPU-bound thread
+ *   vm-tool burn SECONDS [GO]         one CPU-bound thread; with GO (a
+ *                                     FIFO), from the first line written
+ *                                     there on
  *   vm-tool deadline N RUNTIME PERIOD N sleeping SCHED_DEADLINE tasks (us),
  *                                     until killed: their reserved bandwidth
  *                                     makes the kernel refuse to offline
@@ -91,11 +93,26 @@ static void *spin(void *arg)
         return NULL;
 }
 
-static int burn(double seconds)
+/* With 'go' (a FIFO), the burning begins once a line arrives there: the
+ * process starts long before, and the thread's start is a wakeup alone. */
+static int burn(double seconds, const char *go)
 {
-        uint64_t end = now_us() + (uint64_t)(seconds * 1e6);
+        uint64_t end;
         volatile uint64_t n = 0;
 
+        if (go) {
+                char line[8];
+                FILE *f = fopen(go, "r");
+
+                if (!f || !fgets(line, sizeof(line), f)) {
+                        perror(go);
+                        if (f)
+                                fclose(f);
+                        return -1;
+                }
+                fclose(f);
+        }
+        end = now_us() + (uint64_t)(seconds * 1e6);
         while (now_us() < end)
                 n++;
         return 0;
@@ -505,8 +522,8 @@ int main(int argc, char **argv)
 {
         int r;
 
-        if (argc == 3 && strcmp(argv[1], "burn") == 0)
-                r = burn(atof(argv[2]));
+        if ((argc == 3 || argc == 4) && strcmp(argv[1], "burn") == 0)
+                r = burn(atof(argv[2]), argc == 4 ? argv[3] : NULL);
         else if (argc == 5 && strcmp(argv[1], "deadline") == 0)
                 r = deadline((unsigned)atoi(argv[2]), strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10));
         else if (argc == 3 && strcmp(argv[1], "gaps") == 0)
@@ -520,7 +537,7 @@ int main(int argc, char **argv)
         else if ((argc == 5 || argc == 6) && strcmp(argv[1], "wait-level") == 0)
                 return wait_level(argv[2], argv[3], atof(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
         else {
-                fprintf(stderr, "usage: vm-tool burn S | deadline N RUNTIME_US PERIOD_US | gaps S | "
+                fprintf(stderr, "usage: vm-tool burn S [GO_FIFO] | deadline N RUNTIME_US PERIOD_US | gaps S | "
                                 "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S [PID] | idle [--from-start] LOG S\n");
                 return 64;
         }
