@@ -733,8 +733,12 @@ scenario_switch_cost() {
         lastc=$(cluster_cpus | awk '{ print $NF }')
         measure cpuset_to_first "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "$first" $last | tr '\n' ' ')"
         measure cpuset_to_last "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "$lastc" 0 | tr '\n' ' ')"
-        measure cpuset_back "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "" 0 | tr '\n' ' ')"
+        # Back to every CPU by number: the kernel refuses to clear the list
+        # of a group with tasks (ENOSPC), which left it at the last cluster
+        # for the scenarios after; cleared once the load is gone.
+        measure cpuset_back "$(vm-tool write /sys/fs/cgroup/work/cpuset.cpus "0-$last" 0 | tr '\n' ' ')"
         load_stop
+        echo >/sys/fs/cgroup/work/cpuset.cpus
         if [ $have_cpufreq = yes ]; then
                 p=$sys/cpufreq/policy0
                 max=$(cat $p/cpuinfo_max_freq)
