@@ -117,7 +117,7 @@ static int build_mp(struct sim_levels *lv, const struct sim_board *b, struct bl_
 
                 if (level > 0)
                         count[lv->cpu_cluster[faster[level - 1]]]++;
-                if (level == nfaster && level > 0)
+                if (level == nfaster)
                         snprintf(l->name, sizeof(l->name), "all");
                 else
                         ladder_mp_level_name(l->name, sizeof(l->name), b->nclusters, count);
