@@ -24,16 +24,6 @@ sim        sim fakeboard common core policy
 # item of the issue that removes them. An exception that no longer occurs is
 # reported (as a TAP comment) so that it can be taken off the list.
 exceptions='
-# issue 20, item 4: heuristics call core'"'"'s sample_peak_demand() wrapper;
-# policy/ is to need only bl-policy.h, so that a heuristic builds out of tree.
-policy/always-big.c core/sample.h
-policy/always-little.c core/sample.h
-policy/conservative.c core/sample.h
-policy/exynos5410.c core/sample.h
-policy/governor.h core/sample.h
-policy/hmp.c core/sample.h
-policy/interactive.c core/sample.h
-policy/ondemand.c core/sample.h
 # issue 20, item 4: common/ is to hold only leaves; board files,
 # configuration files and the plugin loader move to a folder above core and
 # policy.
