@@ -5,8 +5,8 @@
  * for the daemon and for bigLittled record, and the logging of problems
  * gathered in a bl_diag. */
 
-#include "common/conf-files.h"
-#include "common/plugin-loader.h"
+#include "loaders/conf-files.h"
+#include "loaders/plugin-loader.h"
 #include "core/config.h"
 #include "core/diag.h"
 #include "core/thermal-limits.h"

@@ -10,8 +10,8 @@
 #include <systemd/sd-event.h>
 
 #include "backends/backend.h"
-#include "common/conf-files.h"
-#include "common/plugin-loader.h"
+#include "loaders/conf-files.h"
+#include "loaders/plugin-loader.h"
 #include "core/clock-jump.h"
 #include "core/controller.h"
 #include "core/history.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/energy-model-dir.h"
+#include "loaders/energy-model-dir.h"
 #include "common/fileio.h"
 #include "sim/board-import.h"
 #include "sim/dts-reader.h"

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "common/fileio.h"
 #include "core/board.h"
 #include "sim/exec.h"

@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "core/board.h"
 #include "sim/live.h"
 #include "sim/modes.h"

@@ -10,7 +10,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "common/conf-files.h"
+#include "loaders/conf-files.h"
 #include "common/fileio.h"
 #include "core/config.h"
 #include "policy/builtin.h"

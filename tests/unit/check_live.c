@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "core/board.h"
 #include "sim/exec.h"
 #include "sim/live.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
-#include "common/plugin-loader.h"
+#include "loaders/plugin-loader.h"
 #include "core/config.h"
 #include "core/heuristic.h"
 #include "policy/builtin.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "common/fileio.h"
 #include "core/board.h"
 #include "core/ladder.h"

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "common/fileio.h"
 #include "policy/builtin.h"
 #include "sim/presets.h"

@@ -1,5 +1,5 @@
 # Check unit tests. Each prints TAP through Check; see LOG_DRIVER.
-UNIT_LDADD = src/backends/libblbackends.a src/sources/libblsources.a src/common/libblcommon.a \
+UNIT_LDADD = src/backends/libblbackends.a src/sources/libblsources.a src/loaders/libblloaders.a src/common/libblcommon.a \
 	policy/libblpolicy.a src/core/libblcore.a \
 	$(CHECK_LIBS) $(SYSTEMD_LIBS) $(UDEV_LIBS) $(INIH_LIBS) $(LIBM)
 # main() under umockdev's preload, and a kernel refusing or clamping writes:

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/plugin-loader.h"
+#include "loaders/plugin-loader.h"
 #include "core/diag.h"
 #include "policy/builtin.h"
 

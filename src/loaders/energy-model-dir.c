@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/energy-model-dir.h"
+#include "loaders/energy-model-dir.h"
 #include "common/fileio.h"
 
 #define EM_PATH_MAX 4096

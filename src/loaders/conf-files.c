@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "common/conf-files.h"
+#include "loaders/conf-files.h"
 #include "common/fileio.h"
 
 #define DROPIN_SUFFIX ".conf"

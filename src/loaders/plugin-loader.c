@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
-#include "common/plugin-loader.h"
+#include "loaders/plugin-loader.h"
 #include "core/config.h"
 #include "policy/builtin.h"
 
