@@ -10,8 +10,6 @@
 #include <systemd/sd-event.h>
 
 #include "backends/backend.h"
-#include "loaders/conf-files.h"
-#include "loaders/plugin-loader.h"
 #include "core/clock-jump.h"
 #include "core/controller.h"
 #include "core/history.h"
@@ -22,6 +20,8 @@
 #include "daemon/model-in-use.h"
 #include "daemon/options.h"
 #include "daemon/switch-worker.h"
+#include "loaders/conf-files.h"
+#include "loaders/plugin-loader.h"
 #include "sources/sampler.h"
 
 struct bl_bus;

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "loaders/conf-files.h"
 #include "common/fileio.h"
+#include "loaders/conf-files.h"
 
 #define DROPIN_SUFFIX ".conf"
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
-#include "loaders/plugin-loader.h"
 #include "core/config.h"
+#include "loaders/plugin-loader.h"
 #include "policy/builtin.h"
 
 #define PLUGIN_SUFFIX ".so"

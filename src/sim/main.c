@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "loaders/board-file.h"
 #include "loaders/conf-files.h"
-#include "common/fileio.h"
 #include "policy/builtin.h"
 #include "sim/datadir.h"
 #include "sim/live.h"
