@@ -16,7 +16,7 @@
  *                                CPUs 0-5) */
 
 #include "core/config.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* The longest cpuset.cpus text kept. */
 #define CPUSET_TEXT_MAX 1024

@@ -4,7 +4,7 @@
 /* The hotplug backend switches clusters by taking CPUs online and offline.
  * The ordering is a pure function so that it can be tested on its own. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 struct hotplug_step {
         unsigned cpu;

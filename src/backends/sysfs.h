@@ -5,7 +5,7 @@
  * refuses for a moment, read back, and undone as a whole when a later write
  * of the same change fails. Also the CPU hotplug files. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* Writes at most this many times before giving up on a refused write. */
 #define SYSFS_WRITE_TRIES 3

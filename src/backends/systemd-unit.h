@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 #define SYSTEMD_CALL_TIMEOUT_USEC (2 * 1000 * 1000ULL)
 #define SYSTEMD_CPUS_MAX_BYTES (BL_MAX_CPUS / 8)

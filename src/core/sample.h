@@ -4,7 +4,7 @@
 /* One tick's view of the machine, as the sources (or the simulator) saw it:
  * struct bl_sample of the plugin ABI, with storage for every CPU. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 #include "policy/bl-policy.h"
 
 struct bl_sample_buf {

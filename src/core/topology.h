@@ -5,7 +5,7 @@
  * per-CPU facts from sysfs; topology_build() groups and orders them here,
  * without I/O, so that every board layout can be tested from plain data. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* The kind of core of a hybrid x86 CPU: the perf PMU whose cpus file lists
  * it (/sys/bus/event_source/devices/<pmu>/cpus). Ordered from most efficient

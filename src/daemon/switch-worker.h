@@ -12,7 +12,7 @@
 #include <systemd/sd-event.h>
 
 #include "backends/backend.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 struct switch_job {
         const struct bl_backend_ops *ops;

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 #define FAKEBOARD_MAX_CPUS 256
 #define FAKEBOARD_MAX_OPPS 64

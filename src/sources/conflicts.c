@@ -6,7 +6,7 @@
 #include <systemd/sd-bus.h>
 
 #include "common/fileio.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 #include "sources/conflicts.h"
 
 #define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"

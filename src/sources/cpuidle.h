@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* The kernel has at most CPUIDLE_STATE_MAX (10) states per CPU. */
 #define CPUIDLE_MAX_STATES 16

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* Events per group: cycles, instructions, and the third one if any. */
 #define PERF_MAX_EVENTS 3

@@ -4,7 +4,7 @@
 /* Per-CPU busy time from /proc/stat. The file is opened once and re-read
  * with pread(); only the cpuN lines at its top are parsed. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 struct procstat_cpu {
         uint64_t busy;          /* user+nice+system+irq+softirq+steal, USER_HZ ticks */

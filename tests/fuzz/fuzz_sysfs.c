@@ -13,7 +13,7 @@
 
 #include "backends/systemd-unit.h"
 #include "common/fileio.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 #include "tests/fuzz/fuzz.h"
 
 /* "0,2,4,...": the longest cpulist of BL_MAX_CPUS CPUs. */

@@ -9,7 +9,7 @@ WRITE_WATCH = tests/unit/write-watch.h tests/unit/write-watch.c
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 
 unit_tests = \
-	tests/unit/check_cpuset \
+	tests/unit/check_cpumask \
 	tests/unit/check_topology \
 	tests/unit/check_config \
 	tests/unit/check_engine \
@@ -95,9 +95,9 @@ tests_unit_check_cpuidle_estimate_LDADD = $(UNIT_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
-tests_unit_check_cpuset_SOURCES = tests/unit/check_cpuset.c
-tests_unit_check_cpuset_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_cpuset_LDADD = $(UNIT_LDADD)
+tests_unit_check_cpumask_SOURCES = tests/unit/check_cpumask.c
+tests_unit_check_cpumask_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_cpumask_LDADD = $(UNIT_LDADD)
 tests_unit_check_topology_SOURCES = tests/unit/check_topology.c
 tests_unit_check_topology_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_topology_LDADD = $(UNIT_LDADD)

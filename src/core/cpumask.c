@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 #define NWORDS (BL_MAX_CPUS / 64)
 

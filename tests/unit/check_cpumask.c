@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 static bl_cpuset set_of(const unsigned *cpus, unsigned n)
 {
