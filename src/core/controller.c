@@ -9,7 +9,7 @@
 
 static unsigned scorers_for(const struct bl_ladder *l, unsigned *cpus, unsigned size)
 {
-        bl_cpuset all;
+        bl_cpumask all;
         unsigned n = 0;
 
         switch (l->mode) {
@@ -18,7 +18,7 @@ static unsigned scorers_for(const struct bl_ladder *l, unsigned *cpus, unsigned 
         case BL_MODE_MP:
                 ladder_all_cpus(l, &all);
                 for (unsigned cpu = 0; cpu < BL_MAX_CPUS && n < size; cpu++)
-                        if (cpuset_isset(&all, cpu)) {
+                        if (cpumask_isset(&all, cpu)) {
                                 if (cpus)
                                         cpus[n] = cpu;
                                 n++;
@@ -97,7 +97,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
                     unsigned have, bl_usec_t now)
 {
         struct bl_engine_params params;
-        bl_cpuset all;
+        bl_cpumask all;
         int r;
 
         *c = (struct bl_controller){ .ladder = l, .hold_level = -1, .user_hold = -1, .profile = { .cap = -1 } };
@@ -110,7 +110,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         c->scope = calloc(c->nscorers, sizeof(*c->scope));
         c->ranked = calloc(c->nscorers, sizeof(*c->ranked));
         ladder_all_cpus(l, &all);
-        c->nwindow = cpuset_span(&all);
+        c->nwindow = cpumask_span(&all);
         c->window_busy = calloc(c->nwindow ? c->nwindow : 1, sizeof(*c->window_busy));
         if (!c->engine || !c->demand || !c->scope || !c->ranked || !c->window_busy) {
                 r = -ENOMEM;
@@ -367,11 +367,11 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
         }
 }
 
-void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpuset *cpus)
+void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpumask *cpus)
 {
         const struct bl_ladder *l = c->ladder;
 
-        cpuset_zero(cpus);
+        cpumask_zero(cpus);
         if (l->mode != BL_MODE_PAIR) {
                 unsigned level = d && d[0].change ? d[0].to : c->engine[0].level;
 
@@ -381,7 +381,7 @@ void controller_cpus(const struct bl_controller *c, const struct bl_decision *d,
         for (unsigned p = 0; p < l->npairs; p++) {
                 unsigned level = d && d[p].change ? d[p].to : c->engine[p].level;
 
-                cpuset_set(cpus, level ? l->pairs[p].big : l->pairs[p].little);
+                cpumask_set(cpus, level ? l->pairs[p].big : l->pairs[p].little);
         }
 }
 

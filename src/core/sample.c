@@ -10,20 +10,20 @@ void sample_buf_init(struct bl_sample_buf *b, unsigned ncpus)
                 b->cpu[i] = (struct bl_cpu_sample){ .cpu = i };
 }
 
-void sample_set_online(struct bl_sample_buf *b, const bl_cpuset *online)
+void sample_set_online(struct bl_sample_buf *b, const bl_cpumask *online)
 {
         for (unsigned i = 0; i < b->s.ncpus; i++)
-                b->cpu[i].online = cpuset_isset(online, i);
+                b->cpu[i].online = cpumask_isset(online, i);
 }
 
 unsigned sample_view(struct bl_sample *view, struct bl_cpu_sample *records, unsigned size,
-                     const struct bl_sample *all, const bl_cpuset *cpus)
+                     const struct bl_sample *all, const bl_cpumask *cpus)
 {
         unsigned n = 0;
 
         *view = *all;
         for (unsigned i = 0; i < all->ncpus && n < size; i++)
-                if (cpuset_isset(cpus, all->cpu[i].cpu))
+                if (cpumask_isset(cpus, all->cpu[i].cpu))
                         records[n++] = all->cpu[i];
         view->ncpus = n;
         view->cpu = records;

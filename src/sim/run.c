@@ -49,7 +49,7 @@ int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct
         if (l->nlevels != b->nclusters)
                 return -EINVAL;
         for (unsigned i = 0; i < l->nlevels; i++)
-                if (!cpuset_isset(&l->levels[i].cpus, b->cluster[i].first_cpu))
+                if (!cpumask_isset(&l->levels[i].cpus, b->cluster[i].first_cpu))
                         return -EINVAL;
         return 0;
 }
@@ -104,7 +104,7 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
                 goto mismatch;
         for (unsigned l = 0; l < m->ladder.nlevels; l++) {
                 for (unsigned cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-                        if (cpuset_isset(&m->ladder.levels[l].cpus, cpu) !=
+                        if (cpumask_isset(&m->ladder.levels[l].cpus, cpu) !=
                             ((m->levels.level[l].active >> cpu) & 1))
                                 goto mismatch;
                 memcpy(m->class_name[l], m->ladder.levels[l].name, sizeof(m->class_name[l]));

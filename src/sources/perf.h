@@ -50,7 +50,7 @@ extern const struct perf_event_list perf_hardware_events;
 struct perf_pmu {
         char name[256];                 /* a directory entry: at most NAME_MAX */
         uint32_t type;                  /* the PMU's dynamic perf type */
-        bl_cpuset cpus;
+        bl_cpumask cpus;
 };
 
 struct perf_pmus {
@@ -130,7 +130,7 @@ extern const struct perf_syscalls perf_syscalls_kernel;
 struct perf_options {
         const char *sysfs_root;         /* "/sys" */
         const char *paranoid_path;      /* "/proc/sys/kernel/perf_event_paranoid" */
-        bl_cpuset cpus;                 /* CPUs to count on */
+        bl_cpumask cpus;                /* CPUs to count on */
         const struct perf_event_list *events;   /* NULL: perf_hardware_events */
         const struct perf_syscalls *sys;        /* NULL: perf_syscalls_kernel */
 };
@@ -180,7 +180,7 @@ int perf_cpu_online(struct perf_source *p, unsigned cpu, char *reason, size_t si
 void perf_cpu_offline(struct perf_source *p, unsigned cpu);
 
 /* The CPUs that have a group open now. */
-const bl_cpuset *perf_cpus(const struct perf_source *p);
+const bl_cpumask *perf_cpus(const struct perf_source *p);
 /* The name of the third event counted, NULL when there is none; mpki means
  * that event per 1000 instructions. */
 const char *perf_third_event(const struct perf_source *p);

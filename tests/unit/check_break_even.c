@@ -167,7 +167,7 @@ static struct bl_ladder mp_levels(void)
         for (unsigned i = 0; i < 3; i++) {
                 strcpy(l.levels[i].name, names[i]);
                 for (unsigned cpu = 0; cpu < 4 + i; cpu++)
-                        cpuset_set(&l.levels[i].cpus, cpu);
+                        cpumask_set(&l.levels[i].cpus, cpu);
                 l.levels[i].capacity = i ? 1024 : 400;
                 l.levels[i].fit = 400;
                 l.levels[i].rank = i;

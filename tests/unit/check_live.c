@@ -332,7 +332,7 @@ static void drive_step(struct drive *d, bl_usec_t now, bl_usec_t dt, const char 
                 .temp_mc = d->temp_mc,
         };
 
-        ck_assert_int_eq(cpuset_parse(&st.usable, usable), 0);
+        ck_assert_int_eq(cpumask_parse(&st.usable, usable), 0);
         st.online = st.was_online = st.usable;
         memset(&d->out, 0, sizeof(d->out));
         d->out.covered_us = dt;
