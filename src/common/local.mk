@@ -1,7 +1,9 @@
 # Leaves shared by the programs: logging, reading and writing files,
-# durations, JSON writing. Nothing of the project below them.
+# durations, JSON writing, the cleanup macros. Nothing of the project below
+# them.
 noinst_LIBRARIES += src/common/libblcommon.a
 src_common_libblcommon_a_SOURCES = \
+	src/common/cleanup.h \
 	src/common/log.h src/common/log.c \
 	src/common/fileio.h src/common/fileio.c \
 	src/common/json-writer.h src/common/json-writer.c \

@@ -10,9 +10,7 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#ifndef _cleanup_
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#endif
+#include "common/cleanup.h"
 
 #define SWITCH1_NAME "org.bigLittle.Switch1"
 #define SWITCH1_PATH "/org/bigLittle/Switch1"
