@@ -571,12 +571,12 @@ io_add() {
 guest_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
 scenario_cost() {
         name=cost
-        slice=5 rounds=4
+        slice=5 rounds=6
         secs=$((slice * rounds))
         g0=$(guest_ns)
         sleep $secs
         measure guest_idle_ms $((($(guest_ns) - g0) / 1000000))
-        dns=0 fns=0 dio="0 0 0" fio="0 0 0" ticks=0
+        dns=0 fns=0 dio="0 0 0" fio="0 0 0" ticks=0 turns=
         for round in $(seq $rounds); do
                 if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
                 sleep 2
@@ -596,9 +596,16 @@ scenario_cost() {
                 kill $fpid
                 wait $fpid 2>/dev/null
                 fns=$((fns + f1 - f0)) fio=$(io_add "$fio" "$j0" "$j1")
+                turns="$turns $(((c1 - c0) / 1000)):$(((f1 - f0) / 1000))"
         done
         measure daemon_ms $((dns / 1000000))
         measure floor_ms $((fns / 1000000))
+        # The host's load moves both by a quarter from one turn to the next
+        # (TCG); a daemon turn and the floor's right after it see the same
+        # host, so each pair gives a ratio and their median is the figure.
+        measure turns_us "$turns"
+        measure pair_ratio_median "$(echo "$turns" | tr ' :' '\n ' | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' |
+                sort -n | awk '{ r[NR] = $1 } END { if (NR) printf "%.2f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')"
         measure daemon_run "$ticks ticks in $rounds runs, the last one's lateness $(sed -n 's/.*tick lateness //p' "$log")"
         measure daemon_reads "the last run's $(sed -n 's/.*read per tick: //p' "$log")"
         measure daemon_io "$(io_per_tick "0 0 0 $dio $((secs * 100))")"
