@@ -9,7 +9,6 @@
 #include "backends/sysfs.h"
 
 struct bl_backend {
-        const struct bl_ladder *ladder;
         bl_cpumask present;
         bl_cpumask can_offline;
         bl_cpumask saved;       /* online set found at open(), restored on close */
@@ -228,7 +227,6 @@ static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, co
         b = calloc(1, sizeof(*b));
         if (!b)
                 return -ENOMEM;
-        b->ladder = l;
         b->present = t->present;
         b->can_offline = t->can_offline;
         r = cpu_online_read_set(&b->present, &b->saved);
@@ -326,7 +324,6 @@ static int hotplug_restore_saved(const struct bl_topology *t, const char *text, 
         free(copy);
         if (r < 0)
                 return r;
-        /* No ladder: only hotplug_apply_set() runs on it. */
         b = calloc(1, sizeof(*b));
         if (!b)
                 return -ENOMEM;

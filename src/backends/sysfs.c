@@ -135,7 +135,10 @@ void cpu_present_set(const bl_cpumask *cpus, bl_cpumask *present)
                         cpumask_set(present, cpu);
 }
 
-int cpu_online_read(unsigned cpu, bool *online)
+/* Reads cpuN/online. A CPU without the file cannot go offline and is
+ * online; one whose cpuN directory is gone too (unplugged for good) is not.
+ * Returns 0, the read's -errno, or -EBADMSG when it reads neither 0 nor 1. */
+static int cpu_online_read(unsigned cpu, bool *online)
 {
         char path[64], value[16];
         int r;

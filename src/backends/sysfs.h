@@ -70,10 +70,6 @@ void sysfs_append(char *buf, size_t size, const char *fmt, ...) __attribute__((f
 /* Appends "; no write" or "; N writes" and ", N retries" to a description. */
 void sysfs_describe_writes(const struct sysfs_write_stats *st, char *detail, size_t size);
 
-/* Reads cpuN/online. A CPU without the file cannot go offline and is
- * online; one whose cpuN directory is gone too (unplugged for good) is not.
- * Returns 0, the read's -errno, or -EBADMSG when it reads neither 0 nor 1. */
-int cpu_online_read(unsigned cpu, bool *online);
 /* The CPUs of 'cpus' whose cpuN directory is there: those that were not
  * unplugged for good since. */
 void cpu_present_set(const bl_cpumask *cpus, bl_cpumask *present);

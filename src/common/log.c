@@ -51,17 +51,21 @@ void log_field(struct log_fields *f, const char *key, const char *fmt, ...)
 }
 
 /* The journal takes the message and its fields as one datagram: one
- * iovec per field. The message is cut at LINE_MAX, as sd_journal_printv()
- * cuts it. */
+ * iovec per field. The message ('suffix' after ": " when there is one) is
+ * cut at LINE_MAX, as sd_journal_printv() cuts it. */
 static void journal_send(int level, const char *message_id, const struct log_fields *fields,
-                         const char *fmt, va_list ap)
+                         const char *suffix, const char *fmt, va_list ap)
 {
         char message[sizeof("MESSAGE=") + LINE_MAX], priority[16], id[64];
         struct iovec iov[3 + LOG_FIELDS_MAX];
         unsigned n = 0;
+        size_t used;
 
         memcpy(message, "MESSAGE=", strlen("MESSAGE="));
         vsnprintf(message + strlen("MESSAGE="), sizeof(message) - strlen("MESSAGE="), fmt, ap);
+        used = strlen(message);
+        if (suffix)
+                snprintf(message + used, sizeof(message) - used, ": %s", suffix);
         iov[n++] = (struct iovec){ .iov_base = message, .iov_len = strlen(message) };
         snprintf(priority, sizeof(priority), "PRIORITY=%d", level);
         iov[n++] = (struct iovec){ .iov_base = priority, .iov_len = strlen(priority) };
@@ -77,13 +81,15 @@ static void journal_send(int level, const char *message_id, const struct log_fie
         (void)sd_journal_sendv(iov, (int)n);
 }
 
-static void log_write(int level, const char *message_id, const struct log_fields *fields, const char *fmt,
-                      va_list ap)
+/* 'suffix' (NULL: none) goes after the message and ": ", as a last "%s"
+ * of the format would put it. */
+static void log_write(int level, const char *message_id, const struct log_fields *fields, const char *suffix,
+                      const char *fmt, va_list ap)
 {
         if (level > log_max_level)
                 return;
         if (log_target == LOG_TARGET_JOURNAL) {
-                journal_send(level, message_id, fields, fmt, ap);
+                journal_send(level, message_id, fields, suffix, fmt, ap);
                 return;
         }
         /* Plain lines on stderr: people and tests read them. */
@@ -92,6 +98,8 @@ static void log_write(int level, const char *message_id, const struct log_fields
         else if (level == LOG_WARNING)
                 fputs("warning: ", stderr);
         vfprintf(stderr, fmt, ap);
+        if (suffix)
+                fprintf(stderr, ": %s", suffix);
         fputc('\n', stderr);
 }
 
@@ -100,7 +108,7 @@ void log_msg(int level, const char *fmt, ...)
         va_list ap;
 
         va_start(ap, fmt);
-        log_write(level, NULL, NULL, fmt, ap);
+        log_write(level, NULL, NULL, NULL, fmt, ap);
         va_end(ap);
 }
 
@@ -109,6 +117,16 @@ void log_event(int level, const char *message_id, const struct log_fields *field
         va_list ap;
 
         va_start(ap, fmt);
-        log_write(level, message_id, fields, fmt, ap);
+        log_write(level, message_id, fields, NULL, fmt, ap);
         va_end(ap);
+}
+
+int log_errno(int level, int error, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        log_write(level, NULL, NULL, strerror(-error), fmt, ap);
+        va_end(ap);
+        return error;
 }

@@ -24,6 +24,17 @@ void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 #define log_warning(...) log_msg(LOG_WARNING, __VA_ARGS__)
 #define log_error(...) log_msg(LOG_ERR, __VA_ARGS__)
 
+/* log_msg() of the message, ": " and strerror(-error), for the negative
+ * errno the functions here return. Returns 'error', so that a failure is
+ * logged and passed up in one statement: return log_error_errno(r, "...");. */
+int log_errno(int level, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#define log_debug_errno(error, ...) log_errno(LOG_DEBUG, error, __VA_ARGS__)
+#define log_info_errno(error, ...) log_errno(LOG_INFO, error, __VA_ARGS__)
+#define log_notice_errno(error, ...) log_errno(LOG_NOTICE, error, __VA_ARGS__)
+#define log_warning_errno(error, ...) log_errno(LOG_WARNING, error, __VA_ARGS__)
+#define log_error_errno(error, ...) log_errno(LOG_ERR, error, __VA_ARGS__)
+
 /* The journal fields of one event ("BIGLITTLE_TO=big", ...), beside its
  * message: what `journalctl MESSAGE_ID=...` filters and scripts read. A
  * field that does not fit is left out (the message still says it).

@@ -10,7 +10,7 @@ void diag_init(struct bl_diag *d)
         d->nwarnings = 0;
 }
 
-void diag_addv(struct bl_diag *d, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0))) diag_addv(struct bl_diag *d, const char *fmt, va_list ap)
 {
         if (d->n >= BL_DIAG_MAX) {
                 d->dropped++;

@@ -23,7 +23,6 @@ struct bl_diag {
 
 void diag_init(struct bl_diag *d);
 void diag_add(struct bl_diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void diag_addv(struct bl_diag *d, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* A problem at a place: "FILE:LINE: message", or "FILE: message" for line 0
  * (the file as a whole). */
 void diag_at(struct bl_diag *d, const char *file, unsigned line, const char *fmt, ...)

@@ -16,20 +16,6 @@ void sample_set_online(struct bl_sample_buf *b, const bl_cpumask *online)
                 b->cpu[i].online = cpumask_isset(online, i);
 }
 
-unsigned sample_view(struct bl_sample *view, struct bl_cpu_sample *records, unsigned size,
-                     const struct bl_sample *all, const bl_cpumask *cpus)
-{
-        unsigned n = 0;
-
-        *view = *all;
-        for (unsigned i = 0; i < all->ncpus && n < size; i++)
-                if (cpumask_isset(cpus, all->cpu[i].cpu))
-                        records[n++] = all->cpu[i];
-        view->ncpus = n;
-        view->cpu = records;
-        return n;
-}
-
 double sample_peak_demand(const struct bl_sample *s)
 {
         return bl_sample_peak_demand(s);

@@ -19,11 +19,5 @@ void sample_buf_init(struct bl_sample_buf *b, unsigned ncpus);
 /* Marks the CPUs of 'online' online and every other one offline. */
 void sample_set_online(struct bl_sample_buf *b, const bl_cpumask *online);
 
-/* A view of 'all' restricted to the CPUs of 'cpus' (in CPU order): the
- * header is copied, the per-CPU records of those CPUs are copied into
- * 'records' (room for 'size'). Returns the number of CPUs in the view. */
-unsigned sample_view(struct bl_sample *view, struct bl_cpu_sample *records, unsigned size,
-                     const struct bl_sample *all, const bl_cpumask *cpus);
-
 /* Frequency-invariant demand of the busiest online CPU: busy x capacity. */
 double sample_peak_demand(const struct bl_sample *s);

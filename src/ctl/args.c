@@ -280,6 +280,10 @@ static int apply_option(int c, const char *option, struct ctl_args *a, unsigned 
                 if (optopt == 'n' || optopt == OPT_FOR || optopt == OPT_REASON || optopt == OPT_DURATION ||
                     optopt == OPT_INTERVAL)
                         return usage_error(exit_status, "%s needs a value", option);
+                /* "--help=3": getopt names the option it knows ('h'), not what was typed. */
+                if (optopt && strncmp(option, "--", 2) == 0 && strchr(option, '='))
+                        return usage_error(exit_status, "%.*s takes no value", (int)strcspn(option, "="),
+                                           option);
                 if (optopt > 0 && optopt < 0x100) {
                         char opt[3] = { '-', (char)optopt, '\0' };
 

@@ -32,7 +32,7 @@ int bus_caller_identify(sd_bus_message *m, struct bus_caller *c)
          * (ProtectProc=invisible), gone, or another testbed's: then what the
          * bus daemon knows suffices. */
         if (r < 0) {
-                log_debug("bus: credentials of %s: %s", c->name, strerror(-r));
+                log_debug_errno(r, "bus: credentials of %s", c->name);
                 r = sd_bus_query_sender_creds(m, SD_BUS_CREDS_EUID | SD_BUS_CREDS_PID, &creds);
         }
         if (r < 0)
@@ -74,7 +74,7 @@ bool bus_polkit_allows(sd_bus_message *reply)
         if (r >= 0)
                 r = sd_bus_message_read(reply, "bb", &authorized, &challenge);
         if (r < 0) {
-                log_warning("bus: cannot read polkit's answer: %s", strerror(-r));
+                log_warning_errno(r, "bus: cannot read polkit's answer");
                 return false;
         }
         return authorized;

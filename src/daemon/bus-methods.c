@@ -127,7 +127,7 @@ void bus_waiter_answer(struct waiter *w)
         int r = reply_now(w->call, w->has_value, w->value);
 
         if (r < 0)
-                log_debug("bus: cannot answer a call after the switch: %s", strerror(-r));
+                log_debug_errno(r, "bus: cannot answer a call after the switch");
         for (struct waiter **p = &w->b->waiters; *p; p = &(*p)->next)
                 if (*p == w) {
                         *p = w->next;

@@ -36,7 +36,7 @@ static void emit_changed(struct bl_bus *b, const char *property)
                 return;
         r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, property, NULL);
         if (r < 0)
-                log_debug("bus: cannot announce %s: %s", property, strerror(-r));
+                log_debug_errno(r, "bus: cannot announce %s", property);
 }
 
 /* Level, TargetLevel and ThermalState are announced when they differ from
@@ -113,7 +113,7 @@ static int on_reconnect(sd_event_source *s, uint64_t usec, void *userdata)
 
         if (r < 0) {
                 b->reconnect_tries++;
-                log_debug("bus: reconnecting failed: %s", strerror(-r));
+                log_debug_errno(r, "bus: reconnecting failed");
                 b->reconnect_wait = b->reconnect_wait * 2 > RECONNECT_MAX_USEC ? RECONNECT_MAX_USEC :
                                     b->reconnect_wait * 2;
                 r = sd_event_source_set_time(s, usec + b->reconnect_wait);
@@ -179,7 +179,7 @@ static int on_bus_message(sd_bus_message *m, void *userdata, sd_bus_error *error
                 return 0;
         r = sd_event_add_defer(b->d->event, NULL, on_lost, b);
         if (r < 0)
-                log_error("bus: the connection to the bus was lost and cannot be dropped: %s", strerror(-r));
+                log_error_errno(r, "bus: the connection to the bus was lost and cannot be dropped");
         return 0;
 }
 
@@ -203,13 +203,13 @@ static void announce_switches(struct bl_bus *b)
                 r = sd_bus_emit_signal(b->bus, BUS_PATH, BUS_INTERFACE, "Switched", "sss", e->from, e->to,
                                        e->reason);
                 if (r < 0)
-                        log_debug("bus: cannot send Switched: %s", strerror(-r));
+                        log_debug_errno(r, "bus: cannot send Switched");
         }
         announce_state(b);
         r = sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_INTERFACE, "Switches", "LastReason",
                                            "TimeInLevel", NULL);
         if (r < 0)
-                log_debug("bus: cannot announce the switch: %s", strerror(-r));
+                log_debug_errno(r, "bus: cannot announce the switch");
 }
 
 static void announce_holds(struct bl_bus *b)

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/fileio.h"
 #include "common/log.h"
@@ -94,16 +93,6 @@ int daemon_load_config(const struct options *o, const struct bl_plugin_set *plug
         daemon_log_diag(diag, level);
         free(diag);
         return r;
-}
-
-int daemon_parse_backend(const char *name, enum bl_backend_kind *kind)
-{
-        for (enum bl_backend_kind k = BL_BACKEND_AUTO; k <= BL_BACKEND_DRYRUN; k++)
-                if (strcmp(name, backend_kind_to_string(k)) == 0) {
-                        *kind = k;
-                        return 0;
-                }
-        return -EINVAL;
 }
 
 int daemon_read_config(const struct options *o, struct bl_plugin_set *plugins, struct bl_config *cfg)

@@ -36,9 +36,6 @@ int daemon_load_plugins(const struct options *o, struct bl_plugin_set *set, char
 int daemon_load_config(const struct options *o, const struct bl_plugin_set *plugins, struct bl_config *cfg,
                        struct bl_conf_files *files, int level);
 
-/* A backend's name (--backend) to its kind. Returns 0 or -EINVAL. */
-int daemon_parse_backend(const char *name, enum bl_backend_kind *kind);
-
 /* Validates the configuration (--check-config); returns the exit status. */
 int daemon_check_config(const struct options *o);
 

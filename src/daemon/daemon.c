@@ -59,7 +59,7 @@ static void open_holds(struct bl_daemon *d, bl_usec_t now, struct bl_diag *diag)
         r = holds_store_load(&d->holds, d->runtime_dir, daemon_wall_usec(), now, diag);
         /* A file refused as a whole is said in 'diag', with the reason. */
         if (r < 0 && r != -ENOENT && diag_count(diag) == 0)
-                log_warning("cannot read the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
+                log_warning_errno(r, "cannot read the persistent holds in %s", d->runtime_dir);
         daemon_log_diag(diag, LOG_WARNING);
         /* A level saved under another mode's ladder may not exist now. */
         for (unsigned i = d->holds.n; i-- > 0;)
@@ -120,7 +120,7 @@ static int reconcile_saved_state(struct bl_daemon *d, struct bl_diag *diag)
         daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot discover the CPU topology: %s", strerror(-r));
+                log_error_errno(r, "cannot discover the CPU topology");
                 return EXIT_FAILURE;
         }
         return 0;
@@ -134,10 +134,10 @@ static void warn_conflicts(struct bl_diag *diag)
         diag_init(diag);
         r = conflicts_governors(diag);
         if (r < 0)
-                log_debug("cannot read the cpufreq governors: %s", strerror(-r));
+                log_debug_errno(r, "cannot read the cpufreq governors");
         r = conflicts_bus(NULL, CONFLICTS_BUS_TIMEOUT_USEC, diag);
         if (r < 0)
-                log_debug("cannot ask the system bus about other CPU managers: %s", strerror(-r));
+                log_debug_errno(r, "cannot ask the system bus about other CPU managers");
         daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
 }
@@ -254,7 +254,7 @@ static int setup(struct bl_daemon *d)
 
         r = daemon_load_plugins(d->opt, &d->plugins, d->plugin_dir, sizeof(d->plugin_dir));
         if (r < 0) {
-                log_error("cannot load plugins: %s", strerror(-r));
+                log_error_errno(r, "cannot load plugins");
                 goto out;
         }
         r = daemon_load_config(d->opt, &d->plugins, &d->cfg, &d->files, LOG_ERR);
@@ -263,19 +263,15 @@ static int setup(struct bl_daemon *d)
                 status = EXIT_CONFIG;
                 goto out;
         }
-        if (d->opt->backend && daemon_parse_backend(d->opt->backend, &d->cfg.backend) < 0) {
-                log_error("--backend: unknown backend \"%s\" (auto, switcher, hotplug, cpuset, cpufreq, "
-                          "dryrun)", d->opt->backend);
-                status = EXIT_USAGE;
-                goto out;
-        }
+        if (d->opt->backend)
+                d->cfg.backend = d->opt->backend_kind;
         log_set_max_level(d->cfg.log_level);
 
         r = topology_discover(&d->topo, diag);
         daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot discover the CPU topology: %s", strerror(-r));
+                log_error_errno(r, "cannot discover the CPU topology");
                 goto out;
         }
         if ((status = reconcile_saved_state(d, diag)) != 0)
@@ -294,7 +290,7 @@ static int setup(struct bl_daemon *d)
                 goto out;
         }
         if (r < 0) {
-                log_error("cannot build the level ladder of mode %s: %s", mode_to_string(mode), strerror(-r));
+                log_error_errno(r, "cannot build the level ladder of mode %s", mode_to_string(mode));
                 goto out;
         }
 
@@ -317,7 +313,7 @@ static int setup(struct bl_daemon *d)
         daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
-                log_error("backend %s cannot start: %s", d->backend_ops->name, strerror(-r));
+                log_error_errno(r, "backend %s cannot start", d->backend_ops->name);
                 goto out;
         }
         switch_estimate_init(&d->cost, &d->backend_ops->prior);
@@ -329,7 +325,7 @@ static int setup(struct bl_daemon *d)
         daemon_log_diag(diag, r < 0 ? LOG_ERR : LOG_NOTICE);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot read the load: %s", strerror(-r));
+                log_error_errno(r, "cannot read the load");
                 goto out;
         }
         d->sampler_opened = true;
@@ -350,20 +346,20 @@ static int setup(struct bl_daemon *d)
         if ((r = sd_event_add_signal(d->event, NULL, SIGTERM, daemon_on_signal, d)) < 0 ||
             (r = sd_event_add_signal(d->event, NULL, SIGINT, daemon_on_signal, d)) < 0 ||
             (r = sd_event_add_signal(d->event, NULL, SIGHUP, daemon_on_signal, d)) < 0) {
-                log_error("cannot watch signals: %s", strerror(-r));
+                log_error_errno(r, "cannot watch signals");
                 goto out;
         }
         /* Pings the watchdog from the loop when WATCHDOG_USEC is set. */
         r = sd_event_set_watchdog(d->event, true);
         if (r < 0)
-                log_warning("cannot enable the watchdog: %s", strerror(-r));
+                log_warning_errno(r, "cannot enable the watchdog");
 
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
         if (r < 0)
                 goto out;
         r = daemon_start_controller(d, now);
         if (r < 0) {
-                log_error("heuristics failed to start: %s", strerror(-r));
+                log_error_errno(r, "heuristics failed to start");
                 goto out;
         }
         daemon_log_disabled_heuristics(d);
@@ -411,7 +407,7 @@ static int setup(struct bl_daemon *d)
         status = 0;
 out:
         if (r < 0 && status == EXIT_FAILURE)
-                log_error("start-up failed: %s", strerror(-r));
+                log_error_errno(r, "start-up failed");
         free(diag);
         return status;
 }
@@ -553,7 +549,7 @@ int daemon_run(const struct options *o)
                 r = sd_event_loop(d->event);
                 sd_notify(0, "STOPPING=1\nSTATUS=Restoring the CPUs");
                 if (r < 0) {
-                        log_error("event loop failed: %s", strerror(-r));
+                        log_error_errno(r, "event loop failed");
                         status = EXIT_FAILURE;
                 }
         }

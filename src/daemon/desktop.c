@@ -139,7 +139,7 @@ static void ask_value(struct service *s)
         r = sd_bus_call_method_async(s->w->bus, &s->query, s->owner, sd->path, PROPERTIES_INTERFACE, "Get",
                                      on_value, s, "ss", sd->interface, sd->property);
         if (r < 0)
-                log_warning("desktop: cannot ask %s for %s: %s", sd->label, sd->property, strerror(-r));
+                log_warning_errno(r, "desktop: cannot ask %s for %s", sd->label, sd->property);
 }
 
 /* The name has a new owner, or none (""). */
@@ -219,7 +219,7 @@ static int on_properties_changed(sd_bus_message *m, void *userdata, sd_bus_error
         while (r >= 0 && (r = sd_bus_message_read(m, "s", &key)) > 0)
                 invalidated |= strcmp(key, sd->property) == 0;
         if (r < 0) {
-                log_info("desktop: %s: a PropertiesChanged that does not parse: %s", sd->label, strerror(-r));
+                log_info_errno(r, "desktop: %s: a PropertiesChanged that does not parse", sd->label);
                 return 0;
         }
         if (invalidated)

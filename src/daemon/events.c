@@ -213,7 +213,7 @@ static void rediscover(struct bl_daemon *d)
                 goto fatal;
         goto out;
 fatal:
-        log_error("cannot go on after the CPUs changed: %s", strerror(-r));
+        log_error_errno(r, "cannot go on after the CPUs changed");
         d->paused = true;
         (void)sd_event_exit(d->event, r);
 out:

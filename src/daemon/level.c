@@ -282,7 +282,9 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
         return 0;
 }
 
-void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpumask *cpus)
+/* The CPUs to run on: the controller's choice (or, with 'dec', what the
+ * decisions want), without the CPUs others took offline. */
+static void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpumask *cpus)
 {
         controller_cpus(&d->ctl, dec, cpus);
         cpumask_andnot(cpus, &d->left_out);
@@ -470,7 +472,7 @@ void daemon_holds_changed(struct bl_daemon *d)
         int r = holds_store_save(&d->holds, d->runtime_dir);
 
         if (r < 0)
-                log_warning("cannot save the persistent holds in %s: %s", d->runtime_dir, strerror(-r));
+                log_warning_errno(r, "cannot save the persistent holds in %s", d->runtime_dir);
         daemon_changed(d, BL_CHANGE_HOLDS);
 }
 

@@ -28,9 +28,6 @@ const char *daemon_thermal_state(const struct bl_daemon *d);
 const char *daemon_level_name(const struct bl_daemon *d, unsigned level);
 void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size);
 
-/* The CPUs to run on: the controller's choice (or, with 'dec', what the
- * decisions want), without the CPUs others took offline. */
-void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpumask *cpus);
 
 /* The ladder for d->topo in the mode the configuration asks for (auto:
  * the one the topology suits, 'why' says why). Returns ladder_build()'s. */

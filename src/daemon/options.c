@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/duration.h"
 #include "daemon/options.h"
@@ -10,6 +12,17 @@
  * second hides the bursts policies are judged on. */
 #define RECORD_INTERVAL_MIN_USEC 1000
 #define RECORD_INTERVAL_MAX_USEC 1000000
+
+/* A backend's name (--backend) to its kind. Returns 0 or -EINVAL. */
+static int parse_backend(const char *name, enum bl_backend_kind *kind)
+{
+        for (enum bl_backend_kind k = BL_BACKEND_AUTO; k <= BL_BACKEND_DRYRUN; k++)
+                if (strcmp(name, backend_kind_to_string(k)) == 0) {
+                        *kind = k;
+                        return 0;
+                }
+        return -EINVAL;
+}
 
 static void usage(FILE *f, const char *argv0)
 {
@@ -59,6 +72,14 @@ int options_parse(struct options *o, int argc, char **argv, int *exit_status)
                         o->foreground = true;
                         break;
                 case 'b':
+                        /* Checked here, so that --check-config and a broken
+                         * configuration do not hide a misspelt name. */
+                        if (parse_backend(optarg, &o->backend_kind) < 0) {
+                                fprintf(stderr, "%s: --backend: unknown backend \"%s\" (auto, switcher, hotplug, "
+                                        "cpuset, cpufreq, dryrun)\n", argv[0], optarg);
+                                *exit_status = EXIT_USAGE;
+                                return 1;
+                        }
                         o->backend = optarg;
                         break;
                 case OPT_CHECK_CONFIG:

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/config.h"
+
 /* Exit statuses (sysexits.h); documented in bigLittled(8). systemd treats
  * EXIT_NOT_HETEROGENEOUS as success (SuccessExitStatus= in the unit). */
 #define EXIT_USAGE 64                   /* EX_USAGE */
@@ -13,6 +15,7 @@
 struct options {
         const char *config;             /* NULL: the default file, optional */
         const char *backend;            /* NULL: as configured */
+        enum bl_backend_kind backend_kind;      /* the one --backend names */
         bool foreground;
         bool check_config;
         const char *record;             /* --record FILE: write a trace, switch nothing */

@@ -39,7 +39,12 @@ struct recording {
         time_t started;
 };
 
-void record_lane_work(const struct bl_sample *s, uint64_t step_us, unsigned nlanes, double *work,
+/* The work of one step of 'step_us' per lane (lane N = CPU N, 'nlanes' of
+ * them): busy x capacity at the current frequency, in reference-µs
+ * (1024 = the fastest core at its top frequency). CPUs that are offline,
+ * not in the sample or beyond 'nlanes' give 0. 'saturated' (may be NULL)
+ * gets whether each lane was saturated. */
+static void record_lane_work(const struct bl_sample *s, uint64_t step_us, unsigned nlanes, double *work,
                       bool *saturated)
 {
         for (unsigned i = 0; i < nlanes; i++) {
@@ -312,7 +317,7 @@ int record_run(const struct options *o)
         daemon_log_diag(diag, LOG_WARNING);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot discover the CPU topology: %s", strerror(-r));
+                log_error_errno(r, "cannot discover the CPU topology");
                 goto out;
         }
         rec.nlanes = topo.ncpus;
@@ -320,18 +325,18 @@ int record_run(const struct options *o)
         daemon_log_diag(diag, LOG_INFO);
         diag_init(diag);
         if (r < 0) {
-                log_error("cannot read the load: %s", strerror(-r));
+                log_error_errno(r, "cannot read the load");
                 goto out;
         }
         sampler_opened = true;
         r = open_rows(&rec);
         if (r < 0) {
-                log_error("%s: cannot create a file next to it: %s", o->record, strerror(-r));
+                log_error_errno(r, "%s: cannot create a file next to it", o->record);
                 goto out;
         }
         r = watch_stop_signals();
         if (r < 0) {
-                log_error("cannot watch signals: %s", strerror(-r));
+                log_error_errno(r, "cannot watch signals");
                 goto out;
         }
         rec.started = time(NULL);
@@ -349,7 +354,7 @@ int record_run(const struct options *o)
         }
         r = finish(&rec, &topo);
         if (r < 0) {
-                log_error("%s: cannot write: %s", o->record, strerror(-r));
+                log_error_errno(r, "%s: cannot write", o->record);
                 goto out;
         }
         log_info("%s: %" PRIu64 " steps (%s), %.0f reference-ms of work", o->record, rec.nsteps,

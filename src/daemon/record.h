@@ -15,13 +15,6 @@
  * was offered may have been more than the work recorded. */
 #define RECORD_SATURATED 0.98
 
-/* The work of one step of 'step_us' per lane (lane N = CPU N, 'nlanes' of
- * them): busy x capacity at the current frequency, in reference-µs
- * (1024 = the fastest core at its top frequency). CPUs that are offline,
- * not in the sample or beyond 'nlanes' give 0. 'saturated' (may be NULL)
- * gets whether each lane was saturated. */
-void record_lane_work(const struct bl_sample *s, uint64_t step_us, unsigned nlanes, double *work,
-                      bool *saturated);
 
 /* Records until o->record_duration_usec passed (0: until SIGINT or SIGTERM),
  * then writes o->record as a whole (nothing is left half-written). Returns

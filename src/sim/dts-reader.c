@@ -1257,7 +1257,8 @@ static struct dts_node *phandle_in(struct dts_node *n, uint64_t phandle)
         return NULL;
 }
 
-struct dts_node *dts_phandle(const struct dts_tree *t, uint64_t phandle)
+/* The node whose "phandle" (or "linux,phandle") is 'phandle', or NULL. */
+static struct dts_node *dts_phandle(const struct dts_tree *t, uint64_t phandle)
 {
         return phandle_in(t->root, phandle);
 }

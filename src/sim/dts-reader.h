@@ -77,8 +77,6 @@ void dts_free(struct dts_tree *t);
 struct dts_node *dts_find(const struct dts_tree *t, const char *path);
 /* The node a label names, or NULL. */
 struct dts_node *dts_label(const struct dts_tree *t, const char *label);
-/* The node whose "phandle" (or "linux,phandle") is 'phandle', or NULL. */
-struct dts_node *dts_phandle(const struct dts_tree *t, uint64_t phandle);
 const struct dts_prop *dts_prop(const struct dts_node *n, const char *name);
 /* "/cpus/cpu@0" into buf. */
 void dts_path(const struct dts_node *n, char *buf, size_t size);

@@ -1248,6 +1248,10 @@ static int parse_tune_options(int argc, char **argv, struct tune_cli *t)
                 fprintf(stderr, "blsim tune: --board and at least one --workload are required\n");
                 return EXIT_USAGE;
         }
+        if (t->force && !t->out) {
+                fprintf(stderr, "blsim tune: --force goes with --out\n");
+                return EXIT_USAGE;
+        }
         t->opt.heuristics = t->heuristics;
         return -1;
 }

@@ -38,22 +38,6 @@
 #include "sim/policy-inputs.h"
 #include "sim/run.h"
 
-int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct bl_ladder *l)
-{
-        int r;
-
-        board_topology(b, topo);
-        r = ladder_build(l, topo, BL_MODE_CLUSTER, NULL);
-        if (r < 0)
-                return r;
-        if (l->nlevels != b->nclusters)
-                return -EINVAL;
-        for (unsigned i = 0; i < l->nlevels; i++)
-                if (!cpumask_isset(&l->levels[i].cpus, b->cluster[i].first_cpu))
-                        return -EINVAL;
-        return 0;
-}
-
 static unsigned top_capacity(const struct sim_cluster *c)
 {
         return c->nopps > 0 ? c->opp[c->nopps - 1].capacity : 0;

@@ -64,11 +64,6 @@ struct sim_mode {
  * ladder_build() refuse; -EINVAL when the two disagree). */
 int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode mode, struct bl_diag *diag);
 
-/* The topology and cluster-mode ladder of a board, as the engine sees them.
- * Level i is board cluster i; -EINVAL when the board's "order" does not
- * follow capacity (or what ladder_build() returns). */
-int sim_board_ladder(const struct sim_board *b, struct bl_topology *topo, struct bl_ladder *l);
-
 /* Engine-driven run in mode 'm' (built for 'b'). 'cfg' supplies the
  * heuristics and the engine's parameters exactly as the daemon reads them
  * (its mode key is not looked at: 'm' is the mode). The workload is reset

@@ -24,7 +24,8 @@
 #define PMU_DEVICES "/bus/event_source/devices"
 #define PATH_SIZE 4096
 
-const struct perf_event_list perf_hardware_events = {
+/* cycles, instructions, then cache-misses or else stalled-cycles-backend. */
+static const struct perf_event_list perf_hardware_events = {
         .cycles = { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
         .instructions = { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
         .nthird = 2,

@@ -42,9 +42,6 @@ struct perf_event_list {
         struct perf_event_spec third[PERF_MAX_THIRD];
 };
 
-/* cycles, instructions, then cache-misses or else stalled-cycles-backend. */
-extern const struct perf_event_list perf_hardware_events;
-
 /* PMU discovery from <sysfs>/bus/event_source/devices. */
 
 struct perf_pmu {
@@ -131,7 +128,7 @@ struct perf_options {
         const char *sysfs_root;         /* "/sys" */
         const char *paranoid_path;      /* "/proc/sys/kernel/perf_event_paranoid" */
         bl_cpumask cpus;                /* CPUs to count on */
-        const struct perf_event_list *events;   /* NULL: perf_hardware_events */
+        const struct perf_event_list *events;   /* NULL: cycles, instructions, cache-misses */
         const struct perf_syscalls *sys;        /* NULL: perf_syscalls_kernel */
 };
 

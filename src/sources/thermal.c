@@ -115,14 +115,14 @@ static void read_trips(struct thermal_zone *zone, const char *syspath)
                 if (r == -ENOENT)
                         break;
                 if (r < 0) {
-                        log_debug("thermal: %s (%s): trip %u left out: cannot read its type: %s",
-                                  zone->sysname, zone->type, n, strerror(-r));
+                        log_debug_errno(r, "thermal: %s (%s): trip %u left out: cannot read its type",
+                                        zone->sysname, zone->type, n);
                         continue;
                 }
                 r = read_trip_value(syspath, n, "temp", &temp);
                 if (r < 0) {
-                        log_debug("thermal: %s (%s): %s trip %u left out: no temperature: %s", zone->sysname,
-                                  zone->type, type, n, strerror(-r));
+                        log_debug_errno(r, "thermal: %s (%s): %s trip %u left out: no temperature",
+                                        zone->sysname, zone->type, type, n);
                         continue;
                 }
                 /* The sysfs documentation says hyst is in °C; kernels give m°C. */

@@ -648,6 +648,9 @@ START_TEST(test_usage_errors)
                 { ARGS("--frobnicate"),
                   "switchctl: unknown option \"--frobnicate\"\nTry \"switchctl --help\".\n" },
                 { ARGS("-x"), "switchctl: unknown option \"-x\"\nTry \"switchctl --help\".\n" },
+                { ARGS("--help=3"), "switchctl: --help takes no value\nTry \"switchctl --help\".\n" },
+                { ARGS("status", "--json=yes"),
+                  "switchctl: --json takes no value\nTry \"switchctl --help\".\n" },
                 { ARGS("auto", "now"), "switchctl: auto: too many arguments\nTry \"switchctl --help\".\n" },
                 { ARGS("status", "--wait"), "switchctl: status: --wait does not apply here\n" },
         };

@@ -31,6 +31,7 @@
 #define DOWN_DELAY_MS 300
 #define SWITCH_BOUND_MS 2000
 
+#define EXIT_USAGE 64
 #define EXIT_CONFIG 78
 
 static const unsigned idle_load[] = { 40 };
@@ -627,6 +628,32 @@ START_TEST(test_check_config)
 }
 END_TEST
 
+/* A misspelt --backend is a usage error (64) whatever else is asked: it
+ * used to pass --check-config unseen, and to be hidden by a broken
+ * configuration (78). */
+START_TEST(test_unknown_backend_is_a_usage_error)
+{
+        char *argv[] = { (char *)DAEMON_PATH, (char *)"--backend=bogus", (char *)"--check-config", NULL,
+                         NULL };
+        const char *configs[] = { HARNESS_PELT_CONFIG, "[daemon]\nno_such_key = 1\n" };
+        int status = -1;
+
+        new_board("exynos5422");
+        for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+                argv[3] = (char *)write_config("backend.conf", configs[i]);
+                ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
+                ck_assert_int_eq(fakeboard_wait(fb, EXIT_BOUND_MS, &status), 0);
+                assert_exit_status(status, EXIT_USAGE);
+                expect_line(0, "--backend: unknown backend \"bogus\"", 100);
+
+                spawn_daemon(argv[3], "--backend=bogus", NULL);
+                assert_exit_status(wait_exit(), EXIT_USAGE);
+                expect_line(0, "--backend: unknown backend \"bogus\"", 100);
+        }
+        ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
+}
+END_TEST
+
 /* A FIFO in the config file's place (issue 18 item 3): refused at once with
  * the reason, where it used to wait for a writer forever. */
 START_TEST(test_check_config_fifo)
@@ -897,6 +924,7 @@ static Suite *daemon_suite(void)
         tcase_add_test(other, test_bad_config_at_start);
         tcase_add_test(other, test_check_config);
         tcase_add_test(other, test_check_config_fifo);
+        tcase_add_test(other, test_unknown_backend_is_a_usage_error);
         suite_add_tcase(s, other);
 
         tcase_add_checked_fixture(idle, harness_setup, harness_teardown);

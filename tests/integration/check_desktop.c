@@ -4,7 +4,7 @@
  * with fakes of power-profiles-daemon (both names) and UPower on a private
  * dbus-daemon (fake-desktop.c): services coming after the daemon and
  * before it, changing their minds, and leaving; what the level does about
- * it, and what switchctl status says. Timing as in check_bus.c.
+ * it, and what switchctl status says. Timing as in bus-test.h.
  */
 #include <limits.h>
 #include <stdio.h>

@@ -31,7 +31,7 @@ BUS_TEST_HELPERS = tests/integration/json-reader.h tests/integration/json-reader
 
 # Integration tests: the fake board on its own, then the real daemon on it.
 integration_tests = tests/integration/check_fakeboard tests/integration/check_daemon \
-	tests/integration/check_bus tests/integration/check_crash tests/integration/check_backends
+	tests/integration/check_crash tests/integration/check_backends
 # The daemon told of CPU and thermal changes through udev events.
 integration_tests += tests/integration/check_events
 # The kernel's big.LITTLE switcher (TC2): pair mode and the switcher backend.
@@ -68,13 +68,39 @@ tests_integration_check_crash_SOURCES = tests/integration/check_crash.c $(INTEGR
 tests_integration_check_crash_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
 tests_integration_check_crash_LDADD = src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
-# The D-Bus service on a private dbus-daemon per test.
-tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(INTEGRATION_HARNESS) $(BUS_TEST_HELPERS)
-tests_integration_check_bus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
+# The D-Bus service on a private dbus-daemon per test, one program per
+# subject, sharing bus-test.c.
+bus_tests = tests/integration/check_bus tests/integration/check_bus_holds tests/integration/check_bus_auth \
+	tests/integration/check_bus_hostile tests/integration/check_bus_switching \
+	tests/integration/check_bus_energy_model
+integration_tests += $(bus_tests)
+BUS_TEST_SOURCES = tests/integration/bus-test.h tests/integration/bus-test.c \
+	tests/integration/bus-client.h tests/integration/bus-client.c $(INTEGRATION_HARNESS) $(BUS_TEST_HELPERS)
+BUS_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) $(SYSTEMD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"' \
 	-DSWITCHCTL_PATH='"$(abs_top_builddir)/src/ctl/switchctl"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"' -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
-tests_integration_check_bus_LDADD = src/fakeboard/libblfakeboard.a src/common/libblcommon.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+BUS_TEST_LDADD = src/fakeboard/libblfakeboard.a src/common/libblcommon.a src/core/libblcore.a $(CHECK_LIBS) \
+	$(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) $(LIBM)
+tests_integration_check_bus_SOURCES = tests/integration/check_bus.c $(BUS_TEST_SOURCES)
+tests_integration_check_bus_CFLAGS = $(BUS_TEST_CFLAGS)
+tests_integration_check_bus_LDADD = $(BUS_TEST_LDADD)
+tests_integration_check_bus_holds_SOURCES = tests/integration/check_bus_holds.c $(BUS_TEST_SOURCES)
+tests_integration_check_bus_holds_CFLAGS = $(BUS_TEST_CFLAGS)
+tests_integration_check_bus_holds_LDADD = $(BUS_TEST_LDADD)
+tests_integration_check_bus_auth_SOURCES = tests/integration/check_bus_auth.c $(BUS_TEST_SOURCES)
+tests_integration_check_bus_auth_CFLAGS = $(BUS_TEST_CFLAGS)
+tests_integration_check_bus_auth_LDADD = $(BUS_TEST_LDADD)
+tests_integration_check_bus_hostile_SOURCES = tests/integration/check_bus_hostile.c $(BUS_TEST_SOURCES)
+tests_integration_check_bus_hostile_CFLAGS = $(BUS_TEST_CFLAGS)
+tests_integration_check_bus_hostile_LDADD = $(BUS_TEST_LDADD)
+tests_integration_check_bus_switching_SOURCES = tests/integration/check_bus_switching.c $(BUS_TEST_SOURCES)
+tests_integration_check_bus_switching_CFLAGS = $(BUS_TEST_CFLAGS)
+tests_integration_check_bus_switching_LDADD = $(BUS_TEST_LDADD)
+tests_integration_check_bus_energy_model_SOURCES = tests/integration/check_bus_energy_model.c \
+	$(BUS_TEST_SOURCES)
+tests_integration_check_bus_energy_model_CFLAGS = $(BUS_TEST_CFLAGS)
+tests_integration_check_bus_energy_model_LDADD = $(BUS_TEST_LDADD)
 
 # Following the desktop: fakes of power-profiles-daemon and UPower on the private bus.
 integration_tests += tests/integration/check_desktop

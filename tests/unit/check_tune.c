@@ -935,11 +935,12 @@ START_TEST(cli_tune_usage_errors)
                 { "tune", "-b", BOARD, "-w", SEARCH_1, "--seed", "x", NULL },
                 { "tune", "-b", BOARD, "-w", SEARCH_1, "-j", "0", NULL },
                 { "tune", "-b", BOARD, "-w", SEARCH_1, "--jobs", "65", NULL },
+                { "tune", "-b", BOARD, "-w", SEARCH_1, "--force", NULL },
         };
         static const char *const says[] = {
                 "at least one --workload", "--budget", "--max-late", "named twice", "every one is held out",
                 "unknown heuristic", "--seed", "-j/--jobs: expected a number of threads 1-64, got \"0\"",
-                "-j/--jobs",
+                "-j/--jobs", "--force goes with --out",
         };
 
         for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -40,6 +40,7 @@ unit_tests = \
 	tests/unit/check_saved_state \
 	tests/unit/check_conflicts \
 	tests/unit/check_fileio \
+	tests/unit/check_log \
 	tests/unit/check_switch_cost \
 	tests/unit/check_settle \
 	tests/unit/check_tick_jitter \
@@ -95,6 +96,9 @@ tests_unit_check_cpuidle_estimate_LDADD = $(UNIT_LDADD)
 tests_unit_check_fileio_SOURCES = tests/unit/check_fileio.c
 tests_unit_check_fileio_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
+tests_unit_check_log_SOURCES = tests/unit/check_log.c
+tests_unit_check_log_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_log_LDADD = $(UNIT_LDADD)
 tests_unit_check_cpumask_SOURCES = tests/unit/check_cpumask.c
 tests_unit_check_cpumask_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cpumask_LDADD = $(UNIT_LDADD)
