@@ -2,7 +2,57 @@
 /* DESIGN.md "Execution, cluster mode", steps 2-5, in doubles. Work that a
  * CPU finishes within the step leaves its lanes with no backlog at all (set
  * to 0, not computed as a difference), so that "cleared" is exact and float
- * residue never shows up as a tiny late-work ratio. */
+ * residue never shows up as a tiny late-work ratio.
+ *
+ * Execution of one step on level S, the previous step having run on S'
+ * (DESIGN.md's cluster-mode steps 1-5, generalised; cluster mode gives
+ * exactly the numbers of exec_step()):
+ *
+ *   1. Placement. Cluster mode: lane i runs on the cluster's (i mod cpus)-th
+ *      CPU. Pair mode: lane i runs on pair i mod P, on that pair's active CPU.
+ *      mp mode: lanes are ranked by pending work (backlog + new work),
+ *      heaviest first, ties by lane index; the active CPUs are ordered fastest
+ *      cluster first, then by CPU number; the lane of rank r runs on active
+ *      CPU r mod (active CPUs): the heaviest work on the fast cores, as an
+ *      HMP/EAS scheduler places it. A CPU's pending work is the sum of its
+ *      lanes'.
+ *   2. Stall. A CPU active in S but not in S' (brought in by this step) has
+ *      A = step - switch_latency_us (at least 0) of available time, every
+ *      other CPU A = step. The run's first step pays nothing. (In cluster
+ *      mode every CPU of a newly entered cluster stalls: DESIGN.md step 1.)
+ *      A backend's cost (board.h, struct sim_switch_model) adds
+ *      switch_latency_per_cpu_us per CPU in S xor S', may stall every CPU
+ *      of S (stalls = all), and a stall longer than the step goes on into
+ *      the next steps, in which those CPUs have A = step - what is left of
+ *      it (exec_level_step_stalled(); a switch during a stall queues
+ *      behind it). A stalled CPU that is "busy" while stalled draws its
+ *      cluster's core_mW for the stalled time on top of rule 5.
+ *   3. DVFS, per cluster with an active CPU: the lowest OPP whose capacity
+ *      is at least 1.25 x reference_capacity x the largest pending / A over
+ *      the cluster's active CPUs, else the top one; a CPU with A = 0 asks
+ *      for the top one.
+ *   4. Each active CPU is busy min(A, pending x reference_capacity /
+ *      capacity) with its own A; what it cannot finish stays as backlog of
+ *      its lanes, shared in proportion to what each brought.
+ *   5. Energy = sum over active CPUs of busy x core_mW of its cluster's OPP
+ *      + idle_mW x step for every cluster with an active CPU + off_mW x step
+ *      for every cluster without one + the switch energy.
+ *   6. Switch energy. Cluster mode: switch_energy_uj once per change of
+ *      cluster. Pair mode: switch_energy_uj x (pairs that changed core) / P.
+ *      mp mode: switch_energy_uj x (CPUs added or removed) / (CPUs of the
+ *      fastest cluster). The board's figure is the cost of switching the
+ *      whole system, i.e. of powering a cluster up and another down, and
+ *      power-model.md section 4.3 shows that this power-up and power-down
+ *      dominates it (E_up + E_down tail are 150 of the 156 µJ of the
+ *      A7@1200 -> A15@800 switch; blocking, 6.6 µJ, is the small part): so
+ *      a single pair, or a single CPU brought up or down, pays its share of
+ *      the cluster's figure, and switching every pair at once costs what a
+ *      cluster migration costs.
+ *      A backend's energy_per_cpu_uj is added per CPU in S xor S'.
+ *   A step "switches" when its level differs from the previous step's (one
+ *   switch per such step, whatever changed); pair mode also counts the
+ *   pairs that changed core, mp mode the CPUs added or removed.
+ */
 #include <errno.h>
 
 #include "sim/exec.h"
@@ -184,8 +234,8 @@ double exec_switch_latency_us(const struct sim_board *b, const struct sim_levels
         return level_switch(lv, from, to) ? board_switch_latency_us(b, cpus_changed(lv, from, to)) : 0;
 }
 
-/* The fixed part is shared as the plain figure always was (modes.c, rule
- * 6); the per-CPU part is paid by every CPU brought up or taken down. */
+/* The fixed part is shared as the plain figure always was (rule 6); the
+ * per-CPU part is paid by every CPU brought up or taken down. */
 double exec_switch_energy_nj(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
                              unsigned to)
 {

@@ -8,6 +8,10 @@
 #include "core/board.h"
 #include "sim/modes.h"
 
+/* Lanes one step can place (the ranking of mp mode sorts them on the stack);
+ * every workload stays below it (SIM_TRACE_MAX_LANES, RTAPP_MAX_LANES). */
+#define SIM_EXEC_MAX_LANES 1024U
+
 struct sim_step {
         unsigned opp;                   /* chosen by the in-cluster DVFS rule */
         double avail_us;                /* A: step minus switch stall */
@@ -28,7 +32,7 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
 unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity, double max_pending,
                        double avail_us);
 
-/* One step on a system level of any mode (modes.c states the rules;
+/* One step on a system level of any mode (exec.c states the rules;
  * cluster mode gives exactly exec_step()'s numbers). */
 struct sim_level_step {
         double busy_us[SIM_MAX_CPUS];   /* per board CPU (global number); 0 when not active */

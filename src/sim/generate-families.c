@@ -10,6 +10,7 @@
  * arguments are evaluated open, and compilers for different machines take
  * different ones, which would give a seed different traces. */
 #include "sim/generate-jobs.h"
+#include "sim/generate.h"
 
 #define FRAME_60 (1000.0 / 60.0)
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -606,7 +607,7 @@ static void build_mixed(struct gen *g, const double *p)
                 g->t1 = ms + gen_uniform(g, p[0], p[1]) * 1000;
                 if (g->t1 > end)
                         g->t1 = end;
-                gen_draw_params(g, f, q);
+                sim_gen_draw_params(g, f, q);
                 f->build(g, q);
                 ms = g->t1;
         }

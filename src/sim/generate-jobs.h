@@ -2,10 +2,13 @@
 #pragma once
 
 /* What the families' builders (generate-families.c) are made of: the
- * generator's PRNG and the jobs they place on lanes. Times are in ms, which
- * are the steps of a generated trace; work and rates in reference-µs. */
+ * generator's PRNG and the jobs they place on lanes (generate-jobs.c).
+ * Times are in ms, which are the steps of a generated trace; work and rates
+ * in reference-µs. */
 
-#include "sim/generate.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct gen {
         uint64_t s[4];          /* xoshiro256** */
@@ -20,8 +23,8 @@ double gen_uniform(struct gen *g, double lo, double hi);
 bool gen_chance(struct gen *g, double p);
 /* 0 .. n-1. */
 unsigned gen_pick(struct gen *g, unsigned n);
-/* Draws the family's parameters (sim_gen_param) into 'p'. */
-void gen_draw_params(struct gen *g, const struct sim_gen_family *f, double *p);
+/* Families differ for the same seed: the name goes into the state. */
+void gen_seed(struct gen *g, const char *family, uint64_t seed);
 
 /* 'rate' per ms on 'lane' for the whole steps from 'start' to 'start + dur'. */
 void gen_run(struct gen *g, unsigned lane, double start, double dur, double rate);

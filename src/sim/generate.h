@@ -47,6 +47,10 @@ extern const struct sim_gen_family *const sim_gen_families[];
 /* NULL when there is no such family. */
 const struct sim_gen_family *sim_gen_family_find(const char *name);
 
+/* Draws the family's parameters (sim_gen_param) from 'g' into 'p' (a
+ * builder that runs other families' builders draws theirs too). */
+void sim_gen_draw_params(struct gen *g, const struct sim_gen_family *f, double *p);
+
 /* The parameters one trace was built with, in the family's order. */
 struct sim_gen_drawn {
         unsigned n;

@@ -14,7 +14,8 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/presets.h src/sim/presets.c \
 	src/sim/report.h src/sim/report.c \
 	src/sim/rtapp-json.h src/sim/rtapp-json.c \
-	src/sim/rtapp.h src/sim/rtapp.c \
+	src/sim/rtapp.h src/sim/rtapp.c src/sim/rtapp-model.h src/sim/rtapp-compile.h src/sim/rtapp-compile.c \
+	src/sim/rtapp-builder.h src/sim/rtapp-builder.c \
 	src/sim/tune.h src/sim/tune.c src/sim/tune-report.c src/sim/tune-progress.c \
 	src/sim/live.h src/sim/live.c \
 	src/sim/dts-reader.h src/sim/dts-reader.c \
@@ -28,13 +29,16 @@ src_sim_libblsim_a_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 # the CPU has FMA (arm64), which rounds differently.
 noinst_LIBRARIES += src/sim/libblgen.a
 src_sim_libblgen_a_SOURCES = \
-	src/sim/generate.h src/sim/generate-jobs.h src/sim/generate.c src/sim/generate-families.c \
+	src/sim/generate.h src/sim/generate-jobs.h src/sim/generate-jobs.c src/sim/generate.c \
+	src/sim/generate-families.c \
 	src/sim/verb-generate.h src/sim/verb-generate.c
 src_sim_libblgen_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 
 if HAVE_UMOCKDEV
 bin_PROGRAMS += src/sim/blsim
-src_sim_blsim_SOURCES = src/sim/main.c
+src_sim_blsim_SOURCES = src/sim/main.c src/sim/cli.h src/sim/cli.c src/sim/scenario.h src/sim/scenario.c \
+	src/sim/verb-run.h src/sim/verb-run.c src/sim/verb-tune.h src/sim/verb-tune.c \
+	src/sim/verb-live.h src/sim/verb-live.c src/sim/verb-list.h src/sim/verb-list.c
 src_sim_blsim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDSDIR='"$(boardsdir)"' -DWORKLOADSDIR='"$(workloadsdir)"'
 # Run from the build tree, blsim takes the boards and workloads of the source
 # tree this file names (sim/datadir.h); it is not installed.

@@ -10,14 +10,9 @@
 #include "core/board.h"
 #include "core/diag.h"
 #include "core/types.h"
-#include "sim/workload.h"
 
 #define SIM_MAX_LEVELS 64
 #define SIM_MAX_PAIRS 6         /* 2^6 system levels: the oracle's state space */
-/* Lanes one step can place (the ranking of mp mode sorts them on the stack);
- * every workload stays below it (SIM_TRACE_MAX_LANES, RTAPP_MAX_LANES). */
-#define SIM_EXEC_MAX_LANES 1024U
-struct sim_result;
 
 /* "No previous level": the run's first step, which pays no switch. */
 #define SIM_LEVEL_NONE UINT32_MAX
@@ -66,37 +61,3 @@ unsigned sim_levels_changes(const struct sim_levels *lv, unsigned from, unsigned
  * switch_share. */
 double sim_levels_switch_energy_nj(const struct sim_board *b, const struct sim_levels *lv, unsigned from,
                                    unsigned to);
-
-/* A run with the system level fixed (always-little = level 0, always-big =
- * nlevels - 1), by the execution rules of exec_level_step(), as
- * sim_run_fixed() does it for clusters: the same fields of 'r', except that
- * r->time_in[k] is the time board cluster k had an active CPU (in cluster
- * mode, the time in level k). 'record' as for sim_run_fixed(). An rt-app lane
- * is told the top capacity of the CPU it is placed on by the backlog it has
- * at the step's start (the new work is not known before the step). Returns 0,
- * -EINVAL (no lane, no step length, a level out of range, more lanes than
- * SIM_EXEC_MAX_LANES) or what the workload returns. */
-int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
-                        unsigned level, struct sim_result *r, struct sim_trace *record);
-
-/* The same rules with the level of step s given by seq[s] (nseq levels), as
- * a policy that knew its levels in advance would run: switches are charged
- * where consecutive levels differ, backlog carries from step to step. The
- * run ends when the workload or the sequence does. r->time_in as for
- * sim_run_fixed_level() (per board cluster); r->switches and r->changes
- * count the changes. Returns 0, -EINVAL (as sim_run_fixed_level(), or a
- * level of 'seq' out of range) or what the workload returns. */
-int sim_run_sequence(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
-                     const unsigned char *seq, size_t nseq, struct sim_result *r);
-
-struct sim_timeline;
-
-/* sim_run_sequence(), or with 'seq' NULL sim_run_fixed_level() at 'level',
- * recording the run into 'tl' for plots: a point (the level of 'lv', the
- * cumulative energy, a NAN demand: nothing estimated one) at every level
- * change, at least every SIM_TIMELINE_US, and at the end. Free 'tl' with
- * sim_timeline_free() whatever the result. */
-#define SIM_TIMELINE_US (20 * BL_USEC_PER_MSEC)
-int sim_run_levels_timeline(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
-                            unsigned level, const unsigned char *seq, size_t nseq, struct sim_result *r,
-                            struct sim_timeline *tl);

@@ -8,15 +8,13 @@
  * the top of rtapp.c. */
 
 #include "core/diag.h"
+#include "sim/rtapp-compile.h"
 #include "sim/workload.h"
 
 #define RTAPP_DEFAULT_STEP_US 100ULL
 /* Cut-off of a file without "duration" whose tasks may loop forever. */
 #define RTAPP_DEFAULT_DURATION_US (10ULL * BL_USEC_PER_SEC)
-/* Cut-off of a file without "duration" whose loops are all finite. */
-#define RTAPP_MAX_UNTIMED_US (3600ULL * BL_USEC_PER_SEC)
-#define RTAPP_MAX_LANES 1024U
-#define RTAPP_MAX_EVENTS 65536U
+/* RTAPP_MAX_LANES, RTAPP_MAX_EVENTS and RTAPP_MAX_UNTIMED_US: sim/rtapp-compile.h. */
 
 /* Builds a workload from the text of an rt-app file. 'step_us' 0 means
  * RTAPP_DEFAULT_STEP_US, 'default_duration_us' 0 means

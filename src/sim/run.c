@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The simulation loop in virtual time (DESIGN.md "Simulator semantics").
+/* The simulation loop in virtual time (DESIGN.md "Simulator semantics"),
+ * the only one: every run, whatever chooses its levels (one fixed level, a
+ * sequence known in advance, or the daemon's engine), is stepped and scored
+ * by run_steps() below.
  *
  * Steps run back to back from t = 0. The engine decides at the times the
  * controller asks for (core/controller.h: sample_interval_ms, backing off
@@ -26,6 +29,7 @@
  * must be board cluster i, which holds whenever the boards' "order" follows
  * capacity. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +40,11 @@
 #include "core/sample.h"
 #include "sim/exec.h"
 #include "sim/policy-inputs.h"
+#include "sim/rtapp.h"
 #include "sim/run.h"
+
+_Static_assert(SIM_TRACE_MAX_LANES <= SIM_EXEC_MAX_LANES && RTAPP_MAX_LANES <= SIM_EXEC_MAX_LANES,
+               "every workload's lanes can be placed");
 
 static unsigned top_capacity(const struct sim_cluster *c)
 {
@@ -178,128 +186,265 @@ int sim_timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsign
         return 0;
 }
 
-/* Everything a policy run needs; kept off the stack. */
-struct policy_run {
+/* The daemon's engine as a chooser: its controller decides at the times it
+ * asks for, on samples the observer builds from the steps run since. */
+struct engine_chooser {
+        const struct sim_mode *m;
+        const struct bl_config *cfg;
         struct bl_controller ctl;
         struct bl_energy_model model;
         bool ctl_ready;
         struct bl_decision d[BL_MAX_PAIRS];
         struct observer obs;
-        struct sim_level_step st;
-        struct sim_stall stall;         /* a switch's stall that outlasts its step */
-        double *backlog, *new_work, *lane_capacity;
-        unsigned *lane_cpu;
+        bl_usec_t next_decision;
+        unsigned level;
 };
+
+/* What chooses each step's level: one level throughout, a sequence known in
+ * advance (the oracles'), or the engine. The engine's runs report time per
+ * class of its mode and put a timeline point at every decision; the others
+ * report time per board cluster and put one at every change of level. */
+struct chooser {
+        unsigned level;                 /* with neither of the two below */
+        const unsigned char *seq;       /* nseq levels, or NULL */
+        size_t nseq;
+        struct engine_chooser *engine;  /* or NULL */
+};
+
+static int chooser_engine_start(struct engine_chooser *e, const struct sim_board *b)
+{
+        /* The simulator observes backlog as CPU pressure; it has no hardware counters. */
+        int err = controller_init(&e->ctl, &e->m->ladder, e->cfg, BL_NEEDS_PRESSURE, 0);
+
+        if (err < 0)
+                return err;
+        e->ctl_ready = true;
+        sim_policy_inputs(&e->ctl, b, &e->m->levels, &e->model);
+        observer_init(&e->obs, b, &e->m->levels);
+        e->next_decision = (bl_usec_t)e->cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+        return 0;
+}
+
+/* Takes every decision due by 't', the start of the next step. */
+static int chooser_engine_decide(struct engine_chooser *e, const struct sim_board *b, bl_usec_t t,
+                                 double energy_nj, struct sim_result *r, struct sim_timeline *tl)
+{
+        const struct sim_levels *lv = &e->m->levels;
+
+        while (e->next_decision <= t) {
+                const struct bl_sample *s = observer_sample(&e->obs, b, lv, e->next_decision);
+
+                if (controller_decide(&e->ctl, s, e->next_decision, e->d) > 0) {
+                        controller_switched(&e->ctl, e->d, e->next_decision);
+                        e->level = controller_state(&e->ctl);
+                        e->obs.active = lv->level[e->level].active;
+                }
+                if (tl) {
+                        int err = sim_timeline_add(tl, e->next_decision, controller_demand(&e->ctl),
+                                                   e->m->class_of[e->level], energy_nj / 1000.0);
+
+                        if (err < 0)
+                                return err;
+                }
+                e->next_decision += controller_next_interval(&e->ctl, s);
+                r->samples++;
+        }
+        return 0;
+}
+
+static int chooser_check(const struct chooser *c, const struct sim_levels *lv)
+{
+        if (c->engine)
+                return c->engine->cfg->sample_interval_ms == 0 ? -EINVAL : 0;
+        if (!c->seq)
+                return c->level < lv->nlevels ? 0 : -EINVAL;
+        for (size_t s = 0; s < c->nseq; s++)
+                if (c->seq[s] >= lv->nlevels)
+                        return -EINVAL;
+        return 0;
+}
+
+/* The level of the step that starts at 't' into 'level': 0, 1 when the
+ * sequence has ended, or a negative errno. */
+static int choose(struct chooser *c, const struct sim_board *b, bl_usec_t t, double energy_nj,
+                  struct sim_result *r, struct sim_timeline *tl, unsigned *level)
+{
+        int err;
+
+        if (c->engine) {
+                err = chooser_engine_decide(c->engine, b, t, energy_nj, r, tl);
+                *level = c->engine->level;
+                return err;
+        }
+        if (!c->seq) {
+                *level = c->level;
+                return 0;
+        }
+        if (r->steps == c->nseq)
+                return 1;
+        *level = c->seq[r->steps];
+        return 0;
+}
 
 /* The top capacity of the CPU each lane is placed on at 'level' with its
  * backlog as its pending work (mp mode places lanes by their work). */
 static void place_lanes(const struct sim_board *b, const struct sim_levels *lv, unsigned level,
-                        unsigned nlanes, struct policy_run *p)
+                        unsigned nlanes, const double *backlog, unsigned *lane_cpu, double *capacity)
 {
-        exec_level_lane_cpus(lv, level, nlanes, p->backlog, p->lane_cpu);
+        exec_level_lane_cpus(lv, level, nlanes, backlog, lane_cpu);
         for (unsigned i = 0; i < nlanes; i++)
-                p->lane_capacity[i] = top_of(b, lv->cpu_cluster[p->lane_cpu[i]]);
+                capacity[i] = top_of(b, lv->cpu_cluster[lane_cpu[i]]);
 }
 
-int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct sim_workload *w,
-                   const struct bl_config *cfg, struct sim_result *r, struct sim_timeline *tl)
+static void count_time(struct sim_result *r, const struct chooser *c, const struct sim_board *b,
+                       const struct sim_level_step *st, unsigned level, bl_usec_t step_us)
 {
-        const struct sim_levels *lv = &m->levels;
+        if (c->engine) {
+                r->time_in[c->engine->m->class_of[level]] += step_us;
+                return;
+        }
+        for (unsigned k = 0; k < b->nclusters; k++)
+                if ((st->clusters >> k) & 1)
+                        r->time_in[k] += step_us;
+}
+
+/* The only step loop: every run, whatever chooses its levels, is executed
+ * and scored here, step after step by exec_level_step_stalled(), until the
+ * workload (or the chooser's sequence) ends. 'record' and 'tl' may be NULL. */
+static int run_steps(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                     struct chooser *c, struct sim_result *r, struct sim_trace *record,
+                     struct sim_timeline *tl)
+{
         const unsigned nlanes = w->nlanes;
-        _cleanup_free_ struct policy_run *p = NULL;
-        bl_usec_t next_decision, t = 0;
-        unsigned level = 0, prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
-        double energy_nj = 0, late = 0;
+        _cleanup_free_ double *backlog = NULL;
+        _cleanup_free_ unsigned *lane_cpu = NULL;
+        double *new_work, *capacity, energy_nj = 0, late = 0;
+        unsigned prev = SIM_LEVEL_NONE, placed = SIM_LEVEL_NONE;
+        struct sim_level_step st;
+        struct sim_stall stall = { 0, 0 };
+        bl_usec_t t = 0, last_point = 0;
+        size_t size = 0;
         int err;
 
         *r = (struct sim_result){ 0 };
         if (tl)
                 tl->n = 0;
-        if (cfg->sample_interval_ms == 0 || nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0)
+        if (record)
+                *record = (struct sim_trace){ .step_us = w->step_us, .nlanes = nlanes };
+        if (nlanes == 0 || nlanes > SIM_EXEC_MAX_LANES || w->step_us == 0 || chooser_check(c, lv) < 0)
                 return -EINVAL;
         if (w->reset) {
                 err = w->reset(w);
                 if (err < 0)
                         return err;
         }
-        p = calloc(1, sizeof(*p));
-        if (!p)
+        backlog = calloc(3 * (size_t)nlanes, sizeof(double));
+        lane_cpu = calloc(nlanes, sizeof(unsigned));
+        if (!backlog || !lane_cpu)
                 return -ENOMEM;
-        p->backlog = calloc(3 * (size_t)nlanes, sizeof(double));
-        p->lane_cpu = calloc(nlanes, sizeof(unsigned));
-        if (!p->backlog || !p->lane_cpu) {
-                err = -ENOMEM;
-                goto out;
+        new_work = backlog + nlanes;
+        capacity = new_work + nlanes;
+        if (c->engine) {
+                err = chooser_engine_start(c->engine, b);
+                if (err < 0)
+                        return err;
         }
-        p->new_work = p->backlog + nlanes;
-        p->lane_capacity = p->new_work + nlanes;
-
-        /* The simulator observes backlog as CPU pressure; it has no hardware counters. */
-        err = controller_init(&p->ctl, &m->ladder, cfg, BL_NEEDS_PRESSURE, 0);
-        if (err < 0)
-                goto out;
-        p->ctl_ready = true;
-        sim_policy_inputs(&p->ctl, b, lv, &p->model);
-        observer_init(&p->obs, b, lv);
-        next_decision = (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
 
         for (;;) {
-                while (next_decision <= t) {
-                        const struct bl_sample *s = observer_sample(&p->obs, b, lv, next_decision);
+                unsigned level;
 
-                        if (controller_decide(&p->ctl, s, next_decision, p->d) > 0) {
-                                controller_switched(&p->ctl, p->d, next_decision);
-                                level = controller_state(&p->ctl);
-                                p->obs.active = lv->level[level].active;
-                        }
-                        if (tl) {
-                                err = sim_timeline_add(tl, next_decision, controller_demand(&p->ctl),
-                                                   m->class_of[level], energy_nj / 1000.0);
-                                if (err < 0)
-                                        goto out;
-                        }
-                        next_decision += controller_next_interval(&p->ctl, s);
-                        r->samples++;
-                }
-
-                /* In cluster and pair mode a lane's CPU follows from the level. */
-                if (lv->mode == BL_MODE_MP || level != placed) {
-                        place_lanes(b, lv, level, nlanes, p);
-                        placed = level;
-                }
-                err = w->begin_step(w, r->steps, t, p->lane_capacity, p->new_work);
+                err = choose(c, b, t, energy_nj, r, tl, &level);
                 if (err != 0)
                         break;
+                /* In cluster and pair mode a lane's CPU follows from the level. */
+                if (lv->mode == BL_MODE_MP || level != placed) {
+                        place_lanes(b, lv, level, nlanes, backlog, lane_cpu, capacity);
+                        placed = level;
+                }
+                err = w->begin_step(w, r->steps, t, capacity, new_work);
+                if (err != 0)
+                        break;
+                if (tl && !c->engine && (level != prev || t >= last_point + SIM_TIMELINE_US)) {
+                        last_point = t;
+                        err = sim_timeline_add(tl, t, NAN, level, energy_nj / 1000.0);
+                        if (err < 0)
+                                break;
+                }
                 for (unsigned i = 0; i < nlanes; i++)
-                        r->total_work += p->new_work[i];
-                err = exec_level_step_stalled(b, lv, level, prev, &p->stall, (double)w->step_us, nlanes,
-                                              p->backlog, p->new_work, &p->st);
+                        r->total_work += new_work[i];
+                err = exec_level_step_stalled(b, lv, level, prev, &stall, (double)w->step_us, nlanes, backlog,
+                                              new_work, &st);
                 if (err < 0)
                         break;
                 if (w->end_step)
-                        w->end_step(w, r->steps, t + w->step_us, p->backlog);
-
-                energy_nj += p->st.energy_nj;
-                late += p->st.backlog;
-                r->time_in[m->class_of[level]] += w->step_us;
-                r->switches += p->st.switched;
-                r->changes += p->st.changes;
-                observer_add(&p->obs, b, &p->st, w->step_us);
+                        w->end_step(w, r->steps, t + w->step_us, backlog);
+                if (record) {
+                        err = trace_append(record, &size, new_work);
+                        if (err < 0)
+                                break;
+                }
+                energy_nj += st.energy_nj;
+                late += st.backlog;
+                count_time(r, c, b, &st, level, w->step_us);
+                r->switches += st.switched;
+                r->changes += st.changes;
+                if (c->engine)
+                        observer_add(&c->engine->obs, b, &st, w->step_us);
                 prev = level;
                 r->steps++;
                 t += w->step_us;
         }
         if (err == 1)
                 err = 0;
+        if (err == 0 && tl && !c->engine && prev != SIM_LEVEL_NONE)
+                err = sim_timeline_add(tl, t, NAN, prev, energy_nj / 1000.0);
         sim_result_finish(r, energy_nj, late, w);
-out:
-        if (p && p->ctl_ready)
-                controller_done(&p->ctl);
-        if (p) {
-                free(p->backlog);
-                free(p->lane_cpu);
-        }
+        if (err < 0 && record)
+                trace_free(record);
         return err;
+}
+
+int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct sim_workload *w,
+                   const struct bl_config *cfg, struct sim_result *r, struct sim_timeline *tl)
+{
+        /* Kept off the stack: the controller and the sample are large. */
+        _cleanup_free_ struct engine_chooser *e = calloc(1, sizeof(*e));
+        struct chooser c = { .engine = e };
+        int err;
+
+        if (!e)
+                return -ENOMEM;
+        e->m = m;
+        e->cfg = cfg;
+        err = run_steps(b, &m->levels, w, &c, r, NULL, tl);
+        if (e->ctl_ready)
+                controller_done(&e->ctl);
+        return err;
+}
+
+int sim_run_fixed_level(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                        unsigned level, struct sim_result *r, struct sim_trace *record)
+{
+        struct chooser c = { .level = level };
+
+        return run_steps(b, lv, w, &c, r, record, NULL);
+}
+
+int sim_run_sequence(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                     const unsigned char *seq, size_t nseq, struct sim_result *r)
+{
+        struct chooser c = { .seq = seq, .nseq = nseq };
+
+        return run_steps(b, lv, w, &c, r, NULL, NULL);
+}
+
+int sim_run_levels_timeline(const struct sim_board *b, const struct sim_levels *lv, struct sim_workload *w,
+                            unsigned level, const unsigned char *seq, size_t nseq, struct sim_result *r,
+                            struct sim_timeline *tl)
+{
+        struct chooser c = { .level = level, .seq = seq, .nseq = nseq };
+
+        return run_steps(b, lv, w, &c, r, NULL, tl);
 }
 
 int sim_run_fixed(const struct sim_board *b, struct sim_workload *w, unsigned cluster, struct sim_result *r,
