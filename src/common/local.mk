@@ -1,6 +1,6 @@
 # Leaves shared by the programs: logging, reading and writing files,
-# durations, JSON writing, the cleanup macros. Nothing of the project below
-# them.
+# durations, JSON writing, the cleanup macros. They include nothing of the
+# project outside src/common.
 noinst_LIBRARIES += src/common/libblcommon.a
 src_common_libblcommon_a_SOURCES = \
 	src/common/cleanup.h \
