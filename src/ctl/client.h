@@ -11,6 +11,7 @@
 #include <systemd/sd-bus.h>
 
 #include "common/cleanup.h"
+#include "common/exit-status.h"
 
 #define SWITCH1_NAME "org.bigLittle.Switch1"
 #define SWITCH1_PATH "/org/bigLittle/Switch1"
@@ -18,9 +19,8 @@
 #define SWITCH1_ERROR_PREFIX "org.bigLittle.Switch1.Error."
 
 /* Exit statuses, documented in switchctl(1) EXIT STATUS. */
-#define EXIT_USAGE 64                   /* EX_USAGE, as bigLittled and blsim */
 #define EXIT_NOT_PERMITTED 4
-#define EXIT_NOT_RUNNING 69
+#define EXIT_NOT_RUNNING EXIT_UNAVAILABLE
 
 #define MSG_NOT_RUNNING "bigLittled is not running (no " SWITCH1_NAME " on the system bus)"
 #define MSG_NOT_PERMITTED "not permitted: run as root or grant org.bigLittle.Switch1.manage"
