@@ -5,7 +5,6 @@
  * baselines' pass-through preset it gets there at the first decision; the
  * simulator's own always-big score fixes the cluster from the first step and
  * needs no engine at all. */
-#include "core/sample.h"
 #include "policy/builtin.h"
 #include "policy/governor.h"
 

@@ -2,7 +2,6 @@
 /* The efficient end of the comparison: a demand of 0 whatever the load, so
  * the engine goes down to level 0 and stays there (the powersave governor on
  * the in-kernel switcher's virtual table). */
-#include "core/sample.h"
 #include "policy/builtin.h"
 
 static int always_little_init(void *state, const double *params)

@@ -33,10 +33,21 @@
 
 #define BL_POLICY_ABI 1
 
+/* Time, in microseconds (of CLOCK_MONOTONIC in the daemon, virtual in the
+ * simulator). */
 typedef uint64_t bl_usec_t;
+
+#define BL_USEC_PER_MSEC 1000ULL
+#define BL_USEC_PER_SEC 1000000ULL
 
 #define BL_CAPACITY_SCALE 1024U
 #define BL_POLICY_MAX_PARAMS 8
+
+/* The most CPUs a sample holds, and the most clusters (kinds of CPU, each
+ * with its own top capacity) a machine has: what a heuristic sizes
+ * per-CPU or per-cluster state by. */
+#define BL_MAX_CPUS 1024
+#define BL_MAX_CLUSTERS 8
 
 /* One CPU in one sample. */
 struct bl_cpu_sample {

@@ -22,7 +22,6 @@
  * range in capacity units: GOV_MIN_FREQ_DEFAULT. */
 #include <errno.h>
 
-#include "core/sample.h"
 #include "policy/builtin.h"
 #include "policy/governor.h"
 
@@ -124,7 +123,7 @@ static double conservative_score(void *state, const struct bl_sample *s, bl_usec
         if (cs->freq > active_top)
                 cs->freq = active_top;
 
-        load = gov_load_pct(sample_peak_demand(s), cs->freq);
+        load = gov_load_pct(bl_sample_peak_demand(s), cs->freq);
         if (load > cs->up_threshold) {
                 cs->down_skip = 0;
                 cs->freq = cs->freq + step < top ? cs->freq + step : top;

@@ -44,7 +44,6 @@
  * without). */
 #include <errno.h>
 
-#include "core/sample.h"
 #include "policy/builtin.h"
 #include "policy/governor.h"
 
@@ -198,7 +197,7 @@ static double exynos_score(void *state, const struct bl_sample *s, bl_usec_t now
         if (on_big && x->freq < x->down_freq)
                 x->freq = x->down_freq;
 
-        target = exynos_target(x, sample_peak_demand(s));
+        target = exynos_target(x, bl_sample_peak_demand(s));
         if (x->freq <= x->up_guard && target > x->up_freq)
                 target = x->up_freq;
         if (x->freq >= x->down_guard && target < x->up_freq)

@@ -28,7 +28,7 @@
  * idle spell: the governor sits at the bottom, and a bottom of 0 would make
  * any work a full load. */
 
-#include "core/sample.h"
+#include "policy/bl-policy.h"
 
 /* A demand above the capacity of any level (capacities are 16-bit in a
  * sample): the engine goes to the top level. */

@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <math.h>
 
-#include "core/sample.h"
 #include "policy/builtin.h"
 #include "policy/governor.h"
 

@@ -38,7 +38,6 @@
  * the bottom of the virtual range in capacity units: GOV_MIN_FREQ_DEFAULT. */
 #include <errno.h>
 
-#include "core/sample.h"
 #include "policy/builtin.h"
 #include "policy/governor.h"
 
@@ -166,7 +165,7 @@ static double interactive_score(void *state, const struct bl_sample *s, bl_usec_
         if (it->freq > active_top)
                 it->freq = active_top;
 
-        work = sample_peak_demand(s);
+        work = bl_sample_peak_demand(s);
         chosen = 100.0 * work / it->target_load;
         if (chosen > top)
                 chosen = top;

@@ -29,7 +29,6 @@
  * bottom of the virtual range in capacity units: GOV_MIN_FREQ_DEFAULT. */
 #include <errno.h>
 
-#include "core/sample.h"
 #include "policy/builtin.h"
 #include "policy/governor.h"
 
@@ -111,7 +110,7 @@ static double ondemand_score(void *state, const struct bl_sample *s, bl_usec_t n
                 return od->freq;
         }
 
-        load = gov_load_pct(sample_peak_demand(s), od->freq);
+        load = gov_load_pct(bl_sample_peak_demand(s), od->freq);
         if (load > od->up_threshold) {
                 if (od->freq < top)
                         od->skip = od->sampling_down_factor - 1;

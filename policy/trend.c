@@ -42,7 +42,6 @@
 #define TREND_MIN_INTERVAL_MS 5
 #define TREND_MAX_POINTS (TREND_MAX_WINDOW_MS / TREND_MIN_INTERVAL_MS)
 #define TREND_MIN_POINTS 3
-#define USEC_PER_MSEC 1000U
 
 enum {
         TREND_WINDOW_MS,
@@ -115,8 +114,8 @@ static int trend_init(void *state, const double *params)
                         return -EINVAL;
         if (!horizon_fits(params))
                 return -EINVAL;
-        t->window = (bl_usec_t)params[TREND_WINDOW_MS] * USEC_PER_MSEC;
-        t->horizon = (bl_usec_t)params[TREND_HORIZON_MS] * USEC_PER_MSEC;
+        t->window = (bl_usec_t)params[TREND_WINDOW_MS] * BL_USEC_PER_MSEC;
+        t->horizon = (bl_usec_t)params[TREND_HORIZON_MS] * BL_USEC_PER_MSEC;
         t->max_predicted = params[TREND_MAX_PREDICTED_PCT] / 100.0;
         t->first = 0;
         t->count = 0;

@@ -4,20 +4,20 @@
 #include "backends/backend.h"
 #include "backends/sysfs.h"
 
-int backend_read_online(const bl_cpuset *cpus, bl_cpuset *online)
+int backend_read_online(const bl_cpumask *cpus, bl_cpumask *online)
 {
         return cpu_online_read_set(cpus, online);
 }
 
-int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpuset *cpus,
-                   bl_cpuset *online)
+int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpumask *cpus,
+                   bl_cpumask *online)
 {
-        bl_cpuset read;
+        bl_cpumask read;
         int r;
 
         if (b && ops->online) {
                 ops->online(b, online);
-                cpuset_and(online, cpus);
+                cpumask_and(online, cpus);
                 return 0;
         }
         r = backend_read_online(cpus, &read);

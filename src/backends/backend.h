@@ -34,7 +34,7 @@ struct bl_backend_ops {
         /* 'detail' receives a short description of the writes made.
          * Returns 0, a negative errno, or BL_BACKEND_NO_EFFECT ('detail'
          * then says what the kernel ignored). */
-        int (*apply)(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size);
+        int (*apply)(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size);
         /* Puts back what open() found. */
         int (*restore)(struct bl_backend *b, char *detail, size_t size);
         void (*free)(struct bl_backend *b);
@@ -52,11 +52,11 @@ struct bl_backend_ops {
          * open (an administrator took one offline or brought it back). What
          * they set is what restore() puts back for them, so that leaving
          * does not undo their change. Returns 0 or the read's -errno. */
-        int (*adopt)(struct bl_backend *b, const bl_cpuset *cpus);
+        int (*adopt)(struct bl_backend *b, const bl_cpumask *cpus);
         /* Optional, for backends that take CPUs on and offline: the online
          * CPUs as its last open(), apply() or restore() found or left them,
          * without asking the kernel again (it read them as it wrote). */
-        void (*online)(const struct bl_backend *b, bl_cpuset *online);
+        void (*online)(const struct bl_backend *b, bl_cpumask *online);
         /* What one switch is believed to cost before any is measured: the
          * start of the daemon's estimate (core/switch-cost.h). */
         struct bl_switch_cost prior;
@@ -106,12 +106,12 @@ extern const struct bl_backend_ops backend_switcher;
  * online(), read from the kernel otherwise (a backend that does not take
  * CPUs offline may still run beside someone who does). Returns 0 or the
  * first unreadable CPU's -errno ('online' then unchanged). */
-int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpuset *cpus,
-                   bl_cpuset *online);
+int backend_online(const struct bl_backend_ops *ops, const struct bl_backend *b, const bl_cpumask *cpus,
+                   bl_cpumask *online);
 
 /* The online CPUs among 'cpus', read from the kernel: for what the daemon
  * did not do itself. Returns 0 or the first unreadable CPU's -errno. */
-int backend_read_online(const bl_cpuset *cpus, bl_cpuset *online);
+int backend_read_online(const bl_cpumask *cpus, bl_cpumask *online);
 
 /* The backend for a configured kind; for auto, the first of the backends
  * auto may pick (the switcher, hotplug, cpufreq, in that order) whose

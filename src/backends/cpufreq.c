@@ -15,7 +15,7 @@
 
 struct cpufreq_policy {
         unsigned id;                    /* policyN */
-        bl_cpuset cpus;                 /* related_cpus: online or not */
+        bl_cpumask cpus;                /* related_cpus: online or not */
         unsigned min_khz;               /* cpuinfo_min_freq, the lowest operating point */
         unsigned saved_khz;             /* scaling_max_freq found at open(), put back on close */
         /* scaling_max_freq is one request among several (thermal, other
@@ -117,7 +117,7 @@ static int policy_read(struct cpufreq_policy *p, unsigned id, struct bl_diag *di
         policy_path(id, "related_cpus", path, sizeof(path));
         r = read_line(path, value, sizeof(value));
         if (r >= 0)
-                r = cpuset_parse_words(&p->cpus, value);
+                r = cpumask_parse_words(&p->cpus, value);
         if (r < 0) {
                 diag_add(diag, "cpufreq: policy%u/related_cpus: %s", id, strerror(-r));
                 return r;
@@ -326,28 +326,28 @@ static bool caps_ignored(const struct bl_backend *b, char *detail, size_t size)
         return true;
 }
 
-static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
+static int cpufreq_apply(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size)
 {
         unsigned asked_before[BL_MAX_CPUS];
         struct sysfs_write_stats st;
-        bl_cpuset capped;
+        bl_cpumask capped;
         char list[256];
         int r;
 
-        if (cpuset_empty(cpus)) {
+        if (cpumask_empty(cpus)) {
                 snprintf(detail, size, "no CPU was asked for");
                 return -EINVAL;
         }
-        cpuset_zero(&capped);
+        cpumask_zero(&capped);
         for (unsigned i = 0; i < b->npolicies; i++) {
                 struct cpufreq_policy *p = &b->policies[i];
-                bl_cpuset used = p->cpus;
+                bl_cpumask used = p->cpus;
 
-                cpuset_and(&used, cpus);
-                p->capped = cpuset_empty(&used);
+                cpumask_and(&used, cpus);
+                p->capped = cpumask_empty(&used);
                 p->want_khz = p->capped ? p->min_khz : p->saved_khz;
                 if (p->capped)
-                        cpuset_or(&capped, &p->cpus);
+                        cpumask_or(&capped, &p->cpus);
         }
         for (unsigned i = 0; i < b->npolicies; i++)
                 asked_before[i] = b->policies[i].asked_khz;
@@ -355,7 +355,7 @@ static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *deta
         r = change(b, true, &st, detail, size);
         if (r < 0)
                 return r;
-        if (!cpuset_empty(&capped) && caps_ignored(b, detail, size)) {
+        if (!cpumask_empty(&capped) && caps_ignored(b, detail, size)) {
                 /* Nothing slower than before: the level is not there to
                  * be had. Whatever was raised goes back, so that the
                  * kernel stays at the level the daemon thinks it is at. */
@@ -367,10 +367,10 @@ static int cpufreq_apply(struct bl_backend *b, const bl_cpuset *cpus, char *deta
                         sysfs_append(detail, size, "; could not undo every earlier write");
                 return undo_failed ? -EIO : BL_BACKEND_NO_EFFECT;
         }
-        if (cpuset_empty(&capped)) {
+        if (cpumask_empty(&capped)) {
                 snprintf(detail, size, "nothing capped");
         } else {
-                cpuset_format(&capped, list, sizeof(list));
+                cpumask_format(&capped, list, sizeof(list));
                 snprintf(detail, size, "capped %s", list);
         }
         sysfs_describe_writes(&st, detail, size);

@@ -17,7 +17,7 @@
 /* A group's setting, in the forms both managers need. */
 struct group_value {
         bool unrestricted;              /* "" or no bytes: whatever the parent allows */
-        bl_cpuset cpus;                 /* when restricted */
+        bl_cpumask cpus;                /* when restricted */
         char text[CPUSET_TEXT_MAX];     /* cgroupfs: the text as read, or to write */
         struct systemd_cpus mask;       /* systemd: the bytes as read, or to write */
 };
@@ -34,19 +34,19 @@ struct group {
 struct bl_backend {
         enum bl_cpuset_manager manager; /* SYSTEMD or CGROUPFS */
         sd_bus *bus;                    /* systemd */
-        bl_cpuset all;                  /* what an unrestricted group may use */
+        bl_cpumask all;                 /* what an unrestricted group may use */
         unsigned ngroups;
         struct group groups[BL_CPUSET_MAX_GROUPS];
 };
 
-int cpuset_group_target(const bl_cpuset *level, bool unrestricted, const bl_cpuset *recorded,
-                        const bl_cpuset *all, bl_cpuset *ret)
+int cpuset_group_target(const bl_cpumask *level, bool unrestricted, const bl_cpumask *recorded,
+                        const bl_cpumask *all, bl_cpumask *ret)
 {
-        const bl_cpuset *allowed = unrestricted ? all : recorded;
+        const bl_cpumask *allowed = unrestricted ? all : recorded;
 
         *ret = *level;
-        cpuset_and(ret, allowed);
-        return !cpuset_empty(ret) && !cpuset_equal(ret, allowed);
+        cpumask_and(ret, allowed);
+        return !cpumask_empty(ret) && !cpumask_equal(ret, allowed);
 }
 
 /* systemd names a group's unit after the last component of its path. */
@@ -63,12 +63,12 @@ static int value_from_text(const char *text, struct group_value *v)
 
         if (strlen(text) >= sizeof(v->text))
                 return -E2BIG;
-        r = cpuset_parse(&v->cpus, text);
+        r = cpumask_parse(&v->cpus, text);
         if (r < 0)
                 return r;
         snprintf(v->text, sizeof(v->text), "%s", text);
         systemd_cpus_from_set(&v->cpus, &v->mask);
-        v->unrestricted = cpuset_empty(&v->cpus);
+        v->unrestricted = cpumask_empty(&v->cpus);
         return 0;
 }
 
@@ -76,15 +76,15 @@ static void value_from_mask(const struct systemd_cpus *mask, struct group_value 
 {
         v->mask = *mask;
         systemd_cpus_to_set(mask, &v->cpus);
-        cpuset_format(&v->cpus, v->text, sizeof(v->text));
-        v->unrestricted = cpuset_empty(&v->cpus);
+        cpumask_format(&v->cpus, v->text, sizeof(v->text));
+        v->unrestricted = cpumask_empty(&v->cpus);
 }
 
-static void value_from_set(const bl_cpuset *set, struct group_value *v)
+static void value_from_set(const bl_cpumask *set, struct group_value *v)
 {
         v->unrestricted = false;
         v->cpus = *set;
-        cpuset_format(set, v->text, sizeof(v->text));
+        cpumask_format(set, v->text, sizeof(v->text));
         systemd_cpus_from_set(set, &v->mask);
 }
 
@@ -92,7 +92,7 @@ static void value_from_set(const bl_cpuset *set, struct group_value *v)
  * trailing zero bytes). */
 static bool value_same(const struct group_value *a, const struct group_value *b)
 {
-        return a->unrestricted == b->unrestricted && (a->unrestricted || cpuset_equal(&a->cpus, &b->cpus));
+        return a->unrestricted == b->unrestricted && (a->unrestricted || cpumask_equal(&a->cpus, &b->cpus));
 }
 
 static void value_describe(const struct group_value *v, char *buf, size_t size)
@@ -100,7 +100,7 @@ static void value_describe(const struct group_value *v, char *buf, size_t size)
         if (v->unrestricted)
                 snprintf(buf, size, "unrestricted");
         else
-                cpuset_format(&v->cpus, buf, size);
+                cpumask_format(&v->cpus, buf, size);
 }
 
 /* DIR/FILE under the cgroup root; DIR "" is the root itself. */
@@ -273,18 +273,18 @@ static void describe(const struct bl_backend *b, bool want, char *detail, size_t
         sysfs_append(detail, size, " (%s)", cpuset_manager_to_string(b->manager));
 }
 
-static int cpuset_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
+static int cpuset_apply(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size)
 {
         struct sysfs_write_stats st;
         int r;
 
-        if (cpuset_empty(cpus)) {
+        if (cpumask_empty(cpus)) {
                 snprintf(detail, size, "no CPU was asked for");
                 return -EINVAL;
         }
         for (unsigned i = 0; i < b->ngroups; i++) {
                 struct group *g = &b->groups[i];
-                bl_cpuset target;
+                bl_cpumask target;
 
                 if (cpuset_group_target(cpus, g->saved.unrestricted, &g->saved.cpus, &b->all, &target))
                         value_from_set(&target, &g->want);
@@ -420,15 +420,15 @@ static int pick_manager(struct bl_backend *b, enum bl_cpuset_manager configured,
 }
 
 /* The CPUs of level k; in pair mode, of every pair at that level. */
-static void level_cpus(const struct bl_ladder *l, unsigned k, bl_cpuset *ret)
+static void level_cpus(const struct bl_ladder *l, unsigned k, bl_cpumask *ret)
 {
         if (l->mode != BL_MODE_PAIR) {
                 *ret = l->levels[k].cpus;
                 return;
         }
-        cpuset_zero(ret);
+        cpumask_zero(ret);
         for (unsigned p = 0; p < l->npairs; p++)
-                cpuset_set(ret, k == 0 ? l->pairs[p].little : l->pairs[p].big);
+                cpumask_set(ret, k == 0 ? l->pairs[p].little : l->pairs[p].big);
 }
 
 /* A group set to CPUs some level does not have keeps its own setting there
@@ -441,12 +441,12 @@ static void warn_disjoint_levels(const struct bl_backend *b, const struct bl_lad
                 unsigned n = 0;
 
                 for (unsigned k = 0; k < l->nlevels; k++) {
-                        bl_cpuset cpus, target;
+                        bl_cpumask cpus, target;
 
                         level_cpus(l, k, &cpus);
                         (void)cpuset_group_target(&cpus, g->saved.unrestricted, &g->saved.cpus, &b->all,
                                                   &target);
-                        if (!cpuset_empty(&target))
+                        if (!cpumask_empty(&target))
                                 continue;
                         sysfs_append(names, sizeof(names), "%s%s", n++ ? ", " : "", l->levels[k].name);
                 }
@@ -578,9 +578,9 @@ static int check_saved_values(const struct cpuset_saved *s, char *detail, size_t
         for (unsigned i = 0; i < s->ngroups; i++) {
                 const struct cpuset_saved_group *g = &s->groups[i];
                 struct systemd_cpus mask;
-                bl_cpuset cpus;
+                bl_cpumask cpus;
 
-                if (s->manager == BL_CPUSET_MANAGER_CGROUPFS && cpuset_parse(&cpus, g->value) < 0) {
+                if (s->manager == BL_CPUSET_MANAGER_CGROUPFS && cpumask_parse(&cpus, g->value) < 0) {
                         snprintf(detail, size, "group: %.64s: expected a CPU list, got \"%.32s\"", g->path,
                                  g->value);
                         return -EINVAL;

@@ -16,7 +16,7 @@
  *                                CPUs 0-5) */
 
 #include "core/config.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* The longest cpuset.cpus text kept. */
 #define CPUSET_TEXT_MAX 1024
@@ -26,8 +26,8 @@
  * 0. Otherwise 'ret' gets the level's CPUs within the setting ('all' when
  * unrestricted) and it returns 1; a result equal to the whole setting also
  * returns 0, so that an unrestricted group stays unrestricted. */
-int cpuset_group_target(const bl_cpuset *level, bool unrestricted, const bl_cpuset *recorded,
-                        const bl_cpuset *all, bl_cpuset *ret);
+int cpuset_group_target(const bl_cpumask *level, bool unrestricted, const bl_cpumask *recorded,
+                        const bl_cpumask *all, bl_cpumask *ret);
 
 struct cpuset_saved_group {
         char path[BL_CPUSET_GROUP_MAX];

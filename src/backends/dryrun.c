@@ -22,11 +22,11 @@ static int dryrun_open(struct bl_backend **ret, const struct bl_topology *t, con
         return 0;
 }
 
-static int dryrun_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
+static int dryrun_apply(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size)
 {
         char list[256];
 
-        cpuset_format(cpus, list, sizeof(list));
+        cpumask_format(cpus, list, sizeof(list));
         snprintf(detail, size, "dry run: would run on %s", list);
         return 0;
 }

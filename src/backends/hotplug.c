@@ -9,44 +9,44 @@
 #include "backends/sysfs.h"
 
 struct bl_backend {
-        bl_cpuset present;
-        bl_cpuset can_offline;
-        bl_cpuset saved;        /* online set found at open(), restored on close */
+        bl_cpumask present;
+        bl_cpumask can_offline;
+        bl_cpumask saved;       /* online set found at open(), restored on close */
         /* The online set as read before a plan and followed through its
          * writes, each read back as it was made (an unreadable file leaves
          * it as it was; a refused plan has it read again). */
-        bl_cpuset online;
+        bl_cpumask online;
         struct hotplug_step steps[BL_MAX_CPUS];
         struct sysfs_undo undo;         /* the steps of the plan running */
 };
 
-int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpuset *can_offline,
+int hotplug_plan(const bl_cpumask *current, const bl_cpumask *target, const bl_cpumask *can_offline,
                  struct hotplug_step *steps, unsigned max)
 {
-        bl_cpuset result = *target, fixed = *current, bring_up = *target, take_down = *current;
+        bl_cpumask result = *target, fixed = *current, bring_up = *target, take_down = *current;
         unsigned n = 0, span;
 
         /* CPUs the kernel will not take offline keep whatever state they have. */
-        cpuset_andnot(&fixed, can_offline);
-        cpuset_and(&result, can_offline);
-        cpuset_or(&result, &fixed);
-        if (cpuset_empty(&result))
+        cpumask_andnot(&fixed, can_offline);
+        cpumask_and(&result, can_offline);
+        cpumask_or(&result, &fixed);
+        if (cpumask_empty(&result))
                 return -EINVAL;
 
-        cpuset_andnot(&bring_up, current);
-        cpuset_and(&bring_up, can_offline);
-        cpuset_andnot(&take_down, &result);
+        cpumask_andnot(&bring_up, current);
+        cpumask_and(&bring_up, can_offline);
+        cpumask_andnot(&take_down, &result);
 
-        span = cpuset_span(&bring_up);
+        span = cpumask_span(&bring_up);
         for (unsigned cpu = 0; cpu < span; cpu++) {
-                if (!cpuset_isset(&bring_up, cpu))
+                if (!cpumask_isset(&bring_up, cpu))
                         continue;
                 if (n >= max)
                         return -ENOBUFS;
                 steps[n++] = (struct hotplug_step){ .cpu = cpu, .online = true };
         }
-        for (unsigned cpu = cpuset_span(&take_down); cpu-- > 0;) {
-                if (!cpuset_isset(&take_down, cpu))
+        for (unsigned cpu = cpumask_span(&take_down); cpu-- > 0;) {
+                if (!cpumask_isset(&take_down, cpu))
                         continue;
                 if (n >= max)
                         return -ENOBUFS;
@@ -71,7 +71,7 @@ enum plan_mode {
  * returns 0 and leaves the failures in 'st', the first one described.
  * 'st->retries' gets the writes the kernel refused for a moment. 'online'
  * (the online CPUs before) follows the writes that went through. */
-static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, bl_cpuset *online,
+static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, bl_cpumask *online,
                     struct sysfs_write_stats *st, char *detail, size_t size)
 {
         *st = (struct sysfs_write_stats){ 0 };
@@ -85,9 +85,9 @@ static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, bl_cp
                 if (r == 0) {
                         /* The write was read back: no need to read it again. */
                         if (step->online)
-                                cpuset_set(online, step->cpu);
+                                cpumask_set(online, step->cpu);
                         else
-                                cpuset_clear(online, step->cpu);
+                                cpumask_clear(online, step->cpu);
                         st->writes++;
                         st->retries += tries > 1 ? tries - 1 : 0;
                         if (mode == PLAN_EVERY_CPU)
@@ -127,11 +127,11 @@ static int run_plan(struct bl_backend *b, int nsteps, enum plan_mode mode, bl_cp
 
 /* "online 0,4-7", and the retries when the kernel refused for a moment:
  * a refusal that passed is still reported. */
-static void describe(const bl_cpuset *online, unsigned retries, char *detail, size_t size)
+static void describe(const bl_cpumask *online, unsigned retries, char *detail, size_t size)
 {
         char list[256];
 
-        cpuset_format(online, list, sizeof(list));
+        cpumask_format(online, list, sizeof(list));
         snprintf(detail, size, "online %s", list);
         if (retries)
                 sysfs_append(detail, size, "; %u retr%s", retries, retries == 1 ? "y" : "ies");
@@ -143,15 +143,16 @@ static const char *online_error(int r)
 }
 
 /* "; cpu6: online reads neither 0 nor 1, left as it is" */
-static void describe_unreadable(const bl_cpuset *unreadable, unsigned first, int error, char *detail, size_t size)
+static void describe_unreadable(const bl_cpumask *unreadable, unsigned first, int error, char *detail,
+                                size_t size)
 {
         char list[256];
 
-        if (cpuset_count(unreadable) == 1) {
+        if (cpumask_count(unreadable) == 1) {
                 sysfs_append(detail, size, "; cpu%u: online %s, left as it is", first, online_error(error));
                 return;
         }
-        cpuset_format(unreadable, list, sizeof(list));
+        cpumask_format(unreadable, list, sizeof(list));
         sysfs_append(detail, size, "; CPUs %s: online unreadable (cpu%u: %s), left as they are", list, first,
                      online_error(error));
 }
@@ -162,10 +163,10 @@ static void describe_unreadable(const bl_cpuset *unreadable, unsigned first, int
  * is, every switch and the restore failing as long as the file stays bad.
  * A switch then goes through for the others; a restore puts back every CPU
  * it can and fails, so that the state stays saved for the next start. */
-static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum plan_mode mode, char *detail,
+static int hotplug_apply_set(struct bl_backend *b, const bl_cpumask *want, enum plan_mode mode, char *detail,
                              size_t size)
 {
-        bl_cpuset current, here, unreadable, target = *want, can_offline = b->can_offline;
+        bl_cpumask current, here, unreadable, target = *want, can_offline = b->can_offline;
         struct sysfs_write_stats st;
         char failure[192] = "";
         unsigned first = 0;
@@ -178,9 +179,9 @@ static int hotplug_apply_set(struct bl_backend *b, const bl_cpuset *want, enum p
         read_error = cpu_online_read_each(&here, &current, &unreadable, &first);
         if (!read_error)
                 b->online = current;
-        cpuset_andnot(&here, &unreadable);
-        cpuset_and(&target, &here);
-        cpuset_and(&can_offline, &here);
+        cpumask_andnot(&here, &unreadable);
+        cpumask_and(&target, &here);
+        cpumask_and(&can_offline, &here);
         n = hotplug_plan(&current, &target, &can_offline, b->steps, BL_MAX_CPUS);
         if (n < 0) {
                 snprintf(detail, size, "no CPU would stay online");
@@ -219,7 +220,7 @@ static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, co
         struct bl_backend *b;
         int r;
 
-        if (cpuset_empty(&t->can_offline)) {
+        if (cpumask_empty(&t->can_offline)) {
                 diag_add(diag, "hotplug: no CPU can be taken offline on this machine");
                 return -EOPNOTSUPP;
         }
@@ -239,12 +240,12 @@ static int hotplug_open(struct bl_backend **ret, const struct bl_topology *t, co
         return 0;
 }
 
-static int hotplug_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
+static int hotplug_apply(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size)
 {
-        bl_cpuset outside = *cpus;
+        bl_cpumask outside = *cpus;
 
-        cpuset_andnot(&outside, &b->present);
-        if (!cpuset_empty(&outside)) {
+        cpumask_andnot(&outside, &b->present);
+        if (!cpumask_empty(&outside)) {
                 snprintf(detail, size, "CPUs that are not present were asked for");
                 return -EINVAL;
         }
@@ -272,7 +273,7 @@ static int hotplug_save(struct bl_backend *b, char *buf, size_t size)
                 return -ENOBUFS;
         memcpy(buf, key, sizeof(key));
         len = sizeof(key) - 1;
-        len += cpuset_format(&b->saved, buf + len, size - len);
+        len += cpumask_format(&b->saved, buf + len, size - len);
         if (len + 2 > size)
                 return -ENOBUFS;
         buf[len++] = '\n';
@@ -282,27 +283,27 @@ static int hotplug_save(struct bl_backend *b, char *buf, size_t size)
 
 /* "online=LIST" is the only setting; anything else means the file was not
  * written by this backend, and nothing is touched. */
-static int parse_saved(const struct bl_topology *t, char *text, bl_cpuset *online, char *detail, size_t size)
+static int parse_saved(const struct bl_topology *t, char *text, bl_cpumask *online, char *detail, size_t size)
 {
         char *value, list[256];
-        bl_cpuset outside;
+        bl_cpumask outside;
         int r;
 
         r = backend_saved_value(text, "online", "hotplug", &value, detail, size);
         if (r < 0)
                 return r;
-        if (cpuset_parse(online, value) < 0) {
+        if (cpumask_parse(online, value) < 0) {
                 snprintf(detail, size, "online: expected a CPU list, got \"%.64s\"", value);
                 return -EINVAL;
         }
-        if (cpuset_empty(online)) {
+        if (cpumask_empty(online)) {
                 snprintf(detail, size, "online: no CPU at all");
                 return -EINVAL;
         }
         outside = *online;
-        cpuset_andnot(&outside, &t->present);
-        if (!cpuset_empty(&outside)) {
-                cpuset_format(&outside, list, sizeof(list));
+        cpumask_andnot(&outside, &t->present);
+        if (!cpumask_empty(&outside)) {
+                cpumask_format(&outside, list, sizeof(list));
                 snprintf(detail, size, "online: names CPUs this machine does not have (%s)", list);
                 return -EINVAL;
         }
@@ -313,7 +314,7 @@ static int hotplug_restore_saved(const struct bl_topology *t, const char *text, 
 {
         struct bl_backend *b;
         char *copy;
-        bl_cpuset online;
+        bl_cpumask online;
         int r;
 
         copy = strdup(text);
@@ -334,17 +335,17 @@ static int hotplug_restore_saved(const struct bl_topology *t, const char *text, 
         return r;
 }
 
-static int hotplug_adopt(struct bl_backend *b, const bl_cpuset *cpus)
+static int hotplug_adopt(struct bl_backend *b, const bl_cpumask *cpus)
 {
-        bl_cpuset online, keep = b->saved;
+        bl_cpumask online, keep = b->saved;
         int r;
 
         r = cpu_online_read_set(&b->present, &online);
         if (r < 0)
                 return r;
-        cpuset_and(&online, cpus);
-        cpuset_andnot(&keep, cpus);
-        cpuset_or(&keep, &online);
+        cpumask_and(&online, cpus);
+        cpumask_andnot(&keep, cpus);
+        cpumask_or(&keep, &online);
         b->saved = keep;
         return 0;
 }
@@ -353,16 +354,16 @@ static bool hotplug_probe(const struct bl_topology *t, char *why, size_t size)
 {
         char list[256];
 
-        if (cpuset_empty(&t->can_offline)) {
+        if (cpumask_empty(&t->can_offline)) {
                 snprintf(why, size, "no CPU can be taken offline");
                 return false;
         }
-        cpuset_format(&t->can_offline, list, sizeof(list));
+        cpumask_format(&t->can_offline, list, sizeof(list));
         snprintf(why, size, "CPUs %s can be taken offline", list);
         return true;
 }
 
-static void hotplug_online(const struct bl_backend *b, bl_cpuset *online)
+static void hotplug_online(const struct bl_backend *b, bl_cpumask *online)
 {
         *online = b->online;
 }

@@ -4,7 +4,7 @@
 /* The hotplug backend switches clusters by taking CPUs online and offline.
  * The ordering is a pure function so that it can be tested on its own. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 struct hotplug_step {
         unsigned cpu;
@@ -17,5 +17,5 @@ struct hotplug_step {
  * so the machine never runs on fewer CPUs than either level has. Returns
  * the number of steps, -EINVAL if the result would leave no CPU online, or
  * -ENOBUFS if 'max' steps are not enough. */
-int hotplug_plan(const bl_cpuset *current, const bl_cpuset *target, const bl_cpuset *can_offline,
+int hotplug_plan(const bl_cpumask *current, const bl_cpumask *target, const bl_cpumask *can_offline,
                  struct hotplug_step *steps, unsigned max);

@@ -333,31 +333,31 @@ static int change(struct bl_backend *b, bool all_or_nothing, struct sysfs_write_
 /* Each pair runs big when the level asks for its big CPU; a pair none of
  * whose CPUs is asked for (the daemon leaves out CPUs others took offline)
  * stays where it is. */
-static int switcher_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
+static int switcher_apply(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size)
 {
         struct logical_cpu before[BL_MAX_PAIRS];
         struct sysfs_write_stats st;
-        bl_cpuset on_big, on_little;
+        bl_cpumask on_big, on_little;
         char list[128];
         int r;
 
-        if (cpuset_empty(cpus)) {
+        if (cpumask_empty(cpus)) {
                 snprintf(detail, size, "no CPU was asked for");
                 return -EINVAL;
         }
         memcpy(before, b->cpus, b->n * sizeof(before[0]));
-        cpuset_zero(&on_big);
-        cpuset_zero(&on_little);
+        cpumask_zero(&on_big);
+        cpumask_zero(&on_little);
         for (unsigned i = 0; i < b->n; i++) {
                 struct logical_cpu *c = &b->cpus[i];
-                bool big = cpuset_isset(cpus, c->big_token) ? true
-                           : cpuset_isset(cpus, c->little_token) ? false
+                bool big = cpumask_isset(cpus, c->big_token) ? true
+                           : cpumask_isset(cpus, c->little_token) ? false
                                                                    : c->big;
 
                 c->want_min_khz = big ? c->big_min_khz : c->bottom_khz;
                 c->want_max_khz = big ? c->top_khz : c->little_max_khz;
                 c->big = big;
-                cpuset_set(big ? &on_big : &on_little, c->cpu);
+                cpumask_set(big ? &on_big : &on_little, c->cpu);
         }
         detail[0] = '\0';
         r = change(b, true, &st, detail, size);
@@ -366,13 +366,13 @@ static int switcher_apply(struct bl_backend *b, const bl_cpuset *cpus, char *det
                 memcpy(b->cpus, before, b->n * sizeof(before[0]));
                 return r;
         }
-        if (!cpuset_empty(&on_big)) {
-                cpuset_format(&on_big, list, sizeof(list));
+        if (!cpumask_empty(&on_big)) {
+                cpumask_format(&on_big, list, sizeof(list));
                 sysfs_append(detail, size, "big: cpu %s", list);
         }
-        if (!cpuset_empty(&on_little)) {
-                cpuset_format(&on_little, list, sizeof(list));
-                sysfs_append(detail, size, "%slittle: cpu %s", cpuset_empty(&on_big) ? "" : ", ", list);
+        if (!cpumask_empty(&on_little)) {
+                cpumask_format(&on_little, list, sizeof(list));
+                sysfs_append(detail, size, "%slittle: cpu %s", cpumask_empty(&on_big) ? "" : ", ", list);
         }
         sysfs_describe_writes(&st, detail, size);
         return 0;

@@ -125,14 +125,14 @@ static bool cpu_exists(unsigned cpu)
         return access(path, F_OK) == 0;
 }
 
-void cpu_present_set(const bl_cpuset *cpus, bl_cpuset *present)
+void cpu_present_set(const bl_cpumask *cpus, bl_cpumask *present)
 {
-        unsigned span = cpuset_span(cpus);
+        unsigned span = cpumask_span(cpus);
 
-        cpuset_zero(present);
+        cpumask_zero(present);
         for (unsigned cpu = 0; cpu < span; cpu++)
-                if (cpuset_isset(cpus, cpu) && cpu_exists(cpu))
-                        cpuset_set(present, cpu);
+                if (cpumask_isset(cpus, cpu) && cpu_exists(cpu))
+                        cpumask_set(present, cpu);
 }
 
 /* Reads cpuN/online. A CPU without the file cannot go offline and is
@@ -172,36 +172,36 @@ int cpu_online_write(unsigned cpu, bool online, unsigned *tries)
         return strcmp(value, online ? "1" : "0") == 0 ? 0 : SYSFS_IGNORED;
 }
 
-int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online)
+int cpu_online_read_set(const bl_cpumask *cpus, bl_cpumask *online)
 {
-        bl_cpuset unreadable;
+        bl_cpumask unreadable;
         unsigned first;
 
         return cpu_online_read_each(cpus, online, &unreadable, &first);
 }
 
-int cpu_online_read_each(const bl_cpuset *cpus, bl_cpuset *online, bl_cpuset *unreadable, unsigned *first)
+int cpu_online_read_each(const bl_cpumask *cpus, bl_cpumask *online, bl_cpumask *unreadable, unsigned *first)
 {
-        unsigned span = cpuset_span(cpus);
+        unsigned span = cpumask_span(cpus);
         int error = 0;
 
-        cpuset_zero(online);
-        cpuset_zero(unreadable);
+        cpumask_zero(online);
+        cpumask_zero(unreadable);
         for (unsigned cpu = 0; cpu < span; cpu++) {
                 bool on;
                 int r;
 
-                if (!cpuset_isset(cpus, cpu))
+                if (!cpumask_isset(cpus, cpu))
                         continue;
                 r = cpu_online_read(cpu, &on);
                 if (r < 0) {
-                        cpuset_set(unreadable, cpu);
+                        cpumask_set(unreadable, cpu);
                         if (error == 0) {
                                 error = r;
                                 *first = cpu;
                         }
                 } else if (on) {
-                        cpuset_set(online, cpu);
+                        cpumask_set(online, cpu);
                 }
         }
         return error;

@@ -5,7 +5,7 @@
  * refuses for a moment, read back, and undone as a whole when a later write
  * of the same change fails. Also the CPU hotplug files. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* Writes at most this many times before giving up on a refused write. */
 #define SYSFS_WRITE_TRIES 3
@@ -72,7 +72,7 @@ void sysfs_describe_writes(const struct sysfs_write_stats *st, char *detail, siz
 
 /* The CPUs of 'cpus' whose cpuN directory is there: those that were not
  * unplugged for good since. */
-void cpu_present_set(const bl_cpuset *cpus, bl_cpuset *present);
+void cpu_present_set(const bl_cpumask *cpus, bl_cpumask *present);
 /* cpu_online_write(): the kernel took the write and kept the CPU as it was. */
 #define SYSFS_IGNORED 1
 
@@ -85,8 +85,8 @@ int cpu_online_write(unsigned cpu, bool online, unsigned *tries);
 void cpu_online_path(unsigned cpu, char *buf, size_t size);
 /* Online state of every CPU in 'cpus' (others left out of 'online').
  * Returns 0, or the first unreadable CPU's -errno (cpu_online_read_each()). */
-int cpu_online_read_set(const bl_cpuset *cpus, bl_cpuset *online);
+int cpu_online_read_set(const bl_cpumask *cpus, bl_cpumask *online);
 /* The same, but a CPU whose file cannot be read, or reads neither 0 nor 1,
  * goes to 'unreadable' and the others are still read. Returns 0, or the
  * first unreadable CPU's -errno with that CPU in '*first'. */
-int cpu_online_read_each(const bl_cpuset *cpus, bl_cpuset *online, bl_cpuset *unreadable, unsigned *first);
+int cpu_online_read_each(const bl_cpumask *cpus, bl_cpumask *online, bl_cpumask *unreadable, unsigned *first);

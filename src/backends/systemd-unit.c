@@ -11,14 +11,14 @@
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"
 #define SYSTEMD_MANAGER "org.freedesktop.systemd1.Manager"
 
-void systemd_cpus_from_set(const bl_cpuset *set, struct systemd_cpus *ret)
+void systemd_cpus_from_set(const bl_cpumask *set, struct systemd_cpus *ret)
 {
-        unsigned span = cpuset_span(set);
+        unsigned span = cpumask_span(set);
 
         memset(ret, 0, sizeof(*ret));
         ret->n = (span + 7) / 8;
         for (unsigned cpu = 0; cpu < span; cpu++)
-                if (cpuset_isset(set, cpu))
+                if (cpumask_isset(set, cpu))
                         ret->bytes[cpu / 8] |= (uint8_t)(1u << (cpu % 8));
 }
 
@@ -33,13 +33,13 @@ int systemd_cpus_from_bytes(const uint8_t *bytes, size_t n, struct systemd_cpus 
         return 0;
 }
 
-void systemd_cpus_to_set(const struct systemd_cpus *c, bl_cpuset *ret)
+void systemd_cpus_to_set(const struct systemd_cpus *c, bl_cpumask *ret)
 {
-        cpuset_zero(ret);
+        cpumask_zero(ret);
         for (size_t i = 0; i < c->n; i++)
                 for (unsigned bit = 0; bit < 8; bit++)
                         if (c->bytes[i] & (1u << bit))
-                                cpuset_set(ret, (unsigned)(i * 8 + bit));
+                                cpumask_set(ret, (unsigned)(i * 8 + bit));
 }
 
 size_t systemd_cpus_format_hex(const struct systemd_cpus *c, char *buf, size_t size)

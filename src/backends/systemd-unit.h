@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 #define SYSTEMD_CALL_TIMEOUT_USEC (2 * 1000 * 1000ULL)
 #define SYSTEMD_CPUS_MAX_BYTES (BL_MAX_CPUS / 8)
@@ -24,11 +24,11 @@ struct systemd_cpus {
 };
 
 /* The mask of 'set', as short as it can be (no bytes for an empty set). */
-void systemd_cpus_from_set(const bl_cpuset *set, struct systemd_cpus *ret);
+void systemd_cpus_from_set(const bl_cpumask *set, struct systemd_cpus *ret);
 /* The CPUs of a mask; -ERANGE when it names a CPU >= BL_MAX_CPUS, -E2BIG
  * when it is longer than SYSTEMD_CPUS_MAX_BYTES. */
 int systemd_cpus_from_bytes(const uint8_t *bytes, size_t n, struct systemd_cpus *ret);
-void systemd_cpus_to_set(const struct systemd_cpus *c, bl_cpuset *ret);
+void systemd_cpus_to_set(const struct systemd_cpus *c, bl_cpumask *ret);
 /* Two lower-case hex digits per byte, in order ("" for no bytes). Returns
  * the length it needed, like snprintf(). */
 size_t systemd_cpus_format_hex(const struct systemd_cpus *c, char *buf, size_t size);

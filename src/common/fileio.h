@@ -8,19 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static inline void freep(void *p)
-{
-        free(*(void **)p);
-}
-
-static inline void closep(int *fd)
-{
-        if (*fd >= 0)
-                close(*fd);
-}
-
-#define _cleanup_free_ __attribute__((cleanup(freep)))
-#define _cleanup_close_ __attribute__((cleanup(closep)))
+/* What is read or opened here is most often released with these. */
+#include "common/cleanup.h"
 
 /* What open_regular() asks of a file besides being a regular one. */
 #define FILE_NOFOLLOW 0x1u      /* not reached through a symbolic link (the last component) */

@@ -855,7 +855,7 @@ int board_check_topology(const struct sim_board *b, const struct bl_topology *t,
         }
         for (unsigned k = 0; k < b->nclusters; k++) {
                 const struct sim_cluster *c = &b->cluster[k];
-                const unsigned cpus = cpuset_count(&t->clusters[k].cpus);
+                const unsigned cpus = cpumask_count(&t->clusters[k].cpus);
                 /* in the kernel's units, where the biggest CPU is 1024 */
                 const double board_cap = (double)top_capacity(c) * BL_CAPACITY_SCALE / b->reference_capacity;
                 const double kernel_cap = t->clusters[k].capacity;
@@ -878,7 +878,7 @@ static const struct em_domain *domain_of(const struct em_domains *em, const stru
                 bool all = true, any = false;
 
                 for (unsigned cpu = 0; cpu < t->ncpus; cpu++)
-                        if (cpuset_isset(&t->clusters[k].cpus, cpu)) {
+                        if (cpumask_isset(&t->clusters[k].cpus, cpu)) {
                                 bool in = cpu < 64 && (em->d[d].cpus >> cpu & 1);
 
                                 all = all && in;
@@ -913,7 +913,7 @@ int board_from_em(struct sim_board *b, const struct em_domains *em, const struct
                 }
                 top = dom->khz[dom->nps - 1];
                 ladder_cluster_level_name(c->name, sizeof(c->name), k, t->nclusters);
-                c->cpus = cpuset_count(&t->clusters[k].cpus);
+                c->cpus = cpumask_count(&t->clusters[k].cpus);
                 c->order = k;
                 c->first_cpu = b->ncpus;
                 b->ncpus += c->cpus;

@@ -5,7 +5,7 @@
  * operating points and power, and the cost of a cluster switch. blsim plays
  * a board; the daemon reads one as the machine's energy model (the sim_
  * names are from when blsim was its only reader). Parsing only: the file is
- * read at the edge (common/board-file.h). */
+ * read at the edge (loaders/board-file.h). */
 
 #include <stdint.h>
 
@@ -88,7 +88,7 @@ struct sim_board {
 };
 
 /* The kernel's Energy Model, one performance domain of CPUs as debugfs
- * shows it (common/energy-model-dir.h reads them). */
+ * shows it (loaders/energy-model-dir.h reads them). */
 #define EM_MAX_DOMAINS (BL_MAX_CLUSTERS * 2)
 
 struct em_domain {

@@ -2,7 +2,7 @@
 #pragma once
 
 /* The configuration model: defaults, the text parser and validation. Reading
- * files from disk happens at the edge (common/conf-files.c); here a file is
+ * files from disk happens at the edge (loaders/conf-files.c); here a file is
  * just a name and its text, so every error path is testable in memory. */
 
 #include "core/diag.h"

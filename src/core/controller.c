@@ -9,7 +9,7 @@
 
 static unsigned scorers_for(const struct bl_ladder *l, unsigned *cpus, unsigned size)
 {
-        bl_cpuset all;
+        bl_cpumask all;
         unsigned n = 0;
 
         switch (l->mode) {
@@ -18,7 +18,7 @@ static unsigned scorers_for(const struct bl_ladder *l, unsigned *cpus, unsigned 
         case BL_MODE_MP:
                 ladder_all_cpus(l, &all);
                 for (unsigned cpu = 0; cpu < BL_MAX_CPUS && n < size; cpu++)
-                        if (cpuset_isset(&all, cpu)) {
+                        if (cpumask_isset(&all, cpu)) {
                                 if (cpus)
                                         cpus[n] = cpu;
                                 n++;
@@ -97,7 +97,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
                     unsigned have, bl_usec_t now)
 {
         struct bl_engine_params params;
-        bl_cpuset all;
+        bl_cpumask all;
         int r;
 
         *c = (struct bl_controller){ .ladder = l, .hold_level = -1, .user_hold = -1, .profile = { .cap = -1 } };
@@ -110,7 +110,7 @@ int controller_init(struct bl_controller *c, const struct bl_ladder *l, const st
         c->scope = calloc(c->nscorers, sizeof(*c->scope));
         c->ranked = calloc(c->nscorers, sizeof(*c->ranked));
         ladder_all_cpus(l, &all);
-        c->nwindow = cpuset_span(&all);
+        c->nwindow = cpumask_span(&all);
         c->window_busy = calloc(c->nwindow ? c->nwindow : 1, sizeof(*c->window_busy));
         if (!c->engine || !c->demand || !c->scope || !c->ranked || !c->window_busy) {
                 r = -ENOMEM;
@@ -188,7 +188,7 @@ static const struct bl_cpu_sample *find_cpu(const struct bl_sample *s, unsigned 
 /* 'in' (NULL: every CPU): the CPUs the level runs work on; the others read
  * as offline. */
 static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, const unsigned *cpus,
-                         unsigned n, const bl_cpuset *in, bl_usec_t now)
+                         unsigned n, const bl_cpumask *in, bl_usec_t now)
 {
         struct bl_cpu_sample records[2];
         struct bl_sample view = *s;
@@ -199,7 +199,7 @@ static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, co
                 const struct bl_cpu_sample *rec = find_cpu(s, cpus[i]);
 
                 records[view.ncpus] = rec ? *rec : (struct bl_cpu_sample){ .cpu = cpus[i] };
-                if (in && !cpuset_isset(in, cpus[i]))
+                if (in && !cpumask_isset(in, cpus[i]))
                         records[view.ncpus].online = false;
                 view.ncpus++;
         }
@@ -207,11 +207,11 @@ static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, co
 }
 
 /* A CPU's demand as the sample shows it (offline or not in 'in': none). */
-static double cpu_demand(const struct bl_sample *s, unsigned cpu, const bl_cpuset *in)
+static double cpu_demand(const struct bl_sample *s, unsigned cpu, const bl_cpumask *in)
 {
         const struct bl_cpu_sample *rec = find_cpu(s, cpu);
 
-        return rec && rec->online && cpuset_isset(in, cpu) ? (double)rec->busy * rec->capacity : -1.0;
+        return rec && rec->online && cpumask_isset(in, cpu) ? (double)rec->busy * rec->capacity : -1.0;
 }
 
 /* mp: scorer k follows the k-th busiest CPU of each sample, not one CPU.
@@ -227,7 +227,7 @@ static double cpu_demand(const struct bl_sample *s, unsigned cpu, const bl_cpuse
  * others online, running what it does not confine (the daemon itself, the
  * kernel's threads), which a fast CPU more in the level would not help
  * (on the real kernel they added a second big CPU for one thread). */
-static void rank_cpus(struct bl_controller *c, const struct bl_sample *s, const bl_cpuset *in)
+static void rank_cpus(struct bl_controller *c, const struct bl_sample *s, const bl_cpumask *in)
 {
         for (unsigned i = 0; i < c->nscorers; i++) {
                 const unsigned cpu = c->ranked[i];
@@ -359,7 +359,7 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
                 }
                 return c->hold_level < 0 ? changes : decide_held(c, temp, now, d);
         case BL_MODE_MP: {
-                const bl_cpuset *in = &l->levels[c->engine[0].level].cpus;
+                const bl_cpumask *in = &l->levels[c->engine[0].level].cpus;
 
                 rank_cpus(c, s, in);
                 for (unsigned i = 0; i < c->nscorers; i++)
@@ -379,11 +379,11 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
         }
 }
 
-void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpuset *cpus)
+void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpumask *cpus)
 {
         const struct bl_ladder *l = c->ladder;
 
-        cpuset_zero(cpus);
+        cpumask_zero(cpus);
         if (l->mode != BL_MODE_PAIR) {
                 unsigned level = d && d[0].change ? d[0].to : c->engine[0].level;
 
@@ -393,7 +393,7 @@ void controller_cpus(const struct bl_controller *c, const struct bl_decision *d,
         for (unsigned p = 0; p < l->npairs; p++) {
                 unsigned level = d && d[p].change ? d[p].to : c->engine[p].level;
 
-                cpuset_set(cpus, level ? l->pairs[p].big : l->pairs[p].little);
+                cpumask_set(cpus, level ? l->pairs[p].big : l->pairs[p].little);
         }
 }
 

@@ -98,7 +98,7 @@ bool controller_has_warnings(const struct bl_controller *c);
 
 /* The CPUs that run work with the engines at their levels, or (with 'd')
  * at the levels the decisions want. */
-void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpuset *cpus);
+void controller_cpus(const struct bl_controller *c, const struct bl_decision *d, bl_cpumask *cpus);
 
 /* Records that the decisions' changes are applied. */
 void controller_switched(struct bl_controller *c, const struct bl_decision *d, bl_usec_t now);

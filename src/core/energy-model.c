@@ -85,7 +85,7 @@ void energy_model_for_ladder(struct bl_energy_model *m, const struct sim_board *
         }
         for (unsigned L = 0; L < l->nlevels; L++)
                 for (unsigned cpu = 0; cpu < t->ncpus; cpu++)
-                        if (cpuset_isset(&l->levels[L].cpus, cpu) && t->cpu_cluster[cpu] >= 0)
+                        if (cpumask_isset(&l->levels[L].cpus, cpu) && t->cpu_cluster[cpu] >= 0)
                                 clusters[L] |= 1u << t->cpu_cluster[cpu];
         energy_model_from_board(m, b, clusters, l->nlevels, source);
 }

@@ -33,6 +33,17 @@
  *    cheap switches B is below down_delay and nothing changes; with
  *    hotplug's it is seconds, and a frame's or a timer's gap no longer
  *    takes the machine down.
+ * 3c. The way up (with break_even): a due move up also waits until the
+ *    demand over the current level has been seen for as long as the switch
+ *    up takes (its latency, measured): a burst shorter than that is over
+ *    before the faster CPUs are there, and the switch would stall it
+ *    besides. Waiting that long is again the ski-rental rule, at most twice
+ *    the lateness of the best choice in hindsight. The first sample that
+ *    saw the demand counts from the decision before it (it covers that
+ *    interval). With the in-kernel switcher's, cpufreq's or blsim's boards'
+ *    costs the switch takes less than a sample interval and nothing
+ *    changes; with hotplug's, one sample of a CPU waking up after an idle
+ *    spell no longer takes an idle machine up and back.
  * 4. Residency: a due move waits until the current level has been applied for
  *    min_residency (not before engine_switched() has been called once).
  * 5. Rate: with max_rate_hz > 0, a due move waits while max_rate_hz switches
@@ -303,10 +314,11 @@ void engine_decide_hold(struct bl_engine *e, unsigned level, const char *who, co
         char thermal[96] = "";
         unsigned highest;
 
-        (void)now;
         *d = (struct bl_decision){ .from = cur, .to = cur, .cause = BL_CAUSE_HOLD };
         /* Automatic choices resume from scratch when the hold ends. */
         e->pending_dir = 0;
+        e->last_decision = now;
+        e->decided = true;
         if (thermal_decides(e, temp_mc, d, &highest, thermal, sizeof(thermal)))
                 return;
         if (level >= l->nlevels)
@@ -415,6 +427,21 @@ __attribute__((format(printf, 4, 5))) static void set_reason_after(const struct 
 
 /* Each level below the top did for this sample when no move up from it would
  * be wanted: the gaps its history learns (rule 3b). */
+/* Rule 3c for a move up to 'to'; when it must wait, why. */
+static bool up_switch_pays(const struct bl_engine *e, unsigned to, bl_usec_t now, char *why, size_t size)
+{
+        const double latency = switch_cost_latency_us(&e->cost, ladder_cpus_changed(e->ladder, e->level, to));
+        const bl_usec_t seen = elapsed(now, e->pending_seen_from);
+
+        /* At the first decision nothing says how long the demand has been
+         * there: as without the rule. */
+        if (!e->p.break_even || e->pending_seen_from == 0 || (double)seen >= latency)
+                return true;
+        if (e->explain_all)
+                snprintf(why, size, "the switch up takes %.0f ms", latency / BL_USEC_PER_MSEC);
+        return false;
+}
+
 static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, bl_usec_t now)
 {
         const struct bl_ladder *l = e->ladder;
@@ -479,10 +506,13 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         unsigned highest = n > 0 ? n - 1 : 0;
         unsigned want = cur;
         enum bl_cause limit = BL_CAUSE_THERMAL_CAP;
-        bl_usec_t delay, held;
+        bl_usec_t delay, held, previous;
         int dir;
 
         *d = (struct bl_decision){ .from = cur, .to = cur, .cause = BL_CAUSE_NONE };
+        previous = e->decided ? e->last_decision : 0;
+        e->last_decision = now;
+        e->decided = true;
         observe_gaps(e, top, ntop, now);
         if (thermal_decides(e, temp_mc, d, &highest, thermal, sizeof(thermal)))
                 return;
@@ -547,6 +577,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
         if (e->pending_dir != dir) {
                 e->pending_dir = dir;
                 e->pending_since = now;
+                e->pending_seen_from = previous < now ? previous : now;
         }
         e->pending_to = want;
         held = elapsed(now, e->pending_since);
@@ -558,7 +589,8 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 return;
         }
 
-        if (dir < 0 && !break_even_reached(e, want, top, ntop, now, why, sizeof(why))) {
+        if ((dir < 0 && !break_even_reached(e, want, top, ntop, now, why, sizeof(why))) ||
+            (dir > 0 && !up_switch_pays(e, want, now, why, sizeof(why)))) {
                 d->cause = BL_CAUSE_PENDING;
                 set_reason_after(e, d, &cond, " for %llu ms, waiting: %s", to_ms(held), why);
                 return;

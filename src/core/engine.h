@@ -78,6 +78,12 @@ struct bl_engine {
         int pending_dir;                /* +1 up, -1 down, 0 none */
         unsigned pending_to;            /* the level it would move to (with pending_dir) */
         bl_usec_t pending_since;
+        /* the previous decision's time (with 'decided'), and the pending
+         * move's at its start: its first sample covers the time since
+         * (rule 3c); 0 when it started at the first decision */
+        bool decided;
+        bl_usec_t last_decision;
+        bl_usec_t pending_seen_from;
         /* thermal state */
         bool capped;
         bool critical;

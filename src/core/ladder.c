@@ -81,7 +81,7 @@ static int build_mp(struct bl_ladder *l, const struct bl_topology *t)
         unsigned nfast = 0, count[BL_MAX_CLUSTERS] = { 0 };
 
         for (unsigned k = 1; k < t->nclusters; k++)
-                nfast += cpuset_count(&t->clusters[k].cpus);
+                nfast += cpumask_count(&t->clusters[k].cpus);
         if (nfast + 1 > BL_MAX_LEVELS)
                 return -E2BIG;
 
@@ -95,11 +95,11 @@ static int build_mp(struct bl_ladder *l, const struct bl_topology *t)
                 for (unsigned cpu = 0; cpu < BL_MAX_CPUS && j <= nfast; cpu++) {
                         struct bl_level *lv;
 
-                        if (!cpuset_isset(&c->cpus, cpu))
+                        if (!cpumask_isset(&c->cpus, cpu))
                                 continue;
                         lv = &l->levels[j];
                         lv->cpus = l->levels[j - 1].cpus;
-                        cpuset_set(&lv->cpus, cpu);
+                        cpumask_set(&lv->cpus, cpu);
                         lv->capacity = t->clusters[t->nclusters - 1].capacity;
                         lv->rank = j;
                         lv->fit = little->capacity;
@@ -124,9 +124,9 @@ static int build_pair(struct bl_ladder *l, const struct bl_topology *t)
         if (t->nclusters != 2)
                 return -EOPNOTSUPP;
         for (;;) {
-                while (li < BL_MAX_CPUS && !cpuset_isset(&little->cpus, li))
+                while (li < BL_MAX_CPUS && !cpumask_isset(&little->cpus, li))
                         li++;
-                while (bi < BL_MAX_CPUS && !cpuset_isset(&big->cpus, bi))
+                while (bi < BL_MAX_CPUS && !cpumask_isset(&big->cpus, bi))
                         bi++;
                 if (li == BL_MAX_CPUS || bi == BL_MAX_CPUS)
                         break;
@@ -137,11 +137,11 @@ static int build_pair(struct bl_ladder *l, const struct bl_topology *t)
                 bi++;
         }
         for (; li < BL_MAX_CPUS; li++)
-                if (cpuset_isset(&little->cpus, li))
-                        cpuset_set(&l->unpaired, li);
+                if (cpumask_isset(&little->cpus, li))
+                        cpumask_set(&l->unpaired, li);
         for (; bi < BL_MAX_CPUS; bi++)
-                if (cpuset_isset(&big->cpus, bi))
-                        cpuset_set(&l->unpaired, bi);
+                if (cpumask_isset(&big->cpus, bi))
+                        cpumask_set(&l->unpaired, bi);
 
         l->nlevels = 2;
         l->levels[0] = (struct bl_level){ .name = "little", .capacity = little->capacity,
@@ -186,31 +186,31 @@ int ladder_find(const struct bl_ladder *l, const char *name)
         return -ENOENT;
 }
 
-void ladder_all_cpus(const struct bl_ladder *l, bl_cpuset *cpus)
+void ladder_all_cpus(const struct bl_ladder *l, bl_cpumask *cpus)
 {
-        cpuset_zero(cpus);
+        cpumask_zero(cpus);
         if (l->mode == BL_MODE_PAIR) {
                 for (unsigned p = 0; p < l->npairs; p++) {
-                        cpuset_set(cpus, l->pairs[p].little);
-                        cpuset_set(cpus, l->pairs[p].big);
+                        cpumask_set(cpus, l->pairs[p].little);
+                        cpumask_set(cpus, l->pairs[p].big);
                 }
                 return;
         }
         for (unsigned i = 0; i < l->nlevels; i++)
-                cpuset_or(cpus, &l->levels[i].cpus);
+                cpumask_or(cpus, &l->levels[i].cpus);
 }
 
 unsigned ladder_cpus_changed(const struct bl_ladder *l, unsigned from, unsigned to)
 {
-        bl_cpuset joined, left;
+        bl_cpumask joined, left;
 
         if (from == to || from >= l->nlevels || to >= l->nlevels)
                 return 0;
         if (l->mode == BL_MODE_PAIR)
                 return 2;
         joined = l->levels[to].cpus;
-        cpuset_andnot(&joined, &l->levels[from].cpus);
+        cpumask_andnot(&joined, &l->levels[from].cpus);
         left = l->levels[from].cpus;
-        cpuset_andnot(&left, &l->levels[to].cpus);
-        return cpuset_count(&joined) + cpuset_count(&left);
+        cpumask_andnot(&left, &l->levels[to].cpus);
+        return cpumask_count(&joined) + cpumask_count(&left);
 }

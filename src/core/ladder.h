@@ -26,7 +26,7 @@
 
 struct bl_level {
         char name[BL_NAME_MAX];
-        bl_cpuset cpus;         /* the CPUs work runs on at this level (not used in pair mode) */
+        bl_cpumask cpus;        /* the CPUs work runs on at this level (not used in pair mode) */
         unsigned capacity;      /* per-CPU capacity of its fastest CPUs at top frequency */
         unsigned rank;          /* which per-CPU demand the engine tests, 0 = the largest */
         unsigned fit;           /* the capacity that demand is tested against */
@@ -42,7 +42,7 @@ struct bl_ladder {
         struct bl_level levels[BL_MAX_LEVELS];
         unsigned npairs;
         struct bl_pair pairs[BL_MAX_PAIRS];
-        bl_cpuset unpaired;     /* pair mode: CPUs of neither half of any pair, kept off */
+        bl_cpumask unpaired;    /* pair mode: CPUs of neither half of any pair, kept off */
         char why[160];          /* how the mode was chosen */
 };
 
@@ -73,4 +73,4 @@ int ladder_find(const struct bl_ladder *l, const char *name);
 unsigned ladder_cpus_changed(const struct bl_ladder *l, unsigned from, unsigned to);
 
 /* All CPUs any level (or pair) may run work on. */
-void ladder_all_cpus(const struct bl_ladder *l, bl_cpuset *cpus);
+void ladder_all_cpus(const struct bl_ladder *l, bl_cpumask *cpus);

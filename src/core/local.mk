@@ -3,7 +3,7 @@ noinst_LIBRARIES += src/core/libblcore.a
 src_core_libblcore_a_SOURCES = \
 	src/core/types.h src/core/types.c \
 	src/core/array.h src/core/array.c \
-	src/core/cpuset.h src/core/cpuset.c \
+	src/core/cpumask.h src/core/cpumask.c \
 	src/core/diag.h src/core/diag.c \
 	src/core/topology.h src/core/topology.c \
 	src/core/ladder.h src/core/ladder.c \

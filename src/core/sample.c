@@ -10,10 +10,10 @@ void sample_buf_init(struct bl_sample_buf *b, unsigned ncpus)
                 b->cpu[i] = (struct bl_cpu_sample){ .cpu = i };
 }
 
-void sample_set_online(struct bl_sample_buf *b, const bl_cpuset *online)
+void sample_set_online(struct bl_sample_buf *b, const bl_cpumask *online)
 {
         for (unsigned i = 0; i < b->s.ncpus; i++)
-                b->cpu[i].online = cpuset_isset(online, i);
+                b->cpu[i].online = cpumask_isset(online, i);
 }
 
 double sample_peak_demand(const struct bl_sample *s)

@@ -4,7 +4,7 @@
 /* One tick's view of the machine, as the sources (or the simulator) saw it:
  * struct bl_sample of the plugin ABI, with storage for every CPU. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 #include "policy/bl-policy.h"
 
 struct bl_sample_buf {
@@ -17,7 +17,7 @@ struct bl_sample_buf {
 void sample_buf_init(struct bl_sample_buf *b, unsigned ncpus);
 
 /* Marks the CPUs of 'online' online and every other one offline. */
-void sample_set_online(struct bl_sample_buf *b, const bl_cpuset *online);
+void sample_set_online(struct bl_sample_buf *b, const bl_cpumask *online);
 
 /* Frequency-invariant demand of the busiest online CPU: busy x capacity. */
 double sample_peak_demand(const struct bl_sample *s);

@@ -329,11 +329,11 @@ int topology_build(struct bl_topology *t, const struct bl_cpu_info *cpus, unsign
         for (unsigned i = 0; i < ncpus; i++) {
                 if (!cpus[i].present)
                         continue;
-                cpuset_set(&t->present, i);
+                cpumask_set(&t->present, i);
                 if (cpus[i].online)
-                        cpuset_set(&t->online, i);
+                        cpumask_set(&t->online, i);
                 if (cpus[i].can_offline)
-                        cpuset_set(&t->can_offline, i);
+                        cpumask_set(&t->can_offline, i);
                 t->ncpus = i + 1;
         }
         if (t->ncpus == 0)
@@ -371,7 +371,7 @@ int topology_build(struct bl_topology *t, const struct bl_cpu_info *cpus, unsign
                 while (caps[k] != cap[i])
                         k++;
                 c = &t->clusters[k];
-                cpuset_set(&c->cpus, i);
+                cpumask_set(&c->cpus, i);
                 if (g.max_freq[g.leader[i]] > 0 && (unsigned)g.max_freq[g.leader[i]] > c->max_freq_khz)
                         c->max_freq_khz = (unsigned)g.max_freq[g.leader[i]];
                 t->cpu_cluster[i] = (int)k;
@@ -387,7 +387,7 @@ void topology_describe_kinds(const struct bl_topology *t, char *buf, size_t size
         for (unsigned k = 0; k < t->nclusters && len < size; k++) {
                 char cpus[256];
 
-                cpuset_format(&t->clusters[k].cpus, cpus, sizeof(cpus));
+                cpumask_format(&t->clusters[k].cpus, cpus, sizeof(cpus));
                 len += (size_t)snprintf(buf + len, size - len, "%scpus %s (capacity %u)", k ? ", " : "", cpus,
                                         t->clusters[k].capacity);
         }

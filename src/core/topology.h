@@ -5,7 +5,7 @@
  * per-CPU facts from sysfs; topology_build() groups and orders them here,
  * without I/O, so that every board layout can be tested from plain data. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* The kind of core of a hybrid x86 CPU: the perf PMU whose cpus file lists
  * it (/sys/bus/event_source/devices/<pmu>/cpus). Ordered from most efficient
@@ -33,16 +33,16 @@ struct bl_cpu_info {
 };
 
 struct bl_cluster {
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         unsigned capacity;      /* per-CPU capacity at the top frequency */
         unsigned max_freq_khz;  /* 0 when unknown */
 };
 
 struct bl_topology {
         unsigned ncpus;                 /* highest present CPU + 1 */
-        bl_cpuset present;
-        bl_cpuset online;               /* at discovery time */
-        bl_cpuset can_offline;
+        bl_cpumask present;
+        bl_cpumask online;              /* at discovery time */
+        bl_cpumask can_offline;
         unsigned nclusters;
         struct bl_cluster clusters[BL_MAX_CLUSTERS];   /* efficient -> fast */
         int cpu_cluster[BL_MAX_CPUS];   /* index into clusters, -1 if none */

@@ -8,20 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint64_t bl_usec_t;
+/* bl_usec_t, the microsecond constants, BL_MAX_CPUS, BL_MAX_CLUSTERS and
+ * BL_CAPACITY_SCALE (the fastest CPU at its top frequency, as the kernel
+ * scales cpu_capacity): defined once, where heuristics built out of the tree
+ * see them too. */
+#include "policy/bl-policy.h"
 
-#define BL_USEC_PER_MSEC 1000ULL
-#define BL_USEC_PER_SEC 1000000ULL
-
-#define BL_MAX_CPUS 1024
-#define BL_MAX_CLUSTERS 8
 #define BL_MAX_LEVELS 64
 #define BL_NAME_MAX 32
 #define BL_REASON_MAX 192
-
-/* Capacity of the fastest CPU at its top frequency, as the kernel scales
- * cpu_capacity. */
-#define BL_CAPACITY_SCALE 1024U
 
 enum bl_mode {
         BL_MODE_AUTO,

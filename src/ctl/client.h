@@ -10,9 +10,8 @@
 #include <stdint.h>
 #include <systemd/sd-bus.h>
 
-#ifndef _cleanup_
-#define _cleanup_(f) __attribute__((cleanup(f)))
-#endif
+#include "common/cleanup.h"
+#include "common/exit-status.h"
 
 #define SWITCH1_NAME "org.bigLittle.Switch1"
 #define SWITCH1_PATH "/org/bigLittle/Switch1"
@@ -20,9 +19,8 @@
 #define SWITCH1_ERROR_PREFIX "org.bigLittle.Switch1.Error."
 
 /* Exit statuses, documented in switchctl(1) EXIT STATUS. */
-#define EXIT_USAGE 64                   /* EX_USAGE, as bigLittled and blsim */
 #define EXIT_NOT_PERMITTED 4
-#define EXIT_NOT_RUNNING 69
+#define EXIT_NOT_RUNNING EXIT_UNAVAILABLE
 
 #define MSG_NOT_RUNNING "bigLittled is not running (no " SWITCH1_NAME " on the system bus)"
 #define MSG_NOT_PERMITTED "not permitted: run as root or grant org.bigLittle.Switch1.manage"

@@ -5,12 +5,12 @@
  * for the daemon and for bigLittled record, and the logging of problems
  * gathered in a bl_diag. */
 
-#include "common/conf-files.h"
-#include "common/plugin-loader.h"
 #include "core/config.h"
 #include "core/diag.h"
 #include "core/thermal-limits.h"
 #include "daemon/options.h"
+#include "loaders/conf-files.h"
+#include "loaders/plugin-loader.h"
 #include "sources/thermal.h"
 
 /* Logs each problem at 'level' (warnings at least at LOG_WARNING). */

@@ -199,7 +199,7 @@ static int apply_initial_level(struct bl_daemon *d, char *state, size_t state_si
                                size_t size)
 {
         struct switch_job job;
-        bl_cpuset all;
+        bl_cpumask all;
         int r;
 
         ladder_all_cpus(&d->ladder, &all);

@@ -55,10 +55,10 @@ void events_reapply(struct bl_daemon *d, const char *why)
 
 static bool same_kinds_of_core(const struct bl_topology *a, const struct bl_topology *b)
 {
-        if (a->nclusters != b->nclusters || !cpuset_equal(&a->present, &b->present))
+        if (a->nclusters != b->nclusters || !cpumask_equal(&a->present, &b->present))
                 return false;
         for (unsigned k = 0; k < a->nclusters; k++)
-                if (!cpuset_equal(&a->clusters[k].cpus, &b->clusters[k].cpus) ||
+                if (!cpumask_equal(&a->clusters[k].cpus, &b->clusters[k].cpus) ||
                     a->clusters[k].capacity != b->clusters[k].capacity)
                         return false;
         return true;
@@ -224,27 +224,27 @@ out:
 /* A CPU someone else took offline stays out of every level until someone
  * brings it back: the daemon does not fight an administrator (or a thermal
  * or RAS tool) over it. One brought online again is the levels' again. */
-static void leave_out(struct bl_daemon *d, const bl_cpuset *online)
+static void leave_out(struct bl_daemon *d, const bl_cpumask *online)
 {
-        bl_cpuset gone = d->known_online, back = *online;
+        bl_cpumask gone = d->known_online, back = *online;
         char list[256];
         int r;
 
-        cpuset_andnot(&gone, online);
-        cpuset_andnot(&back, &d->known_online);
-        cpuset_and(&back, &d->left_out);
-        cpuset_or(&d->left_out, &gone);
-        cpuset_andnot(&d->left_out, &back);
-        if (!cpuset_empty(&gone)) {
-                cpuset_format(&gone, list, sizeof(list));
+        cpumask_andnot(&gone, online);
+        cpumask_andnot(&back, &d->known_online);
+        cpumask_and(&back, &d->left_out);
+        cpumask_or(&d->left_out, &gone);
+        cpumask_andnot(&d->left_out, &back);
+        if (!cpumask_empty(&gone)) {
+                cpumask_format(&gone, list, sizeof(list));
                 log_notice("CPUs %s are left out of every level until someone brings them back", list);
         }
-        if (!cpuset_empty(&back)) {
-                cpuset_format(&back, list, sizeof(list));
+        if (!cpumask_empty(&back)) {
+                cpumask_format(&back, list, sizeof(list));
                 log_notice("CPUs %s are back: the levels use them again", list);
         }
-        cpuset_or(&gone, &back);
-        if (cpuset_empty(&gone) || !d->backend || !d->backend_ops->adopt)
+        cpumask_or(&gone, &back);
+        if (cpumask_empty(&gone) || !d->backend || !d->backend_ops->adopt)
                 return;
         /* Leaving must not undo their change either. */
         r = d->backend_ops->adopt(d->backend, &gone);
@@ -261,7 +261,7 @@ static void leave_out(struct bl_daemon *d, const bl_cpuset *online)
 static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sysname, int cpu)
 {
         char now_list[256], known_list[256];
-        bl_cpuset online;
+        bl_cpumask online;
         /* CPUs that appear or vanish are never the daemon's doing. */
         bool physical = strcmp(action, "add") == 0 || strcmp(action, "remove") == 0;
 
@@ -282,18 +282,18 @@ static void on_cpu_event(struct bl_daemon *d, const char *action, const char *sy
         /* One CPU going the way the daemon's own change took it needs no
          * read of the others: their own events say when they change. */
         if ((strcmp(action, "online") == 0 || strcmp(action, "offline") == 0) && cpu >= 0 &&
-            cpuset_isset(&d->known_online, (unsigned)cpu) == (strcmp(action, "online") == 0)) {
+            cpumask_isset(&d->known_online, (unsigned)cpu) == (strcmp(action, "online") == 0)) {
                 log_debug("%s %s: the CPUs are as the daemon left them", sysname, action);
                 return;
         }
         if (backend_read_online(&d->topo.present, &online) < 0)
                 online = d->known_online;
-        if (!physical && cpuset_equal(&online, &d->known_online)) {
+        if (!physical && cpumask_equal(&online, &d->known_online)) {
                 log_debug("%s %s: the CPUs are as the daemon left them", sysname, action);
                 return;
         }
-        cpuset_format(&online, now_list, sizeof(now_list));
-        cpuset_format(&d->known_online, known_list, sizeof(known_list));
+        cpumask_format(&online, now_list, sizeof(now_list));
+        cpumask_format(&d->known_online, known_list, sizeof(known_list));
         log_notice("%s %s: someone else changed the CPUs (online %s, the daemon left %s); "
                    "discovering the topology again", sysname, action, now_list, known_list);
         if (!physical)

@@ -41,10 +41,10 @@ void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
                 for (unsigned p = 0; p < l->npairs && len < size; p++)
                         len += (size_t)snprintf(buf + len, size - len, " %u=cpu%u/cpu%u", p,
                                                 l->pairs[p].little, l->pairs[p].big);
-                if (!cpuset_empty(&l->unpaired) && len < size) {
+                if (!cpumask_empty(&l->unpaired) && len < size) {
                         char cpus[256];
 
-                        cpuset_format(&l->unpaired, cpus, sizeof(cpus));
+                        cpumask_format(&l->unpaired, cpus, sizeof(cpus));
                         snprintf(buf + len, size - len, "; unpaired %s kept offline", cpus);
                 }
                 return;
@@ -53,7 +53,7 @@ void daemon_describe_ladder(const struct bl_daemon *d, char *buf, size_t size)
                 const struct bl_level *lv = &l->levels[i];
                 char cpus[256];
 
-                cpuset_format(&lv->cpus, cpus, sizeof(cpus));
+                cpumask_format(&lv->cpus, cpus, sizeof(cpus));
                 len += (size_t)snprintf(buf + len, size - len, "%s%s (cpus %s, capacity %u)", i ? ", " : "",
                                         lv->name, cpus, lv->capacity);
         }
@@ -284,10 +284,10 @@ int daemon_start_controller(struct bl_daemon *d, bl_usec_t now)
 
 /* The CPUs to run on: the controller's choice (or, with 'dec', what the
  * decisions want), without the CPUs others took offline. */
-static void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpuset *cpus)
+static void daemon_target_cpus(const struct bl_daemon *d, const struct bl_decision *dec, bl_cpumask *cpus)
 {
         controller_cpus(&d->ctl, dec, cpus);
-        cpuset_andnot(cpus, &d->left_out);
+        cpumask_andnot(cpus, &d->left_out);
 }
 
 /* What the daemon's own changes left online, to tell them from someone
@@ -309,13 +309,13 @@ int daemon_apply_level(struct bl_daemon *d, struct switch_job *job)
 
 /* How many CPUs join or leave the CPUs work runs on: what a switch's cost
  * scales with. */
-static unsigned cpus_changed(const bl_cpuset *before, const bl_cpuset *after)
+static unsigned cpus_changed(const bl_cpumask *before, const bl_cpumask *after)
 {
-        bl_cpuset joined = *after, left = *before;
+        bl_cpumask joined = *after, left = *before;
 
-        cpuset_andnot(&joined, before);
-        cpuset_andnot(&left, after);
-        return cpuset_count(&joined) + cpuset_count(&left);
+        cpumask_andnot(&joined, before);
+        cpumask_andnot(&left, after);
+        return cpumask_count(&joined) + cpumask_count(&left);
 }
 
 void daemon_switch_cost(const struct bl_daemon *d, struct bl_switch_cost *cost)
@@ -414,7 +414,7 @@ void daemon_mark_unreachable(struct bl_daemon *d, const char *detail)
 void daemon_start_switch(struct bl_daemon *d, bl_usec_t now)
 {
         struct switch_job job;
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         int r;
 
         if (d->stopping)

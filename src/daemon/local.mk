@@ -23,6 +23,6 @@ src_daemon_bigLittled_SOURCES = \
 src_daemon_bigLittled_CFLAGS = $(AM_CFLAGS) -pthread $(SYSTEMD_CFLAGS) $(UDEV_CFLAGS)
 src_daemon_bigLittled_LDFLAGS = -pthread
 src_daemon_bigLittled_LDADD = \
-	src/backends/libblbackends.a src/sources/libblsources.a src/common/libblcommon.a \
+	src/backends/libblbackends.a src/sources/libblsources.a src/loaders/libblloaders.a src/common/libblcommon.a \
 	policy/libblpolicy.a src/core/libblcore.a \
 	$(SYSTEMD_LIBS) $(UDEV_LIBS) $(INIH_LIBS) $(LIBM)

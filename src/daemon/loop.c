@@ -176,7 +176,7 @@ static void log_sample_problems(struct bl_daemon *d)
                 [SAMPLER_PROBLEM_THERMAL] = "the thermal zones",
                 [SAMPLER_PROBLEM_COUNTERS] = "the hardware counters",
         };
-        bl_cpuset missing = d->known_online;
+        bl_cpumask missing = d->known_online;
         char list[256];
 
         for (unsigned k = SAMPLER_PROBLEM_STAT + 1; k < SAMPLER_PROBLEMS; k++) {
@@ -196,13 +196,13 @@ static void log_sample_problems(struct bl_daemon *d)
          * daemon hears it ended. */
         if (daemon_switching(d))
                 return;
-        cpuset_andnot(&missing, &d->sampler.cur.cpus);
-        if (cpuset_empty(&missing)) {
+        cpumask_andnot(&missing, &d->sampler.cur.cpus);
+        if (cpumask_empty(&missing)) {
                 if (d->missing_lines >= 2)
                         log_info("/proc/stat has a line for every CPU the daemon left online again");
                 d->missing_lines = 0;
         } else if (++d->missing_lines == 2) {
-                cpuset_format(&missing, list, sizeof(list));
+                cpumask_format(&missing, list, sizeof(list));
                 log_warning("/proc/stat has no line for CPUs %s, which the daemon left online: their load "
                             "goes unseen", list);
         }

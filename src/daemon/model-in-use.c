@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/board-file.h"
-#include "common/energy-model-dir.h"
 #include "common/fileio.h"
 #include "common/log.h"
 #include "daemon/model-in-use.h"
+#include "loaders/board-file.h"
+#include "loaders/energy-model-dir.h"
 
 static void set_none(struct model_in_use *m, const char *why)
 {

@@ -4,13 +4,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/exit-status.h"
 #include "core/config.h"
 
-/* Exit statuses (sysexits.h); documented in bigLittled(8). systemd treats
- * EXIT_NOT_HETEROGENEOUS as success (SuccessExitStatus= in the unit). */
-#define EXIT_USAGE 64                   /* EX_USAGE */
-#define EXIT_NOT_HETEROGENEOUS 69       /* EX_UNAVAILABLE: one kind of core */
-#define EXIT_CONFIG 78                  /* EX_CONFIG */
+/* Exit statuses (common/exit-status.h); documented in bigLittled(8).
+ * systemd treats EXIT_NOT_HETEROGENEOUS as success (SuccessExitStatus= in
+ * the unit). */
+#define EXIT_NOT_HETEROGENEOUS EXIT_UNAVAILABLE /* 69: one kind of core */
 
 struct options {
         const char *config;             /* NULL: the default file, optional */

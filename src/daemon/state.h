@@ -10,8 +10,6 @@
 #include <systemd/sd-event.h>
 
 #include "backends/backend.h"
-#include "common/conf-files.h"
-#include "common/plugin-loader.h"
 #include "core/clock-jump.h"
 #include "core/controller.h"
 #include "core/history.h"
@@ -22,6 +20,8 @@
 #include "daemon/model-in-use.h"
 #include "daemon/options.h"
 #include "daemon/switch-worker.h"
+#include "loaders/conf-files.h"
+#include "loaders/plugin-loader.h"
 #include "sources/sampler.h"
 
 struct bl_bus;
@@ -145,7 +145,7 @@ struct bl_daemon {
         bool cpus_physical_meanwhile;   /* one of them added or removed a CPU */
         bool stopping;                  /* no new switch: the daemon is leaving */
         bool switch_abandoned;          /* leaving with one still running */
-        bl_cpuset applied_cpus;         /* what the last switch that went through applied */
+        bl_cpumask applied_cpus;        /* what the last switch that went through applied */
         /* What a switch costs here (measured, from the backend's prior) and
          * how long the kernel takes to settle after one. */
         struct bl_switch_estimate cost;
@@ -158,8 +158,8 @@ struct bl_daemon {
 
         /* Events: CPUs and thermal zones others change, and suspend. */
         struct uevent_monitor *uevents; /* NULL when udev cannot be watched */
-        bl_cpuset known_online;         /* the online CPUs as the daemon's last own change left them */
-        bl_cpuset left_out;             /* CPUs others took offline: out of every level until back */
+        bl_cpumask known_online;        /* the online CPUs as the daemon's last own change left them */
+        bl_cpumask left_out;            /* CPUs others took offline: out of every level until back */
         bool paused;                    /* fewer than two kinds of core left: nothing to switch */
         struct bl_clock_watch clock;
         struct bl_wall_watch wall;      /* steps of the wall clock the history is labelled with */

@@ -85,7 +85,7 @@ int switch_worker_open(struct switch_worker *w, sd_event *e, switch_done_fn done
 }
 
 int switch_worker_start(struct switch_worker *w, const struct bl_backend_ops *ops, struct bl_backend *backend,
-                        const bl_cpuset *cpus)
+                        const bl_cpumask *cpus)
 {
         int r;
 

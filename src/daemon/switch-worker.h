@@ -12,12 +12,12 @@
 #include <systemd/sd-event.h>
 
 #include "backends/backend.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 struct switch_job {
         const struct bl_backend_ops *ops;
         struct bl_backend *backend;
-        bl_cpuset cpus;                 /* what to run on */
+        bl_cpumask cpus;                /* what to run on */
         int result;                     /* apply()'s */
         char detail[256];
         /* CLOCK_MONOTONIC around apply(): its first write (after reading
@@ -51,7 +51,7 @@ int switch_worker_open(struct switch_worker *w, sd_event *e, switch_done_fn done
 /* Starts applying 'cpus'. Returns 0, -EBUSY while a switch runs, or the
  * errno of a thread that could not start (nothing was applied). */
 int switch_worker_start(struct switch_worker *w, const struct bl_backend_ops *ops, struct bl_backend *backend,
-                        const bl_cpuset *cpus);
+                        const bl_cpumask *cpus);
 
 /* Waits up to 'timeout' for the running switch to end and, when it did,
  * calls 'done' before returning 0. Returns 0 at once when none runs, or

@@ -141,7 +141,7 @@ static double run_timeline(const struct fakeboard *fb, struct fb_cpu *c, double 
 }
 
 /* What the driver said happened while 'was_online' were the online CPUs. */
-void fb_account(struct fakeboard *fb, const bl_cpuset *was_online, const struct fakeboard_output *out)
+void fb_account(struct fakeboard *fb, const bl_cpumask *was_online, const struct fakeboard_output *out)
 {
         static const double window_s[3] = { 10, 60, 300 };
         double covered = (double)out->covered_us, stalled;
@@ -151,7 +151,7 @@ void fb_account(struct fakeboard *fb, const bl_cpuset *was_online, const struct 
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
                 double busy = out->busy_us[cpu];
 
-                if (!cpuset_isset(was_online, cpu))
+                if (!cpumask_isset(was_online, cpu))
                         continue;
                 if (busy < 0)
                         busy = 0;
@@ -174,7 +174,7 @@ void fb_account(struct fakeboard *fb, const bl_cpuset *was_online, const struct 
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
                 struct fb_cpu *c = &fb->cpu[cpu];
 
-                if (cpuset_isset(was_online, cpu))
+                if (cpumask_isset(was_online, cpu))
                         continue;
                 if (fb->desc->residency != FAKEBOARD_RESIDENCY_KERNEL) {
                         account_idle(fb, c, 0, true);
@@ -243,7 +243,7 @@ int fb_publish_stat(struct fakeboard *fb)
         len = (size_t)n;
         /* The kernel prints a line only for online CPUs. */
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                if (!cpuset_isset(&fb->online, cpu))
+                if (!cpumask_isset(&fb->online, cpu))
                         continue;
                 n = snprintf(fb->stat_buf + len, size - len, "cpu%u %llu 0 0 %llu 0 0 0 0 0 0\n", cpu,
                              ticks(fb->cpu[cpu].busy_us), ticks(fb->cpu[cpu].idle_us));

@@ -46,7 +46,7 @@ struct fb_cpu {
 
 struct fb_policy {
         unsigned first;
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         const struct fakeboard_cluster_desc *desc;
         unsigned max_khz;               /* cpuinfo_max_freq */
         unsigned nopps;
@@ -62,7 +62,7 @@ struct fb_line {
 
 struct fb_change {
         bl_usec_t time;
-        bl_cpuset online;
+        bl_cpumask online;
 };
 
 /* A file the board publishes with a test's text instead of its own. */
@@ -77,10 +77,10 @@ struct fakeboard {
         char *root;
 
         unsigned ncpus, npolicies;
-        bl_cpuset all;
+        bl_cpumask all;
         struct fb_cpu cpu[FAKEBOARD_MAX_CPUS];
         struct fb_policy policy[FAKEBOARD_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
         unsigned capacity[FAKEBOARD_MAX_CPUS];  /* the driver's view of fb_cpu */
         unsigned cpu_policy[FAKEBOARD_MAX_CPUS];
         struct fakeboard_policy_state policy_state[FAKEBOARD_MAX_CPUS];
@@ -137,7 +137,7 @@ int fb_read_text(const char *path, char *buf, size_t size);
 int fb_mkdir_p(const char *path);
 
 /* tree.c */
-void fb_format_cpu_words(const bl_cpuset *set, char *buf, size_t size);
+void fb_format_cpu_words(const bl_cpumask *set, char *buf, size_t size);
 /* The board's files as its description gives them, once its policies are
  * set up (fb_setup_policies()) and its limits read. */
 int fb_write_tree(struct fakeboard *fb);
@@ -147,11 +147,11 @@ int fb_setup_policies(struct fakeboard *fb);
 int fb_publish_hotplug(struct fakeboard *fb);
 int fb_sync_online(struct fakeboard *fb, bl_usec_t now);
 void fb_read_limits(struct fakeboard *fb);
-void fb_fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpuset *was_online,
+void fb_fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpumask *was_online,
                    struct fakeboard_state *st);
 
 /* accounting.c */
-void fb_account(struct fakeboard *fb, const bl_cpuset *was_online, const struct fakeboard_output *out);
+void fb_account(struct fakeboard *fb, const bl_cpumask *was_online, const struct fakeboard_output *out);
 int fb_apply_output(struct fakeboard *fb, const struct fakeboard_output *out);
 int fb_publish_stat(struct fakeboard *fb);
 int fb_publish_cpuidle(struct fakeboard *fb);

@@ -17,17 +17,17 @@ int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_dr
                        void *userdata, struct fakeboard **ret)
 {
         struct fakeboard *fb = NULL;
-        bl_cpuset fixed;
+        bl_cpumask fixed;
         int r = 0;
 
-        cpuset_zero(&fixed);
+        cpumask_zero(&fixed);
         if (!driver || !driver->step)
                 r = -EINVAL;
         else if (d->ncpus == 0 || d->ncpus > FAKEBOARD_MAX_CPUS || d->nzones > FAKEBOARD_MAX_ZONES ||
                  d->ngroups > FAKEBOARD_MAX_GROUPS)
                 r = -E2BIG;
         else if (d->fixed_cpus)
-                r = cpuset_parse(&fixed, d->fixed_cpus);
+                r = cpumask_parse(&fixed, d->fixed_cpus);
         if (r == 0 && !(fb = calloc(1, sizeof(*fb))))
                 r = -ENOMEM;
         if (r < 0) {
@@ -41,8 +41,8 @@ int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_dr
         fb->ncpus = d->ncpus;
         fb->out_fd = -1;
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
-                cpuset_set(&fb->all, cpu);
-                fb->cpu[cpu].fixed = cpuset_isset(&fixed, cpu);
+                cpumask_set(&fb->all, cpu);
+                fb->cpu[cpu].fixed = cpumask_isset(&fixed, cpu);
         }
         fb->online = fb->all;
 
@@ -52,7 +52,7 @@ int fakeboard_new_desc(const struct fakeboard_desc *d, const struct fakeboard_dr
                 goto fail;
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++)
                 if (fb->policy[fb->cpu[cpu].policy].desc->switcher_offline)
-                        cpuset_clear(&fb->online, cpu);
+                        cpumask_clear(&fb->online, cpu);
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
                 fb->capacity[cpu] = fb->cpu[cpu].capacity;
                 fb->cpu_policy[cpu] = fb->cpu[cpu].policy;
@@ -121,7 +121,7 @@ void fakeboard_set_observer(struct fakeboard *fb, fakeboard_observer_fn observer
         fb->userdata = userdata;
 }
 
-void fakeboard_online(const struct fakeboard *fb, bl_cpuset *ret)
+void fakeboard_online(const struct fakeboard *fb, bl_cpumask *ret)
 {
         *ret = fb->online;
 }

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 #define FAKEBOARD_MAX_CPUS 256
 #define FAKEBOARD_MAX_OPPS 64
@@ -159,7 +159,7 @@ enum fakeboard_event_kind {
 struct fakeboard_event {
         enum fakeboard_event_kind kind;
         bl_usec_t time;
-        const bl_cpuset *online;
+        const bl_cpumask *online;
         const char *text;
         unsigned phase;
         unsigned duration_ms;           /* PHASE_STARTED: how long the phase lasts */
@@ -173,7 +173,7 @@ typedef bool (*fakeboard_until_fn)(struct fakeboard *fb, void *userdata);
 /* A cpufreq policy as the kernel holds it at a step. */
 struct fakeboard_policy_state {
         unsigned first;                 /* policyN: its first CPU */
-        bl_cpuset cpus;                 /* related_cpus */
+        bl_cpumask cpus;                /* related_cpus */
         unsigned nopps;
         const unsigned *opps_khz;       /* ascending */
         unsigned max_khz;               /* cpuinfo_max_freq */
@@ -189,17 +189,17 @@ struct fakeboard_policy_state {
 struct fakeboard_state {
         bl_usec_t now;
         unsigned ncpus;
-        bl_cpuset online;
+        bl_cpumask online;
         /* The CPUs online during the time since the previous step (the
          * driver's busy times count for these only). */
-        bl_cpuset was_online;
+        bl_cpumask was_online;
         /* Where the tasks may run: online CPUs, within the CPUs some group
          * of desc->groups may use (when the board has a cgroup tree; a
          * cpuset.cpus that is empty or unreadable means the parent's). */
-        bl_cpuset allowed;
+        bl_cpumask allowed;
         /* 'allowed' minus the CPUs of policies capped to their lowest OPP
          * (max_limit_khz at or below it): where a level puts the work. */
-        bl_cpuset usable;
+        bl_cpumask usable;
         const unsigned *capacity;       /* per CPU, at its policy's top frequency */
         const unsigned *cpu_policy;     /* per CPU: index into policy */
         unsigned npolicies;
@@ -263,7 +263,7 @@ int fakeboard_path(const struct fakeboard *fb, const char *path, char *buf, size
 void fakeboard_set_observer(struct fakeboard *fb, fakeboard_observer_fn observer, void *userdata);
 
 /* The board's view of the online CPUs, as of its last step. */
-void fakeboard_online(const struct fakeboard *fb, bl_cpuset *ret);
+void fakeboard_online(const struct fakeboard *fb, bl_cpumask *ret);
 /* Capacity of a CPU at its top frequency (cpu_capacity, or scaled from
  * cpuinfo_max_freq where the board has none); 0 for no such CPU. */
 unsigned fakeboard_capacity(const struct fakeboard *fb, unsigned cpu);
@@ -301,7 +301,7 @@ int fakeboard_run_for(struct fakeboard *fb, unsigned ms);
 
 /* Every change of the online set the board saw, oldest first. */
 unsigned fakeboard_n_online_changes(const struct fakeboard *fb);
-int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_t *time, bl_cpuset *online);
+int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_t *time, bl_cpumask *online);
 
 /* Makes the kernel refuse writes to a testbed file: the next 'count'
  * write()s of spawned processes to 'path' (as they see it, "/sys/...";

@@ -15,26 +15,26 @@
 
 int fb_publish_hotplug(struct fakeboard *fb)
 {
-        bl_cpuset offline = fb->all;
+        bl_cpumask offline = fb->all;
         char list[1024];
         int r;
 
-        cpuset_andnot(&offline, &fb->online);
-        cpuset_format(&fb->online, list, sizeof(list));
+        cpumask_andnot(&offline, &fb->online);
+        cpumask_format(&fb->online, list, sizeof(list));
         r = fb_board_printf(fb, "/sys/devices/system/cpu/online", "%s\n", list);
         if (r < 0)
                 return r;
-        cpuset_format(&offline, list, sizeof(list));
+        cpumask_format(&offline, list, sizeof(list));
         r = fb_board_printf(fb, "/sys/devices/system/cpu/offline", "%s\n", list);
         if (r < 0)
                 return r;
         for (unsigned i = 0; i < fb->npolicies; i++) {
-                bl_cpuset affected = fb->policy[i].cpus;
+                bl_cpumask affected = fb->policy[i].cpus;
 
                 if (fb->policy[i].desc->switcher_offline)
                         continue;
 
-                cpuset_and(&affected, &fb->online);
+                cpumask_and(&affected, &fb->online);
                 fb_format_cpu_words(&affected, list, sizeof(list));
                 r = fb_policy_printf(fb, fb->policy[i].first, "affected_cpus", "%s\n", list);
                 if (r < 0)
@@ -63,15 +63,15 @@ static int cpu_online_file(const struct fakeboard *fb, unsigned cpu, char *buf, 
  * is what the kernel did. */
 int fb_sync_online(struct fakeboard *fb, bl_usec_t now)
 {
-        bl_cpuset seen;
+        bl_cpumask seen;
         int r;
 
-        cpuset_zero(&seen);
+        cpumask_zero(&seen);
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
                 char path[PATH_MAX], value[32];
 
                 if (fb->cpu[cpu].fixed) {
-                        cpuset_set(&seen, cpu);
+                        cpumask_set(&seen, cpu);
                         continue;
                 }
                 r = cpu_online_file(fb, cpu, path, sizeof(path));
@@ -79,24 +79,24 @@ int fb_sync_online(struct fakeboard *fb, bl_usec_t now)
                         return r;
                 r = fb_read_text(path, value, sizeof(value));
                 if (r == -ENOENT || (r >= 0 && value[0] == '1'))
-                        cpuset_set(&seen, cpu);
+                        cpumask_set(&seen, cpu);
                 else if (r >= 0 && value[0] == '0')
                         continue;
-                else if (cpuset_isset(&fb->online, cpu))
+                else if (cpumask_isset(&fb->online, cpu))
                         /* Unreadable or garbage: the kernel would have refused the write. */
-                        cpuset_set(&seen, cpu);
+                        cpumask_set(&seen, cpu);
         }
 
-        if (cpuset_empty(&seen)) {
+        if (cpumask_empty(&seen)) {
                 /* The kernel refuses to take the last CPU down. */
                 unsigned keep = 0;
                 char path[PATH_MAX];
 
-                while (keep < fb->ncpus && !cpuset_isset(&fb->online, keep))
+                while (keep < fb->ncpus && !cpumask_isset(&fb->online, keep))
                         keep++;
                 if (keep == fb->ncpus)
                         return -EIO;
-                cpuset_set(&seen, keep);
+                cpumask_set(&seen, keep);
                 r = cpu_online_file(fb, keep, path, sizeof(path));
                 if (r < 0)
                         return r;
@@ -104,7 +104,7 @@ int fb_sync_online(struct fakeboard *fb, bl_usec_t now)
                 if (r < 0)
                         return r;
         }
-        if (cpuset_equal(&seen, &fb->online))
+        if (cpumask_equal(&seen, &fb->online))
                 return 0;
         fb->online = seen;
         r = fb_publish_hotplug(fb);
@@ -138,14 +138,14 @@ void fb_read_limits(struct fakeboard *fb)
 }
 
 /* The CPUs a group may use: its own cpuset.cpus within its parents'. */
-static void group_cpus(const struct fakeboard *fb, const char *group, bl_cpuset *ret)
+static void group_cpus(const struct fakeboard *fb, const char *group, bl_cpumask *ret)
 {
         char prefix[PATH_MAX], path[PATH_MAX], value[1024];
         size_t len = strlen(group);
 
         *ret = fb->all;
         for (size_t end = 0; end <= len; end++) {
-                bl_cpuset own;
+                bl_cpumask own;
 
                 if (end < len && group[end] != '/')
                         continue;
@@ -158,12 +158,12 @@ static void group_cpus(const struct fakeboard *fb, const char *group, bl_cpuset 
                         continue;
                 value[strcspn(value, "\n")] = '\0';
                 /* Empty: the parent's CPUs; garbage: the kernel refused it. */
-                if (value[0] && cpuset_parse(&own, value) == 0)
-                        cpuset_and(ret, &own);
+                if (value[0] && cpumask_parse(&own, value) == 0)
+                        cpumask_and(ret, &own);
         }
 }
 
-static void compute_usable(const struct fakeboard *fb, bl_cpuset *allowed, bl_cpuset *usable)
+static void compute_usable(const struct fakeboard *fb, bl_cpumask *allowed, bl_cpumask *usable)
 {
         static const char *const default_groups[] = { "system.slice", "user.slice" };
         const struct fakeboard_desc *d = fb->desc;
@@ -172,27 +172,27 @@ static void compute_usable(const struct fakeboard *fb, bl_cpuset *allowed, bl_cp
         if (d->cgroup2) {
                 const char *const *groups = d->ngroups ? d->groups : default_groups;
                 unsigned n = d->ngroups ? d->ngroups : 2;
-                bl_cpuset any;
+                bl_cpumask any;
 
-                cpuset_zero(&any);
+                cpumask_zero(&any);
                 for (unsigned i = 0; i < n; i++) {
-                        bl_cpuset cpus;
+                        bl_cpumask cpus;
 
                         group_cpus(fb, groups[i], &cpus);
-                        cpuset_or(&any, &cpus);
+                        cpumask_or(&any, &cpus);
                 }
-                cpuset_and(usable, &any);
+                cpumask_and(usable, &any);
         }
         *allowed = *usable;
         for (unsigned i = 0; i < fb->npolicies; i++) {
                 const struct fb_policy *p = &fb->policy[i];
 
                 if (!p->desc->switcher_offline && p->nopps > 1 && p->max_limit_khz <= p->opp[0])
-                        cpuset_andnot(usable, &p->cpus);
+                        cpumask_andnot(usable, &p->cpus);
         }
 }
 
-void fb_fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpuset *was_online,
+void fb_fill_state(struct fakeboard *fb, bl_usec_t now, const bl_cpumask *was_online,
                    struct fakeboard_state *st)
 {
         for (unsigned i = 0; i < fb->npolicies; i++) {
@@ -251,7 +251,7 @@ unsigned fakeboard_n_online_changes(const struct fakeboard *fb)
         return fb->nchanges;
 }
 
-int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_t *time, bl_cpuset *online)
+int fakeboard_online_change(const struct fakeboard *fb, unsigned index, bl_usec_t *time, bl_cpumask *online)
 {
         if (index >= fb->nchanges)
                 return -ENOENT;

@@ -17,7 +17,7 @@ int fakeboard_step(struct fakeboard *fb, bl_usec_t now)
 {
         struct fakeboard_output *out = &fb->step_out;
         bl_usec_t dt = fb->stepped && now > fb->last_step ? now - fb->last_step : 0;
-        bl_cpuset was_online = fb->online;
+        bl_cpumask was_online = fb->online;
         struct fakeboard_state st;
         int r;
 

@@ -16,15 +16,15 @@
 #include "fakeboard/board-internal.h"
 
 /* cpufreq prints CPU masks as "0 1 2 3" (cpufreq_show_cpus), not as ranges. */
-void fb_format_cpu_words(const bl_cpuset *set, char *buf, size_t size)
+void fb_format_cpu_words(const bl_cpumask *set, char *buf, size_t size)
 {
         size_t len = 0;
 
         buf[0] = '\0';
-        for (unsigned cpu = 0; cpu < cpuset_span(set); cpu++) {
+        for (unsigned cpu = 0; cpu < cpumask_span(set); cpu++) {
                 int n;
 
-                if (!cpuset_isset(set, cpu))
+                if (!cpumask_isset(set, cpu))
                         continue;
                 n = snprintf(buf + len, size - len, "%s%u", len ? " " : "", cpu);
                 if (n < 0 || (size_t)n >= size - len)
@@ -52,7 +52,7 @@ static int add_cpu_devices(struct fakeboard *fb)
         for (unsigned cpu = 0; cpu < fb->ncpus; cpu++) {
                 const struct fb_policy *p = &fb->policy[fb->cpu[cpu].policy];
                 const struct fakeboard_cluster_desc *c = p->desc;
-                bl_cpuset cluster, package;
+                bl_cpumask cluster, package;
                 unsigned first = 0;
                 char list[256];
 
@@ -63,8 +63,8 @@ static int add_cpu_devices(struct fakeboard *fb)
                         fprintf(f, "A: online=%d\\n\n", !c->switcher_offline);
                 fprintf(f, "A: topology/physical_package_id=%d\\n\n", c->package_id);
                 /* ARM numbers cores within their cluster (MPIDR Aff0). */
-                cpuset_parse(&cluster, c->cpus);
-                while (!cpuset_isset(&cluster, first))
+                cpumask_parse(&cluster, c->cpus);
+                while (!cpumask_isset(&cluster, first))
                         first++;
                 fprintf(f, "A: topology/core_id=%u\\n\n", c->per_cpu_policy ? cpu : cpu - first);
                 snprintf(list, sizeof(list), "%u", cpu);
@@ -73,24 +73,24 @@ static int add_cpu_devices(struct fakeboard *fb)
                 if (c->cluster_id != FAKEBOARD_NO_CLUSTER_ID) {
                         bool own = c->cluster_id == FAKEBOARD_CLUSTER_ID_PER_CPU;
 
-                        cpuset_zero(&cluster);
+                        cpumask_zero(&cluster);
                         if (own)
-                                cpuset_set(&cluster, cpu);
+                                cpumask_set(&cluster, cpu);
                         else
-                                cpuset_parse(&cluster, c->cpus);
-                        cpuset_format(&cluster, list, sizeof(list));
+                                cpumask_parse(&cluster, c->cpus);
+                        cpumask_format(&cluster, list, sizeof(list));
                         fprintf(f, "A: topology/cluster_id=%d\\n\n", own ? (int)cpu : c->cluster_id);
                         fprintf(f, "A: topology/cluster_cpus_list=%s\\n\n", list);
                 }
-                cpuset_zero(&package);
+                cpumask_zero(&package);
                 for (unsigned k = 0; k < d->nclusters; k++) {
-                        bl_cpuset s;
+                        bl_cpumask s;
 
                         if (d->clusters[k].package_id == c->package_id &&
-                            cpuset_parse(&s, d->clusters[k].cpus) == 0)
-                                cpuset_or(&package, &s);
+                            cpumask_parse(&s, d->clusters[k].cpus) == 0)
+                                cpumask_or(&package, &s);
                 }
-                cpuset_format(&package, list, sizeof(list));
+                cpumask_format(&package, list, sizeof(list));
                 fprintf(f, "A: topology/package_cpus_list=%s\\n\n", list);
                 for (unsigned k = 0; !d->no_cpuidle && k < IDLE_STATES; k++)
                         fprintf(f, "A: cpuidle/state%u/name=%s\\n\nA: cpuidle/state%u/desc=%s\\n\n"
@@ -183,7 +183,7 @@ static int write_global_files(struct fakeboard *fb)
         char list[1024];
         int r;
 
-        cpuset_format(&fb->all, list, sizeof(list));
+        cpumask_format(&fb->all, list, sizeof(list));
         if ((r = fb_board_printf(fb, "/sys/devices/system/cpu/possible", "%s\n", list)) < 0 ||
             (r = fb_board_printf(fb, "/sys/devices/system/cpu/present", "%s\n", list)) < 0 ||
             (r = fb_board_printf(fb, "/sys/devices/system/cpu/kernel_max", "%u\n", fb->desc->kernel_max)) < 0)
@@ -201,7 +201,7 @@ static int write_pmu_files(struct fakeboard *fb)
         for (unsigned k = 0; k < d->nclusters; k++) {
                 const char *pmu = d->clusters[k].pmu;
                 char path[PATH_MAX], target[PATH_MAX], list[1024];
-                bl_cpuset cpus;
+                bl_cpumask cpus;
                 bool done = false;
                 int r;
 
@@ -212,15 +212,15 @@ static int write_pmu_files(struct fakeboard *fb)
                                 done = true;
                 if (done)
                         continue;
-                cpuset_zero(&cpus);
+                cpumask_zero(&cpus);
                 for (unsigned j = k; j < d->nclusters; j++) {
-                        bl_cpuset s;
+                        bl_cpumask s;
 
                         if (d->clusters[j].pmu && strcmp(d->clusters[j].pmu, pmu) == 0 &&
-                            cpuset_parse(&s, d->clusters[j].cpus) == 0)
-                                cpuset_or(&cpus, &s);
+                            cpumask_parse(&s, d->clusters[j].cpus) == 0)
+                                cpumask_or(&cpus, &s);
                 }
-                cpuset_format(&cpus, list, sizeof(list));
+                cpumask_format(&cpus, list, sizeof(list));
                 snprintf(path, sizeof(path), "/sys/devices/%s/cpus", pmu);
                 if ((r = fb_board_path(fb, target, sizeof(target), "/sys/devices/%s", pmu)) < 0 ||
                     (r = fb_mkdir_p(target)) < 0 || (r = fb_board_printf(fb, path, "%s\n", list)) < 0)
@@ -247,13 +247,13 @@ static int write_em_files(struct fakeboard *fb)
         for (unsigned k = 0; k < d->nclusters; k++) {
                 const struct fakeboard_cluster_desc *c = &d->clusters[k];
                 char dir[PATH_MAX], path[256];
-                bl_cpuset cpus;
+                bl_cpumask cpus;
                 int first = -1, r;
 
-                if (!c->em_uw || !c->opps_khz || cpuset_parse(&cpus, c->cpus) < 0)
+                if (!c->em_uw || !c->opps_khz || cpumask_parse(&cpus, c->cpus) < 0)
                         continue;
-                for (unsigned cpu = 0; first < 0 && cpu < cpuset_span(&cpus); cpu++)
-                        if (cpuset_isset(&cpus, cpu))
+                for (unsigned cpu = 0; first < 0 && cpu < cpumask_span(&cpus); cpu++)
+                        if (cpumask_isset(&cpus, cpu))
                                 first = (int)cpu;
                 if (first < 0)
                         continue;
@@ -344,7 +344,7 @@ static int write_cgroup_files(struct fakeboard *fb)
 
         if (!d->cgroup2)
                 return 0;
-        cpuset_format(&fb->all, list, sizeof(list));
+        cpumask_format(&fb->all, list, sizeof(list));
         if ((r = fb_board_path(fb, dir, sizeof(dir), "/sys/fs/cgroup")) < 0 || (r = fb_mkdir_p(dir)) < 0 ||
             (r = fb_board_printf(fb, "/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma "
                                  "misc\n")) < 0 ||
@@ -398,21 +398,21 @@ int fb_setup_policies(struct fakeboard *fb)
         for (unsigned k = 0; k < d->nclusters; k++) {
                 const struct fakeboard_cluster_desc *c = &d->clusters[k];
                 struct fb_policy *shared = NULL;
-                bl_cpuset cpus;
+                bl_cpumask cpus;
                 int r;
 
-                r = cpuset_parse(&cpus, c->cpus);
+                r = cpumask_parse(&cpus, c->cpus);
                 if (r < 0)
                         return r;
-                if (cpuset_span(&cpus) > fb->ncpus || (c->step_khz == 0 && !c->opps_khz) ||
+                if (cpumask_span(&cpus) > fb->ncpus || (c->step_khz == 0 && !c->opps_khz) ||
                     c->max_khz < c->min_khz || top_khz == 0 || c->nopps > FAKEBOARD_MAX_OPPS ||
                     (c->opps_khz && (c->nopps == 0 || c->opps_khz[0] != c->min_khz ||
                                      c->opps_khz[c->nopps - 1] != c->max_khz)))
                         return -EINVAL;
-                for (unsigned cpu = 0, nth = 0; cpu < cpuset_span(&cpus); cpu++) {
+                for (unsigned cpu = 0, nth = 0; cpu < cpumask_span(&cpus); cpu++) {
                         struct fb_policy *p = shared;
 
-                        if (!cpuset_isset(&cpus, cpu))
+                        if (!cpumask_isset(&cpus, cpu))
                                 continue;
                         /* Capacity without cpu_capacity: what the scheduler would
                          * derive from the top frequencies. */
@@ -440,7 +440,7 @@ int fb_setup_policies(struct fakeboard *fb)
                                 if (!c->per_cpu_policy)
                                         shared = p;
                         }
-                        cpuset_set(&p->cpus, cpu);
+                        cpumask_set(&p->cpus, cpu);
                         fb->cpu[cpu].policy = (unsigned)(p - fb->policy);
                 }
         }

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/energy-model-dir.h"
 #include "common/fileio.h"
+#include "loaders/energy-model-dir.h"
 #include "sim/board-import.h"
 #include "sim/dts-reader.h"
 

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "sim/cli.h"
 #include "sim/rtapp.h"
 #include "sim/tune.h"

@@ -7,19 +7,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "common/exit-status.h"
 #include "core/diag.h"
 #include "core/types.h"
 #include "fakeboard/board.h"
 #include "sim/report.h"
 
-/* Exit statuses (sysexits.h), documented in blsim(1). */
-#define EXIT_USAGE 64
-#define EXIT_DATAERR 65
-#define EXIT_NOINPUT 66
-#define EXIT_UNAVAILABLE 69
-#define EXIT_SOFTWARE 70
-#define EXIT_IOERR 74
-#define EXIT_CONFIG 78
+/* Exit statuses: common/exit-status.h, documented in blsim(1). */
 
 struct options {
         const char *board;

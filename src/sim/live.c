@@ -364,7 +364,7 @@ static int live_step(void *userdata, const struct fakeboard_state *in, bl_usec_t
         bool exact;
 
         for (unsigned cpu = 0; cpu < l->b->ncpus; cpu++)
-                if (cpuset_isset(&in->usable, cpu))
+                if (cpumask_isset(&in->usable, cpu))
                         usable |= UINT64_C(1) << cpu;
         level = live_map_level(&l->m->levels, usable, &exact);
         if (!l->seen_boot) {

@@ -46,6 +46,7 @@ noinst_DATA += src/sim/blsim.srcdir
 CLEANFILES += src/sim/blsim.srcdir
 src/sim/blsim.srcdir: Makefile
 	$(AM_V_GEN)$(MKDIR_P) src/sim && (cd '$(srcdir)' && pwd) > $@
-src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/fakeboard/libblfakeboard.a src/common/libblcommon.a \
+src_sim_blsim_LDADD = src/sim/libblgen.a src/sim/libblsim.a src/fakeboard/libblfakeboard.a \
+	src/loaders/libblloaders.a src/common/libblcommon.a \
 	policy/libblpolicy.a src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(UMOCKDEV_LIBS) $(LIBM) -lpthread
 endif

@@ -96,7 +96,7 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
                 goto mismatch;
         for (unsigned l = 0; l < m->ladder.nlevels; l++) {
                 for (unsigned cpu = 0; cpu < SIM_MAX_CPUS; cpu++)
-                        if (cpuset_isset(&m->ladder.levels[l].cpus, cpu) !=
+                        if (cpumask_isset(&m->ladder.levels[l].cpus, cpu) !=
                             ((m->levels.level[l].active >> cpu) & 1))
                                 goto mismatch;
                 memcpy(m->class_name[l], m->ladder.levels[l].name, sizeof(m->class_name[l]));

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
-#include "common/conf-files.h"
 #include "common/fileio.h"
+#include "loaders/board-file.h"
+#include "loaders/conf-files.h"
 #include "policy/builtin.h"
 #include "sim/presets.h"
 #include "sim/reactive.h"

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sysexits.h>
 
+#include "common/exit-status.h"
 #include "core/board.h"
 #include "sim/board-import.h"
 #include "sim/verb-board.h"
@@ -40,15 +40,15 @@ static int write_out(const char *path, const char *text, size_t len)
 
         if (!f) {
                 fprintf(stderr, "blsim board import: %s: %s\n", path, strerror(errno));
-                return EX_CANTCREAT;
+                return EXIT_CANTCREAT;
         }
         ok = fwrite(text, 1, len, f) == len;
         ok = (path ? fclose(f) == 0 : fflush(f) == 0) && ok;
         if (!ok) {
                 fprintf(stderr, "blsim board import: %s: %s\n", path ? path : "standard output", strerror(errno));
-                return EX_IOERR;
+                return EXIT_IOERR;
         }
-        return EX_OK;
+        return EXIT_SUCCESS;
 }
 
 static int board_import(int argc, char **argv)
@@ -69,7 +69,7 @@ static int board_import(int argc, char **argv)
         char *text = NULL;
         size_t len = 0;
         FILE *mem = NULL;
-        int c, r, status = EX_OK;
+        int c, r, status = EXIT_SUCCESS;
 
         while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
                 switch (c) {
@@ -77,48 +77,48 @@ static int board_import(int argc, char **argv)
                 case OPT_SYSFS: sysfs = optarg; break;
                 case OPT_NAME: name = optarg; break;
                 case 'o': out = optarg; break;
-                case 'h': usage(stdout); return EX_OK;
-                default: usage(stderr); return EX_USAGE;
+                case 'h': usage(stdout); return EXIT_SUCCESS;
+                default: usage(stderr); return EXIT_USAGE;
                 }
         }
         if (optind < argc) {
                 fprintf(stderr, "blsim board import: unexpected argument \"%s\"\n", argv[optind]);
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         if (!dts == !sysfs) {
                 fprintf(stderr, "blsim board import: expected one of --dts FILE and --sysfs ROOT\n");
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         m = calloc(1, sizeof(*m));
         b = calloc(1, sizeof(*b));
         diag = calloc(1, sizeof(*diag));
         if (!m || !b || !diag) {
-                status = EX_OSERR;
+                status = EXIT_OSERR;
                 goto exit;
         }
         diag_init(diag);
         r = dts ? import_from_dts(m, dts, diag) : import_from_sysfs(m, sysfs, diag);
         if (r < 0) {
                 print_diag(diag);
-                status = r == -EINVAL ? EX_DATAERR : r == -ENOENT ? EX_NOINPUT : EX_IOERR;
+                status = r == -EINVAL ? EXIT_DATAERR : r == -ENOENT ? EXIT_NOINPUT : EXIT_IOERR;
                 goto exit;
         }
         mem = open_memstream(&text, &len);
         if (!mem || import_write(mem, m, name) < 0 || fclose(mem) != 0) {
                 mem = NULL;
-                status = EX_OSERR;
+                status = EXIT_OSERR;
                 goto exit;
         }
         mem = NULL;
         if (board_parse(b, "(imported board)", text, len, diag) > 0) {
                 fprintf(stderr, "blsim board import: the board made from %s does not load:\n", dts ? dts : sysfs);
                 print_diag(diag);
-                status = EX_DATAERR;
+                status = EXIT_DATAERR;
                 goto exit;
         }
         status = write_out(out, text, len);
 exit:
-        if (status == EX_OSERR)
+        if (status == EXIT_OSERR)
                 fprintf(stderr, "blsim board import: out of memory\n");
         free(text);
         free(diag);
@@ -131,11 +131,11 @@ int sim_verb_board(int argc, char **argv)
 {
         if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
                 usage(argc < 2 ? stderr : stdout);
-                return argc < 2 ? EX_USAGE : EX_OK;
+                return argc < 2 ? EXIT_USAGE : EXIT_SUCCESS;
         }
         if (strcmp(argv[1], "import") != 0) {
                 fprintf(stderr, "blsim board: unknown action \"%s\" (expected import)\n", argv[1]);
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         return board_import(argc - 1, argv + 1);
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sysexits.h>
 
+#include "common/exit-status.h"
 #include "common/fileio.h"
 #include "sim/generate.h"
 #include "sim/verb-generate.h"
@@ -129,7 +129,7 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                         if (!parse_u64(optarg, &end, &o->seed) || *end != '\0') {
                                 fprintf(stderr, "blsim generate: --seed: expected a whole number 0-%llu, got "
                                                 "\"%s\"\n", (unsigned long long)UINT64_MAX, optarg);
-                                return EX_USAGE;
+                                return EXIT_USAGE;
                         }
                         o->have_seed = true;
                         break;
@@ -137,7 +137,7 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                         if (!parse_seeds(optarg, &o->seed, &o->seed_last)) {
                                 fprintf(stderr, "blsim generate: --seeds: expected A-B, whole numbers with A <= B "
                                                 "and fewer than %llu seeds, got \"%s\"\n", SEEDS_MAX, optarg);
-                                return EX_USAGE;
+                                return EXIT_USAGE;
                         }
                         o->have_seeds = true;
                         break;
@@ -145,7 +145,7 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                         if (!parse_duration(optarg, &o->duration_us)) {
                                 fprintf(stderr, "blsim generate: --duration: expected seconds, 0.001-%llu, got "
                                                 "\"%s\"\n", SIM_GEN_MAX_DURATION_US / BL_USEC_PER_SEC, optarg);
-                                return EX_USAGE;
+                                return EXIT_USAGE;
                         }
                         break;
                 case 'o':
@@ -164,20 +164,20 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                         o->help = true;
                         return -1;
                 default:
-                        return EX_USAGE;        /* getopt said why */
+                        return EXIT_USAGE;        /* getopt said why */
                 }
         }
         if (optind < argc)
                 o->family = argv[optind++];
         if (optind < argc) {
                 fprintf(stderr, "blsim generate: unexpected argument \"%s\"\n", argv[optind]);
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         if (o->list) {
                 if (o->family || o->all || o->have_seed || o->have_seeds || o->out || o->out_dir ||
                     o->duration_us) {
                         fprintf(stderr, "blsim generate: --list takes no other argument\n");
-                        return EX_USAGE;
+                        return EXIT_USAGE;
                 }
                 return -1;
         }
@@ -187,31 +187,31 @@ static int parse_generate_options(int argc, char **argv, struct generate_options
                 if (wrong) {
                         fprintf(stderr, "blsim generate: --all: %s does not go with it (--seeds A-B and "
                                         "--out-dir DIR do)\n", wrong);
-                        return EX_USAGE;
+                        return EXIT_USAGE;
                 }
                 if (!o->have_seeds || !o->out_dir) {
                         fprintf(stderr, "blsim generate: --all: %s is required\n",
                                 !o->have_seeds ? "--seeds A-B" : "--out-dir DIR");
-                        return EX_USAGE;
+                        return EXIT_USAGE;
                 }
                 return -1;
         }
         if (!o->family) {
                 fprintf(stderr, "blsim generate: expected a FAMILY, --all or --list\n");
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         if (!sim_gen_family_find(o->family)) {
                 fprintf(stderr, "blsim generate: FAMILY: no family \"%s\" (blsim generate --list names them)\n",
                         o->family);
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         if (o->have_seeds || o->out_dir) {
                 fprintf(stderr, "blsim generate: %s belongs to --all\n", o->have_seeds ? "--seeds" : "--out-dir");
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         if (!o->have_seed) {
                 fprintf(stderr, "blsim generate: %s: --seed N is required\n", o->family);
-                return EX_USAGE;
+                return EXIT_USAGE;
         }
         return -1;
 }
@@ -236,26 +236,26 @@ static int write_trace(const struct sim_gen_family *f, uint64_t seed, bl_usec_t 
                 /* The duration was checked: only memory can run out. */
                 fprintf(stderr, "blsim generate: %s, seed %llu: %s\n", f->name, (unsigned long long)seed,
                         strerror(-r));
-                return r == -ENOMEM ? EXIT_FAILURE : EX_SOFTWARE;
+                return r == -ENOMEM ? EXIT_FAILURE : EXIT_SOFTWARE;
         }
         if (!path || strcmp(path, "-") == 0) {
                 if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
                         fprintf(stderr, "blsim generate: cannot write the trace: %s\n", strerror(errno));
-                        return EX_IOERR;
+                        return EXIT_IOERR;
                 }
                 return EXIT_SUCCESS;
         }
         out = fopen(path, "w");
         if (!out) {
                 fprintf(stderr, "blsim generate: %s: %s\n", path, strerror(errno));
-                return EX_IOERR;
+                return EXIT_IOERR;
         }
         r = fwrite(text, 1, len, out) == len ? 0 : -errno;
         if (fclose(out) != 0 && r == 0)
                 r = -errno;
         if (r < 0) {
                 fprintf(stderr, "blsim generate: %s: %s\n", path, strerror(-r));
-                return EX_IOERR;
+                return EXIT_IOERR;
         }
         return EXIT_SUCCESS;
 }
@@ -266,7 +266,7 @@ static int write_all(const struct generate_options *o)
 
         if (mkdir(o->out_dir, 0755) < 0 && errno != EEXIST) {
                 fprintf(stderr, "blsim generate: --out-dir: %s: %s\n", o->out_dir, strerror(errno));
-                return EX_IOERR;
+                return EXIT_IOERR;
         }
         for (const struct sim_gen_family *const *f = sim_gen_families; *f; f++)
                 for (uint64_t seed = o->seed;; seed++) {
@@ -277,7 +277,7 @@ static int write_all(const struct generate_options *o)
                         if (path_join(path, sizeof(path), o->out_dir, name) < 0) {
                                 fprintf(stderr, "blsim generate: --out-dir: %s: %s\n", o->out_dir,
                                         strerror(ENAMETOOLONG));
-                                return EX_USAGE;
+                                return EXIT_USAGE;
                         }
                         status = write_trace(*f, seed, o->duration_us, path);
                         if (status != EXIT_SUCCESS)
@@ -287,7 +287,7 @@ static int write_all(const struct generate_options *o)
                                 break;
                 }
         printf("blsim generate: %llu traces in %s\n", n, o->out_dir);
-        return fflush(stdout) == 0 ? EXIT_SUCCESS : EX_IOERR;
+        return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_IOERR;
 }
 
 int sim_verb_generate(int argc, char **argv)
@@ -299,11 +299,11 @@ int sim_verb_generate(int argc, char **argv)
                 return status;
         if (o.help) {
                 usage();
-                return fflush(stdout) == 0 ? EXIT_SUCCESS : EX_IOERR;
+                return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_IOERR;
         }
         if (o.list) {
                 list_families();
-                return fflush(stdout) == 0 ? EXIT_SUCCESS : EX_IOERR;
+                return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_IOERR;
         }
         if (o.all)
                 return write_all(&o);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "sim/presets.h"
 #include "sim/scenario.h"
 #include "sim/verb-list.h"

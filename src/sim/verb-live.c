@@ -165,7 +165,7 @@ static int live_report(struct scenario *sc, const struct sim_live *run, struct f
 {
         struct sim_report *rep = &sc->report;
         char online[256];
-        bl_cpuset now;
+        bl_cpumask now;
         int r, status;
 
         r = sim_live_result(run, &rep->policy[0]);
@@ -173,7 +173,7 @@ static int live_report(struct scenario *sc, const struct sim_live *run, struct f
                 return cli_run_failed("live run", r);
         snprintf(rep->policy[0].policy, sizeof(rep->policy[0].policy), "live");
         fakeboard_online(fb, &now);
-        cpuset_format(&now, online, sizeof(online));
+        cpumask_format(&now, online, sizeof(online));
         rep->npolicies = 1;
         rep->live = true;
         rep->nswitches = sim_live_switches(run, &rep->switches);

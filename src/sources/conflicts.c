@@ -6,7 +6,7 @@
 #include <systemd/sd-bus.h>
 
 #include "common/fileio.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 #include "sources/conflicts.h"
 
 #define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
@@ -43,7 +43,7 @@ int conflicts_governors(struct bl_diag *diag)
                 return errno == ENOENT ? 0 : -errno;
         while ((de = readdir(dir))) {
                 char path[512], governor[64], related[512] = "";
-                bl_cpuset cpus;
+                bl_cpumask cpus;
 
                 if (strncmp(de->d_name, "policy", 6) != 0)
                         continue;
@@ -51,10 +51,10 @@ int conflicts_governors(struct bl_diag *diag)
                 if (read_line(path, governor, sizeof(governor)) < 0 || strcmp(governor, "userspace") != 0)
                         continue;
                 snprintf(path, sizeof(path), "%s/%s/related_cpus", CPUFREQ_DIR, de->d_name);
-                if (read_line(path, related, sizeof(related)) < 0 || cpuset_parse_words(&cpus, related) < 0)
+                if (read_line(path, related, sizeof(related)) < 0 || cpumask_parse_words(&cpus, related) < 0)
                         snprintf(related, sizeof(related), "?");
                 else
-                        cpuset_format(&cpus, related, sizeof(related));
+                        cpumask_format(&cpus, related, sizeof(related));
                 diag_add(diag,
                          "cpufreq %s (CPUs %s) has the userspace governor: another program sets its "
                          "frequency by hand and may fight the daemon over these CPUs",

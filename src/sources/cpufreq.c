@@ -56,10 +56,10 @@ static int open_policy(const char *dir, struct cpufreq_policy_reader *p)
         r = read_file(path, &text, NULL);
         if (r < 0)
                 return r;
-        r = cpuset_parse_words(&p->cpus, text);
+        r = cpumask_parse_words(&p->cpus, text);
         if (r < 0)
                 return r;
-        if (cpuset_empty(&p->cpus))
+        if (cpumask_empty(&p->cpus))
                 return -EINVAL;
         r = read_uint(dir, "cpuinfo_max_freq", &p->max_khz);
         if (r < 0)
@@ -77,7 +77,7 @@ static int open_policy(const char *dir, struct cpufreq_policy_reader *p)
 }
 
 /* The lowest CPU of a non-empty set, or BL_MAX_CPUS. */
-static unsigned first_cpu(const bl_cpuset *s)
+static unsigned first_cpu(const bl_cpumask *s)
 {
         for (unsigned w = 0; w < BL_MAX_CPUS / 64; w++)
                 if (s->bits[w])
@@ -135,10 +135,10 @@ int cpufreq_open(struct cpufreq_reader *r)
 /* Whether any CPU of the policy was busy. */
 static bool policy_busy(const struct cpufreq_policy_reader *p, const float *busy)
 {
-        unsigned span = cpuset_span(&p->cpus);
+        unsigned span = cpumask_span(&p->cpus);
 
         for (unsigned cpu = 0; cpu < span; cpu++)
-                if (cpuset_isset(&p->cpus, cpu) && busy[cpu] > 0.0f)
+                if (cpumask_isset(&p->cpus, cpu) && busy[cpu] > 0.0f)
                         return true;
         return false;
 }

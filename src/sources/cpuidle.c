@@ -80,9 +80,9 @@ static void open_states(const struct cpuidle_reader *r, unsigned cpu, struct cpu
                 c->have_usage = false;
 }
 
-int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset *cpus)
+int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpumask *cpus)
 {
-        unsigned span = cpuset_span(cpus);
+        unsigned span = cpumask_span(cpus);
 
         *r = (struct cpuidle_reader){ 0 };
         if (span > BL_MAX_CPUS)
@@ -95,7 +95,7 @@ int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset 
         }
         r->ncpus = span;
         for (unsigned cpu = 0; cpu < span; cpu++)
-                if (cpuset_isset(cpus, cpu))
+                if (cpumask_isset(cpus, cpu))
                         open_states(r, cpu, &r->cpu[cpu]);
         /* Everything was just opened: not again at the first read. */
         r->read_last = *cpus;
@@ -203,15 +203,15 @@ static void read_cpu(const struct cpuidle_reader *r, unsigned cpu, struct cpuidl
         c->have_total = true;
 }
 
-void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cpuset *skip)
+void cpuidle_read(struct cpuidle_reader *r, const bl_cpumask *online, const bl_cpumask *skip)
 {
         for (unsigned cpu = 0; cpu < r->ncpus; cpu++) {
                 struct cpuidle_cpu *c = &r->cpu[cpu];
-                bool on = cpuset_isset(online, cpu);
+                bool on = cpumask_isset(online, cpu);
 
                 /* Back from offline: its states may have been re-created,
                  * or appeared for the first time. */
-                if (on && !cpuset_isset(&r->read_last, cpu))
+                if (on && !cpumask_isset(&r->read_last, cpu))
                         open_states(r, cpu, c);
                 if (!on) {
                         c->have_total = false;
@@ -222,7 +222,7 @@ void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cp
                 /* Taken as read and unchanged: a period that ended meanwhile
                  * shows at the next read, over the whole span since the CPU
                  * was last seen busy (the estimate's span_us). */
-                if (skip && cpuset_isset(skip, cpu) && c->have_total && c->skipped < CPUIDLE_SKIP_MAX) {
+                if (skip && cpumask_isset(skip, cpu) && c->have_total && c->skipped < CPUIDLE_SKIP_MAX) {
                         c->skipped++;
                         c->resumed = false;
                         c->have_idle = true;

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* The kernel has at most CPUIDLE_STATE_MAX (10) states per CPU. */
 #define CPUIDLE_MAX_STATES 16
@@ -61,14 +61,14 @@ struct cpuidle_reader {
         char *dir;              /* "/sys/devices/system/cpu" */
         unsigned ncpus;
         struct cpuidle_cpu *cpu;
-        bl_cpuset read_last;    /* the CPUs the last cpuidle_read() read */
+        bl_cpumask read_last;   /* the CPUs the last cpuidle_read() read */
         unsigned long cpus_read;        /* CPUs whose states were read so far, for the cost of a tick */
 };
 
 /* Opens the states of the CPUs in 'cpus' (below BL_MAX_CPUS) under
  * 'cpu_dir'. A CPU without cpuidle, or whose state0 does not open, gets
  * none (cpuidle_has() is false). Returns 0, or -ENOMEM. */
-int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset *cpus);
+int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpumask *cpus);
 
 /* Reads the CPUs of 'online'; those offline are not read and start afresh
  * when they are next, giving no idle time for that interval. A CPU that was
@@ -78,7 +78,7 @@ int cpuidle_open(struct cpuidle_reader *r, const char *cpu_dir, const bl_cpuset 
  * with a baseline is taken as unchanged, for at most CPUIDLE_SKIP_MAX reads
  * in a row: what it did meanwhile shows at its next read. */
 #define CPUIDLE_SKIP_MAX 49
-void cpuidle_read(struct cpuidle_reader *r, const bl_cpuset *online, const bl_cpuset *skip);
+void cpuidle_read(struct cpuidle_reader *r, const bl_cpumask *online, const bl_cpumask *skip);
 
 /* Whether cpuidle last found the CPU idle (below CPUIDLE_QUIET_BUSY): until
  * /proc/stat counts it a busy tick, reading it again would most likely

@@ -131,7 +131,7 @@ static int read_pmu(struct perf_pmu *pmu, const char *dir, const char *name, cha
                 say(reason, size, "%s: %s", path, strerror(-r));
                 return r;
         }
-        r = cpuset_parse(&pmu->cpus, text);
+        r = cpumask_parse(&pmu->cpus, text);
         if (r < 0) {
                 say(reason, size, "%s: expected a CPU list, got \"%s\"", path, text);
                 return r;
@@ -199,7 +199,7 @@ int perf_pmus_discover(struct perf_pmus *out, const char *sysfs_root, char *reas
 const struct perf_pmu *perf_pmus_for_cpu(const struct perf_pmus *pmus, unsigned cpu)
 {
         for (unsigned i = 0; i < pmus->n; i++)
-                if (cpuset_isset(&pmus->pmu[i].cpus, cpu))
+                if (cpumask_isset(&pmus->pmu[i].cpus, cpu))
                         return &pmus->pmu[i];
         return NULL;
 }
@@ -294,7 +294,7 @@ struct perf_source {
         struct perf_options opt;
         struct perf_pmus pmus;
         const struct perf_event_spec *third;
-        bl_cpuset cpus;                 /* those with a group open */
+        bl_cpumask cpus;                /* those with a group open */
         unsigned ngroups;               /* one per watched CPU, open or not */
         struct perf_group group[];
 };
@@ -502,10 +502,10 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
         struct step offline_step = { 0 };
         unsigned n, cpu, span, offline_cpu = 0;
         int r, offline_err = 0;
-        bl_cpuset offline;
+        bl_cpumask offline;
 
         say(reason, size, "%s", "");
-        n = cpuset_count(&opt->cpus);
+        n = cpumask_count(&opt->cpus);
         if (n == 0) {
                 say(reason, size, "no CPU to count on");
                 return -EINVAL;
@@ -519,26 +519,26 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
         if (r < 0)
                 goto fail;
         p->opt = *opt;
-        cpuset_zero(&offline);
-        span = cpuset_span(&opt->cpus);
+        cpumask_zero(&offline);
+        span = cpumask_span(&opt->cpus);
         for (cpu = 0; cpu < span; cpu++) {
                 struct perf_group *g = &p->group[p->ngroups];
                 struct step step = { 0 };
                 char what[128];
 
-                if (!cpuset_isset(&opt->cpus, cpu))
+                if (!cpumask_isset(&opt->cpus, cpu))
                         continue;
                 group_init(g, cpu);
                 p->ngroups++;
                 r = group_open(g, cpu, opt, &p->pmus, &third, &step, reason, size);
                 if (r < 0 && is_offline(r)) {
                         group_close(g);
-                        if (cpuset_empty(&offline)) {
+                        if (cpumask_empty(&offline)) {
                                 offline_err = r;
                                 offline_step = step;
                                 offline_cpu = cpu;
                         }
-                        cpuset_set(&offline, cpu);
+                        cpumask_set(&offline, cpu);
                         continue;
                 }
                 if (r < 0) {
@@ -546,9 +546,9 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
                         explain(opt, sys, r, what, cpu, reason, size);
                         goto fail;
                 }
-                cpuset_set(&p->cpus, cpu);
+                cpumask_set(&p->cpus, cpu);
         }
-        if (cpuset_empty(&p->cpus)) {
+        if (cpumask_empty(&p->cpus)) {
                 char what[128];
 
                 /* Every watched CPU said ENODEV: more likely no PMU than no CPU online. */
@@ -557,12 +557,12 @@ int perf_open(struct perf_source **ret, const struct perf_options *opt, char *re
                 explain(opt, sys, r, what, offline_cpu, reason, size);
                 goto fail;
         }
-        if (!cpuset_empty(&offline)) {
+        if (!cpumask_empty(&offline)) {
                 char list[256];
 
-                cpuset_format(&offline, list, sizeof(list));
+                cpumask_format(&offline, list, sizeof(list));
                 note(reason, size, "%s %s offline (%s), counted once online",
-                     cpuset_count(&offline) > 1 ? "CPUs" : "CPU", list, strerror(-offline_err));
+                     cpumask_count(&offline) > 1 ? "CPUs" : "CPU", list, strerror(-offline_err));
         }
         p->third = third.spec;
         *ret = p;
@@ -631,7 +631,7 @@ int perf_cpu_online(struct perf_source *p, unsigned cpu, char *reason, size_t si
                 say(reason, size, "%s%s on cpu%u: %s", step.verb, step.event, cpu, strerror(-r));
                 return r;
         }
-        cpuset_set(&p->cpus, cpu);
+        cpumask_set(&p->cpus, cpu);
         return 0;
 }
 
@@ -643,10 +643,10 @@ void perf_cpu_offline(struct perf_source *p, unsigned cpu)
                 return;
         group_close(g);
         g->has_prev = false;
-        cpuset_clear(&p->cpus, cpu);
+        cpumask_clear(&p->cpus, cpu);
 }
 
-const bl_cpuset *perf_cpus(const struct perf_source *p)
+const bl_cpumask *perf_cpus(const struct perf_source *p)
 {
         return &p->cpus;
 }

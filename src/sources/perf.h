@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 /* Events per group: cycles, instructions, and the third one if any. */
 #define PERF_MAX_EVENTS 3
@@ -47,7 +47,7 @@ struct perf_event_list {
 struct perf_pmu {
         char name[256];                 /* a directory entry: at most NAME_MAX */
         uint32_t type;                  /* the PMU's dynamic perf type */
-        bl_cpuset cpus;
+        bl_cpumask cpus;
 };
 
 struct perf_pmus {
@@ -127,7 +127,7 @@ extern const struct perf_syscalls perf_syscalls_kernel;
 struct perf_options {
         const char *sysfs_root;         /* "/sys" */
         const char *paranoid_path;      /* "/proc/sys/kernel/perf_event_paranoid" */
-        bl_cpuset cpus;                 /* CPUs to count on */
+        bl_cpumask cpus;                /* CPUs to count on */
         const struct perf_event_list *events;   /* NULL: cycles, instructions, cache-misses */
         const struct perf_syscalls *sys;        /* NULL: perf_syscalls_kernel */
 };
@@ -177,7 +177,7 @@ int perf_cpu_online(struct perf_source *p, unsigned cpu, char *reason, size_t si
 void perf_cpu_offline(struct perf_source *p, unsigned cpu);
 
 /* The CPUs that have a group open now. */
-const bl_cpuset *perf_cpus(const struct perf_source *p);
+const bl_cpumask *perf_cpus(const struct perf_source *p);
 /* The name of the third event counted, NULL when there is none; mpki means
  * that event per 1000 instructions. */
 const char *perf_third_event(const struct perf_source *p);

@@ -122,7 +122,7 @@ static int parse_text(struct procstat *out, const char *text, size_t len, bool *
 {
         const char *p = text, *end = text + len;
 
-        cpuset_zero(&out->cpus);
+        cpumask_zero(&out->cpus);
         out->ncpus = 0;
         *cut = false;
 
@@ -150,13 +150,13 @@ static int parse_text(struct procstat *out, const char *text, size_t len, bool *
                 r = parse_cpu_line(p + 3, eol, &cpu, &c);
                 if (r < 0)
                         return r;
-                if (cpuset_isset(&out->cpus, cpu))
+                if (cpumask_isset(&out->cpus, cpu))
                         return -EINVAL;
                 /* Lines come in CPU order; keep the gaps of offline CPUs zeroed. */
                 for (unsigned i = out->ncpus; i < cpu; i++)
                         out->cpu[i] = (struct procstat_cpu){ 0 };
                 out->cpu[cpu] = c;
-                cpuset_set(&out->cpus, cpu);
+                cpumask_set(&out->cpus, cpu);
                 if (cpu >= out->ncpus)
                         out->ncpus = cpu + 1;
                 p = eol + 1;
@@ -180,19 +180,19 @@ static uint64_t progress(uint64_t prev, uint64_t cur)
         return cur > prev ? cur - prev : 0;
 }
 
-void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpuset *online)
+void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpumask *online)
 {
         unsigned span = cur->ncpus < prev->ncpus ? cur->ncpus : prev->ncpus;
 
-        cpuset_zero(online);
+        cpumask_zero(online);
         for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
                 busy[cpu] = 0.0f;
         for (unsigned cpu = 0; cpu < span; cpu++) {
                 uint64_t dbusy, didle;
 
-                if (!cpuset_isset(&prev->cpus, cpu) || !cpuset_isset(&cur->cpus, cpu))
+                if (!cpumask_isset(&prev->cpus, cpu) || !cpumask_isset(&cur->cpus, cpu))
                         continue;
-                cpuset_set(online, cpu);
+                cpumask_set(online, cpu);
                 dbusy = progress(prev->cpu[cpu].busy, cur->cpu[cpu].busy);
                 didle = progress(prev->cpu[cpu].idle, cur->cpu[cpu].idle);
                 if (dbusy > 0)

@@ -4,7 +4,7 @@
 /* Per-CPU busy time from /proc/stat. The file is opened once and re-read
  * with pread(); only the cpuN lines at its top are parsed. */
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 struct procstat_cpu {
         uint64_t busy;          /* user+nice+system+irq+softirq+steal, USER_HZ ticks */
@@ -12,7 +12,7 @@ struct procstat_cpu {
 };
 
 struct procstat {
-        bl_cpuset cpus;         /* CPUs that had a line (the online ones) */
+        bl_cpumask cpus;        /* CPUs that had a line (the online ones) */
         unsigned ncpus;         /* highest CPU seen + 1 */
         struct procstat_cpu cpu[BL_MAX_CPUS];
 };
@@ -26,7 +26,7 @@ int procstat_parse(struct procstat *out, const char *text, size_t len);
 /* Busy fraction per CPU between two snapshots, 0..1. A CPU missing from
  * either snapshot is reported offline (busy 0); counters that went backwards
  * are clamped to no progress. 'busy' has BL_MAX_CPUS entries. */
-void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpuset *online);
+void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpumask *online);
 
 struct procstat_reader {
         int fd;

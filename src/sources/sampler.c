@@ -21,21 +21,21 @@
  * resolution by four orders of magnitude. */
 static void say_busy_sources(const struct bl_sampler *s, struct bl_diag *diag)
 {
-        const bl_cpuset *present = &s->topo->present;
-        bl_cpuset with, without;
+        const bl_cpumask *present = &s->topo->present;
+        bl_cpumask with, without;
         char exact[128], ticks[128];
 
-        cpuset_zero(&with);
-        for (unsigned cpu = 0; cpu < cpuset_span(present); cpu++)
-                if (cpuset_isset(present, cpu) && cpuidle_has(&s->idle, cpu))
-                        cpuset_set(&with, cpu);
+        cpumask_zero(&with);
+        for (unsigned cpu = 0; cpu < cpumask_span(present); cpu++)
+                if (cpumask_isset(present, cpu) && cpuidle_has(&s->idle, cpu))
+                        cpumask_set(&with, cpu);
         without = *present;
-        cpuset_andnot(&without, &with);
-        cpuset_format(&with, exact, sizeof(exact));
-        cpuset_format(&without, ticks, sizeof(ticks));
-        if (cpuset_empty(&without))
+        cpumask_andnot(&without, &with);
+        cpumask_format(&with, exact, sizeof(exact));
+        cpumask_format(&without, ticks, sizeof(ticks));
+        if (cpumask_empty(&without))
                 diag_add(diag, "busy time: cpuidle residency (exact) on CPUs %s", exact);
-        else if (cpuset_empty(&with))
+        else if (cpumask_empty(&with))
                 diag_add(diag, "busy time: %s (USER_HZ ticks) on CPUs %s: no cpuidle states",
                          PROC_STAT, ticks);
         else
@@ -110,7 +110,7 @@ static void counters_close(struct bl_sampler *s)
         s->perf = NULL;
         free(s->counts);
         s->counts = NULL;
-        cpuset_zero(&s->counters_failed);
+        cpumask_zero(&s->counters_failed);
         s->problem[SAMPLER_PROBLEM_COUNTERS][0] = '\0';
 }
 
@@ -164,14 +164,14 @@ set_problem(struct bl_sampler *s, enum sampler_problem kind, const char *fmt, ..
 
 static void say_counters_failed(struct bl_sampler *s)
 {
-        bool many = cpuset_count(&s->counters_failed) > 1;
+        bool many = cpumask_count(&s->counters_failed) > 1;
         char list[128];
 
-        if (cpuset_empty(&s->counters_failed)) {
+        if (cpumask_empty(&s->counters_failed)) {
                 s->problem[SAMPLER_PROBLEM_COUNTERS][0] = '\0';
                 return;
         }
-        cpuset_format(&s->counters_failed, list, sizeof(list));
+        cpumask_format(&s->counters_failed, list, sizeof(list));
         set_problem(s, SAMPLER_PROBLEM_COUNTERS, "the hardware counters of %s %s did not open when %s online "
                     "(%s); %s without until it next comes online", many ? "CPUs" : "CPU", list,
                     many ? "they came" : "it came", s->counters_error, many ? "each goes" : "it goes");
@@ -184,10 +184,10 @@ static void counters_cpu_online(struct bl_sampler *s, unsigned cpu)
 
         r = perf_cpu_online(s->perf, cpu, reason, sizeof(reason));
         if (r < 0) {
-                cpuset_set(&s->counters_failed, cpu);
+                cpumask_set(&s->counters_failed, cpu);
                 snprintf(s->counters_error, sizeof(s->counters_error), "%s", reason);
         } else {
-                cpuset_clear(&s->counters_failed, cpu);
+                cpumask_clear(&s->counters_failed, cpu);
         }
         say_counters_failed(s);
 }
@@ -195,24 +195,24 @@ static void counters_cpu_online(struct bl_sampler *s, unsigned cpu)
 /* /proc/stat lists the online CPUs; the counters follow them. */
 static void counters_follow_hotplug(struct bl_sampler *s)
 {
-        bl_cpuset came, went;
+        bl_cpumask came, went;
         unsigned span;
 
-        if (!s->perf || cpuset_equal(&s->cur.cpus, &s->counters_online))
+        if (!s->perf || cpumask_equal(&s->cur.cpus, &s->counters_online))
                 return;
         came = s->cur.cpus;
-        cpuset_andnot(&came, &s->counters_online);
-        cpuset_and(&came, &s->topo->present);
+        cpumask_andnot(&came, &s->counters_online);
+        cpumask_and(&came, &s->topo->present);
         went = s->counters_online;
-        cpuset_andnot(&went, &s->cur.cpus);
+        cpumask_andnot(&went, &s->cur.cpus);
         s->counters_online = s->cur.cpus;
-        span = cpuset_span(&s->cur.cpus);
-        if (cpuset_span(&went) > span)
-                span = cpuset_span(&went);
+        span = cpumask_span(&s->cur.cpus);
+        if (cpumask_span(&went) > span)
+                span = cpumask_span(&went);
         for (unsigned cpu = 0; cpu < span; cpu++) {
-                if (cpuset_isset(&went, cpu))
+                if (cpumask_isset(&went, cpu))
                         perf_cpu_offline(s->perf, cpu);
-                else if (cpuset_isset(&came, cpu))
+                else if (cpumask_isset(&came, cpu))
                         counters_cpu_online(s, cpu);
         }
 }
@@ -222,7 +222,7 @@ void sampler_cpu_offline(struct bl_sampler *s, unsigned cpu)
         if (!s->perf)
                 return;
         perf_cpu_offline(s->perf, cpu);
-        cpuset_clear(&s->counters_online, cpu);
+        cpumask_clear(&s->counters_online, cpu);
 }
 
 /* Counters go with the CPUs' records; a CPU whose group did not run in the
@@ -273,7 +273,7 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
         for (unsigned cpu = 0; cpu < span; cpu++) {
                 const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
 
-                if (!cpuset_isset(&s->online, cpu))
+                if (!cpumask_isset(&s->online, cpu))
                         continue;
                 if (cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
                                      progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
@@ -301,7 +301,7 @@ static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
         for (unsigned cpu = 0; cpu < span && cpu < BL_MAX_CPUS; cpu++) {
                 const struct procstat_cpu *a = &s->prev.cpu[cpu], *b = &s->cur.cpu[cpu];
 
-                if (!s->have_prev || !cpuset_isset(&s->online, cpu)) {
+                if (!s->have_prev || !cpumask_isset(&s->online, cpu)) {
                         if (s->window[cpu].n)
                                 stat_window_reset(&s->window[cpu]);
                         continue;
@@ -320,16 +320,16 @@ static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
  * net of its own time, its window may hold less than a tick of others'
  * work, and cpuidle_quiet_own()'s test applies. Reading every state of every CPU is
  * most of what the daemon costs the kernel on an idle machine. */
-static void quiet_cpus(const struct bl_sampler *s, int own_cpu, bl_cpuset *quiet)
+static void quiet_cpus(const struct bl_sampler *s, int own_cpu, bl_cpumask *quiet)
 {
-        cpuset_zero(quiet);
+        cpumask_zero(quiet);
         if (!s->have_prev)
                 return;
         /* cpuidle's CPUs only: BL_MAX_CPUS would cost more than it saves */
         for (unsigned cpu = 0; cpu < s->idle.ncpus; cpu++) {
                 bool q;
 
-                if (!cpuset_isset(&s->online, cpu))
+                if (!cpumask_isset(&s->online, cpu))
                         continue;
                 if ((int)cpu == own_cpu)
                         q = s->busy[cpu] < CPUIDLE_OWN_QUIET_BUSY && cpuidle_quiet_own(&s->idle, cpu);
@@ -337,7 +337,7 @@ static void quiet_cpus(const struct bl_sampler *s, int own_cpu, bl_cpuset *quiet
                         q = s->busy[cpu] <= 0.0f && s->cur.cpu[cpu].busy == s->prev.cpu[cpu].busy &&
                             cpuidle_quiet(&s->idle, cpu);
                 if (q)
-                        cpuset_set(quiet, cpu);
+                        cpumask_set(quiet, cpu);
         }
 }
 
@@ -382,7 +382,7 @@ static int counters_went_back(const struct procstat *prev, const struct procstat
         for (unsigned cpu = 0; cpu < span; cpu++) {
                 const struct procstat_cpu *a = &prev->cpu[cpu], *b = &cur->cpu[cpu];
 
-                if (!cpuset_isset(&prev->cpus, cpu) || !cpuset_isset(&cur->cpus, cpu))
+                if (!cpumask_isset(&prev->cpus, cpu) || !cpumask_isset(&cur->cpus, cpu))
                         continue;
                 if (b->busy + BACKWARDS_TOLERANCE_TICKS < a->busy ||
                     b->idle + BACKWARDS_TOLERANCE_TICKS < a->idle)
@@ -401,7 +401,7 @@ static void note_source_problems(struct bl_sampler *s)
 
                 if (p->error == 0)
                         continue;
-                cpuset_format(&p->cpus, cpus, sizeof(cpus));
+                cpumask_format(&p->cpus, cpus, sizeof(cpus));
                 set_problem(s, SAMPLER_PROBLEM_FREQ, "cpufreq policy of CPUs %s: scaling_cur_freq: %s; their "
                             "capacity is taken at the top frequency until it reads again", cpus,
                             parse_error(p->error));
@@ -439,7 +439,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 {
         const struct bl_topology *t = s->topo;
         struct bl_sample *out = &buf->s;
-        bl_cpuset quiet;
+        bl_cpumask quiet;
         uint64_t own_us;
         int r, mc, back, own_cpu;
 
@@ -489,7 +489,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
                 struct bl_cpu_sample *c = &buf->cpu[cpu];
                 int k = t->cpu_cluster[cpu];
 
-                if (!cpuset_isset(&s->online, cpu))
+                if (!cpumask_isset(&s->online, cpu))
                         continue;
                 c->online = true;
                 c->busy = s->busy[cpu];
@@ -520,7 +520,7 @@ void sampler_restart(struct bl_sampler *s)
         s->have_psi_prev = false;
         /* Suspend to RAM takes every CPU but the boot one offline and back,
          * which neither /proc/stat nor udev shows: every group opens anew. */
-        cpuset_zero(&s->counters_online);
+        cpumask_zero(&s->counters_online);
         cpuidle_restart(&s->idle);
         self_time_reset(&s->self);
 }

@@ -48,7 +48,7 @@ struct bl_sampler {
         struct self_time self;
         bool own_kernel;        /* see sampler_own_kernel() */
         uint16_t capacity[BL_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
         /* Hardware counters, opened only while a heuristic needs them. */
         struct perf_source *perf;
         struct perf_counts *counts;     /* per CPU number, topo->ncpus of them */
@@ -59,10 +59,10 @@ struct bl_sampler {
         const struct perf_event_list *perf_events;
         /* The CPUs in /proc/stat when the counters last looked: one that
          * joins them gets a fresh group, one that leaves loses its own. */
-        bl_cpuset counters_online;
+        bl_cpumask counters_online;
         /* CPUs whose group did not open when they came online: tried again
          * when they next come online, said once until then. */
-        bl_cpuset counters_failed;
+        bl_cpumask counters_failed;
         char counters_error[SAMPLER_PROBLEM_MAX];      /* why the last of them failed */
         /* For the log, per kind: what reads badly at the last read, for a
          * person ("" when it reads well). The text stays the same while

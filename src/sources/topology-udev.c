@@ -12,7 +12,7 @@
 
 /* A cpufreq policy seen through one of its CPUs. */
 struct policy_info {
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         int first;
         int max_freq_khz;
 };
@@ -44,15 +44,15 @@ static int attr_int(struct udev_device *dev, const char *name, long long min, lo
         return 0;
 }
 
-static int first_cpu(const bl_cpuset *cpus)
+static int first_cpu(const bl_cpumask *cpus)
 {
         for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
-                if (cpuset_isset(cpus, cpu))
+                if (cpumask_isset(cpus, cpu))
                         return (int)cpu;
         return -1;
 }
 
-static int note_policy(struct discovery *d, const bl_cpuset *cpus, int max_freq_khz)
+static int note_policy(struct discovery *d, const bl_cpumask *cpus, int max_freq_khz)
 {
         int first = first_cpu(cpus);
         struct policy_info *p;
@@ -116,10 +116,10 @@ static int read_cpu(struct discovery *d, struct udev_device *dev, unsigned cpu, 
 
         value = udev_device_get_sysattr_value(dev, "cpufreq/related_cpus");
         if (value) {
-                bl_cpuset related;
+                bl_cpumask related;
 
-                r = cpuset_parse_words(&related, value);
-                if (r == 0 && !cpuset_isset(&related, cpu))
+                r = cpumask_parse_words(&related, value);
+                if (r == 0 && !cpumask_isset(&related, cpu))
                         r = -EINVAL;
                 if (r < 0) {
                         diag_add(diag, "%s/cpufreq/related_cpus: expected a list of CPUs including cpu%u, "
@@ -130,7 +130,7 @@ static int read_cpu(struct discovery *d, struct udev_device *dev, unsigned cpu, 
                 if (r < 0)
                         return r;
                 info->policy = first_cpu(&related);
-                info->policy_size = (int)cpuset_count(&related);
+                info->policy_size = (int)cpumask_count(&related);
         }
         if (cpu >= d->ncpus)
                 d->ncpus = cpu + 1;
@@ -149,10 +149,10 @@ static void fill_policies_of_offline(struct discovery *d)
                 for (unsigned i = 0; i < d->npolicies; i++) {
                         const struct policy_info *p = &d->policies[i];
 
-                        if (!cpuset_isset(&p->cpus, cpu))
+                        if (!cpumask_isset(&p->cpus, cpu))
                                 continue;
                         info->policy = p->first;
-                        info->policy_size = (int)cpuset_count(&p->cpus);
+                        info->policy_size = (int)cpumask_count(&p->cpus);
                         if (info->max_freq_khz < 0)
                                 info->max_freq_khz = p->max_freq_khz;
                         break;
@@ -169,7 +169,7 @@ static int read_pmu_kinds(struct discovery *d, struct bl_diag *diag)
         for (unsigned k = BL_PMU_KIND_NONE + 1; k < BL_PMU_KIND_COUNT; k++) {
                 const char *name = topology_pmu_kind_name((enum bl_pmu_kind)k);
                 char path[128], value[1024];
-                bl_cpuset cpus;
+                bl_cpumask cpus;
                 int r;
 
                 snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/cpus", name);
@@ -181,12 +181,12 @@ static int read_pmu_kinds(struct discovery *d, struct bl_diag *diag)
                                  strerror(-r));
                         continue;
                 }
-                if (cpuset_parse(&cpus, value) < 0) {
+                if (cpumask_parse(&cpus, value) < 0) {
                         diag_add(diag, "%s: expected a list of CPUs, got \"%s\"", path, value);
                         return -EINVAL;
                 }
                 for (unsigned cpu = 0; cpu < d->ncpus; cpu++)
-                        if (cpuset_isset(&cpus, cpu) && d->cpus[cpu].present)
+                        if (cpumask_isset(&cpus, cpu) && d->cpus[cpu].present)
                                 d->cpus[cpu].pmu_kind = (enum bl_pmu_kind)k;
         }
         return 0;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 
+#include "common/cleanup.h"
 #include "sources/udev-scan.h"
 
 static void udev_unrefp(struct udev **u)
@@ -18,8 +19,8 @@ static void udev_enumerate_unrefp(struct udev_enumerate **e)
 
 int udev_scan_subsystem(const char *subsystem, udev_scan_fn fn, void *userdata)
 {
-        __attribute__((cleanup(udev_unrefp))) struct udev *u = NULL;
-        __attribute__((cleanup(udev_enumerate_unrefp))) struct udev_enumerate *e = NULL;
+        _cleanup_(udev_unrefp) struct udev *u = NULL;
+        _cleanup_(udev_enumerate_unrefp) struct udev_enumerate *e = NULL;
         struct udev_list_entry *entry;
         int r;
 

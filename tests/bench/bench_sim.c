@@ -23,9 +23,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/board-file.h"
 #include "common/fileio.h"
 #include "core/board.h"
+#include "loaders/board-file.h"
 #include "sim/exec.h"
 #include "sim/oracle.h"
 #include "sim/presets.h"

@@ -19,7 +19,7 @@ EXTRA_DIST += tests/bench/run.sh tests/bench/footprint.sh tests/bench/eta-table.
 noinst_PROGRAMS += tests/bench/bench_sim
 tests_bench_bench_sim_SOURCES = tests/bench/bench_sim.c
 tests_bench_bench_sim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
-tests_bench_bench_sim_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
+tests_bench_bench_sim_LDADD = src/sim/libblsim.a src/loaders/libblloaders.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(LIBM)
 
 # Status load on the bus service: tests/bench/bus-load.sh records the

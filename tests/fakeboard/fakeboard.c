@@ -34,7 +34,7 @@ struct taskload {
 
         /* fakeboard_set_switch_aftermath() */
         unsigned aftermath_ms, aftermath_busy_pct, aftermath_stall_pct;
-        bl_cpuset seen_online;
+        bl_cpumask seen_online;
         bool have_seen;
         bl_usec_t aftermath_until;
 };
@@ -46,7 +46,7 @@ static void order_allowed(struct taskload *t, const struct fakeboard_state *in)
                 unsigned pos;
 
                 /* The tasks live in the groups: their cpusets confine them. */
-                if (!cpuset_isset(&in->allowed, cpu))
+                if (!cpumask_isset(&in->allowed, cpu))
                         continue;
                 pos = t->norder;
                 while (pos > 0 && in->capacity[t->order[pos - 1]] < in->capacity[cpu]) {
@@ -68,7 +68,7 @@ static void account(const struct taskload *t, const struct fakeboard_state *in, 
                 unsigned cpu = t->order[i];
                 double cap = t->capacity_now[cpu], demand = t->demand[cpu];
 
-                if (demand <= 0 || cap <= 0 || !cpuset_isset(&in->was_online, cpu))
+                if (demand <= 0 || cap <= 0 || !cpumask_isset(&in->was_online, cpu))
                         continue;
 
                 out->busy_us[cpu] = (demand >= cap ? 1.0 : demand / cap) * time;
@@ -173,8 +173,8 @@ static void place_and_scale(struct taskload *t, const struct fakeboard_state *in
                 bool active = false;
                 double highest = 0;
 
-                for (unsigned cpu = 0; cpu < cpuset_span(&p->cpus); cpu++) {
-                        if (!cpuset_isset(&p->cpus, cpu) || !cpuset_isset(&in->online, cpu))
+                for (unsigned cpu = 0; cpu < cpumask_span(&p->cpus); cpu++) {
+                        if (!cpumask_isset(&p->cpus, cpu) || !cpumask_isset(&in->online, cpu))
                                 continue;
                         active = true;
                         if (t->demand[cpu] > highest)
@@ -185,8 +185,8 @@ static void place_and_scale(struct taskload *t, const struct fakeboard_state *in
                         khz = pick_opp(in, p, DVFS_HEADROOM * highest);
                         out->cur_khz[i] = khz;
                 }
-                for (unsigned cpu = 0; cpu < cpuset_span(&p->cpus); cpu++)
-                        if (cpuset_isset(&p->cpus, cpu))
+                for (unsigned cpu = 0; cpu < cpumask_span(&p->cpus); cpu++)
+                        if (cpumask_isset(&p->cpus, cpu))
                                 t->capacity_now[cpu] = (double)in->capacity[cpu] * khz / p->max_khz;
         }
         out->running = t->ntasks;
@@ -202,7 +202,7 @@ static void aftermath(struct taskload *t, const struct fakeboard_state *in, bl_u
 
         if (t->aftermath_ms == 0)
                 return;
-        if (t->have_seen && !cpuset_equal(&t->seen_online, &in->online))
+        if (t->have_seen && !cpumask_equal(&t->seen_online, &in->online))
                 t->aftermath_until = in->now + (bl_usec_t)t->aftermath_ms * BL_USEC_PER_MSEC;
         t->seen_online = in->online;
         t->have_seen = true;
@@ -211,7 +211,7 @@ static void aftermath(struct taskload *t, const struct fakeboard_state *in, bl_u
         for (unsigned cpu = 0; cpu < in->ncpus; cpu++) {
                 double busy = time * t->aftermath_busy_pct / 100.0;
 
-                if (cpuset_isset(&in->was_online, cpu) && out->busy_us[cpu] < busy)
+                if (cpumask_isset(&in->was_online, cpu) && out->busy_us[cpu] < busy)
                         out->busy_us[cpu] = busy;
         }
         if (out->stall_us < time * t->aftermath_stall_pct / 100.0)

@@ -19,7 +19,7 @@ static char *write_procstat(const struct procstat *ps, size_t *len)
 
         fputs("cpu  1 2 3 4 5 6 7 8 0 0\n", f);
         for (unsigned cpu = 0; cpu < ps->ncpus; cpu++)
-                if (cpuset_isset(&ps->cpus, cpu))
+                if (cpumask_isset(&ps->cpus, cpu))
                         fprintf(f, "cpu%u %llu 0 0 %llu\n", cpu, (unsigned long long)ps->cpu[cpu].busy,
                                 (unsigned long long)ps->cpu[cpu].idle);
         fputs("intr 0\n", f);
@@ -30,14 +30,14 @@ static char *write_procstat(const struct procstat *ps, size_t *len)
 static void check_busy(const struct procstat *prev, const struct procstat *cur)
 {
         float busy[BL_MAX_CPUS];
-        bl_cpuset online, both = cur->cpus;
+        bl_cpumask online, both = cur->cpus;
 
         procstat_busy(prev, cur, busy, &online);
-        cpuset_and(&both, &prev->cpus);
-        FUZZ_ASSERT(cpuset_equal(&online, &both));
+        cpumask_and(&both, &prev->cpus);
+        FUZZ_ASSERT(cpumask_equal(&online, &both));
         for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++) {
                 FUZZ_ASSERT(busy[cpu] >= 0.0f && busy[cpu] <= 1.0f);
-                if (!cpuset_isset(&online, cpu))
+                if (!cpumask_isset(&online, cpu))
                         FUZZ_ASSERT(busy[cpu] == 0.0f);
         }
 }
@@ -53,15 +53,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(r == 0 || r == -EINVAL || r == -ERANGE);
         if (r < 0)
                 return 0;
-        FUZZ_ASSERT(!cpuset_empty(&ps.cpus) && ps.ncpus >= 1 && ps.ncpus <= BL_MAX_CPUS);
-        FUZZ_ASSERT(cpuset_isset(&ps.cpus, ps.ncpus - 1) && cpuset_span(&ps.cpus) == ps.ncpus);
+        FUZZ_ASSERT(!cpumask_empty(&ps.cpus) && ps.ncpus >= 1 && ps.ncpus <= BL_MAX_CPUS);
+        FUZZ_ASSERT(cpumask_isset(&ps.cpus, ps.ncpus - 1) && cpumask_span(&ps.cpus) == ps.ncpus);
 
         text = write_procstat(&ps, &len);
         FUZZ_ASSERT(procstat_parse(&back, text, len) == 0);
         free(text);
-        FUZZ_ASSERT(cpuset_equal(&back.cpus, &ps.cpus) && back.ncpus == ps.ncpus);
+        FUZZ_ASSERT(cpumask_equal(&back.cpus, &ps.cpus) && back.ncpus == ps.ncpus);
         for (unsigned cpu = 0; cpu < ps.ncpus; cpu++)
-                if (cpuset_isset(&ps.cpus, cpu))
+                if (cpumask_isset(&ps.cpus, cpu))
                         FUZZ_ASSERT(back.cpu[cpu].busy == ps.cpu[cpu].busy &&
                                     back.cpu[cpu].idle == ps.cpu[cpu].idle);
 

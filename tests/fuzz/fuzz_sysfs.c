@@ -13,7 +13,7 @@
 
 #include "backends/systemd-unit.h"
 #include "common/fileio.h"
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 #include "tests/fuzz/fuzz.h"
 
 /* "0,2,4,...": the longest cpulist of BL_MAX_CPUS CPUs. */
@@ -22,14 +22,14 @@
 static void check_cpulist(const char *text, bool words)
 {
         static char list[LIST_MAX];
-        bl_cpuset set, back;
-        int r = words ? cpuset_parse_words(&set, text) : cpuset_parse(&set, text);
+        bl_cpumask set, back;
+        int r = words ? cpumask_parse_words(&set, text) : cpumask_parse(&set, text);
 
         FUZZ_ASSERT(r == 0 || r == -EINVAL || r == -ERANGE);
         if (r < 0)
                 return;
-        FUZZ_ASSERT(cpuset_format(&set, list, sizeof(list)) < sizeof(list));
-        FUZZ_ASSERT(cpuset_parse(&back, list) == 0 && cpuset_equal(&set, &back));
+        FUZZ_ASSERT(cpumask_format(&set, list, sizeof(list)) < sizeof(list));
+        FUZZ_ASSERT(cpumask_parse(&back, list) == 0 && cpumask_equal(&set, &back));
 }
 
 static void check_decimal(const char *text)
@@ -47,7 +47,7 @@ static void check_systemd_mask(const char *text)
 {
         static char hex[2 * SYSTEMD_CPUS_MAX_BYTES + 1];
         struct systemd_cpus mask, back;
-        bl_cpuset set;
+        bl_cpumask set;
         int r = systemd_cpus_parse_hex(text, &mask);
 
         FUZZ_ASSERT(r == 0 || r == -EINVAL || r == -E2BIG);

@@ -8,8 +8,8 @@ FUZZ_LINK =
 FUZZ_COMMON = tests/fuzz/fuzz.h tests/fuzz/fuzz-common.c
 # Static archives: each target links only the objects it uses.
 FUZZ_LDADD = src/sim/libblsim.a src/fakeboard/libblfakeboard.a src/backends/libblbackends.a \
-	src/sources/libblsources.a src/common/libblcommon.a policy/libblpolicy.a src/core/libblcore.a \
-	$(SYSTEMD_LIBS) $(UDEV_LIBS) $(UMOCKDEV_LIBS) $(INIH_LIBS) $(LIBM)
+	src/sources/libblsources.a src/loaders/libblloaders.a src/common/libblcommon.a policy/libblpolicy.a \
+	src/core/libblcore.a $(SYSTEMD_LIBS) $(UDEV_LIBS) $(UMOCKDEV_LIBS) $(INIH_LIBS) $(LIBM)
 
 fuzz_targets = \
 	tests/fuzz/fuzz_config \

@@ -31,7 +31,7 @@ static void start_daemon(const char *backend)
  * capped at 200 MHz, and SIGTERM puts back the limits found at start. */
 START_TEST(test_cpufreq_caps_the_unused_cluster)
 {
-        bl_cpuset online, all;
+        bl_cpumask online, all;
         unsigned line;
         int status = -1;
 
@@ -58,8 +58,8 @@ START_TEST(test_cpufreq_caps_the_unused_cluster)
 
         /* No CPU ever went offline. */
         fakeboard_online(fb, &online);
-        ck_assert_int_eq(cpuset_parse(&all, "0-7"), 0);
-        ck_assert(cpuset_equal(&online, &all));
+        ck_assert_int_eq(cpumask_parse(&all, "0-7"), 0);
+        ck_assert(cpumask_equal(&online, &all));
         ck_assert_uint_eq(fakeboard_n_online_changes(fb), 0);
 
         ck_assert_int_eq(fakeboard_kill(fb, SIGTERM), 0);

@@ -61,12 +61,12 @@ static void spawn(const char *extra)
         spawn_daemon(config_file, extra, NULL);
 }
 
-static bool set_is(const bl_cpuset *set, const char *list)
+static bool set_is(const bl_cpumask *set, const char *list)
 {
-        bl_cpuset want;
+        bl_cpumask want;
 
-        ck_assert_int_eq(cpuset_parse(&want, list), 0);
-        return cpuset_equal(&want, set);
+        ck_assert_int_eq(cpumask_parse(&want, list), 0);
+        return cpumask_equal(&want, set);
 }
 
 static bool exists(const char *path)
@@ -106,7 +106,7 @@ START_TEST(test_sigkill_then_restart_reconciles)
 {
         char want[256];
         unsigned before, n, reconciled, started;
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         pid_t first, second;
 
         set_load(idle_load, 1);

@@ -31,8 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
 #include "core/board.h"
+#include "loaders/board-file.h"
 #include "sim/live.h"
 #include "sim/modes.h"
 #include "sim/rtapp-json.h"

@@ -199,7 +199,7 @@ START_TEST(test_preload_view)
                                        "echo 0 > /sys/devices/system/cpu/cpu2/online; echo bye >&2",
                                NULL };
         char want[PATH_MAX + 8];
-        bl_cpuset online, expect;
+        bl_cpumask online, expect;
         int status = -1;
 
         ck_assert_int_eq(fakeboard_spawn(fb, argv, false), 0);
@@ -216,8 +216,8 @@ START_TEST(test_preload_view)
         /* The write landed in the testbed and the board took the CPU down. */
         ck_assert_int_eq(fakeboard_step(fb, fakeboard_now()), 0);
         fakeboard_online(fb, &online);
-        ck_assert_int_eq(cpuset_parse(&expect, "0-1,3"), 0);
-        ck_assert(cpuset_equal(&online, &expect));
+        ck_assert_int_eq(cpumask_parse(&expect, "0-1,3"), 0);
+        ck_assert(cpumask_equal(&online, &expect));
         ck_assert_uint_eq(fakeboard_n_online_changes(fb), 1);
         fakeboard_free(fb);
 }
@@ -398,7 +398,7 @@ START_TEST(test_proc_stat_accounting)
         static const unsigned two[] = { 600, 600 };
         unsigned long long f[10];
         bl_usec_t t = T0, when;
-        bl_cpuset online, expect;
+        bl_cpumask online, expect;
 
         ck_assert_int_eq(fakeboard_step(fb, t), 0);
         ck_assert_int_eq(fakeboard_set_load(fb, two, 2), 0);
@@ -431,8 +431,8 @@ START_TEST(test_proc_stat_accounting)
         ck_assert_uint_eq(fakeboard_n_online_changes(fb), 1);
         ck_assert_int_eq(fakeboard_online_change(fb, 0, &when, &online), 0);
         ck_assert_uint_eq(when, t);
-        ck_assert_int_eq(cpuset_parse(&expect, "0-6"), 0);
-        ck_assert(cpuset_equal(&online, &expect));
+        ck_assert_int_eq(cpumask_parse(&expect, "0-6"), 0);
+        ck_assert(cpumask_equal(&online, &expect));
         ck_assert_int_eq(fakeboard_online_change(fb, 1, &when, &online), -ENOENT);
 
         /* Offline time is not counted; the counters come back as they were. */

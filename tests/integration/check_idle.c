@@ -40,7 +40,7 @@ static int share_step(void *userdata, const struct fakeboard_state *in, bl_usec_
         if (dt > longest_step)
                 longest_step = dt;
         for (unsigned cpu = 0; cpu < NCPUS && cpu < in->ncpus; cpu++)
-                if (cpuset_isset(&in->online, cpu))
+                if (cpumask_isset(&in->online, cpu))
                         out->busy_us[cpu] = s[cpu] * (double)dt;
         for (unsigned i = 0; i < in->npolicies; i++)
                 out->cur_khz[i] = in->policy[i].max_khz;

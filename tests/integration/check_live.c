@@ -29,8 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
-#include "common/conf-files.h"
+#include "loaders/board-file.h"
+#include "loaders/conf-files.h"
 #include "policy/builtin.h"
 #include "sim/live.h"
 #include "sim/presets.h"

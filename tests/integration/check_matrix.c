@@ -180,15 +180,15 @@ static void hotplug_state(char *buf, size_t size)
  * any other policy not at its top is named with its limit. */
 static void cpufreq_state(char *buf, size_t size)
 {
-        bl_cpuset capped;
+        bl_cpumask capped;
         char list[256], others[STATE_MAX] = "";
         size_t len = 0;
 
-        cpuset_zero(&capped);
+        cpumask_zero(&capped);
         for (unsigned id = 0; id < ncpus(); id++) {
                 unsigned max;
                 char path[96], words[256];
-                bl_cpuset related;
+                bl_cpumask related;
 
                 if (!policy_exists(id))
                         continue;
@@ -196,15 +196,15 @@ static void cpufreq_state(char *buf, size_t size)
                 if (max == policy_khz(id, "cpuinfo_min_freq")) {
                         snprintf(path, sizeof(path), CPU "cpufreq/policy%u/related_cpus", id);
                         read_board_file(path, words, sizeof(words));
-                        ck_assert_int_eq(cpuset_parse_words(&related, words), 0);
-                        cpuset_or(&capped, &related);
+                        ck_assert_int_eq(cpumask_parse_words(&related, words), 0);
+                        cpumask_or(&capped, &related);
                 } else if (max != policy_khz(id, "cpuinfo_max_freq") && len < sizeof(others)) {
                         len += (size_t)snprintf(others + len, sizeof(others) - len, ", policy%u at %u", id,
                                                 max);
                 }
         }
-        cpuset_format(&capped, list, sizeof(list));
-        snprintf(buf, size, "capped %s%s", cpuset_empty(&capped) ? "none" : list, others);
+        cpumask_format(&capped, list, sizeof(list));
+        snprintf(buf, size, "capped %s%s", cpumask_empty(&capped) ? "none" : list, others);
 }
 
 /* "cpu0 175000-450000, cpu1 ...": each logical CPU's limits. */

@@ -309,11 +309,11 @@ void set_load(const unsigned *demand, unsigned n)
 
 bool online_equals(const char *list)
 {
-        bl_cpuset want, now;
+        bl_cpumask want, now;
 
-        ck_assert_int_eq(cpuset_parse(&want, list), 0);
+        ck_assert_int_eq(cpumask_parse(&want, list), 0);
         fakeboard_online(fb, &now);
-        return cpuset_equal(&want, &now);
+        return cpumask_equal(&want, &now);
 }
 
 bool board_file_exists(const char *path)
@@ -328,9 +328,9 @@ const char *online_files(void)
 {
         static char buf[256];
         char path[64], value[8];
-        bl_cpuset online;
+        bl_cpumask online;
 
-        cpuset_zero(&online);
+        cpumask_zero(&online);
         for (unsigned cpu = 0; cpu < fakeboard_desc(fb)->ncpus; cpu++) {
                 snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
                 if (!board_file_exists(path))
@@ -341,9 +341,9 @@ const char *online_files(void)
                 else
                         snprintf(value, sizeof(value), "1");
                 if (strcmp(value, "1") == 0)
-                        cpuset_set(&online, cpu);
+                        cpumask_set(&online, cpu);
         }
-        cpuset_format(&online, buf, sizeof(buf));
+        cpumask_format(&online, buf, sizeof(buf));
         return buf;
 }
 
@@ -356,10 +356,10 @@ static bool online_matches(struct fakeboard *board, void *userdata)
 const char *online_text(void)
 {
         static char buf[256];
-        bl_cpuset now;
+        bl_cpumask now;
 
         fakeboard_online(fb, &now);
-        cpuset_format(&now, buf, sizeof(buf));
+        cpumask_format(&now, buf, sizeof(buf));
         return buf;
 }
 

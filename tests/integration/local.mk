@@ -116,8 +116,8 @@ integration_tests += tests/integration/check_record
 tests_integration_check_record_SOURCES = tests/integration/check_record.c $(INTEGRATION_HARNESS)
 tests_integration_check_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CFLAGS) \
 	-DDAEMON_PATH='"$(abs_top_builddir)/src/daemon/bigLittled"'
-tests_integration_check_record_LDADD = src/sim/libblsim.a src/common/libblcommon.a src/fakeboard/libblfakeboard.a \
-	src/core/libblcore.a \
+tests_integration_check_record_LDADD = src/sim/libblsim.a src/loaders/libblloaders.a src/common/libblcommon.a \
+	src/fakeboard/libblfakeboard.a src/core/libblcore.a \
 	$(CHECK_LIBS) $(UMOCKDEV_LIBS) $(LIBM)
 
 # The quick-start demo: the daemon on blsim live's Exynos 5422 while 28 s of
@@ -181,7 +181,7 @@ tests_integration_check_live_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_C
 	-DBLSIM_PATH='"$(abs_top_builddir)/src/sim/blsim"' \
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
 	-DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
-tests_integration_check_live_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
+tests_integration_check_live_LDADD = src/sim/libblsim.a src/loaders/libblloaders.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_live_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled
@@ -210,7 +210,7 @@ tests_integration_check_e2e_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(FAKEBOARD_CF
 	-DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"' \
 	-DWORKLOADS_DIR='"$(abs_top_srcdir)/tests/workloads"' \
 	-DCONF_DIR='"$(abs_top_srcdir)/conf"'
-tests_integration_check_e2e_LDADD = src/sim/libblsim.a src/common/libblcommon.a policy/libblpolicy.a \
+tests_integration_check_e2e_LDADD = src/sim/libblsim.a src/loaders/libblloaders.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/fakeboard/libblfakeboard.a src/core/libblcore.a $(CHECK_LIBS) $(UMOCKDEV_LIBS) $(SYSTEMD_LIBS) \
 	$(INIH_LIBS) $(LIBM)
 EXTRA_tests_integration_check_e2e_DEPENDENCIES = src/sim/blsim src/daemon/bigLittled src/ctl/switchctl

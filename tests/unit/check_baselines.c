@@ -133,7 +133,7 @@ static unsigned step_lanes(struct rig *r, const double *work, unsigned nlanes)
                 double capacity = (double)top * opp / NOPPS;
                 double w;
 
-                if (!cpuset_isset(&lv->cpus, cpu))
+                if (!cpumask_isset(&lv->cpus, cpu))
                         continue;
                 w = lane < nlanes ? work[lane] : 0.0;
                 lane++;

@@ -167,7 +167,7 @@ static struct bl_ladder mp_levels(void)
         for (unsigned i = 0; i < 3; i++) {
                 strcpy(l.levels[i].name, names[i]);
                 for (unsigned cpu = 0; cpu < 4 + i; cpu++)
-                        cpuset_set(&l.levels[i].cpus, cpu);
+                        cpumask_set(&l.levels[i].cpus, cpu);
                 l.levels[i].capacity = i ? 1024 : 400;
                 l.levels[i].fit = 400;
                 l.levels[i].rank = i;
@@ -306,6 +306,48 @@ START_TEST(test_first_gap_waits_break_even)
 }
 END_TEST
 
+/* Rule 3c: a move up waits until the demand has been seen for as long as
+ * the switch up takes. 100 ms here: one sample over little (the first
+ * covers the 10 ms since the decision before it) does not go up, a demand
+ * that stays does after 100 ms, and a switch quicker than a sample
+ * interval goes at once, as it did before the rule. */
+START_TEST(test_up_waits_for_the_switch)
+{
+        struct bl_ladder l = two_levels();
+        struct bl_engine_params p = params(true);
+        struct bl_switch_cost slow = { .latency_us = MS(100) }, quick = { .latency_us = MS(10) };
+        struct bl_engine e;
+        struct bl_decision d;
+
+        engine_init(&e, &l, &p, 0);
+        engine_set_switch_cost(&e, &slow);
+        engine_switched(&e, 0, 0);
+        ck_assert_uint_eq(feed(&e, 100, MS(10), MS(500)), 0);
+        engine_decide(&e, 900, NULL, MS(500), &d);
+        ck_assert(!d.change);
+        ck_assert_int_eq(d.cause, BL_CAUSE_PENDING);
+        ck_assert_ptr_nonnull(strstr(d.reason, "the switch up takes 100 ms"));
+        /* the burst ends: nothing */
+        ck_assert_uint_eq(feed(&e, 100, MS(510), MS(1000)), 0);
+        /* a demand that lasts: up once seen for 100 ms, from 990 ms */
+        ck_assert_uint_eq(feed(&e, 900, MS(1000), MS(2000)), MS(1090));
+
+        engine_init(&e, &l, &p, 0);
+        engine_set_switch_cost(&e, &quick);
+        engine_switched(&e, 0, 0);
+        ck_assert_uint_eq(feed(&e, 100, MS(10), MS(500)), 0);
+        ck_assert_uint_eq(feed(&e, 900, MS(500), MS(1000)), MS(500));
+
+        /* break_even = no: at once whatever the switch costs */
+        p.break_even = false;
+        engine_init(&e, &l, &p, 0);
+        engine_set_switch_cost(&e, &slow);
+        engine_switched(&e, 0, 0);
+        ck_assert_uint_eq(feed(&e, 100, MS(10), MS(500)), 0);
+        ck_assert_uint_eq(feed(&e, 900, MS(500), MS(1000)), MS(500));
+}
+END_TEST
+
 /* Gaps of 100 ms between bursts (frames, a timer) do not pay for a 400 ms
  * wait: big through them. A long quiet afterwards goes down once it is
  * longer than any gap seen and the wait. Gaps of 2 s pay at once. */
@@ -357,6 +399,7 @@ int main(void)
         tcase_add_test(tc, test_break_even_time);
         tcase_add_test(tc, test_free_switches_change_nothing);
         tcase_add_test(tc, test_first_gap_waits_break_even);
+        tcase_add_test(tc, test_up_waits_for_the_switch);
         tcase_add_test(tc, test_learned_gaps);
         tcase_add_test(tc, test_mp_break_even_per_thread);
         tcase_add_test(tc, test_mp_shrink_waits_until_it_pays);

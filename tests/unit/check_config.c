@@ -10,9 +10,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "common/conf-files.h"
 #include "common/fileio.h"
 #include "core/config.h"
+#include "loaders/conf-files.h"
 #include "policy/builtin.h"
 
 /* A table of our own, so these tests do not depend on how the built-in

@@ -64,7 +64,7 @@ static void setup_mode(enum bl_mode mode)
 
 /* A sample in which the CPUs of 'online' run at their top capacity with the
  * given busy fractions (CPUs not listed are idle). */
-static const struct bl_sample *sample(bl_usec_t now, const bl_cpuset *online, const float *busy)
+static const struct bl_sample *sample(bl_usec_t now, const bl_cpumask *online, const float *busy)
 {
         sample_buf_init(&buf, 8);
         sample_set_online(&buf, online);
@@ -78,21 +78,21 @@ static const struct bl_sample *sample(bl_usec_t now, const bl_cpuset *online, co
         return &buf.s;
 }
 
-static bl_cpuset set_of(const char *list)
+static bl_cpumask set_of(const char *list)
 {
-        bl_cpuset s;
+        bl_cpumask s;
 
-        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        ck_assert_int_eq(cpumask_parse(&s, list), 0);
         return s;
 }
 
 static void assert_cpus(const struct bl_controller *c, const struct bl_decision *d, const char *want)
 {
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         char got[64];
 
         controller_cpus(c, d, &cpus);
-        cpuset_format(&cpus, got, sizeof(got));
+        cpumask_format(&cpus, got, sizeof(got));
         ck_assert_str_eq(got, want);
 }
 
@@ -124,7 +124,7 @@ START_TEST(test_broken_heuristic_said_once)
         struct bl_controller c;
         struct bl_decision d[4];
         struct bl_diag diag;
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
 
         setup_mode(BL_MODE_PAIR);
         cfg.heuristics[0].ops = &nan_ops;
@@ -156,7 +156,7 @@ START_TEST(test_cluster_mode)
         static const float light[8] = { 0, 0, 0, 0, 0.1f, 0, 0, 0 };
         struct bl_controller c;
         struct bl_decision d[1];
-        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+        bl_cpumask little = set_of("0-3"), big = set_of("4-7");
 
         setup_mode(BL_MODE_CLUSTER);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -186,7 +186,7 @@ START_TEST(test_pair_mode_switches_one_pair)
         static const float pair1[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
         struct bl_controller c;
         struct bl_decision d[4];
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
 
         setup_mode(BL_MODE_PAIR);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -214,7 +214,7 @@ START_TEST(test_pair_mode_sees_only_its_pair)
         static const float idle[8] = { 0 };
         struct bl_controller c;
         struct bl_decision d[4] = { 0 };
-        bl_cpuset mixed = set_of("0,2-3,5");
+        bl_cpumask mixed = set_of("0,2-3,5");
 
         setup_mode(BL_MODE_PAIR);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -239,7 +239,7 @@ START_TEST(test_pair_mode_thermal_caps_every_pair)
         static const float full[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
         struct bl_controller c;
         struct bl_decision d[4];
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
         const struct bl_sample *s;
 
         setup_mode(BL_MODE_PAIR);
@@ -260,7 +260,7 @@ START_TEST(test_mp_mode_adds_one_big_per_heavy_cpu)
         static const float two[8] = { 1.0f, 1.0f, 0.2f, 0, 0, 0, 0, 0 };
         struct bl_controller c;
         struct bl_decision d[1];
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
 
         setup_mode(BL_MODE_MP);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -289,7 +289,7 @@ START_TEST(test_mp_mode_drops_the_big_cores_no_longer_needed)
         static const float both[8] = { 0, 0, 0, 0, 0.3f, 0.25f, 0, 0 };
         struct bl_controller c;
         struct bl_decision d[1] = { { .from = 0, .to = 2, .change = true } };
-        bl_cpuset at2 = set_of("0-5");
+        bl_cpumask at2 = set_of("0-5");
 
         setup_mode(BL_MODE_MP);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -312,7 +312,7 @@ START_TEST(test_mp_mode_all)
         static const float full[8] = { 1, 1, 1, 1, 0, 0, 0, 0 };
         struct bl_controller c;
         struct bl_decision d[1];
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
 
         setup_mode(BL_MODE_MP);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -356,7 +356,7 @@ static void assert_mp_phases(const struct mp_phase *phase, unsigned nphases)
         setup_mp_headroom();
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
         for (unsigned p = 0; p < nphases; p++) {
-                bl_cpuset online = set_of(phase[p].online);
+                bl_cpumask online = set_of(phase[p].online);
 
                 for (unsigned i = 0; i < phase[p].samples; i++) {
                         now += TICK;
@@ -429,7 +429,7 @@ START_TEST(test_reconfigure_keeps_levels)
         static const float pair1[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
         struct bl_controller c;
         struct bl_decision d[4];
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
 
         setup_mode(BL_MODE_PAIR);
         ck_assert_int_eq(controller_init(&c, &ladder, &cfg, 0, 0), 0);
@@ -452,7 +452,7 @@ START_TEST(test_hold_precedence)
         static const float idle[8] = { 0 };
         struct bl_controller c;
         struct bl_decision d[4];
-        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+        bl_cpumask little = set_of("0-3"), big = set_of("4-7");
         const struct bl_sample *s;
 
         setup_mode(BL_MODE_PAIR);
@@ -511,7 +511,7 @@ static void idle_setup(struct bl_controller *c, enum bl_mode mode, const char *e
 
 /* As the daemon runs it: a decision on the sample of the 'interval' ending
  * at 'now', applied, then the time to the next one. */
-static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, bl_usec_t interval, const bl_cpuset *online,
+static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, bl_usec_t interval, const bl_cpumask *online,
                       const float *busy)
 {
         struct bl_decision d[4];
@@ -524,7 +524,7 @@ static bl_usec_t tick(struct bl_controller *c, bl_usec_t now, bl_usec_t interval
 }
 
 /* Idle samples of 'online' at 'busy' until 'until'; the time of the last. */
-static bl_usec_t run_idle(struct bl_controller *c, bl_usec_t t, bl_usec_t until, const bl_cpuset *online,
+static bl_usec_t run_idle(struct bl_controller *c, bl_usec_t t, bl_usec_t until, const bl_cpumask *online,
                           const float *busy)
 {
         bl_usec_t next = c->next_interval;
@@ -538,7 +538,7 @@ static bl_usec_t run_idle(struct bl_controller *c, bl_usec_t t, bl_usec_t until,
 
 /* The longest interval asked for over 8 s of samples of 'online' at 'busy',
  * the engines left as they are. */
-static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpuset *online, const float *busy)
+static bl_usec_t longest_interval(struct bl_controller *c, const bl_cpumask *online, const float *busy)
 {
         bl_usec_t longest = 0, next = 10 * MS;
 
@@ -563,7 +563,7 @@ START_TEST(test_idle_backs_off_and_returns)
         static const float some[8] = { 0, 0, 0.21f, 0, 0, 0, 0, 0 };
         static const bl_usec_t backing_off[] = { 20 * MS, 40 * MS, 80 * MS, 100 * MS, 100 * MS, 100 * MS };
         struct bl_controller c;
-        bl_cpuset little = set_of("0-3");
+        bl_cpumask little = set_of("0-3");
         bl_usec_t t, next = 10 * MS;
 
         idle_setup(&c, BL_MODE_CLUSTER, "[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
@@ -615,7 +615,7 @@ START_TEST(test_idle_never_backs_off_when_watched)
         static const float idle[8] = { 0 };
         static const float busy10[8] = { 0, 0, 0, 0.10f, 0, 0, 0, 0 };
         struct bl_controller c;
-        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+        bl_cpumask little = set_of("0-3"), big = set_of("4-7");
 
         idle_setup(&c, BL_MODE_CLUSTER, "");
         ck_assert_uint_eq(longest_interval(&c, &little, busy10), 10 * MS);
@@ -653,7 +653,7 @@ START_TEST(test_idle_pair_mode)
 {
         static const float idle[8] = { 0 };
         struct bl_controller c;
-        bl_cpuset little = set_of("0-3"), mixed = set_of("0,1,3,6");
+        bl_cpumask little = set_of("0-3"), mixed = set_of("0,1,3,6");
 
         idle_setup(&c, BL_MODE_PAIR, "[daemon]\nidle_sample_interval_ms = 500\n");
         c.engine[2].level = 1;
@@ -687,7 +687,7 @@ START_TEST(test_profile_unknown_changes_nothing)
                 struct bl_controller plain, told;
                 struct bl_decision a[4], b[4];
                 struct bl_profile_effect e;
-                bl_cpuset online = set_of("0-7");
+                bl_cpumask online = set_of("0-7");
                 unsigned switches = 0;
 
                 setup_mode(modes[m]);
@@ -726,7 +726,7 @@ START_TEST(test_profile_cap_bias_and_hold)
                                  top = { .cap = -1, .hold_top = true }, none = { .cap = -1 };
         struct bl_controller c;
         struct bl_decision d[1];
-        bl_cpuset little = set_of("0-3"), big = set_of("4-7");
+        bl_cpumask little = set_of("0-3"), big = set_of("4-7");
 
         snprintf(cap.who, sizeof(cap.who), "profile power-saver");
         snprintf(top.who, sizeof(top.who), "profile performance");

@@ -24,11 +24,11 @@ static gchar *sys_dir;
 static struct bl_topology topo;
 static struct bl_ladder ladder;
 
-static bl_cpuset set_of(const char *list)
+static bl_cpumask set_of(const char *list)
 {
-        bl_cpuset s;
+        bl_cpumask s;
 
-        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        ck_assert_int_eq(cpumask_parse(&s, list), 0);
         return s;
 }
 
@@ -152,7 +152,7 @@ static struct bl_backend *open_backend(void)
 
 static int apply(struct bl_backend *b, const char *cpus, char *detail, size_t size)
 {
-        bl_cpuset s = set_of(cpus);
+        bl_cpumask s = set_of(cpus);
 
         return backend_cpufreq.apply(b, &s, detail, size);
 }

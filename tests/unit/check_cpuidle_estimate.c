@@ -518,9 +518,9 @@ static void files_teardown(void)
 static struct cpuidle_reader open_reader(const char *cpus)
 {
         struct cpuidle_reader r;
-        bl_cpuset set;
+        bl_cpumask set;
 
-        ck_assert_int_eq(cpuset_parse(&set, cpus), 0);
+        ck_assert_int_eq(cpumask_parse(&set, cpus), 0);
         ck_assert_int_eq(cpuidle_open(&r, dir, &set), 0);
         cpuidle_read(&r, &set, NULL);
         return r;
@@ -529,7 +529,7 @@ static struct cpuidle_reader open_reader(const char *cpus)
 START_TEST(test_reader_counts_periods)
 {
         struct cpuidle_reader r;
-        bl_cpuset all;
+        bl_cpumask all;
         float b = -1;
 
         put(0, 0, "time", "1000\n");
@@ -543,7 +543,7 @@ START_TEST(test_reader_counts_periods)
         put(0, 0, "usage", "12\n");
         put(0, 1, "time", "59500\n");
         put(0, 1, "usage", "4\n");
-        ck_assert_int_eq(cpuset_parse(&all, "0"), 0);
+        ck_assert_int_eq(cpumask_parse(&all, "0"), 0);
         cpuidle_read(&r, &all, NULL);
         ck_assert_uint_eq(r.cpu[0].idle_us, 10000);
         ck_assert_uint_eq(r.cpu[0].periods, 3);
@@ -562,7 +562,7 @@ END_TEST
 START_TEST(test_reader_history_from_boot)
 {
         struct cpuidle_reader r;
-        bl_cpuset all;
+        bl_cpumask all;
         float b = -1;
 
         put(0, 0, "time", "49000000\n");
@@ -570,7 +570,7 @@ START_TEST(test_reader_history_from_boot)
         put(1, 0, "time", "5000000\n");
         put(1, 0, "usage", "4500\n");
         r = open_reader("0-1");
-        ck_assert_int_eq(cpuset_parse(&all, "0-1"), 0);
+        ck_assert_int_eq(cpumask_parse(&all, "0-1"), 0);
         cpuidle_read(&r, &all, NULL);
         ck_assert(cpuidle_cpu_busy(&r, 0, 10000, 0, 0, 50000000, &b));
         ck_assert_float_eq(b, 0.0f);
@@ -593,10 +593,10 @@ END_TEST
 START_TEST(test_reader_bad_contents)
 {
         struct cpuidle_reader r;
-        bl_cpuset all;
+        bl_cpumask all;
         float b = -1;
 
-        ck_assert_int_eq(cpuset_parse(&all, "0-3"), 0);
+        ck_assert_int_eq(cpumask_parse(&all, "0-3"), 0);
         for (unsigned cpu = 0; cpu < 4; cpu++) {
                 put(cpu, 0, "time", "1000\n");
                 put(cpu, 0, "usage", "10\n");
@@ -638,7 +638,7 @@ START_TEST(test_reader_bad_contents)
         ck_assert(cpuidle_has(&r, 5));
         ck_assert(!r.cpu[5].have_usage);
         put(5, 0, "time", "3500\n");
-        ck_assert_int_eq(cpuset_parse(&all, "5"), 0);
+        ck_assert_int_eq(cpumask_parse(&all, "5"), 0);
         cpuidle_read(&r, &all, NULL);
         ck_assert_uint_eq(r.cpu[5].periods, 1);
         ck_assert(cpuidle_cpu_busy(&r, 5, 10000, 1, 0, 0, &b));
@@ -653,7 +653,7 @@ END_TEST
 START_TEST(test_reader_skips)
 {
         struct cpuidle_reader r;
-        bl_cpuset all, skip;
+        bl_cpumask all, skip;
         float b = -1;
 
         for (unsigned cpu = 0; cpu < 2; cpu++) {
@@ -661,8 +661,8 @@ START_TEST(test_reader_skips)
                 put(cpu, 0, "usage", "10\n");
         }
         r = open_reader("0-1");
-        ck_assert_int_eq(cpuset_parse(&all, "0-1"), 0);
-        ck_assert_int_eq(cpuset_parse(&skip, "0"), 0);
+        ck_assert_int_eq(cpumask_parse(&all, "0-1"), 0);
+        ck_assert_int_eq(cpumask_parse(&skip, "0"), 0);
         ck_assert(!cpuidle_quiet(&r, 0));
         /* idle through the interval: the estimate says quiet */
         put(0, 0, "time", "11000\n");
@@ -712,14 +712,14 @@ END_TEST
 START_TEST(test_own_share_quiet)
 {
         struct cpuidle_reader r;
-        bl_cpuset all;
+        bl_cpumask all;
         char text[32];
         float b = -1;
 
         put(0, 0, "time", "1000\n");
         put(0, 0, "usage", "10\n");
         r = open_reader("0");
-        ck_assert_int_eq(cpuset_parse(&all, "0"), 0);
+        ck_assert_int_eq(cpumask_parse(&all, "0"), 0);
         /* 10 ms intervals, each with one idle period of 9 ms: busy */
         for (unsigned i = 1; i <= 5; i++) {
                 snprintf(text, sizeof(text), "%u\n", 1000 + i * 9000);

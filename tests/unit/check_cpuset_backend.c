@@ -21,32 +21,32 @@
 #include "tests/unit/umockdev-main.h"
 #include "tests/unit/write-watch.h"
 
-static bl_cpuset set_of(const char *list)
+static bl_cpumask set_of(const char *list)
 {
-        bl_cpuset s;
+        bl_cpumask s;
 
-        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        ck_assert_int_eq(cpumask_parse(&s, list), 0);
         return s;
 }
 
-static void assert_set(const bl_cpuset *s, const char *want)
+static void assert_set(const bl_cpumask *s, const char *want)
 {
         char text[256];
 
-        cpuset_format(s, text, sizeof(text));
+        cpumask_format(s, text, sizeof(text));
         ck_assert_str_eq(text, want);
 }
 
-static int target(const char *level, const char *recorded, bl_cpuset *ret)
+static int target(const char *level, const char *recorded, bl_cpumask *ret)
 {
-        bl_cpuset l = set_of(level), r = set_of(recorded), all = set_of("0-7");
+        bl_cpumask l = set_of(level), r = set_of(recorded), all = set_of("0-7");
 
         return cpuset_group_target(&l, recorded[0] == '\0', &r, &all, ret);
 }
 
 START_TEST(target_is_the_level_within_the_setting)
 {
-        bl_cpuset t;
+        bl_cpumask t;
 
         ck_assert_int_eq(target("0-3", "", &t), 1);
         assert_set(&t, "0-3");
@@ -68,7 +68,7 @@ END_TEST
 START_TEST(mask_from_and_to_cpus)
 {
         struct systemd_cpus m;
-        bl_cpuset s;
+        bl_cpumask s;
         static const uint8_t trailing[] = { 0x0f, 0x00 };
         uint8_t big[SYSTEMD_CPUS_MAX_BYTES + 1] = { 0 };
 
@@ -81,11 +81,11 @@ START_TEST(mask_from_and_to_cpus)
         ck_assert_uint_eq(m.n, 2);
         ck_assert_uint_eq(m.bytes[0], 0x01);
         ck_assert_uint_eq(m.bytes[1], 0x02);
-        cpuset_zero(&s);
+        cpumask_zero(&s);
         systemd_cpus_from_set(&s, &m);
         ck_assert_uint_eq(m.n, 0);
-        cpuset_zero(&s);
-        cpuset_set(&s, BL_MAX_CPUS - 1);
+        cpumask_zero(&s);
+        cpumask_set(&s, BL_MAX_CPUS - 1);
         systemd_cpus_from_set(&s, &m);
         ck_assert_uint_eq(m.n, SYSTEMD_CPUS_MAX_BYTES);
         ck_assert_uint_eq(m.bytes[SYSTEMD_CPUS_MAX_BYTES - 1], 0x80);
@@ -97,7 +97,7 @@ START_TEST(mask_from_and_to_cpus)
         ck_assert_int_eq(systemd_cpus_from_bytes(big, sizeof(big), &m), -E2BIG);
         ck_assert_int_eq(systemd_cpus_from_bytes(NULL, 0, &m), 0);
         systemd_cpus_to_set(&m, &s);
-        ck_assert(cpuset_empty(&s));
+        ck_assert(cpumask_empty(&s));
 }
 END_TEST
 
@@ -318,7 +318,7 @@ static struct bl_backend *open_backend(struct bl_diag *diag)
 
 static int apply(struct bl_backend *b, const char *cpus, char *detail, size_t size)
 {
-        bl_cpuset s = set_of(cpus);
+        bl_cpumask s = set_of(cpus);
 
         return backend_cpuset.apply(b, &s, detail, size);
 }

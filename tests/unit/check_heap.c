@@ -80,7 +80,7 @@ static void rig_init(struct rig *r)
 static bl_usec_t rig_tick(struct rig *r, bl_usec_t now, bl_usec_t interval)
 {
         const bool loaded = (now / PHASE_USEC) % 2 == 1;
-        bl_cpuset online;
+        bl_cpumask online;
         char from[BL_STATE_NAME_MAX], to[BL_STATE_NAME_MAX];
 
         controller_cpus(&r->ctl, NULL, &online);

@@ -99,14 +99,14 @@ END_TEST
 START_TEST(test_util_peak_ignores_offline)
 {
         struct bl_sample_buf b;
-        bl_cpuset online;
+        bl_cpumask online;
 
         sample_buf_init(&b, 4);
         b.s.interval = 20000;
-        cpuset_zero(&online);
-        cpuset_set(&online, 0);
-        cpuset_set(&online, 1);
-        cpuset_set(&online, 3);
+        cpumask_zero(&online);
+        cpumask_set(&online, 0);
+        cpumask_set(&online, 1);
+        cpumask_set(&online, 3);
         sample_set_online(&b, &online);
         b.cpu[0].busy = 0.5f;
         b.cpu[0].capacity = 400;

@@ -18,11 +18,11 @@
 #include "tests/unit/umockdev-main.h"
 #include "tests/unit/write-watch.h"
 
-static bl_cpuset set_of(const char *list)
+static bl_cpumask set_of(const char *list)
 {
-        bl_cpuset s;
+        bl_cpumask s;
 
-        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        ck_assert_int_eq(cpumask_parse(&s, list), 0);
         return s;
 }
 
@@ -38,7 +38,7 @@ static void format_steps(const struct hotplug_step *steps, int n, char *buf, siz
 
 static void check_plan(const char *current, const char *target, const char *can_offline, const char *want)
 {
-        bl_cpuset c = set_of(current), t = set_of(target), o = set_of(can_offline);
+        bl_cpumask c = set_of(current), t = set_of(target), o = set_of(can_offline);
         struct hotplug_step steps[BL_MAX_CPUS];
         char got[512];
         int n;
@@ -80,7 +80,7 @@ END_TEST
 
 START_TEST(plan_refuses_to_empty_the_machine)
 {
-        bl_cpuset c = set_of("0-3"), t = set_of(""), o = set_of("0-7");
+        bl_cpumask c = set_of("0-3"), t = set_of(""), o = set_of("0-7");
         struct hotplug_step steps[8];
 
         ck_assert_int_eq(hotplug_plan(&c, &t, &o, steps, 8), -EINVAL);
@@ -89,7 +89,7 @@ END_TEST
 
 START_TEST(plan_reports_short_buffer)
 {
-        bl_cpuset c = set_of("0-3"), t = set_of("4-7"), o = set_of("0-7");
+        bl_cpumask c = set_of("0-3"), t = set_of("4-7"), o = set_of("0-7");
         struct hotplug_step steps[3];
 
         ck_assert_int_eq(hotplug_plan(&c, &t, &o, steps, 3), -ENOBUFS);
@@ -126,10 +126,10 @@ static char *online_path(unsigned cpu)
 /* The testbed's own view, read through real paths, not the preload. */
 static void assert_online(const char *want)
 {
-        bl_cpuset got;
+        bl_cpumask got;
         char list[64];
 
-        cpuset_zero(&got);
+        cpumask_zero(&got);
         for (unsigned cpu = 0; cpu < 8; cpu++) {
                 FILE *f = fopen(online_path(cpu), "r");
                 int c = '1';
@@ -139,9 +139,9 @@ static void assert_online(const char *want)
                         fclose(f);
                 }
                 if (c == '1')
-                        cpuset_set(&got, cpu);
+                        cpumask_set(&got, cpu);
         }
-        cpuset_format(&got, list, sizeof(list));
+        cpumask_format(&got, list, sizeof(list));
         ck_assert_str_eq(list, want);
 }
 
@@ -227,7 +227,7 @@ END_TEST
 START_TEST(apply_a_pair_mode_set)
 {
         struct bl_backend *b = open_backend();
-        bl_cpuset want = set_of("0,5-7"), absent = set_of("0,9");
+        bl_cpumask want = set_of("0,5-7"), absent = set_of("0,9");
         char detail[256];
 
         /* Pair mode asks for a mix: pair 0 on LITTLE, pairs 1-3 on big. */
@@ -297,7 +297,7 @@ static void write_online(unsigned cpu, const char *value)
 START_TEST(adopt_keeps_someone_elses_change)
 {
         struct bl_backend *b = open_backend();
-        bl_cpuset six = set_of("6");
+        bl_cpumask six = set_of("6");
         char detail[256], saved[64];
 
         ck_assert_int_eq(backend_hotplug.apply(b, &ladder.levels[1].cpus, detail, sizeof(detail)), 0);
@@ -427,7 +427,7 @@ START_TEST(open_refuses_when_nothing_can_go_offline)
         struct bl_backend *b = NULL;
         struct bl_diag diag;
 
-        cpuset_zero(&topo.can_offline);
+        cpumask_zero(&topo.can_offline);
         diag_init(&diag);
         ck_assert_int_eq(backend_hotplug.open(&b, &topo, &ladder, NULL, &diag), -EOPNOTSUPP);
         ck_assert_ptr_null(b);

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/board-file.h"
 #include "core/board.h"
+#include "loaders/board-file.h"
 #include "sim/exec.h"
 #include "sim/live.h"
 #include "sim/modes.h"
@@ -332,7 +332,7 @@ static void drive_step(struct drive *d, bl_usec_t now, bl_usec_t dt, const char 
                 .temp_mc = d->temp_mc,
         };
 
-        ck_assert_int_eq(cpuset_parse(&st.usable, usable), 0);
+        ck_assert_int_eq(cpumask_parse(&st.usable, usable), 0);
         st.online = st.was_online = st.usable;
         memset(&d->out, 0, sizeof(d->out));
         d->out.covered_us = dt;

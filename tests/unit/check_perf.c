@@ -330,11 +330,11 @@ static void discover(const char *tree, struct perf_pmus *pmus)
         ck_assert_str_eq(reason, "");
 }
 
-static void assert_cpus(const bl_cpuset *s, const char *list)
+static void assert_cpus(const bl_cpumask *s, const char *list)
 {
         char text[128];
 
-        cpuset_format(s, text, sizeof(text));
+        cpumask_format(s, text, sizeof(text));
         ck_assert_str_eq(text, list);
 }
 
@@ -584,7 +584,7 @@ static void fixture_init(struct fixture *f, const char *tree, const char *cpus)
         f->opt.sysfs_root = f->root;
         f->opt.paranoid_path = PERF_DATA "/paranoid-2";
         f->opt.sys = &f->sys;
-        ck_assert_int_eq(cpuset_parse(&f->opt.cpus, cpus), 0);
+        ck_assert_int_eq(cpumask_parse(&f->opt.cpus, cpus), 0);
 }
 
 static void assert_call(const struct fake_kernel *k, unsigned i, int cpu, uint64_t config, bool leader)
@@ -811,7 +811,7 @@ static void assert_reopens(struct fixture *f, struct perf_source *p, struct perf
         ck_assert_str_eq(f->reason, "");
         ck_assert_uint_eq(calls_on(&f->kernel, before, cpu), 3);
         ck_assert_uint_eq(count_fds(), fds);
-        ck_assert(cpuset_isset(perf_cpus(p), (unsigned)cpu));
+        ck_assert(cpumask_isset(perf_cpus(p), (unsigned)cpu));
         usleep(2000);
         ck_assert_int_eq(perf_read(p, out, ncpus), 0);
         ck_assert(!out[cpu].has_counters);
@@ -1209,7 +1209,7 @@ START_TEST(test_machine_hardware_events)
         char reason[512], expect[512];
         int probe, r;
 
-        cpuset_set(&opt.cpus, 0);
+        cpumask_set(&opt.cpus, 0);
         probe = raw_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, -1);
         r = perf_open(&p, &opt, reason, sizeof(reason));
         fprintf(stderr, "# cycles on cpu0: %s; perf_open: %d \"%s\"\n",
@@ -1218,7 +1218,7 @@ START_TEST(test_machine_hardware_events)
                 close(probe);
                 /* Counters exist: they must open, at least without the third. */
                 ck_assert_int_eq(r, 0);
-                ck_assert(cpuset_isset(perf_cpus(p), 0));
+                ck_assert(cpumask_isset(perf_cpus(p), 0));
                 perf_close(p);
                 return;
         }
@@ -1275,7 +1275,7 @@ START_TEST(test_real_software_group_on_cpu0)
         if (!software_events_allowed())
                 return;
         pin_to_cpu0();
-        cpuset_set(&opt.cpus, 0);
+        cpumask_set(&opt.cpus, 0);
         ck_assert_int_eq(perf_open(&p, &opt, reason, sizeof(reason)), 0);
         ck_assert_str_eq(reason, "");
         ck_assert_str_eq(perf_third_event(p), "page-faults");
@@ -1330,7 +1330,7 @@ START_TEST(test_real_unprivileged)
         ck_assert_int_eq(perf_syscalls_kernel.has_perfmon(NULL), 0);
         ck_assert_int_eq(read_line(PARANOID_REAL, text, sizeof(text)), 0);
         ck_assert_int_eq(parse_int(text, &paranoid), 0);
-        cpuset_set(&opt.cpus, 0);
+        cpumask_set(&opt.cpus, 0);
         r = perf_open(&p, &opt, reason, sizeof(reason));
         fprintf(stderr, "# unprivileged, perf_event_paranoid %lld: %d \"%s\"\n", paranoid, r, reason);
         if (paranoid <= 0) {

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
-#include "common/plugin-loader.h"
 #include "core/config.h"
 #include "core/heuristic.h"
+#include "loaders/plugin-loader.h"
 #include "policy/builtin.h"
 
 /* Built by tests/unit/local.mk from tests/unit/plugins/test-plugin.c. */

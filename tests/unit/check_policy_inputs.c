@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/board-file.h"
+#include "loaders/board-file.h"
 #include "sim/policy-inputs.h"
 
 #define BOARDS TEST_DATA_DIR "/../../conf/boards"

@@ -54,7 +54,7 @@ static void parse_sample(struct procstat *out, const char *name)
 
 static void assert_cpu(const struct procstat *s, unsigned cpu, uint64_t busy, uint64_t idle)
 {
-        ck_assert_msg(cpuset_isset(&s->cpus, cpu), "cpu%u missing", cpu);
+        ck_assert_msg(cpumask_isset(&s->cpus, cpu), "cpu%u missing", cpu);
         ck_assert_uint_eq(s->cpu[cpu].busy, busy);
         ck_assert_uint_eq(s->cpu[cpu].idle, idle);
 }
@@ -67,7 +67,7 @@ START_TEST(test_linux_2_4_four_columns)
 
         parse_sample(&s, "linux-2.4.20-i686-smp.txt");
         ck_assert_uint_eq(s.ncpus, 2);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), 2);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), 2);
         /* user nice system idle only */
         assert_cpu(&s, 0, 937614 + 4330 + 236233, 35731957);
         assert_cpu(&s, 1, 925924 + 4206 + 237378, 35741892);
@@ -80,7 +80,7 @@ START_TEST(test_linux_2_6_18_eight_columns)
 
         parse_sample(&s, "linux-2.6.18-rhel5-x86_64.txt");
         ck_assert_uint_eq(s.ncpus, 4);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), 4);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), 4);
         /* user nice system idle iowait irq softirq steal */
         assert_cpu(&s, 0, 113245 + 34 + 144117 + 1271 + 4380 + 0, 113117180 + 36751);
         assert_cpu(&s, 3, 87654 + 3 + 65432 + 0 + 77 + 0, 113212345 + 10987);
@@ -93,7 +93,7 @@ START_TEST(test_linux_3_10_exynos_eight_cpus)
 
         parse_sample(&s, "linux-3.10-exynos5422-armv7.txt");
         ck_assert_uint_eq(s.ncpus, 8);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), 8);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), 8);
         assert_cpu(&s, 0, 118011 + 212 + 38421 + 0 + 874 + 0, 907654 + 2871);
         assert_cpu(&s, 4, 85210 + 17 + 21874 + 31 + 95 + 0, 1398012 + 412);
         assert_cpu(&s, 7, 27772 + 85 + 31220 + 3 + 214 + 0, 945490 + 1357);
@@ -106,8 +106,8 @@ START_TEST(test_linux_5_15_offline_cpu_has_no_line)
 
         parse_sample(&s, "linux-5.15-x86_64-cpu2-offline.txt");
         ck_assert_uint_eq(s.ncpus, 4);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), 3);
-        ck_assert(!cpuset_isset(&s.cpus, 2));
+        ck_assert_uint_eq(cpumask_count(&s.cpus), 3);
+        ck_assert(!cpumask_isset(&s.cpus, 2));
         ck_assert_uint_eq(s.cpu[2].busy, 0);
         ck_assert_uint_eq(s.cpu[2].idle, 0);
         assert_cpu(&s, 1, 3398712 + 998 + 976543 + 0 + 12345 + 0, 98812345 + 21987);
@@ -157,7 +157,7 @@ START_TEST(test_this_machine_live)
 
         ck_assert_int_eq(procstat_open(&r, "/proc/stat"), 0);
         ck_assert_int_eq(procstat_read(&r, &s), 0);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), (unsigned)online);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), (unsigned)online);
         procstat_close(&r);
         ck_assert_int_eq(r.fd, -1);
 }
@@ -165,7 +165,7 @@ END_TEST
 
 /* Busy fraction between two snapshots. */
 
-static void busy_between(const char *prev_text, const char *cur_text, float *busy, bl_cpuset *online)
+static void busy_between(const char *prev_text, const char *cur_text, float *busy, bl_cpumask *online)
 {
         struct procstat prev, cur;
 
@@ -179,7 +179,7 @@ static void busy_between(const char *prev_text, const char *cur_text, float *bus
 START_TEST(test_busy_exact)
 {
         float busy[BL_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
 
         busy_between("cpu  0 0 0 0\n"
                      "cpu0 100 0 50 1000 10 0 0 0 0 0\n"
@@ -198,7 +198,7 @@ START_TEST(test_busy_exact)
                      "cpu3 7 5 5 7 5 5 5 5 2 0\n"
                      "intr 0\n",
                      busy, &online);
-        ck_assert_uint_eq(cpuset_count(&online), 4);
+        ck_assert_uint_eq(cpumask_count(&online), 4);
         ck_assert_float_eq_tol(busy[0], 0.3f, 1e-6f);
         ck_assert_float_eq(busy[1], 0.0f);
         ck_assert_float_eq(busy[2], 1.0f);
@@ -211,7 +211,7 @@ END_TEST
 START_TEST(test_busy_backwards_counters_clamped)
 {
         float busy[BL_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
 
         busy_between("cpu0 100 0 0 1000 50 0 0 0\n"
                      "cpu1 500 0 0 1000 0 0 0 0\n"
@@ -223,7 +223,7 @@ START_TEST(test_busy_backwards_counters_clamped)
                      /* everything went backwards: 0, not a huge number */
                      "cpu2 50 0 0 900 0 0 0 0\n",
                      busy, &online);
-        ck_assert_uint_eq(cpuset_count(&online), 3);
+        ck_assert_uint_eq(cpumask_count(&online), 3);
         ck_assert_float_eq(busy[0], 1.0f);
         ck_assert_float_eq(busy[1], 0.0f);
         ck_assert_float_eq(busy[2], 0.0f);
@@ -233,17 +233,17 @@ END_TEST
 START_TEST(test_busy_cpu_appears_and_disappears)
 {
         float busy[BL_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
 
         busy_between("cpu0 0 0 0 0\ncpu1 0 0 0 0\ncpu3 0 0 0 0\n",
                      "cpu0 10 0 0 10\ncpu2 20 0 0 0\ncpu3 5 0 0 15\ncpu4 9 0 0 0\n",
                      busy, &online);
-        ck_assert_uint_eq(cpuset_count(&online), 2);
-        ck_assert(cpuset_isset(&online, 0));
-        ck_assert(!cpuset_isset(&online, 1));   /* went offline */
-        ck_assert(!cpuset_isset(&online, 2));   /* came online: no previous count */
-        ck_assert(cpuset_isset(&online, 3));
-        ck_assert(!cpuset_isset(&online, 4));
+        ck_assert_uint_eq(cpumask_count(&online), 2);
+        ck_assert(cpumask_isset(&online, 0));
+        ck_assert(!cpumask_isset(&online, 1));  /* went offline */
+        ck_assert(!cpumask_isset(&online, 2));  /* came online: no previous count */
+        ck_assert(cpumask_isset(&online, 3));
+        ck_assert(!cpumask_isset(&online, 4));
         ck_assert_float_eq_tol(busy[0], 0.5f, 1e-6f);
         ck_assert_float_eq(busy[1], 0.0f);
         ck_assert_float_eq(busy[2], 0.0f);
@@ -256,11 +256,11 @@ START_TEST(test_busy_same_snapshot)
 {
         struct procstat s;
         float busy[BL_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
 
         parse_sample(&s, "linux-5.15-x86_64-cpu2-offline.txt");
         procstat_busy(&s, &s, busy, &online);
-        ck_assert(cpuset_equal(&online, &s.cpus));
+        ck_assert(cpumask_equal(&online, &s.cpus));
         for (unsigned i = 0; i < 4; i++)
                 ck_assert_float_eq(busy[i], 0.0f);
 }
@@ -270,7 +270,7 @@ START_TEST(test_busy_two_real_snapshots)
 {
         struct procstat prev, cur;
         float busy[BL_MAX_CPUS];
-        bl_cpuset online;
+        bl_cpumask online;
         size_t len;
         char *text = load("procstat", "linux-3.10-exynos5422-armv7.txt", &len);
 
@@ -282,7 +282,7 @@ START_TEST(test_busy_two_real_snapshots)
         cur.cpu[5].busy += 2;
         cur.cpu[0].idle += 2;
         procstat_busy(&prev, &cur, busy, &online);
-        ck_assert_uint_eq(cpuset_count(&online), 8);
+        ck_assert_uint_eq(cpumask_count(&online), 8);
         ck_assert_float_eq(busy[0], 0.0f);
         ck_assert_float_eq(busy[4], 0.5f);
         ck_assert_float_eq(busy[5], 1.0f);
@@ -326,14 +326,14 @@ static void assert_cut(const char *name)
                         continue;
                 /* what was parsed is exactly the complete lines */
                 for (unsigned cpu = 0; cpu < part.ncpus; cpu++) {
-                        if (!cpuset_isset(&part.cpus, cpu))
+                        if (!cpumask_isset(&part.cpus, cpu))
                                 continue;
-                        ck_assert(cpuset_isset(&full.cpus, cpu));
+                        ck_assert(cpumask_isset(&full.cpus, cpu));
                         ck_assert_uint_eq(part.cpu[cpu].busy, full.cpu[cpu].busy);
                         ck_assert_uint_eq(part.cpu[cpu].idle, full.cpu[cpu].idle);
                 }
                 if (cut >= last_cpu_end)
-                        ck_assert(cpuset_equal(&part.cpus, &full.cpus));
+                        ck_assert(cpumask_equal(&part.cpus, &full.cpus));
         }
         free(text);
 }
@@ -409,7 +409,7 @@ START_TEST(test_tolerated_forms)
         /* no sum line, a lone cpu line, nothing after it */
         ck_assert_int_eq(parse_str(&s, "cpu7 1 2 3 4\n"), 0);
         ck_assert_uint_eq(s.ncpus, 8);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), 1);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), 1);
         ck_assert_uint_eq(s.cpu[3].busy, 0);
         /* a cut line after the cpu lines is not ours to judge */
         ck_assert_int_eq(parse_str(&s, "cpu0 1 2 3 4\nintr 12"), 0);
@@ -501,7 +501,7 @@ START_TEST(test_reader_rereads_in_place)
         /* shorter than before: cpu0 went offline */
         rewrite(path, three, sizeof(three) - 1);
         ck_assert_int_eq(procstat_read(&r, &s), 0);
-        ck_assert(!cpuset_isset(&s.cpus, 0));
+        ck_assert(!cpumask_isset(&s.cpus, 0));
         assert_cpu(&s, 1, 21, 21);
         ck_assert_int_eq(fstat(r.fd, &after), 0);
         ck_assert_uint_eq(before.st_ino, after.st_ino);
@@ -572,7 +572,7 @@ START_TEST(test_reader_grows_for_long_cpu_lines)
         size = r.size;
         ck_assert_int_eq(procstat_read(&r, &s), 0);
         ck_assert_uint_gt(r.size, size);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), BL_MAX_CPUS);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), BL_MAX_CPUS);
         assert_cpu(&s, 1023, 1023 + 10000000000000000ULL, 2046);
         procstat_close(&r);
         unlink(path);
@@ -596,7 +596,7 @@ START_TEST(test_reader_long_intr_line)
         ck_assert_uint_lt(size, len);
         ck_assert_int_eq(procstat_read(&r, &s), 0);
         ck_assert_uint_eq(r.size, size);
-        ck_assert_uint_eq(cpuset_count(&s.cpus), 4);
+        ck_assert_uint_eq(cpumask_count(&s.cpus), 4);
         assert_cpu(&s, 3, 3 + 10000000000000000ULL, 6);
         procstat_close(&r);
         unlink(path);

@@ -34,9 +34,9 @@ static void setup(void)
         diag_init(&diag);
         /* An Exynos 5422: cpu0 cannot go offline. */
         memset(&topo, 0, sizeof(topo));
-        ck_assert_int_eq(cpuset_parse(&topo.present, "0-7"), 0);
-        ck_assert_int_eq(cpuset_parse(&topo.online, "0-7"), 0);
-        ck_assert_int_eq(cpuset_parse(&topo.can_offline, "1-7"), 0);
+        ck_assert_int_eq(cpumask_parse(&topo.present, "0-7"), 0);
+        ck_assert_int_eq(cpumask_parse(&topo.online, "0-7"), 0);
+        ck_assert_int_eq(cpumask_parse(&topo.can_offline, "1-7"), 0);
         topo.ncpus = 8;
 }
 

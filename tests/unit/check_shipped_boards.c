@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
 #include "common/fileio.h"
 #include "core/board.h"
+#include "loaders/board-file.h"
 #include "sim/board-import.h"
 
 #define DTS_DIR TEST_DATA_DIR "/dts/boards"

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
 #include "common/fileio.h"
 #include "core/board.h"
 #include "core/ladder.h"
+#include "loaders/board-file.h"
 #include "sim/exec.h"
 #include "sim/oracle.h"
 #include "sim/trace.h"

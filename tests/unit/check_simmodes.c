@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/board-file.h"
 #include "core/board.h"
+#include "loaders/board-file.h"
 #include "sim/exec.h"
 #include "sim/modes.h"
 #include "sim/oracle.h"

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/board-file.h"
 #include "common/fileio.h"
+#include "loaders/board-file.h"
 #include "policy/builtin.h"
 #include "sim/presets.h"
 #include "sim/report.h"

@@ -208,11 +208,11 @@ static bool diag_has(const struct bl_diag *d, const char *needle)
         return false;
 }
 
-static bl_cpuset cpus_of(const char *list)
+static bl_cpumask cpus_of(const char *list)
 {
-        bl_cpuset s;
+        bl_cpumask s;
 
-        ck_assert_int_eq(cpuset_parse(&s, list), 0);
+        ck_assert_int_eq(cpumask_parse(&s, list), 0);
         return s;
 }
 
@@ -222,21 +222,21 @@ START_TEST(test_topology_exynos5422)
 {
         struct bl_topology t;
         struct bl_diag d;
-        bl_cpuset little = cpus_of("0-3"), big = cpus_of("4-7");
+        bl_cpumask little = cpus_of("0-3"), big = cpus_of("4-7");
 
         diag_init(&d);
         add_exynos5422(1400000, 2000000);
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_uint_eq(d.n, 0);
         ck_assert_uint_eq(t.ncpus, 8);
-        ck_assert(cpuset_equal(&t.present, &(bl_cpuset){ .bits = { 0xff } }));
-        ck_assert(cpuset_equal(&t.online, &t.present));
-        ck_assert(cpuset_equal(&t.can_offline, &(bl_cpuset){ .bits = { 0xfe } }));
+        ck_assert(cpumask_equal(&t.present, &(bl_cpumask){ .bits = { 0xff } }));
+        ck_assert(cpumask_equal(&t.online, &t.present));
+        ck_assert(cpumask_equal(&t.can_offline, &(bl_cpumask){ .bits = { 0xfe } }));
         ck_assert_uint_eq(t.nclusters, 2);
-        ck_assert(cpuset_equal(&t.clusters[0].cpus, &little));
+        ck_assert(cpumask_equal(&t.clusters[0].cpus, &little));
         ck_assert_uint_eq(t.clusters[0].capacity, 377);
         ck_assert_uint_eq(t.clusters[0].max_freq_khz, 1400000);
-        ck_assert(cpuset_equal(&t.clusters[1].cpus, &big));
+        ck_assert(cpumask_equal(&t.clusters[1].cpus, &big));
         ck_assert_uint_eq(t.clusters[1].capacity, 1024);
         ck_assert_uint_eq(t.clusters[1].max_freq_khz, 2000000);
         ck_assert_int_eq(t.cpu_cluster[0], 0);
@@ -248,7 +248,7 @@ START_TEST(test_topology_offline_cpu_without_capacity)
 {
         struct bl_topology t;
         struct bl_diag d;
-        bl_cpuset little = cpus_of("0-3"), big = cpus_of("4-7");
+        bl_cpumask little = cpus_of("0-3"), big = cpus_of("4-7");
 
         diag_init(&d);
         /* cpu5 offline on a kernel that drops cpu_capacity with it; cpu3
@@ -264,12 +264,12 @@ START_TEST(test_topology_offline_cpu_without_capacity)
         add_policy(4, "4 5 6 7", 2000000, 2000000);
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_uint_eq(t.nclusters, 2);
-        ck_assert(cpuset_equal(&t.clusters[0].cpus, &little));
-        ck_assert(cpuset_equal(&t.clusters[1].cpus, &big));
-        ck_assert(!cpuset_isset(&t.online, 3));
-        ck_assert(!cpuset_isset(&t.online, 5));
-        ck_assert(cpuset_isset(&t.online, 6));
-        ck_assert(cpuset_isset(&t.can_offline, 3));
+        ck_assert(cpumask_equal(&t.clusters[0].cpus, &little));
+        ck_assert(cpumask_equal(&t.clusters[1].cpus, &big));
+        ck_assert(!cpumask_isset(&t.online, 3));
+        ck_assert(!cpumask_isset(&t.online, 5));
+        ck_assert(cpumask_isset(&t.online, 6));
+        ck_assert(cpumask_isset(&t.can_offline, 3));
 }
 END_TEST
 
@@ -277,15 +277,15 @@ START_TEST(test_topology_symmetric_x86)
 {
         struct bl_topology t;
         struct bl_diag d;
-        bl_cpuset all = cpus_of("0-3");
+        bl_cpumask all = cpus_of("0-3");
 
         diag_init(&d);
         add_symmetric_x86();
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_uint_eq(t.ncpus, 4);
         ck_assert_uint_eq(t.nclusters, 1);
-        ck_assert(cpuset_equal(&t.clusters[0].cpus, &all));
-        ck_assert(cpuset_equal(&t.can_offline, &(bl_cpuset){ .bits = { 0xe } }));
+        ck_assert(cpumask_equal(&t.clusters[0].cpus, &all));
+        ck_assert(cpumask_equal(&t.can_offline, &(bl_cpumask){ .bits = { 0xe } }));
 }
 END_TEST
 
@@ -324,7 +324,7 @@ START_TEST(test_topology_bad_sysfs_values)
         bed_write("sys/devices/system/cpu/cpu1/online", "0\n");
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_uint_eq(t.nclusters, 2);
-        ck_assert(!cpuset_isset(&t.online, 1));
+        ck_assert(!cpumask_isset(&t.online, 1));
 }
 END_TEST
 
@@ -356,8 +356,8 @@ START_TEST(test_cpufreq_scale_exynos)
         ck_assert_int_eq(topology_discover(&t, &d), 0);
         ck_assert_int_eq(cpufreq_open(&r), 0);
         ck_assert_uint_eq(r.n, 2);
-        ck_assert(cpuset_equal(&r.policy[0].cpus, &(bl_cpuset){ .bits = { 0x0f } }));
-        ck_assert(cpuset_equal(&r.policy[1].cpus, &(bl_cpuset){ .bits = { 0xf0 } }));
+        ck_assert(cpumask_equal(&r.policy[0].cpus, &(bl_cpumask){ .bits = { 0x0f } }));
+        ck_assert(cpumask_equal(&r.policy[1].cpus, &(bl_cpumask){ .bits = { 0xf0 } }));
         ck_assert_uint_eq(r.policy[0].max_khz, 1400000);
         ck_assert_uint_eq(r.policy[1].max_khz, 2000000);
 
@@ -458,8 +458,8 @@ START_TEST(test_cpufreq_policy_of_1024_cpus)
         g_string_free(related, TRUE);
         ck_assert_int_eq(cpufreq_open(&r), 0);
         ck_assert_uint_eq(r.n, 1);
-        ck_assert_uint_eq(cpuset_count(&r.policy[0].cpus), BL_MAX_CPUS);
-        ck_assert(cpuset_isset(&r.policy[0].cpus, 1023));
+        ck_assert_uint_eq(cpumask_count(&r.policy[0].cpus), BL_MAX_CPUS);
+        ck_assert(cpumask_isset(&r.policy[0].cpus, 1023));
         cpufreq_close(&r);
 }
 END_TEST
@@ -769,12 +769,12 @@ END_TEST
 
 /* The sampler, end to end. */
 
-static void write_stat(const unsigned *busy, const unsigned *idle, unsigned ncpus, const bl_cpuset *online)
+static void write_stat(const unsigned *busy, const unsigned *idle, unsigned ncpus, const bl_cpumask *online)
 {
         GString *text = g_string_new("cpu  0 0 0 0 0 0 0 0 0 0\n");
 
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
-                if (!online || cpuset_isset(online, cpu))
+                if (!online || cpumask_isset(online, cpu))
                         g_string_append_printf(text, "cpu%u %u 0 0 %u 0 0 0 0 0 0\n",
                                                cpu, busy[cpu], idle[cpu]);
         g_string_append(text, "intr 1234 0 0 0 0\nctxt 99\nbtime 1700000000\nprocesses 12\n"
@@ -798,25 +798,25 @@ struct board {
 };
 
 /* The CPUs a sample says are online, by their CPU numbers. */
-static void online_cpus(const struct bl_sample *s, bl_cpuset *online)
+static void online_cpus(const struct bl_sample *s, bl_cpumask *online)
 {
-        cpuset_zero(online);
+        cpumask_zero(online);
         for (unsigned i = 0; i < s->ncpus; i++)
                 if (s->cpu[i].online)
-                        cpuset_set(online, s->cpu[i].cpu);
+                        cpumask_set(online, s->cpu[i].cpu);
 }
 
 /* cpuN/cpuidle/stateK/time of the CPUs in 'cpus', states 0 and 1 (the
  * sum is what counts: state 1 holds 'total_us' less 1000). */
 static void write_idle(const char *cpus, const uint64_t *total_us)
 {
-        bl_cpuset set;
+        bl_cpumask set;
 
-        ck_assert_int_eq(cpuset_parse(&set, cpus), 0);
+        ck_assert_int_eq(cpumask_parse(&set, cpus), 0);
         for (unsigned cpu = 0; cpu < 8; cpu++) {
                 char rel[128];
 
-                if (!cpuset_isset(&set, cpu))
+                if (!cpumask_isset(&set, cpu))
                         continue;
                 snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cpuidle/state0/time", cpu);
                 bed_write(rel, "1000\n");
@@ -902,7 +902,7 @@ START_TEST(test_sampler_two_ticks)
         struct board *b = exynos_sampler(true);
         const struct bl_sample *s = &b->sample.s;
         const bl_usec_t now = 5000000;
-        bl_cpuset seen;
+        bl_cpumask seen;
 
         /* nothing to warn about; where busy time comes from */
         ck_assert_uint_eq(b->diag.n, 1);
@@ -915,7 +915,7 @@ START_TEST(test_sampler_two_ticks)
         ck_assert_uint_eq(s->ncpus, 8);
         ck_assert_ptr_eq(s->cpu, b->sample.cpu);
         online_cpus(s, &seen);
-        ck_assert_uint_eq(cpuset_count(&seen), 8);
+        ck_assert_uint_eq(cpumask_count(&seen), 8);
         for (unsigned cpu = 0; cpu < 8; cpu++) {
                 ck_assert_uint_eq(s->cpu[cpu].cpu, cpu);
                 ck_assert_float_eq(s->cpu[cpu].busy, 0.0f);
@@ -970,14 +970,14 @@ START_TEST(test_sampler_offline_cpu)
         static const unsigned idle[8] = { 1000, 1002, 1002, 1002, 1002, 1002, 9999, 1000 };
         struct board *b = exynos_sampler(true);
         const struct bl_sample *s = &b->sample.s;
-        bl_cpuset online = cpus_of("0-5,7"), seen;
+        bl_cpumask online = cpus_of("0-5,7"), seen;
 
         ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
         /* cpu6 went offline: /proc/stat has no line for it */
         write_stat(busy, idle, 8, &online);
         ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
         online_cpus(s, &seen);
-        ck_assert(cpuset_equal(&seen, &online));
+        ck_assert(cpumask_equal(&seen, &online));
         ck_assert_float_eq(s->cpu[6].busy, 0.0f);
         ck_assert_uint_eq(s->cpu[6].capacity, 0);
         ck_assert_uint_eq(s->cpu[7].capacity, 1024);
@@ -1007,7 +1007,7 @@ END_TEST
  * fail so, and every other open counts cpu-clock on cpu0 for real, so that
  * groups and reads are the kernel's. */
 struct perf_stub {
-        bl_cpuset offline;
+        bl_cpumask offline;
         int refuse[8];
         unsigned opens[8];
 };
@@ -1019,7 +1019,7 @@ static int stub_open(struct perf_event_attr *attr, int cpu, int group_fd, void *
 
         ck_assert(cpu >= 0 && cpu < 8);
         k->opens[cpu]++;
-        if (cpuset_isset(&k->offline, (unsigned)cpu))
+        if (cpumask_isset(&k->offline, (unsigned)cpu))
                 return -ENODEV;
         if (k->refuse[cpu])
                 return -k->refuse[cpu];
@@ -1054,7 +1054,7 @@ struct counted {
 static bool counted_open(struct counted *c, const char *offline)
 {
         static const unsigned ticks[8] = { 0 };
-        bl_cpuset online = cpus_of("0-7"), gone = cpus_of(offline);
+        bl_cpumask online = cpus_of("0-7"), gone = cpus_of(offline);
         int r;
 
         memset(c, 0, sizeof(*c));
@@ -1063,7 +1063,7 @@ static bool counted_open(struct counted *c, const char *offline)
         c->sys = (struct perf_syscalls){ stub_open, stub_perfmon, &c->kernel };
         c->b->sampler.perf_sys = &c->sys;
         c->b->sampler.perf_events = &clock_events;
-        cpuset_andnot(&online, &gone);
+        cpumask_andnot(&online, &gone);
         write_stat(ticks, ticks, 8, &online);
         r = sampler_want_counters(&c->b->sampler, true, &c->b->diag);
         if (r == -EACCES || r == -EPERM) {
@@ -1079,7 +1079,7 @@ static bool counted_open(struct counted *c, const char *offline)
 static void counted_tick(struct counted *c, const char *online)
 {
         unsigned busy[8], idle[8];
-        bl_cpuset set = cpus_of(online);
+        bl_cpumask set = cpus_of(online);
 
         c->ticks++;
         for (unsigned cpu = 0; cpu < 8; cpu++) {
@@ -1096,13 +1096,13 @@ static void counted_tick(struct counted *c, const char *online)
 static const char *counted_cpus(const struct counted *c)
 {
         static char list[64];
-        bl_cpuset set;
+        bl_cpumask set;
 
-        cpuset_zero(&set);
+        cpumask_zero(&set);
         for (unsigned cpu = 0; cpu < c->b->sample.s.ncpus; cpu++)
                 if (c->b->sample.cpu[cpu].has_counters)
-                        cpuset_set(&set, cpu);
-        cpuset_format(&set, list, sizeof(list));
+                        cpumask_set(&set, cpu);
+        cpumask_format(&set, list, sizeof(list));
         return list;
 }
 
@@ -1133,7 +1133,7 @@ START_TEST(test_sampler_counters_follow_hotplug)
 
         /* cpu6, offline at the start, comes online: a group of its own,
          * counting from the tick after. */
-        cpuset_clear(&c.kernel.offline, 6);
+        cpumask_clear(&c.kernel.offline, 6);
         counted_tick(&c, "0-7");
         ck_assert_uint_eq(c.kernel.opens[6], 4);
         ck_assert(!c.b->sample.cpu[6].has_counters);
@@ -1142,13 +1142,13 @@ START_TEST(test_sampler_counters_follow_hotplug)
         ck_assert_float_gt(c.b->sample.cpu[6].ipc, 0.0f);
 
         /* The hotplug backend's switch: 4-7 off, and back. */
-        cpuset_or(&c.kernel.offline, &(bl_cpuset){ .bits = { 0xf0 } });
+        cpumask_or(&c.kernel.offline, &(bl_cpumask){ .bits = { 0xf0 } });
         before = opens_total(&c.kernel);
         counted_tick(&c, "0-3");
         counted_tick(&c, "0-3");
         ck_assert_str_eq(counted_cpus(&c), "0-3");
         ck_assert_uint_eq(opens_total(&c.kernel), before);
-        cpuset_zero(&c.kernel.offline);
+        cpumask_zero(&c.kernel.offline);
         counted_tick(&c, "0-7");
         for (unsigned cpu = 4; cpu < 8; cpu++)
                 ck_assert_uint_eq(c.kernel.opens[cpu], cpu == 6 ? 7 : 6);
@@ -1175,12 +1175,12 @@ START_TEST(test_sampler_counters_failed_open_said_once)
         if (!counted_open(&c, ""))
                 return;
         counted_tick(&c, "0-7");
-        cpuset_set(&c.kernel.offline, 4);
-        cpuset_set(&c.kernel.offline, 5);
+        cpumask_set(&c.kernel.offline, 4);
+        cpumask_set(&c.kernel.offline, 5);
         counted_tick(&c, "0-3,6-7");
 
         /* Back, but the kernel is out of descriptors for them. */
-        cpuset_zero(&c.kernel.offline);
+        cpumask_zero(&c.kernel.offline);
         c.kernel.refuse[4] = c.kernel.refuse[5] = EMFILE;
         counted_tick(&c, "0-7");
         snprintf(expect, sizeof(expect), "the hardware counters of CPUs 4-5 did not open when they came "
@@ -1197,11 +1197,11 @@ START_TEST(test_sampler_counters_failed_open_said_once)
         ck_assert_uint_eq(opens_total(&c.kernel), before);
 
         /* Tried again when they next come online: cpu5 opens, cpu4 not. */
-        cpuset_set(&c.kernel.offline, 4);
-        cpuset_set(&c.kernel.offline, 5);
+        cpumask_set(&c.kernel.offline, 4);
+        cpumask_set(&c.kernel.offline, 5);
         counted_tick(&c, "0-3,6-7");
         ck_assert_str_eq(c.b->sampler.problem[SAMPLER_PROBLEM_COUNTERS], expect);
-        cpuset_zero(&c.kernel.offline);
+        cpumask_zero(&c.kernel.offline);
         c.kernel.refuse[5] = 0;
         before = c.kernel.opens[4];
         counted_tick(&c, "0-7");
@@ -1534,11 +1534,11 @@ END_TEST
  * those in 'busy_cpus', an idle one for the others. */
 static void idle_ticks(const char *busy_cpus, unsigned *busy, unsigned *idle)
 {
-        bl_cpuset set;
+        bl_cpumask set;
 
-        ck_assert_int_eq(cpuset_parse(&set, busy_cpus), 0);
+        ck_assert_int_eq(cpumask_parse(&set, busy_cpus), 0);
         for (unsigned cpu = 0; cpu < 8; cpu++) {
-                if (cpuset_isset(&set, cpu))
+                if (cpumask_isset(&set, cpu))
                         busy[cpu]++;
                 else
                         idle[cpu]++;
@@ -1656,7 +1656,7 @@ START_TEST(test_cpuidle_sampler_hotplug)
         uint64_t t[8];
         struct board *b = exynos_sampler_idle(true, "0-7");
         const struct bl_sample *s = &b->sample.s;
-        bl_cpuset online = cpus_of("0-5,7");
+        bl_cpumask online = cpus_of("0-5,7");
 
         memcpy(t, idle_start, sizeof(t));
         ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);

@@ -18,10 +18,10 @@ struct bl_backend {
         bl_usec_t delay;
         int result;
         unsigned applied;
-        bl_cpuset last;
+        bl_cpumask last;
 };
 
-static int slow_apply(struct bl_backend *b, const bl_cpuset *cpus, char *detail, size_t size)
+static int slow_apply(struct bl_backend *b, const bl_cpumask *cpus, char *detail, size_t size)
 {
         struct timespec ts = { .tv_sec = (time_t)(b->delay / BL_USEC_PER_SEC),
                                .tv_nsec = (long)(b->delay % BL_USEC_PER_SEC) * 1000 };
@@ -87,12 +87,12 @@ START_TEST(loop_runs_during_the_switch)
         sd_event_source *timer = NULL;
         unsigned during;
         struct loop l;
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         uint64_t now;
 
         loop_open(&l);
-        cpuset_zero(&cpus);
-        cpuset_set(&cpus, 4);
+        cpumask_zero(&cpus);
+        cpumask_set(&cpus, 4);
         ck_assert_int_ge(sd_event_now(l.event, CLOCK_MONOTONIC, &now), 0);
         /* accuracy 1 us: 0 would be sd-event's default of 250 ms */
         ck_assert_int_ge(sd_event_add_time(l.event, &timer, CLOCK_MONOTONIC, now + 10 * MS, 1, on_tick, &l),
@@ -106,7 +106,7 @@ START_TEST(loop_runs_during_the_switch)
         ck_assert_uint_eq(l.done, 1);
         ck_assert(!l.w.busy);
         ck_assert_uint_eq(b.applied, 1);
-        ck_assert(cpuset_isset(&b.last, 4));
+        ck_assert(cpumask_isset(&b.last, 4));
         ck_assert_int_eq(l.job.result, 0);
         ck_assert_str_eq(l.job.detail, "applied 1");
         ck_assert_uint_ge(l.job.finished - l.job.started, 300 * MS);
@@ -129,11 +129,11 @@ START_TEST(wait_is_bounded)
 {
         struct bl_backend b = { .delay = 200 * MS, .result = BL_BACKEND_NO_EFFECT };
         struct loop l;
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         bl_usec_t t0;
 
         loop_open(&l);
-        cpuset_zero(&cpus);
+        cpumask_zero(&cpus);
         ck_assert_int_eq(switch_worker_wait(&l.w, 10 * MS), 0);     /* none runs */
         ck_assert_int_eq(switch_worker_start(&l.w, &slow_ops, &b, &cpus), 0);
         t0 = switch_clock_now();
@@ -160,11 +160,11 @@ START_TEST(close_while_running)
 {
         static struct bl_backend b = { .delay = 100 * MS };
         struct loop l;
-        bl_cpuset cpus;
+        bl_cpumask cpus;
         struct timespec ts = { .tv_nsec = 200000000 };
 
         loop_open(&l);
-        cpuset_zero(&cpus);
+        cpumask_zero(&cpus);
         ck_assert_int_eq(switch_worker_start(&l.w, &slow_ops, &b, &cpus), 0);
         loop_close(&l);
         ck_assert(!l.w.busy);

@@ -45,17 +45,17 @@ static void assert_cluster(const struct bl_topology *t, unsigned k, const char *
         char buf[64];
 
         ck_assert_uint_lt(k, t->nclusters);
-        cpuset_format(&t->clusters[k].cpus, buf, sizeof(buf));
+        cpumask_format(&t->clusters[k].cpus, buf, sizeof(buf));
         ck_assert_str_eq(buf, cpus);
         ck_assert_uint_eq(t->clusters[k].capacity, capacity);
         ck_assert_uint_eq(t->clusters[k].max_freq_khz, max_freq_khz);
 }
 
-static void assert_set(const bl_cpuset *s, const char *want)
+static void assert_set(const bl_cpumask *s, const char *want)
 {
         char buf[64];
 
-        cpuset_format(s, buf, sizeof(buf));
+        cpumask_format(s, buf, sizeof(buf));
         ck_assert_str_eq(buf, want);
 }
 
@@ -594,7 +594,7 @@ START_TEST(test_too_many_cpus)
         ck_assert_int_eq(topology_build(&t, cpus, BL_MAX_CPUS + 1), -E2BIG);
         ck_assert_int_eq(topology_build(&t, cpus, BL_MAX_CPUS), 0);
         ck_assert_uint_eq(t.ncpus, BL_MAX_CPUS);
-        ck_assert_uint_eq(cpuset_count(&t.clusters[0].cpus), BL_MAX_CPUS);
+        ck_assert_uint_eq(cpumask_count(&t.clusters[0].cpus), BL_MAX_CPUS);
 }
 END_TEST
 
@@ -826,7 +826,7 @@ START_TEST(test_ladder_pair)
 {
         struct bl_topology t;
         struct bl_ladder l;
-        bl_cpuset all;
+        bl_cpumask all;
 
         exynos_topology(&t);
         ck_assert_int_eq(ladder_build(&l, &t, BL_MODE_PAIR, NULL), 0);
@@ -841,7 +841,7 @@ START_TEST(test_ladder_pair)
                 ck_assert_uint_eq(l.pairs[p].little, p);
                 ck_assert_uint_eq(l.pairs[p].big, p + 4);
         }
-        ck_assert(cpuset_empty(&l.unpaired));
+        ck_assert(cpumask_empty(&l.unpaired));
         ladder_all_cpus(&l, &all);
         assert_set(&all, "0-7");
 }

@@ -1,5 +1,5 @@
 # Check unit tests. Each prints TAP through Check; see LOG_DRIVER.
-UNIT_LDADD = src/backends/libblbackends.a src/sources/libblsources.a src/common/libblcommon.a \
+UNIT_LDADD = src/backends/libblbackends.a src/sources/libblsources.a src/loaders/libblloaders.a src/common/libblcommon.a \
 	policy/libblpolicy.a src/core/libblcore.a \
 	$(CHECK_LIBS) $(SYSTEMD_LIBS) $(UDEV_LIBS) $(INIH_LIBS) $(LIBM)
 # main() under umockdev's preload, and a kernel refusing or clamping writes:
@@ -9,7 +9,7 @@ WRITE_WATCH = tests/unit/write-watch.h tests/unit/write-watch.c
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/data"'
 
 unit_tests = \
-	tests/unit/check_cpuset \
+	tests/unit/check_cpumask \
 	tests/unit/check_topology \
 	tests/unit/check_config \
 	tests/unit/check_engine \
@@ -99,9 +99,9 @@ tests_unit_check_fileio_LDADD = $(UNIT_LDADD)
 tests_unit_check_log_SOURCES = tests/unit/check_log.c
 tests_unit_check_log_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_log_LDADD = $(UNIT_LDADD)
-tests_unit_check_cpuset_SOURCES = tests/unit/check_cpuset.c
-tests_unit_check_cpuset_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_cpuset_LDADD = $(UNIT_LDADD)
+tests_unit_check_cpumask_SOURCES = tests/unit/check_cpumask.c
+tests_unit_check_cpumask_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_cpumask_LDADD = $(UNIT_LDADD)
 tests_unit_check_topology_SOURCES = tests/unit/check_topology.c
 tests_unit_check_topology_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_topology_LDADD = $(UNIT_LDADD)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/plugin-loader.h"
 #include "core/diag.h"
+#include "loaders/plugin-loader.h"
 #include "policy/builtin.h"
 
 static const struct bl_cpu_sample probe_cpus[] = {

@@ -9,8 +9,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "common/conf-files.h"
+#include "common/cleanup.h"
 #include "common/fileio.h"
+#include "loaders/conf-files.h"
 
 #define DROPIN_SUFFIX ".conf"
 
@@ -83,7 +84,7 @@ static bool is_dropin_file(DIR *d, const char *dir, const char *name, struct bl_
  * /dev/null masks a file), sorted. A missing directory is an empty list. */
 static int list_dropins(const char *dir, unsigned room, struct name_list *l, struct bl_diag *diag)
 {
-        __attribute__((cleanup(closedirp))) DIR *d = NULL;
+        _cleanup_(closedirp) DIR *d = NULL;
         struct dirent *de;
         int fd;
 
@@ -164,7 +165,7 @@ static int visit_file(const char *path, bool optional, conf_text_fn fn, void *us
 static int visit_files(const char *path, bool optional, conf_text_fn fn, void *userdata,
                        struct bl_conf_files *files, struct bl_diag *diag)
 {
-        __attribute__((cleanup(name_list_free))) struct name_list dropins = { 0 };
+        _cleanup_(name_list_free) struct name_list dropins = { 0 };
         char dir[sizeof(files->path[0])];
         int sum = 0, r;
 

@@ -10,9 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/cleanup.h"
 #include "common/fileio.h"
-#include "common/plugin-loader.h"
 #include "core/config.h"
+#include "loaders/plugin-loader.h"
 #include "policy/builtin.h"
 
 #define PLUGIN_SUFFIX ".so"
@@ -488,7 +489,7 @@ fail:
 int plugins_load(struct bl_plugin_set *set, const char *dir, uid_t trusted_uid, struct bl_diag *diag)
 {
         _cleanup_close_ int dirfd = -EBADF;
-        __attribute__((cleanup(entries_free))) struct entries entries = { 0 };
+        _cleanup_(entries_free) struct entries entries = { 0 };
         const char *sep = dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/";
         char why[BL_DIAG_LEN];
         struct stat st;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <string.h>
 
-#include "common/board-file.h"
 #include "common/fileio.h"
+#include "loaders/board-file.h"
 
 int board_load(struct sim_board *b, const char *path, struct bl_diag *diag)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/energy-model-dir.h"
 #include "common/fileio.h"
+#include "loaders/energy-model-dir.h"
 
 #define EM_PATH_MAX 4096
 

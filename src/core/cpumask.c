@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cpuset.h"
+#include "core/cpumask.h"
 
 #define NWORDS (BL_MAX_CPUS / 64)
 
-unsigned cpuset_count(const bl_cpuset *s)
+unsigned cpumask_count(const bl_cpumask *s)
 {
         unsigned n = 0;
 
@@ -17,12 +17,12 @@ unsigned cpuset_count(const bl_cpuset *s)
         return n;
 }
 
-bool cpuset_equal(const bl_cpuset *a, const bl_cpuset *b)
+bool cpumask_equal(const bl_cpumask *a, const bl_cpumask *b)
 {
         return memcmp(a->bits, b->bits, sizeof(a->bits)) == 0;
 }
 
-bool cpuset_empty(const bl_cpuset *s)
+bool cpumask_empty(const bl_cpumask *s)
 {
         for (unsigned i = 0; i < NWORDS; i++)
                 if (s->bits[i])
@@ -30,25 +30,25 @@ bool cpuset_empty(const bl_cpuset *s)
         return true;
 }
 
-void cpuset_or(bl_cpuset *dst, const bl_cpuset *src)
+void cpumask_or(bl_cpumask *dst, const bl_cpumask *src)
 {
         for (unsigned i = 0; i < NWORDS; i++)
                 dst->bits[i] |= src->bits[i];
 }
 
-void cpuset_and(bl_cpuset *dst, const bl_cpuset *src)
+void cpumask_and(bl_cpumask *dst, const bl_cpumask *src)
 {
         for (unsigned i = 0; i < NWORDS; i++)
                 dst->bits[i] &= src->bits[i];
 }
 
-void cpuset_andnot(bl_cpuset *dst, const bl_cpuset *src)
+void cpumask_andnot(bl_cpumask *dst, const bl_cpumask *src)
 {
         for (unsigned i = 0; i < NWORDS; i++)
                 dst->bits[i] &= ~src->bits[i];
 }
 
-unsigned cpuset_span(const bl_cpuset *s)
+unsigned cpumask_span(const bl_cpumask *s)
 {
         for (unsigned i = NWORDS; i-- > 0;)
                 if (s->bits[i])
@@ -78,7 +78,7 @@ static bool is_separator(char c)
 }
 
 /* One "N" or "N-M" item at *p, added to 'out'. */
-static int parse_item(const char **p, bl_cpuset *out)
+static int parse_item(const char **p, bl_cpumask *out)
 {
         unsigned first, last;
         int r;
@@ -96,17 +96,17 @@ static int parse_item(const char **p, bl_cpuset *out)
                         return -EINVAL;
         }
         for (unsigned c = first; c <= last; c++)
-                cpuset_set(out, c);
+                cpumask_set(out, c);
         return 0;
 }
 
-int cpuset_parse(bl_cpuset *s, const char *text)
+int cpumask_parse(bl_cpumask *s, const char *text)
 {
         const char *p = text;
-        bl_cpuset out;
+        bl_cpumask out;
         int r;
 
-        cpuset_zero(&out);
+        cpumask_zero(&out);
         while (*p == ' ' || *p == '\t')
                 p++;
         while (*p && *p != '\n') {
@@ -126,13 +126,13 @@ int cpuset_parse(bl_cpuset *s, const char *text)
         return 0;
 }
 
-int cpuset_parse_words(bl_cpuset *s, const char *text)
+int cpumask_parse_words(bl_cpumask *s, const char *text)
 {
         const char *p = text;
-        bl_cpuset out;
+        bl_cpumask out;
         int r;
 
-        cpuset_zero(&out);
+        cpumask_zero(&out);
         for (;;) {
                 while (is_separator(*p))
                         p++;
@@ -148,10 +148,10 @@ int cpuset_parse_words(bl_cpuset *s, const char *text)
         return 0;
 }
 
-size_t cpuset_format(const bl_cpuset *s, char *buf, size_t size)
+size_t cpumask_format(const bl_cpumask *s, char *buf, size_t size)
 {
         size_t len = 0;
-        unsigned span = cpuset_span(s);
+        unsigned span = cpumask_span(s);
 
         if (size)
                 buf[0] = '\0';
@@ -159,9 +159,9 @@ size_t cpuset_format(const bl_cpuset *s, char *buf, size_t size)
                 unsigned last = c;
                 int n;
 
-                if (!cpuset_isset(s, c))
+                if (!cpumask_isset(s, c))
                         continue;
-                while (last + 1 < span && cpuset_isset(s, last + 1))
+                while (last + 1 < span && cpumask_isset(s, last + 1))
                         last++;
                 if (last == c)
                         n = snprintf(buf + (len < size ? len : size), len < size ? size - len : 0, "%s%u",
