@@ -69,7 +69,7 @@ unsigned json_switches(const char *json, struct switch_rec *sw)
                 int used = 0;
 
                 ck_assert_uint_lt(n, BLSIM_MAX_SWITCHES);
-                ck_assert_msg(sscanf(p, "{\"t_us\": %llu, \"from\": \"%15[^\"]\", \"to\": \"%15[^\"]\"}%n",
+                ck_assert_msg(sscanf(p, "{\"t_us\": %llu, \"from\": \"%31[^\"]\", \"to\": \"%31[^\"]\"}%n",
                                      &sw[n].t, sw[n].from, sw[n].to, &used) == 3 && used > 0,
                               "bad switch entry: %.80s", p);
                 p += used;
@@ -87,7 +87,7 @@ unsigned logged_switches(const char *log, struct switch_rec *sw)
                 if (p != log && p[-1] != '\n')
                         continue;
                 ck_assert_uint_lt(n, BLSIM_MAX_SWITCHES);
-                if (sscanf(p, "switch %15s -> %15[^:]:", sw[n].from, sw[n].to) == 2)
+                if (sscanf(p, "switch %31s -> %31[^:]:", sw[n].from, sw[n].to) == 2)
                         n++;
         }
         return n;

@@ -12,7 +12,7 @@
 
 struct switch_rec {
         unsigned long long t;   /* µs from the workload's start (the report's t_us) */
-        char from[16], to[16];
+        char from[32], to[32];   /* level names (BL_NAME_MAX) */
 };
 
 struct run_out {
