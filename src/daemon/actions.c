@@ -82,20 +82,6 @@ void daemon_owner_gone(struct bl_daemon *d, const char *owner)
         daemon_decide_now(d);
 }
 
-/* The timer's accuracy. At the full rate a quarter of the interval, at most
- * 1 ms: 0 would mean sd-event's default of 250 ms, which smears a 20 ms tick,
- * and 1 ms still lets the kernel coalesce wakeups a little. Backed off, the
- * machine is idle and nothing is in a hurry: a quarter of the interval lets
- * the kernel batch the wakeup with others (sd-event aligns such timers). */
-bl_usec_t daemon_tick_accuracy(const struct bl_config *cfg, bl_usec_t interval)
-{
-        bl_usec_t quarter = interval / 4;
-
-        if (interval > (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC)
-                return quarter;
-        return quarter < BL_USEC_PER_MSEC ? quarter : BL_USEC_PER_MSEC;
-}
-
 /* A heuristic the sources cannot feed is said at start (and after a reload). */
 void daemon_log_disabled_heuristics(const struct bl_daemon *d)
 {
@@ -206,10 +192,11 @@ int daemon_reload(struct bl_daemon *d)
         log_set_max_level(cfg.log_level);
         d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
         d->settle.min_bound = SETTLE_MIN_TICKS * d->interval;
-        (void)sd_event_source_set_time_accuracy(d->timer, daemon_tick_accuracy(&cfg, d->interval));
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
-                d->next_tick = now + d->interval;
-                (void)sd_event_source_set_time(d->timer, d->next_tick);
+                r = tick_timer_arm(&d->tick, now + d->interval, d->interval);
+                if (r < 0)
+                        log_error("reload: cannot set the tick to %u ms: %s", cfg.sample_interval_ms,
+                                  strerror(-r));
         }
         for (unsigned i = 0; i < files.n; i++)
                 log_info("reload: applied %s", files.path[i]);

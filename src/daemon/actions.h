@@ -29,6 +29,5 @@ int daemon_reload(struct bl_daemon *d);
 void daemon_save_state(struct bl_daemon *d);
 
 /* The timer's accuracy for ticks 'interval' apart. */
-bl_usec_t daemon_tick_accuracy(const struct bl_config *cfg, bl_usec_t interval);
 /* Says which heuristics the configuration turned off. */
 void daemon_log_disabled_heuristics(const struct bl_daemon *d);

@@ -522,7 +522,7 @@ static int teardown(struct bl_daemon *d)
         if (d->sampler_opened)
                 sampler_close(&d->sampler);
         uevent_monitor_free(d->uevents);
-        sd_event_source_unref(d->timer);
+        tick_timer_close(&d->tick);
         sd_event_unref(d->event);
         /* Last: the heuristics' code lives in them (a switch left running
          * still uses the backend, not them). */

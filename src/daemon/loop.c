@@ -293,22 +293,29 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
         daemon_start_switch(d, now);
 }
 
-static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
+/* How many full-rate ticks one phase against the kernel's jiffy lasts
+ * (core/tick-jitter.h): a new phase is a re-arm of the timer, and a draw
+ * every tick was a system call every tick. Over eight ticks the phase still
+ * moves by up to eight tenths of an interval. */
+#define JITTER_TICKS 8
+
+static int on_tick(struct tick_timer *t, bl_usec_t usec, void *userdata)
 {
         struct bl_daemon *d = userdata;
-        uint64_t now, next;
-        bool slack;
+        const bl_usec_t full_rate = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        uint64_t now;
+        bl_usec_t next, period;
+        bool jitter;
         int r;
 
         r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
         if (r < 0)
                 return r;
-        /* Decide on the tick's scheduled time, not the wakeup's jitter, so
-         * that delays count whole sample intervals as they do in blsim. Backed
-         * off, the timer may fire a quarter interval late on purpose: then the
-         * sample ends when it is read, or the lag would read as busy time. */
-        slack = daemon_tick_accuracy(&d->cfg, d->interval) > BL_USEC_PER_MSEC;
-        if (slack)
+        /* Decide on the tick's due time, not the wakeup's, so that delays
+         * count whole sample intervals as they do in blsim. Backed off, the
+         * machine is idle and the sample ends when it is read, or a late
+         * wakeup would read as busy time. */
+        if (d->interval > full_rate)
                 usec = now;
         else
                 d->lateness[now > usec ? (now - usec) / BL_LATENESS_BIN_USEC < BL_LATENESS_BINS ?
@@ -318,25 +325,22 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *userdata)
                 decide(d, usec);
         }
         /* The controller says when the next decision is due (later while the
-         * machine is idle). If we fell behind (a stopped process, a slow
-         * write), skip the missed ticks rather than firing them back to back. */
+         * machine is idle), at random phases against the kernel's jiffy
+         * (core/tick-jitter.h); a testbed's counters move in steps the jitter
+         * would alias with. */
         next = controller_next_interval(&d->ctl, &d->sample.s);
-        if (next != d->interval) {
+        jitter = next <= full_rate && d->sampler_opened && sampler_own_kernel(&d->sampler);
+        if (next == d->interval && (!jitter || tick_timer_expired(t) < JITTER_TICKS))
+                return 0;
+        if (next != d->interval)
                 log_debug("sampling every %.1f ms", (double)next / BL_USEC_PER_MSEC);
-                r = sd_event_source_set_time_accuracy(s, daemon_tick_accuracy(&d->cfg, next));
-                if (r < 0)
-                        return r;
-        }
         d->interval = next;
-        d->next_tick = usec + d->interval;
-        /* At random phases against the kernel's jiffy (core/tick-jitter.h);
-         * a testbed's counters move in steps the jitter would alias with. */
-        if (!slack && daemon_tick_accuracy(&d->cfg, next) <= BL_USEC_PER_MSEC && d->sampler_opened &&
-            sampler_own_kernel(&d->sampler))
-                d->next_tick += tick_jitter_next(&d->jitter_state, (uint64_t)getpid(), next);
-        if (d->next_tick <= now)
-                d->next_tick = now + d->interval;
-        return sd_event_source_set_time(s, d->next_tick);
+        period = next;
+        if (jitter)
+                period += tick_jitter_next(&d->jitter_state, (uint64_t)getpid(), next);
+        /* Behind (a stopped process, a slow write): the missed ticks are
+         * skipped rather than fired back to back. */
+        return tick_timer_arm(t, usec + period > now ? usec + period : now + period, period);
 }
 
 int daemon_on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
@@ -355,11 +359,8 @@ int daemon_start_ticks(struct bl_daemon *d, bl_usec_t now)
         int r;
 
         d->interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
-        d->next_tick = now + d->interval;
-        r = sd_event_add_time(d->event, &d->timer, CLOCK_MONOTONIC, d->next_tick,
-                              daemon_tick_accuracy(&d->cfg, d->interval), on_tick, d);
+        r = tick_timer_open(&d->tick, d->event, on_tick, d);
         if (r < 0)
                 return r;
-        /* Keep it armed after each expiry (not ONESHOT); on_tick moves it on. */
-        return sd_event_source_set_enabled(d->timer, SD_EVENT_ON);
+        return tick_timer_arm(&d->tick, now + d->interval, d->interval);
 }

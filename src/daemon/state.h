@@ -20,6 +20,7 @@
 #include "daemon/model-in-use.h"
 #include "daemon/options.h"
 #include "daemon/switch-worker.h"
+#include "daemon/tick-timer.h"
 #include "loaders/conf-files.h"
 #include "loaders/plugin-loader.h"
 #include "sources/sampler.h"
@@ -67,7 +68,7 @@ typedef void (*bl_change_fn)(unsigned changes, void *userdata);
 struct bl_daemon {
         const struct options *opt;
         sd_event *event;
-        sd_event_source *timer;
+        struct tick_timer tick;
         struct bl_bus *bus;             /* NULL without a bus */
         /* Who is told of changes, and those not told yet: 'announce' is a
          * deferred source enabled only when there are some. */
@@ -106,7 +107,6 @@ struct bl_daemon {
         struct bl_profile_effect profile;
 
         bl_usec_t interval;
-        bl_usec_t next_tick;
         bl_usec_t retry_after;
         /* The kernel's CPUs are not the engines' level (its switch failed
          * and was undone): applied again at the first tick after

@@ -45,6 +45,7 @@ unit_tests = \
 	tests/unit/check_settle \
 	tests/unit/check_tick_jitter \
 	tests/unit/check_switch_worker \
+	tests/unit/check_tick_timer \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs \
 	tests/unit/check_backend_cost \
@@ -74,6 +75,13 @@ tests_unit_check_switch_worker_SOURCES = tests/unit/check_switch_worker.c \
 tests_unit_check_switch_worker_CFLAGS = $(UNIT_CFLAGS) -pthread $(SYSTEMD_CFLAGS)
 tests_unit_check_switch_worker_LDFLAGS = -pthread
 tests_unit_check_switch_worker_LDADD = $(UNIT_LDADD)
+# The daemon's tick timer on a real sd-event loop.
+tests_unit_check_tick_timer_SOURCES = tests/unit/check_tick_timer.c \
+	src/daemon/tick-timer.h src/daemon/tick-timer.c \
+	src/daemon/switch-worker.h src/daemon/switch-worker.c
+tests_unit_check_tick_timer_CFLAGS = $(UNIT_CFLAGS) -pthread $(SYSTEMD_CFLAGS)
+tests_unit_check_tick_timer_LDFLAGS = -pthread
+tests_unit_check_tick_timer_LDADD = $(UNIT_LDADD)
 tests_unit_check_break_even_SOURCES = tests/unit/check_break_even.c
 tests_unit_check_break_even_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_break_even_LDADD = $(UNIT_LDADD)
