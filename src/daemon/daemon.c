@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 
+#include "common/duration.h"
 #include "common/log.h"
 #include "daemon/actions.h"
 #include "daemon/bus.h"
@@ -168,10 +169,7 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
         settle_init(&d->settle, SETTLE_MIN_TICKS * interval);
         (void)sampler_read(&d->sampler, *now, &d->sample);
         for (unsigned i = 0; i < BL_SETTLE_BASE_SAMPLES; i++) {
-                struct timespec ts = {
-                        .tv_sec = (time_t)(interval / BL_USEC_PER_SEC),
-                        .tv_nsec = (long)(interval % BL_USEC_PER_SEC) * 1000,
-                };
+                struct timespec ts = duration_timespec(interval);
 
                 while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
                         ;

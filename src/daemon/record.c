@@ -90,10 +90,7 @@ static uint64_t now_usec(void)
 
 static void sleep_until(uint64_t usec)
 {
-        struct timespec ts = {
-                .tv_sec = (time_t)(usec / 1000000u),
-                .tv_nsec = (long)(usec % 1000000u) * 1000,
-        };
+        struct timespec ts = duration_timespec(usec);
 
         /* EINTR: a stop signal; the caller looks at the flag. */
         (void)clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);

@@ -3,6 +3,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "common/duration.h"
 #include "daemon/tick-timer.h"
 
 static int on_expiry(sd_event_source *s, int fd, uint32_t revents, void *userdata)
@@ -37,17 +38,12 @@ int tick_timer_open(struct tick_timer *t, sd_event *e, tick_timer_fn fn, void *u
         return r;
 }
 
-static struct timespec to_timespec(bl_usec_t us)
-{
-        return (struct timespec){
-                .tv_sec = (time_t)(us / BL_USEC_PER_SEC),
-                .tv_nsec = (long)(us % BL_USEC_PER_SEC) * 1000,
-        };
-}
-
 int tick_timer_arm(struct tick_timer *t, bl_usec_t first, bl_usec_t period)
 {
-        struct itimerspec spec = { .it_value = to_timespec(first), .it_interval = to_timespec(period) };
+        struct itimerspec spec = {
+                .it_value = duration_timespec(first),
+                .it_interval = duration_timespec(period),
+        };
 
         if (period == 0 || first == 0)
                 return -EINVAL;

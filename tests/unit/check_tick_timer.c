@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/duration.h"
 #include "daemon/switch-worker.h"
 #include "daemon/tick-timer.h"
 
@@ -46,7 +47,7 @@ static void run_until(sd_event *e, const struct calls *c, unsigned n)
 
 static void sleep_us(bl_usec_t us)
 {
-        struct timespec ts = { .tv_sec = (time_t)(us / BL_USEC_PER_SEC), .tv_nsec = (long)(us % BL_USEC_PER_SEC) * 1000 };
+        struct timespec ts = duration_timespec(us);
 
         while (nanosleep(&ts, &ts) != 0)
                 ;
