@@ -425,8 +425,6 @@ __attribute__((format(printf, 4, 5))) static void set_reason_after(const struct 
         va_end(ap);
 }
 
-/* Each level below the top did for this sample when no move up from it would
- * be wanted: the gaps its history learns (rule 3b). */
 /* Rule 3c for a move up to 'to'; when it must wait, why. */
 static bool up_switch_pays(const struct bl_engine *e, unsigned to, bl_usec_t now, char *why, size_t size)
 {
@@ -442,6 +440,8 @@ static bool up_switch_pays(const struct bl_engine *e, unsigned to, bl_usec_t now
         return false;
 }
 
+/* Each level below the top did for this sample when no move up from it would
+ * be wanted: the gaps its history learns (rule 3b). */
 static void observe_gaps(struct bl_engine *e, const double *top, unsigned ntop, bl_usec_t now)
 {
         const struct bl_ladder *l = e->ladder;
