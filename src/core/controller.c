@@ -240,6 +240,22 @@ static void rank_cpus(struct bl_controller *c, const struct bl_sample *s, const 
         }
 }
 
+/* A CPU busy this share of the interval carries a load (engine rule 2b):
+ * a start that blinked on a CPU for a moment is not one, the thread that
+ * keeps it busy is by its second sample. */
+#define LOADED_BUSY 0.5
+
+/* How many CPUs of 'in' the sample shows carrying a load. */
+static unsigned loaded_cpus(const struct bl_sample *s, const bl_cpumask *in)
+{
+        unsigned n = 0;
+
+        for (unsigned i = 0; i < s->ncpus; i++)
+                if (s->cpu[i].online && cpumask_isset(in, s->cpu[i].cpu) && s->cpu[i].busy >= LOADED_BUSY)
+                        n++;
+        return n;
+}
+
 /* Keeps the 'size' largest values of 'v', largest first (insertion: mp
  * ladders have few levels). */
 static unsigned largest(const double *v, unsigned n, double *top, unsigned size)
@@ -367,7 +383,7 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
                 c->ntop = largest(c->demand, c->nscorers, c->top, l->nlevels);
                 if (c->hold_level >= 0)
                         return decide_held(c, temp, now, d);
-                engine_decide_ranked(&c->engine[0], c->top, c->ntop, temp, now, &d[0]);
+                engine_decide_ranked(&c->engine[0], c->top, c->ntop, loaded_cpus(s, in), temp, now, &d[0]);
                 return d[0].change;
         }
         default:

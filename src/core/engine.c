@@ -14,6 +14,17 @@
  *    Down when demand(current-1) < down% of fit(current-1): the lowest level
  *    L with demand(L) < down% of fit(L), so a collapse goes straight down.
  *    Clamped to the thermal maximum.
+ * 2b. mp mode: a move up climbs no higher than the lowest level with as
+ *    many fast CPUs as the sample shows CPUs carrying a load (busy at least
+ *    half the interval), and waits while that is the current level. The
+ *    per-rank demands come from scorers that remember: an onset (a CPU
+ *    that wakes up after quiet) scores as a saturation, so a start that
+ *    shows on several LITTLE CPUs at once (the thread's, and others that
+ *    blinked beside it) asked for a fast CPU per rank, and on the real
+ *    kernel one thread's start went little -> little+3big. A saturation
+ *    always has its CPU loaded, so only such onsets are bounded; a CPU
+ *    that stays busy is counted at the next sample and the level climbs
+ *    further then.
  * 3. Dwell: the same direction must be seen on consecutive decisions; the
  *    timer starts at the first decision that saw it and any other decision
  *    resets it. The move is due once now - since >= up_delay (down_delay).
@@ -492,11 +503,23 @@ static bool break_even_reached(const struct bl_engine *e, unsigned to, const dou
 void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_usec_t now,
                    struct bl_decision *d)
 {
-        engine_decide_ranked(e, &demand, 1, temp_mc, now, d);
+        engine_decide_ranked(e, &demand, 1, BL_ENGINE_ANY_LOAD, temp_mc, now, d);
 }
 
-void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, const int *temp_mc,
-                          bl_usec_t now, struct bl_decision *d)
+/* Rule 2b: the lowest level with fast CPUs for 'loaded' CPUs (mp), or the
+ * top. */
+static unsigned level_for_loaded(const struct bl_ladder *l, unsigned loaded)
+{
+        if (l->mode != BL_MODE_MP)
+                return l->nlevels - 1;
+        for (unsigned i = 0; i < l->nlevels; i++)
+                if (l->levels[i].rank >= loaded)
+                        return i;
+        return l->nlevels - 1;
+}
+
+void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, unsigned loaded,
+                          const int *temp_mc, bl_usec_t now, struct bl_decision *d)
 {
         const struct bl_ladder *l = e->ladder;
         const unsigned n = l->nlevels;
@@ -587,6 +610,18 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 d->cause = BL_CAUSE_PENDING;
                 set_reason_after(e, d, &cond, " for %llu ms, waiting for %llu ms", to_ms(held), to_ms(delay));
                 return;
+        }
+
+        if (dir > 0 && want > level_for_loaded(l, loaded)) {
+                want = level_for_loaded(l, loaded);
+                /* where it goes once one more CPU is loaded (status) */
+                e->pending_to = want > cur ? want : cur + 1;
+                if (want <= cur) {
+                        d->cause = BL_CAUSE_PENDING;
+                        set_reason_after(e, d, &cond, " for %llu ms, waiting: %u CPU%s loaded", to_ms(held),
+                                         loaded, loaded == 1 ? "" : "s");
+                        return;
+                }
         }
 
         if ((dir < 0 && !break_even_reached(e, want, top, ntop, now, why, sizeof(why))) ||

@@ -6,6 +6,8 @@
  * thermal limits. Pure: time is an argument, so the daemon, the simulator
  * and the tests run exactly this code. */
 
+#include <limits.h>
+
 #include "core/config.h"
 #include "core/ladder.h"
 #include "core/energy-model.h"
@@ -123,9 +125,14 @@ void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_us
                    struct bl_decision *d);
 
 /* The same with per-CPU demands, largest first ('ntop' of them; missing
- * ranks count as 0): what mp mode's levels are tested with. */
-void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, const int *temp_mc,
-                          bl_usec_t now, struct bl_decision *d);
+ * ranks count as 0): what mp mode's levels are tested with. 'loaded' is how
+ * many CPUs of the level the sample shows carrying a load (busy at least
+ * half the interval); in mp mode a move up goes no higher than the lowest
+ * level with that many fast CPUs (rule 2b), and waits while that is the
+ * current one. BL_ENGINE_ANY_LOAD: no such bound. */
+#define BL_ENGINE_ANY_LOAD UINT_MAX
+void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, unsigned loaded,
+                          const int *temp_mc, bl_usec_t now, struct bl_decision *d);
 
 /* Decides with a hold in force: 'level' at once (no dwell, residency or rate
  * limit), unless a thermal limit forbids it; 'who' describes the hold for

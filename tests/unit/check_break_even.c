@@ -197,7 +197,7 @@ static bl_usec_t feed_ranked(struct bl_engine *e, const double *top, unsigned nt
         struct bl_decision d;
 
         for (bl_usec_t t = from; t < to; t += MS(10)) {
-                engine_decide_ranked(e, top, ntop, NULL, t, &d);
+                engine_decide_ranked(e, top, ntop, BL_ENGINE_ANY_LOAD, NULL, t, &d);
                 if (d.change)
                         return t;
         }

@@ -377,9 +377,13 @@ static void assert_mp_phases(const struct mp_phase *phase, unsigned nphases)
  * - a second heavy thread where one big CPU runs already: one more, not two;
  * - idle: nothing;
  * - busy CPUs outside the level (the cpuset backend leaves them online,
- *   running what it does not confine): nothing either. */
+ *   running what it does not confine): nothing either;
+ * - one thread that starts after quiet beside two CPUs that blink (an
+ *   onset on three ranks, none of them loaded yet): nothing until the
+ *   thread's CPU is loaded, then one big CPU, and still one once the
+ *   thread runs there, though the blinks' scorers remember an onset. */
 static const struct mp_case {
-        struct mp_phase phase[3];
+        struct mp_phase phase[4];
         unsigned nphases;
 } mp_cases[] = {
         { { { "0-3", { 1.0f, 0.1f, 0, 0, 0, 0, 0, 0 }, 1, 1 },
@@ -391,6 +395,10 @@ static const struct mp_case {
             { "0-5", { 0.05f, 0, 0, 0, 0.6f, 0.5f, 0, 0 }, 17, 2 } }, 3 },
         { { { "0-3", { 0.02f, 0.01f, 0, 0.03f, 0, 0, 0, 0 }, 50, 0 } }, 1 },
         { { { "0-7", { 0.02f, 0, 0, 0, 1.0f, 0, 1.0f, 0.5f }, 50, 0 } }, 1 },
+        { { { "0-3", { 0, 0, 0, 0, 0, 0, 0, 0 }, 3, 0 },
+            { "0-3", { 0.4f, 0.3f, 0.3f, 0, 0, 0, 0, 0 }, 1, 0 },
+            { "0-3", { 1.0f, 0, 0, 0, 0, 0, 0, 0 }, 1, 1 },
+            { "0-4", { 0, 0, 0, 0, 1.0f, 0, 0, 0 }, 18, 1 } }, 4 },
 };
 
 START_TEST(test_mp_big_cpus_for_the_threads_that_need_them)
@@ -412,15 +420,47 @@ START_TEST(test_ranked_reasons)
         engine_switched(&e, 1, 0);
         /* At little+1big the 2nd busiest CPU (400) needs a fast core, and so
          * does the 3rd (350 > 301): little+3big. */
-        engine_decide_ranked(&e, three, 4, NULL, TICK, &d);
+        engine_decide_ranked(&e, three, 4, BL_ENGINE_ANY_LOAD, NULL, TICK, &d);
         ck_assert(d.change);
         ck_assert_uint_eq(d.to, 3);
         ck_assert_str_eq(d.reason, "2nd busiest CPU 400 > 80% of little (377) for 0 ms");
         engine_switched(&e, 3, TICK);
         /* Ranks beyond those given count as 0. */
-        engine_decide_ranked(&e, three, 1, NULL, 2 * TICK, &d);
+        engine_decide_ranked(&e, three, 1, BL_ENGINE_ANY_LOAD, NULL, 2 * TICK, &d);
         ck_assert_uint_eq(d.to, 1);
         ck_assert_str_eq(d.reason, "3rd busiest CPU 0 < 60% of little (377) for 0 ms");
+}
+END_TEST
+
+/* Rule 2b: three ranks ask for a fast CPU each; the sample decides how many
+ * get one now. */
+START_TEST(test_ranked_climb_bounded_by_loaded_cpus)
+{
+        struct bl_engine e;
+        struct bl_engine_params p = { .up_pct = 80, .down_pct = 60 };
+        struct bl_decision d;
+        const double three[] = { 500, 400, 350, 10 };
+
+        setup_mode(BL_MODE_MP);
+        engine_init(&e, &ladder, &p, 0);
+        engine_switched(&e, 0, 0);
+        engine_decide_ranked(&e, three, 4, 0, NULL, TICK, &d);
+        ck_assert(!d.change);
+        ck_assert_int_eq(d.cause, BL_CAUSE_PENDING);
+        ck_assert_str_eq(d.reason, "busiest CPU 500 > 80% of little (377) for 0 ms, waiting: 0 CPUs loaded");
+        ck_assert_uint_eq(e.pending_to, 1);
+        engine_decide_ranked(&e, three, 4, 1, NULL, 2 * TICK, &d);
+        ck_assert(d.change);
+        ck_assert_uint_eq(d.to, 1);
+        engine_switched(&e, 1, 2 * TICK);
+        /* One loaded CPU, already on the fast one: no climb. */
+        engine_decide_ranked(&e, three, 4, 1, NULL, 3 * TICK, &d);
+        ck_assert(!d.change);
+        ck_assert_str_eq(d.reason, "2nd busiest CPU 400 > 80% of little (377) for 0 ms, waiting: 1 CPU loaded");
+        /* Two more loaded: both. */
+        engine_decide_ranked(&e, three, 4, 3, NULL, 4 * TICK, &d);
+        ck_assert(d.change);
+        ck_assert_uint_eq(d.to, 3);
 }
 END_TEST
 
@@ -798,6 +838,7 @@ static Suite *controller_suite(void)
         tcase_add_loop_test(tc, test_mp_big_cpus_for_the_threads_that_need_them, 0,
                             sizeof(mp_cases) / sizeof(mp_cases[0]));
         tcase_add_test(tc, test_ranked_reasons);
+        tcase_add_test(tc, test_ranked_climb_bounded_by_loaded_cpus);
         tcase_add_test(tc, test_reconfigure_keeps_levels);
         tcase_add_test(tc, test_init_refuses_an_empty_ladder);
         tcase_add_test(tc, test_hold_precedence);
