@@ -240,10 +240,15 @@ static void rank_cpus(struct bl_controller *c, const struct bl_sample *s, const 
         }
 }
 
-/* A CPU busy this share of the interval carries a load (engine rule 2b):
- * a start that blinked on a CPU for a moment is not one, the thread that
- * keeps it busy is by its second sample. */
-#define LOADED_BUSY 0.5
+/* A CPU busy over this share of the interval carries a load (engine rule
+ * 2b): a start that blinked on a CPU for a moment is not one, the thread
+ * that keeps it busy is by its second sample. Over half, with a margin for
+ * what else ran there: a thread the scheduler moved within the interval
+ * shows on the CPU it left and on the one it went to, and is over half
+ * busy on one of them at most (on the real kernel, with the cpuset
+ * backend, each such move read as two loaded CPUs and took a second big
+ * CPU, whose removal moved the thread again). */
+#define LOADED_BUSY 0.6
 
 /* How many CPUs of 'in' the sample shows carrying a load. */
 static unsigned loaded_cpus(const struct bl_sample *s, const bl_cpumask *in)
@@ -251,7 +256,7 @@ static unsigned loaded_cpus(const struct bl_sample *s, const bl_cpumask *in)
         unsigned n = 0;
 
         for (unsigned i = 0; i < s->ncpus; i++)
-                if (s->cpu[i].online && cpumask_isset(in, s->cpu[i].cpu) && s->cpu[i].busy >= LOADED_BUSY)
+                if (s->cpu[i].online && cpumask_isset(in, s->cpu[i].cpu) && s->cpu[i].busy > LOADED_BUSY)
                         n++;
         return n;
 }

@@ -15,8 +15,8 @@
  *    L with demand(L) < down% of fit(L), so a collapse goes straight down.
  *    Clamped to the thermal maximum.
  * 2b. mp mode: a move up climbs no higher than the lowest level with as
- *    many fast CPUs as the sample shows CPUs carrying a load (busy at least
- *    half the interval), and waits while that is the current level. The
+ *    many fast CPUs as the sample shows CPUs carrying a load (busy over
+ *    60% of the interval), and waits while that is the current level. The
  *    per-rank demands come from scorers that remember: an onset (a CPU
  *    that wakes up after quiet) scores as a saturation, so a start that
  *    shows on several LITTLE CPUs at once (the thread's, and others that

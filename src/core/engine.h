@@ -126,8 +126,8 @@ void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_us
 
 /* The same with per-CPU demands, largest first ('ntop' of them; missing
  * ranks count as 0): what mp mode's levels are tested with. 'loaded' is how
- * many CPUs of the level the sample shows carrying a load (busy at least
- * half the interval); in mp mode a move up goes no higher than the lowest
+ * many CPUs of the level the sample shows carrying a load (busy over 60%
+ * of the interval); in mp mode a move up goes no higher than the lowest
  * level with that many fast CPUs (rule 2b), and waits while that is the
  * current one. BL_ENGINE_ANY_LOAD: no such bound. */
 #define BL_ENGINE_ANY_LOAD UINT_MAX

@@ -381,7 +381,9 @@ static void assert_mp_phases(const struct mp_phase *phase, unsigned nphases)
  * - one thread that starts after quiet beside two CPUs that blink (an
  *   onset on three ranks, none of them loaded yet): nothing until the
  *   thread's CPU is loaded, then one big CPU, and still one once the
- *   thread runs there, though the blinks' scorers remember an onset. */
+ *   thread runs there, though the blinks' scorers remember an onset;
+ * - one thread the scheduler moves to the big CPU within a sample, half
+ *   busy on each (the LITTLE CPU's scorer reads an onset): still one. */
 static const struct mp_case {
         struct mp_phase phase[4];
         unsigned nphases;
@@ -398,6 +400,10 @@ static const struct mp_case {
         { { { "0-3", { 0, 0, 0, 0, 0, 0, 0, 0 }, 3, 0 },
             { "0-3", { 0.4f, 0.3f, 0.3f, 0, 0, 0, 0, 0 }, 1, 0 },
             { "0-3", { 1.0f, 0, 0, 0, 0, 0, 0, 0 }, 1, 1 },
+            { "0-4", { 0, 0, 0, 0, 1.0f, 0, 0, 0 }, 18, 1 } }, 4 },
+        { { { "0-3", { 0, 0, 0, 0, 0, 0, 0, 0 }, 3, 0 },
+            { "0-3", { 0, 0, 1.0f, 0, 0, 0, 0, 0 }, 1, 1 },
+            { "0-4", { 0, 0, 0.5f, 0, 0.5f, 0, 0, 0 }, 1, 1 },
             { "0-4", { 0, 0, 0, 0, 1.0f, 0, 0, 0 }, 18, 1 } }, 4 },
 };
 

@@ -20,6 +20,12 @@
  *                                     0 and "took S" when it does, 1 and
  *                                     "at CURRENT" when time runs out or
  *                                     the process PID has exited
+ *   vm-tool one-thread LOG LEVEL SECONDS HOLD GO
+ *                                     from the first line written to the
+ *                                     FIFO GO: "from" the level then, "took
+ *                                     S" to reach LEVEL (or "at CURRENT"
+ *                                     after SECONDS), and after HOLD more
+ *                                     seconds "moves" every switch since GO
  *   vm-tool idle [--from-start] LOG SECONDS
  *                                     (--from-start: started before the
  *                                     daemon, counting from its "started:")
@@ -247,9 +253,18 @@ static const char *switch_target(const char *line)
         return p + 4;
 }
 
+/* Appends "A -> B;" of a switch line to 'moves' (as much as fits). */
+static void add_move(char *moves, size_t size, const char *line)
+{
+        size_t used = strlen(moves);
+
+        snprintf(moves + used, size - used, "%.*s;", (int)strcspn(line + 7, ":"), line + 7);
+}
+
 /* The level the log last named: "started: ...; level L [..." at the start,
- * "switch A -> B: ..." after each switch. */
-static void log_level_scan(FILE *f, char *level, size_t size)
+ * "switch A -> B: ..." after each switch; with 'moves', those switches are
+ * added to it. */
+static void log_level_scan(FILE *f, char *level, size_t size, char *moves, size_t msize)
 {
         char line[4096];
         const char *p;
@@ -258,6 +273,8 @@ static void log_level_scan(FILE *f, char *level, size_t size)
         while (fgets(line, sizeof(line), f)) {
                 if ((p = switch_target(line)) != NULL) {
                         n = strcspn(p, ":");
+                        if (moves)
+                                add_move(moves, msize, line);
                 } else if (strncmp(line, "started: ", 9) == 0 && (p = strstr(line, "; level ")) != NULL) {
                         p += 8;
                         n = strcspn(p, " ");
@@ -303,7 +320,7 @@ static int wait_level(const char *log, const char *want, double seconds, int pid
                 return 1;
         }
         for (;;) {
-                log_level_scan(f, level, sizeof(level));
+                log_level_scan(f, level, sizeof(level), NULL, 0);
                 t = now_us();
                 if (level[0] && (strcmp(want, "*") == 0 || strcmp(level, want) == 0)) {
                         printf("took %.1f\n", (double)(t - t0) / 1e6);
@@ -317,6 +334,54 @@ static int wait_level(const char *log, const char *want, double seconds, int pid
         printf("at %s\n", level[0] ? level : "?");
         fclose(f);
         return 1;
+}
+
+/* One thread's window, watched by a process started before it: from the
+ * first line written to the FIFO 'go' (the thread's start, signalled by the
+ * shell's builtin echo) until the log says 'want' or 'seconds' pass, then
+ * 'hold' seconds more. Prints "from LEVEL" (at the go), "took S" or "at
+ * LEVEL", and "moves A -> B;..." (every switch since the go). The test
+ * starts no process in the window: under TCG each one is load the daemon
+ * may rightly answer, and one that reads the moves after the window is
+ * late to tell the thread's switches from its own. */
+static int one_thread(const char *log, const char *want, double seconds, double hold, const char *go)
+{
+        char level[64] = "", moves[1024] = "", line[8];
+        uint64_t t0, t, reached = 0;
+        FILE *f = fopen(log, "r"), *g;
+
+        if (!f) {
+                printf("at ? (%s: %s)\n", log, strerror(errno));
+                return 1;
+        }
+        g = fopen(go, "r");
+        if (!g || !fgets(line, sizeof(line), g)) {
+                printf("at ? (%s: %s)\n", go, strerror(errno));
+                if (g)
+                        fclose(g);
+                fclose(f);
+                return 1;
+        }
+        fclose(g);
+        log_level_scan(f, level, sizeof(level), NULL, 0);
+        printf("from %s\n", level[0] ? level : "?");
+        t0 = now_us();
+        for (;;) {
+                usleep(200000);
+                log_level_scan(f, level, sizeof(level), moves, sizeof(moves));
+                t = now_us();
+                if (!reached && strcmp(level, want) == 0) {
+                        reached = t;
+                        printf("took %.1f\n", (double)(t - t0) / 1e6);
+                }
+                if (reached ? (double)(t - reached) >= hold * 1e6 : (double)(t - t0) >= seconds * 1e6)
+                        break;
+        }
+        if (!reached)
+                printf("at %s\n", level[0] ? level : "?");
+        printf("moves %s\n", moves);
+        fclose(f);
+        return reached ? 0 : 1;
 }
 
 /* Every process's user + system time in clock ticks, by pid. */
@@ -536,9 +601,12 @@ int main(int argc, char **argv)
                 return idle_window(argv[3], atof(argv[4]), true);
         else if ((argc == 5 || argc == 6) && strcmp(argv[1], "wait-level") == 0)
                 return wait_level(argv[2], argv[3], atof(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
+        else if (argc == 7 && strcmp(argv[1], "one-thread") == 0)
+                return one_thread(argv[2], argv[3], atof(argv[4]), atof(argv[5]), argv[6]);
         else {
                 fprintf(stderr, "usage: vm-tool burn S [GO_FIFO] | deadline N RUNTIME_US PERIOD_US | gaps S | "
-                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S [PID] | idle [--from-start] LOG S\n");
+                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S [PID] | idle [--from-start] LOG S | "
+                                "one-thread LOG LEVEL S HOLD GO_FIFO\n");
                 return 64;
         }
         return r < 0 ? 1 : 0;
