@@ -122,6 +122,7 @@ static const struct key_desc keys[BL_CONFIG_NKEYS] = {
         [BL_KEY_MAX_SWITCH_RATE_HZ] = { "hysteresis", "max_switch_rate_hz", KIND_UINT, 0, 1000,
                                         "an integer 0-1000 (Hz, 0 = unlimited)", NULL },
         [BL_KEY_BREAK_EVEN] = { "hysteresis", "break_even", KIND_CHOICE, .choices = bool_choices },
+        [BL_KEY_MP_CLIMB_LOADED] = { "hysteresis", "mp_climb_loaded", KIND_CHOICE, .choices = bool_choices },
         [BL_KEY_ZONES] = { "thermal", "zones", KIND_ZONES },
         [BL_KEY_CAP_TEMP_C] = { "thermal", "cap_temp_c", KIND_TEMP, 20, 150,
                                 "auto or a temperature 20-150 (degrees Celsius)", NULL },
@@ -282,6 +283,7 @@ void config_init(struct bl_config *c, const struct bl_heuristic_ops *const *tabl
         c->min_residency_ms = 0;
         c->max_switch_rate_hz = 20;
         c->break_even = true;
+        c->mp_climb_loaded = true;
 
         c->zones_auto = true;
         c->nzones = 0;
@@ -815,6 +817,9 @@ static void key_store(struct bl_config *c, enum bl_config_key k, long long v)
                 break;
         case BL_KEY_BREAK_EVEN:
                 c->break_even = v != 0;
+                break;
+        case BL_KEY_MP_CLIMB_LOADED:
+                c->mp_climb_loaded = v != 0;
                 break;
         case BL_KEY_CAP_TEMP_C:
                 c->cap_temp_mc = (int)v;

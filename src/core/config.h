@@ -87,6 +87,7 @@ enum bl_config_key {
         BL_KEY_MIN_RESIDENCY_MS,
         BL_KEY_MAX_SWITCH_RATE_HZ,
         BL_KEY_BREAK_EVEN,
+        BL_KEY_MP_CLIMB_LOADED,
         BL_KEY_ZONES,
         BL_KEY_CAP_TEMP_C,
         BL_KEY_RELEASE_TEMP_C,
@@ -136,6 +137,7 @@ struct bl_config {
         unsigned min_residency_ms;
         unsigned max_switch_rate_hz;    /* 0 = unlimited */
         bool break_even;                /* moves down wait until the stay pays for the switches */
+        bool mp_climb_loaded;           /* mp: a move up adds fast CPUs for loaded CPUs only */
 
         /* [thermal] */
         bool zones_auto;

@@ -14,8 +14,9 @@
  *    Down when demand(current-1) < down% of fit(current-1): the lowest level
  *    L with demand(L) < down% of fit(L), so a collapse goes straight down.
  *    Clamped to the thermal maximum.
- * 2b. mp mode: a move up climbs no higher than the lowest level with as
- *    many fast CPUs as the sample shows CPUs carrying a load (busy over
+ * 2b. mp mode, with climb_loaded: a move up climbs no higher than the
+ *    lowest level with as many fast CPUs as the sample shows CPUs carrying
+ *    a load (busy over
  *    60% of the interval), and waits while that is the current level. The
  *    per-rank demands come from scorers that remember: an onset (a CPU
  *    that wakes up after quiet) scores as a saturation, so a start that
@@ -24,7 +25,8 @@
  *    kernel one thread's start went little -> little+3big. A saturation
  *    always has its CPU loaded, so only such onsets are bounded; a CPU
  *    that stays busy is counted at the next sample and the level climbs
- *    further then.
+ *    further then. Policies that pin a level whatever the load
+ *    (always-big) turn it off.
  * 3. Dwell: the same direction must be seen on consecutive decisions; the
  *    timer starts at the first decision that saw it and any other decision
  *    resets it. The move is due once now - since >= up_delay (down_delay).
@@ -102,6 +104,7 @@ void engine_params_from_config(struct bl_engine_params *p, const struct bl_confi
                 .release_mc = c->release_temp_mc,
                 .critical_mc = c->critical_temp_mc,
                 .break_even = c->break_even,
+                .climb_loaded = c->mp_climb_loaded,
         };
 }
 
@@ -612,7 +615,7 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 return;
         }
 
-        if (dir > 0 && want > level_for_loaded(l, loaded)) {
+        if (dir > 0 && e->p.climb_loaded && want > level_for_loaded(l, loaded)) {
                 want = level_for_loaded(l, loaded);
                 /* where it goes once one more CPU is loaded (status) */
                 e->pending_to = want > cur ? want : cur + 1;

@@ -47,6 +47,7 @@ struct bl_engine_params {
         int release_mc;
         int critical_mc;
         bool break_even;
+        bool climb_loaded;              /* mp: rule 2b */
 };
 
 enum bl_cause {
@@ -128,8 +129,8 @@ void engine_decide(struct bl_engine *e, double demand, const int *temp_mc, bl_us
  * ranks count as 0): what mp mode's levels are tested with. 'loaded' is how
  * many CPUs of the level the sample shows carrying a load (busy over 60%
  * of the interval); in mp mode a move up goes no higher than the lowest
- * level with that many fast CPUs (rule 2b), and waits while that is the
- * current one. BL_ENGINE_ANY_LOAD: no such bound. */
+ * level with that many fast CPUs (rule 2b, with climb_loaded), and waits
+ * while that is the current one. BL_ENGINE_ANY_LOAD: no such bound. */
 #define BL_ENGINE_ANY_LOAD UINT_MAX
 void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop, unsigned loaded,
                           const int *temp_mc, bl_usec_t now, struct bl_decision *d);

@@ -31,7 +31,8 @@
         "down_delay_ms = 0\n" \
         "min_residency_ms = 0\n" \
         "max_switch_rate_hz = 0\n" \
-        "break_even = no\n"
+        "break_even = no\n" \
+        "mp_climb_loaded = no\n"
 
 #define BASELINE(heuristic, interval_ms) \
         "[daemon]\n" \

@@ -443,7 +443,7 @@ END_TEST
 START_TEST(test_ranked_climb_bounded_by_loaded_cpus)
 {
         struct bl_engine e;
-        struct bl_engine_params p = { .up_pct = 80, .down_pct = 60 };
+        struct bl_engine_params p = { .up_pct = 80, .down_pct = 60, .climb_loaded = true };
         struct bl_decision d;
         const double three[] = { 500, 400, 350, 10 };
 
@@ -465,6 +465,15 @@ START_TEST(test_ranked_climb_bounded_by_loaded_cpus)
         ck_assert_str_eq(d.reason, "2nd busiest CPU 400 > 80% of little (377) for 0 ms, waiting: 1 CPU loaded");
         /* Two more loaded: both. */
         engine_decide_ranked(&e, three, 4, 3, NULL, 4 * TICK, &d);
+        ck_assert(d.change);
+        ck_assert_uint_eq(d.to, 3);
+
+        /* mp_climb_loaded = no (a policy that pins a level): every rank
+         * that asks, with nothing loaded. */
+        p.climb_loaded = false;
+        engine_init(&e, &ladder, &p, 0);
+        engine_switched(&e, 0, 0);
+        engine_decide_ranked(&e, three, 4, 0, NULL, TICK, &d);
         ck_assert(d.change);
         ck_assert_uint_eq(d.to, 3);
 }

@@ -280,7 +280,7 @@ core_stop() {
 # always-big with the engine as a pass-through (bigLittle.conf(5)), switched
 # by a reload: the level then depends on nothing the idle or cpuidle bugs of
 # the default policy touch (issue 15 item 3).
-PASSTHROUGH="down_threshold=99 down_delay_ms=0 up_delay_ms=0 min_residency_ms=0 max_switch_rate_hz=0 break_even=no"
+PASSTHROUGH="down_threshold=99 down_delay_ms=0 up_delay_ms=0 min_residency_ms=0 max_switch_rate_hz=0 break_even=no mp_climb_loaded=no"
 # set_policy HEURISTIC: reload the running daemon with it.
 set_policy() {
         sed -i "s/^heuristics = .*/heuristics = $1/" "$conf"
