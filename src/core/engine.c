@@ -16,17 +16,16 @@
  *    Clamped to the thermal maximum.
  * 2b. mp mode, with climb_loaded: a move up climbs no higher than the
  *    lowest level with as many fast CPUs as the sample shows CPUs carrying
- *    a load (busy over
- *    60% of the interval), and waits while that is the current level. The
- *    per-rank demands come from scorers that remember: an onset (a CPU
- *    that wakes up after quiet) scores as a saturation, so a start that
- *    shows on several LITTLE CPUs at once (the thread's, and others that
- *    blinked beside it) asked for a fast CPU per rank, and on the real
- *    kernel one thread's start went little -> little+3big. A saturation
- *    always has its CPU loaded, so only such onsets are bounded; a CPU
- *    that stays busy is counted at the next sample and the level climbs
- *    further then. Policies that pin a level whatever the load
- *    (always-big) turn it off.
+ *    a load (busy over 60% of the interval), and waits while that is the
+ *    current level. The per-rank demands come from scorers that remember:
+ *    an onset (a CPU that wakes up after quiet) scores as a saturation, so
+ *    a start that shows on several LITTLE CPUs at once (the thread's, and
+ *    others that blinked beside it) asked for a fast CPU per rank, and on
+ *    the real kernel one thread's start went little -> little+3big. A
+ *    saturation always has its CPU loaded, so only such onsets are
+ *    bounded; a CPU that stays busy is counted at the next sample and the
+ *    level climbs further then. Policies that pin a level whatever the
+ *    load (always-big) turn it off.
  * 3. Dwell: the same direction must be seen on consecutive decisions; the
  *    timer starts at the first decision that saw it and any other decision
  *    resets it. The move is due once now - since >= up_delay (down_delay).
