@@ -22,16 +22,13 @@ mkdir -p "$cache" "$results"
 
 # Every scenario runs on a 4+4 tree: the policy's and the cost's with cpuidle
 # and cpufreq (as on a real SoC), the backends' on cpufreq alone; the other
-# trees run the topology, idle and load scenarios. mp mode's scenarios are
-# run by name (mp-cpuset, mp-hotplug, or "mp" for both): with either backend
-# its one-thread phase still grows by more than one big CPU at the thread's
-# start now and then (tests/bench/RESULTS.md, issue 21), and the default
-# runs are what CI requires to pass.
+# trees run the topology, idle and load scenarios; mp mode's ("mp": both
+# backends, mp-cpuset and mp-hotplug by name) on the first tree.
 # idle first: from the daemon's start on, nothing but the one process that
 # follows its log runs beside it (the topology check's shell pipelines, run
 # first, were a burst of load just after the start-up switch).
 short=idle,topology,load
-matrix=${VM_MATRIX:-"4+4:1:1:$short,one-thread,switch-cost,cost 4+4:0:1:$short,backends,kill,refuse
+matrix=${VM_MATRIX:-"4+4:1:1:$short,one-thread,switch-cost,cost,mp 4+4:0:1:$short,backends,kill,refuse
         4+4:0:0:$short 4+4:1:0:$short 2+4:0:0:$short 2+4:1:1:$short 4+2+2:0:0:$short 4+2+2:1:1:$short"}
 idle_s=${VM_IDLE_S:-30}
 log_arg=${VM_LOG_LEVEL:+bl.log=$VM_LOG_LEVEL}
