@@ -475,7 +475,10 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
                 if (!s->have_prev)
                         own_us = 0;
         }
-        procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
+        /* Every CPU given a busy fraction was below the ncpus of a read. */
+        if (s->cur.ncpus > s->busy_span)
+                s->busy_span = s->cur.ncpus;
+        procstat_busy_n(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, s->busy_span, &s->online);
         busy_over_window(s, own_cpu, own_us);
         quiet_cpus(s, own_cpu, &quiet);
         cpuidle_read(&s->idle, &s->cur.cpus, &quiet);
