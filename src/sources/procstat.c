@@ -55,19 +55,26 @@ static inline int next_column(const char **p, uint64_t *ret)
 {
         /* unsigned: a digit's value without sign extensions */
         const unsigned char *s = (const unsigned char *)*p, *start;
-        uint64_t v = 0;
+        uint64_t v;
         unsigned d;
 
-        if (!is_blank((char)*s))
-                return *s == '\n' ? 0 : -EINVAL;
-        do
+        /* The kernel's separator, one space before a digit, first: the
+         * general one cost as much as the digits. */
+        if (*s == ' ' && (d = s[1] - (unsigned)'0') < 10) {
                 s++;
-        while (is_blank((char)*s));
+        } else {
+                if (!is_blank((char)*s))
+                        return *s == '\n' ? 0 : -EINVAL;
+                do
+                        s++;
+                while (is_blank((char)*s));
+                d = *s - (unsigned)'0';
+                if (d >= 10)
+                        return *s == '\n' ? 0 : -EINVAL;
+        }
         start = s;
-        for (; (d = *s - (unsigned)'0') < 10; s++)
+        for (v = d; (d = *++s - (unsigned)'0') < 10;)
                 v = v * 10 + d;
-        if (s == start)
-                return *s == '\n' ? 0 : -EINVAL;
         /* Up to 19 digits cannot overflow 64 bits, so only longer numbers
          * pay for the checks. */
         if (s - start > 19) {
