@@ -20,10 +20,12 @@ static void thermal_changed(struct bl_daemon *d, const char *before)
         const char *now = daemon_thermal_state(d);
         const struct bl_sample *s = &d->sample.s;
         const struct bl_engine_params *p;
-        struct log_fields f = LOG_FIELDS_INIT;
 
         if (strcmp(before, now) == 0)
                 return;
+        /* Only now: the fields are a large struct to clear, every tick. */
+        struct log_fields f = LOG_FIELDS_INIT;
+
         log_field(&f, "BIGLITTLE_FROM", "%s", before);
         log_field(&f, "BIGLITTLE_TO", "%s", now);
         if (d->ctl.nengines == 0 || !s->has_temp) {
