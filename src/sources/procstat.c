@@ -195,30 +195,30 @@ static uint64_t progress(uint64_t prev, uint64_t cur)
         return cur > prev ? cur - prev : 0;
 }
 
-void procstat_busy_n(const struct procstat *prev, const struct procstat *cur, float *busy, unsigned n,
-                     bl_cpumask *online)
+void procstat_online(const struct procstat *prev, const struct procstat *cur, bl_cpumask *online)
+{
+        /* a word at a time: two tests and a set per CPU cost more */
+        *online = prev->cpus;
+        cpumask_and(online, &cur->cpus);
+}
+
+void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpumask *online)
 {
         unsigned span = cur->ncpus < prev->ncpus ? cur->ncpus : prev->ncpus;
 
-        cpumask_zero(online);
-        for (unsigned cpu = 0; cpu < n; cpu++)
+        procstat_online(prev, cur, online);
+        for (unsigned cpu = 0; cpu < BL_MAX_CPUS; cpu++)
                 busy[cpu] = 0.0f;
         for (unsigned cpu = 0; cpu < span; cpu++) {
                 uint64_t dbusy, didle;
 
-                if (!cpumask_isset(&prev->cpus, cpu) || !cpumask_isset(&cur->cpus, cpu))
+                if (!cpumask_isset(online, cpu))
                         continue;
-                cpumask_set(online, cpu);
                 dbusy = progress(prev->cpu[cpu].busy, cur->cpu[cpu].busy);
                 didle = progress(prev->cpu[cpu].idle, cur->cpu[cpu].idle);
                 if (dbusy > 0)
                         busy[cpu] = (float)((double)dbusy / ((double)dbusy + (double)didle));
         }
-}
-
-void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpumask *online)
-{
-        procstat_busy_n(prev, cur, busy, BL_MAX_CPUS, online);
 }
 
 int procstat_open(struct procstat_reader *r, const char *path)

@@ -27,11 +27,9 @@ int procstat_parse(struct procstat *out, const char *text, size_t len);
  * either snapshot is reported offline (busy 0); counters that went backwards
  * are clamped to no progress. 'busy' has BL_MAX_CPUS entries. */
 void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpumask *online);
-/* The same for a 'busy' of its first 'n' entries, at least the ncpus of
- * both snapshots: the entries beyond are left as they are. Zeroing all
- * BL_MAX_CPUS of them was an eighth of the parsing's cost on 8 CPUs. */
-void procstat_busy_n(const struct procstat *prev, const struct procstat *cur, float *busy, unsigned n,
-                     bl_cpumask *online);
+/* The CPUs in both snapshots (a snapshot lists none from its ncpus on):
+ * those procstat_busy() reports online. */
+void procstat_online(const struct procstat *prev, const struct procstat *cur, bl_cpumask *online);
 
 struct procstat_reader {
         int fd;

@@ -475,10 +475,16 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
                 if (!s->have_prev)
                         own_us = 0;
         }
-        /* Every CPU given a busy fraction was below the ncpus of a read. */
+        /* Not procstat_busy(): busy_over_window() gives each CPU online
+         * over the interval its fraction, and a first read none, so only
+         * the online set is needed and 'busy' cleared. Every CPU given a
+         * fraction was below the ncpus of a read: clearing BL_MAX_CPUS of
+         * them cost more than the 8 CPUs' fractions. */
         if (s->cur.ncpus > s->busy_span)
                 s->busy_span = s->cur.ncpus;
-        procstat_busy_n(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, s->busy_span, &s->online);
+        for (unsigned cpu = 0; cpu < s->busy_span; cpu++)
+                s->busy[cpu] = 0.0f;
+        procstat_online(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->online);
         busy_over_window(s, own_cpu, own_us);
         quiet_cpus(s, own_cpu, &quiet);
         cpuidle_read(&s->idle, &s->cur.cpus, &quiet);
