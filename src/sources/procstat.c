@@ -41,16 +41,18 @@ static bool is_blank(char c)
         return c == ' ' || c == '\t';
 }
 
-/* The scans below stop at the '\n' that ends the line (parse_text() finds
- * it first), which is neither a digit nor a blank: a tick parses every
- * counter of every CPU, and a bound check per character was a third of it.
- * In the real-kernel guest (QEMU TCG) the daemon's user time follows its
+/* The text parse_text() reads ends in a NUL at text[len], neither a digit
+ * nor a blank nor a '\n', like every character that ends a scan below:
+ * no scan needs a bound check, and a line is looked for its end only when
+ * it does not parse (the end tells a line cut off from a bad one). In the
+ * real-kernel guest (QEMU TCG) the daemon's user time follows its
  * instructions, and this parser was a third of them: hence one pass over
  * each column, with as little as possible per character. */
 
 /* Reads the column that starts at *p (its blanks first). Returns 1 with
- * the value, 0 at the end of the line (trailing blanks allowed), or
- * -EINVAL: no blank before it, not a number, or beyond 64 bits. */
+ * the value and *p past it, 0 at the end of the line with *p at its '\n'
+ * (trailing blanks allowed), or -EINVAL: no blank before it, not a number,
+ * or beyond 64 bits. */
 static inline int next_column(const char **p, uint64_t *ret)
 {
         /* unsigned: a digit's value without sign extensions */
@@ -69,8 +71,10 @@ static inline int next_column(const char **p, uint64_t *ret)
                         s++;
                 while (is_blank((char)*s));
                 d = *s - (unsigned)'0';
-                if (d >= 10)
+                if (d >= 10) {
+                        *p = (const char *)s;
                         return *s == '\n' ? 0 : -EINVAL;
+                }
         }
         start = s;
         for (v = d; (d = *++s - (unsigned)'0') < 10;)
@@ -89,8 +93,8 @@ static inline int next_column(const char **p, uint64_t *ret)
         return 1;
 }
 
-/* Parses "N c1 c2 ..." of a "cpuN" line, from p to its '\n'. */
-static int parse_cpu_line(const char *p, unsigned *ret_cpu, struct procstat_cpu *ret)
+/* Parses "N c1 c2 ..." of a "cpuN" line from p; *eol is its '\n'. */
+static int parse_cpu_line(const char *p, unsigned *ret_cpu, struct procstat_cpu *ret, const char **eol)
 {
         uint64_t cpu, busy, idle, col[COL_USED] = { 0 }, ignored;
         unsigned ncols;
@@ -127,10 +131,19 @@ static int parse_cpu_line(const char *p, unsigned *ret_cpu, struct procstat_cpu 
         *ret_cpu = (unsigned)cpu;
         ret->busy = busy;
         ret->idle = idle;
+        *eol = p;
         return 0;
 }
 
-/* '*cut' tells that the text ended inside the cpu lines: a reader whose
+/* A cpu line (or what may become one) that the text cuts off. */
+static int cut_off(bool *cut)
+{
+        *cut = true;
+        return -EINVAL;
+}
+
+/* Parses the text of 'len' bytes at 'text', with a NUL at text[len].
+ * '*cut' tells that the text ended inside the cpu lines: a reader whose
  * buffer was full has not seen them all. */
 static int parse_text(struct procstat *out, const char *text, size_t len, bool *cut)
 {
@@ -147,24 +160,25 @@ static int parse_text(struct procstat *out, const char *text, size_t len, bool *
                 unsigned cpu;
                 int r;
 
-                /* before looking for its end: the intr line is long. Not
-                 * memcmp(): a library call per line, for three bytes. */
-                if (avail >= 3 ? p[0] != 'c' || p[1] != 'p' || p[2] != 'u' : memcmp(p, "cpu", avail) != 0)
-                        break;
-                eol = memchr(p, '\n', avail);
-                /* A cpu line (or what may become one) that the text cuts off. */
-                if (!eol) {
-                        *cut = true;
-                        return -EINVAL;
+                /* Not memcmp(): a library call per line, for three bytes. */
+                if (avail < 3) {
+                        if (memcmp(p, "cpu", avail) != 0)
+                                break;
+                        return cut_off(cut);
                 }
+                if (p[0] != 'c' || p[1] != 'p' || p[2] != 'u')
+                        break;
                 if (is_blank(p[3])) {
                         /* the "cpu" line sums all CPUs */
+                        eol = memchr(p, '\n', avail);
+                        if (!eol)
+                                return cut_off(cut);
                         p = eol + 1;
                         continue;
                 }
-                r = parse_cpu_line(p + 3, &cpu, &c);
+                r = parse_cpu_line(p + 3, &cpu, &c, &eol);
                 if (r < 0)
-                        return r;
+                        return memchr(p, '\n', avail) ? r : cut_off(cut);
                 if (cpumask_isset(&out->cpus, cpu))
                         return -EINVAL;
                 /* Lines come in CPU order; keep the gaps of offline CPUs zeroed. */
@@ -185,9 +199,15 @@ static int parse_text(struct procstat *out, const char *text, size_t len, bool *
 
 int procstat_parse(struct procstat *out, const char *text, size_t len)
 {
+        /* parse_text() wants the NUL after the text that reads end in */
+        _cleanup_free_ char *copy = malloc(len + 1);
         bool cut;
 
-        return parse_text(out, text, len, &cut);
+        if (!copy)
+                return -ENOMEM;
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        return parse_text(out, copy, len, &cut);
 }
 
 static uint64_t progress(uint64_t prev, uint64_t cur)
