@@ -184,7 +184,8 @@ static void log_sample_problems(struct bl_daemon *d)
         for (unsigned k = SAMPLER_PROBLEM_STAT + 1; k < SAMPLER_PROBLEMS; k++) {
                 const char *now = d->sampler.problem[k];
 
-                if (strcmp(now, d->problem_said[k]) == 0)
+                /* Both empty, nearly every tick: no strcmp() call for it. */
+                if (now[0] == '\0' ? d->problem_said[k][0] == '\0' : strcmp(now, d->problem_said[k]) == 0)
                         continue;
                 if (now[0])
                         log_warning("%s", now);
