@@ -266,7 +266,7 @@ static uint64_t progress(uint64_t prev, uint64_t cur)
  * with cpuidle's where it covers the interval, which checks it against
  * the same ticks. cpuidle's residency is exact, so the daemon's own time
  * comes off its CPU's interval at once. */
-static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_cpu, uint64_t own_us)
+static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_cpu, double own_us)
 {
         unsigned span = s->cur.ncpus < s->prev.ncpus ? s->cur.ncpus : s->prev.ncpus;
 
@@ -278,7 +278,7 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
                 if (cpuidle_cpu_busy(&s->idle, cpu, interval, progress(a->busy, b->busy),
                                      progress(a->idle, b->idle), (b->busy + b->idle) * USEC_PER_TICK,
                                      &s->busy[cpu]) && (int)cpu == own_cpu) {
-                        double own = (double)own_us / (double)interval;
+                        double own = own_us / (double)interval;
                         double busy = s->busy[cpu] - own;
 
                         s->busy[cpu] = busy > 0 ? (float)busy : 0.0f;
@@ -290,7 +290,7 @@ static void busy_from_cpuidle(struct bl_sampler *s, bl_usec_t interval, int own_
 /* Each online CPU's busy fraction from its latest STAT_WINDOW_TICKS ticks
  * rather than the interval's one or two (sources/stat-window.h); cpuidle
  * replaces it where it covers the interval. */
-static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
+static void busy_over_window(struct bl_sampler *s, int own_cpu, double own_us)
 {
         /* The CPUs /proc/stat lists now or listed at the last read: a CPU
          * beyond was not online at either, and its window was forgotten at
@@ -308,8 +308,21 @@ static void busy_over_window(struct bl_sampler *s, int own_cpu, uint64_t own_us)
                 }
                 s->busy[cpu] = stat_window_add(&s->window[cpu], progress(a->busy, b->busy),
                                                progress(a->idle, b->idle),
-                                               (int)cpu == own_cpu ? (double)own_us / USEC_PER_TICK : 0.0);
+                                               (int)cpu == own_cpu ? own_us / USEC_PER_TICK : 0.0);
         }
+}
+
+/* Whether this tick has a use for the sampling thread's own time, on its
+ * CPU 'cpu': /proc/stat counted busy ticks there that it may account for,
+ * or cpuidle's files of the CPU will be read (quiet_cpus()). Otherwise the
+ * CPU reads idle with or without it, and it waits for a tick that needs it
+ * (sources/self-time.h). */
+static bool own_time_needed(const struct bl_sampler *s, int cpu)
+{
+        if (cpu < 0 || cpu >= BL_MAX_CPUS || !cpumask_isset(&s->online, (unsigned)cpu))
+                return false;
+        return s->window[cpu].sum_busy > 0 || s->cur.cpu[cpu].busy != s->prev.cpu[cpu].busy ||
+               (cpuidle_has(&s->idle, (unsigned)cpu) && !cpuidle_quiet_own(&s->idle, (unsigned)cpu));
 }
 
 /* The CPUs whose cpuidle files need no read this tick (cpuidle_read()):
@@ -440,7 +453,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         const struct bl_topology *t = s->topo;
         struct bl_sample *out = &buf->s;
         bl_cpumask quiet;
-        uint64_t own_us;
+        uint64_t own_used, own_since;
         int r, mc, back, own_cpu;
 
         /* On failure the previous snapshot stays, so the next good read
@@ -468,13 +481,8 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         out->now = now;
         out->interval = s->have_prev && now > s->prev_now ? now - s->prev_now : 0;
 
-        own_us = 0;
-        own_cpu = -1;
-        if (s->own_kernel) {
-                self_time_read(&s->self, &own_us, &own_cpu);
-                if (!s->have_prev)
-                        own_us = 0;
-        }
+        own_cpu = s->own_kernel ? self_time_cpu() : -1;
+        own_used = own_since = 0;
         /* Not procstat_busy(): busy_over_window() gives each CPU online
          * over the interval its fraction, and a first read none, so only
          * the online set is needed and 'busy' cleared. Every CPU given a
@@ -485,11 +493,18 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         for (unsigned cpu = 0; cpu < s->busy_span; cpu++)
                 s->busy[cpu] = 0.0f;
         procstat_online(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->online);
-        busy_over_window(s, own_cpu, own_us);
+        /* The first sample only starts the count. */
+        if (s->own_kernel && (!s->have_prev || own_time_needed(s, own_cpu))) {
+                self_time_take(&s->self, now, &own_used, &own_since);
+                if (!s->have_prev)
+                        own_used = 0;
+        }
+        busy_over_window(s, own_cpu,
+                         self_time_share(own_used, own_since, (uint64_t)STAT_WINDOW_TICKS * USEC_PER_TICK));
         quiet_cpus(s, own_cpu, &quiet);
         cpuidle_read(&s->idle, &s->cur.cpus, &quiet);
         if (out->interval > 0)
-                busy_from_cpuidle(s, out->interval, own_cpu, own_us);
+                busy_from_cpuidle(s, out->interval, own_cpu, self_time_share(own_used, own_since, out->interval));
         /* A policy that fails to answer is said by note_source_problems(). */
         (void)cpufreq_read(&s->freq, s->busy);
         cpufreq_scale(&s->freq, t, s->capacity);

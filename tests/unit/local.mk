@@ -46,6 +46,7 @@ unit_tests = \
 	tests/unit/check_tick_jitter \
 	tests/unit/check_switch_worker \
 	tests/unit/check_tick_timer \
+	tests/unit/check_self_time \
 	tests/unit/check_break_even \
 	tests/unit/check_policy_inputs \
 	tests/unit/check_backend_cost \
@@ -82,6 +83,9 @@ tests_unit_check_tick_timer_SOURCES = tests/unit/check_tick_timer.c \
 tests_unit_check_tick_timer_CFLAGS = $(UNIT_CFLAGS) -pthread $(SYSTEMD_CFLAGS)
 tests_unit_check_tick_timer_LDFLAGS = -pthread
 tests_unit_check_tick_timer_LDADD = $(UNIT_LDADD)
+tests_unit_check_self_time_SOURCES = tests/unit/check_self_time.c
+tests_unit_check_self_time_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_self_time_LDADD = $(UNIT_LDADD)
 tests_unit_check_break_even_SOURCES = tests/unit/check_break_even.c
 tests_unit_check_break_even_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_break_even_LDADD = $(UNIT_LDADD)

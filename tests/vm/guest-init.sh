@@ -656,6 +656,12 @@ scenario_refuse() {
 # would disturb each other: the floor's ticks make its CPU busy, and the
 # daemon reads a busy CPU's cpuidle files, an idle one's not.
 task_ns() { awk '{ print $1 }' /proc/$1/schedstat; }
+# user and system time so far, in USER_HZ ticks: sampled at the timer tick,
+# then scaled by the kernel to the scheduler's run time, so only their
+# split says more than task_ns
+task_ticks() { cut -d' ' -f14,15 /proc/$1/stat; }
+# "U S" totals plus one run's "U0 S0" to "U1 S1"
+ticks_add() { echo "$1 $2 $3" | awk '{ printf "%d %d", $1 + $5 - $3, $2 + $6 - $4 }'; }
 # read-type system calls and bytes read so far, and the times it slept
 task_io() {
         awk '/^syscr:/ { c = $2 } /^rchar:/ { b = $2 } END { printf "%s %s", c, b }' /proc/$1/io
@@ -678,26 +684,26 @@ scenario_cost() {
         g0=$(guest_ns)
         sleep $secs
         measure guest_idle_ms $((($(guest_ns) - g0) / 1000000))
-        dns=0 fns=0 dio="0 0 0" fio="0 0 0" ticks=0 turns=
+        dns=0 fns=0 dio="0 0 0" fio="0 0 0" ticks=0 turns= dus="0 0" fus="0 0"
         for round in $(seq $rounds); do
                 if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
                 sleep 2
-                c0=$(task_ns $dpid) i0=$(task_io $dpid)
+                c0=$(task_ns $dpid) i0=$(task_io $dpid) u0=$(task_ticks $dpid)
                 sleep $slice
-                c1=$(task_ns $dpid) i1=$(task_io $dpid)
+                c1=$(task_ns $dpid) i1=$(task_io $dpid) u1=$(task_ticks $dpid)
                 stop_daemon
-                dns=$((dns + c1 - c0)) dio=$(io_add "$dio" "$i0" "$i1")
+                dns=$((dns + c1 - c0)) dio=$(io_add "$dio" "$i0" "$i1") dus=$(ticks_add "$dus" "$u0" "$u1")
                 ticks=$((ticks + $(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$log")))
                 # long enough for any start; stopped once measured
                 bench_floor $(((slice + 60) * 100)) 10000 >/dev/null &
                 fpid=$!
                 sleep 2
-                f0=$(task_ns $fpid) j0=$(task_io $fpid)
+                f0=$(task_ns $fpid) j0=$(task_io $fpid) v0=$(task_ticks $fpid)
                 sleep $slice
-                f1=$(task_ns $fpid) j1=$(task_io $fpid)
+                f1=$(task_ns $fpid) j1=$(task_io $fpid) v1=$(task_ticks $fpid)
                 kill $fpid
                 wait $fpid 2>/dev/null
-                fns=$((fns + f1 - f0)) fio=$(io_add "$fio" "$j0" "$j1")
+                fns=$((fns + f1 - f0)) fio=$(io_add "$fio" "$j0" "$j1") fus=$(ticks_add "$fus" "$v0" "$v1")
                 turns="$turns $(((c1 - c0) / 1000)):$(((f1 - f0) / 1000))"
         done
         measure daemon_ms $((dns / 1000000))
@@ -711,6 +717,8 @@ scenario_cost() {
         measure daemon_run "$ticks ticks in $rounds runs, the last one's lateness $(sed -n 's/.*tick lateness //p' "$log")"
         measure daemon_reads "the last run's $(sed -n 's/.*read per tick: //p' "$log")"
         measure daemon_io "$(io_per_tick "0 0 0 $dio $((secs * 100))")"
+        measure daemon_user_system_ms "$(echo "$dus" | awk '{ print $1 * 10, $2 * 10 }')"
+        measure floor_user_system_ms "$(echo "$fus" | awk '{ print $1 * 10, $2 * 10 }')"
         measure floor_io "$(io_per_tick "0 0 0 $fio $((secs * 100))")"
         measure window_s $secs
         ok "daemon $((dns / 1000000)) ms, floor $((fns / 1000000)) ms of CPU in $secs s at 10 ms (turns of $slice s)"
