@@ -434,12 +434,14 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         struct headroom_state *h = state;
         const double peak = bl_sample_peak_demand(s);
         const bool pressure_known = s->has_pressure && isfinite(s->pressure);
-        double busiest = 0.0, busy_sum = 0.0, carried, speed = 0.0;
+        double busiest = 0.0, busy_sum = 0.0, carried, speed = 0.0, top;
         bool saturated = false;
 
         (void)now;
         if (s->interval == 0 || !isfinite(peak))
                 return h->initialised ? h->known : peak;
+        /* Once: a walk of every CPU, taken up to six times a tick. */
+        top = bl_sample_top_capacity(s);
 
         for (unsigned i = 0; i < s->ncpus; i++) {
                 const struct bl_cpu_sample *c = &s->cpu[i];
@@ -465,18 +467,18 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
          * catching up, except while the switch stalled them: idle time with
          * work waiting. The least of the recent estimates is kept (a gap in
          * the load can only add idle time). */
-        if (h->initialised && bl_sample_top_capacity(s) > h->quiet_top && pressure_known) {
+        if (h->initialised && top > h->quiet_top && pressure_known) {
                 double idle_waiting = s->pressure < 1.0 - busiest ? s->pressure : 1.0 - busiest;
                 double stall = idle_waiting > 0 ? idle_waiting * (double)s->interval : 0.0;
 
                 h->stall_us = !h->stall_known || stall < h->stall_us ? stall : (h->stall_us + stall) / 2;
                 h->stall_known = true;
         }
-        if (bl_sample_top_capacity(s) != h->quiet_top) {
+        if (top != h->quiet_top) {
                 h->quiet = 0;
-                h->quiet_top = bl_sample_top_capacity(s);
+                h->quiet_top = top;
         }
-        if (h->onset > 0 && h->quiet >= h->quiet_for && peak > h->onset * bl_sample_top_capacity(s))
+        if (h->onset > 0 && h->quiet >= h->quiet_for && peak > h->onset * top)
                 saturated = true;
         h->quiet = busiest < h->quiet_busy && !saturated ?
                    count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
@@ -484,7 +486,7 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                     count_up_to(h->loaded, s->interval, HEADROOM_SETTLE_US) : 0;
 
         if (saturated) {
-                double over = h->boost * bl_sample_top_capacity(s);
+                double over = h->boost * top;
 
                 h->known = over > peak ? over : peak;
         } else if (!h->initialised || (busiest >= h->steady_busy && h->loaded >= HEADROOM_SETTLE_US) ||
@@ -497,7 +499,7 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         }
         count_gaps(h, saturated, s->interval);
         carried = carried_below(h, saturated, pressure_known && s->pressure > h->min_pressure, peak, speed,
-                                bl_sample_top_capacity(s), s->interval);
+                                top, s->interval);
         if (carried > 0 && h->known > carried)
                 h->known = carried;
         h->initialised = true;

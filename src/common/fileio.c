@@ -223,20 +223,23 @@ int read_u64_line(const char *path, uint64_t *ret)
  * and state, each sample). False for anything else, including values out
  * of range, which parse_int() leaves to strtoll() so that its answers do
  * not change. */
-static bool parse_plain_decimal(const char *p, long long *ret)
+static bool parse_plain_decimal(const char *text, long long *ret)
 {
         const unsigned long long limit = (unsigned long long)LLONG_MAX;
+        /* unsigned: one comparison tells a digit, without sign extensions;
+         * the thermal zones' temperatures are parsed every tick */
+        const unsigned char *p = (const unsigned char *)text, *digits;
         unsigned long long v = 0;
         bool negative = false;
-        const char *digits;
+        unsigned d;
 
         if (*p == '-' || *p == '+')
                 negative = *p++ == '-';
         digits = p;
         /* 18 digits cannot overflow: no check (a division) per digit for
          * the values the kernel writes every tick. */
-        for (; *p >= '0' && *p <= '9' && p - digits < 18; p++)
-                v = v * 10 + (unsigned)(*p - '0');
+        for (; (d = *p - (unsigned)'0') < 10 && p - digits < 18; p++)
+                v = v * 10 + d;
         for (; *p >= '0' && *p <= '9'; p++) {
                 if (v > (limit + 1 - (unsigned)(*p - '0')) / 10)
                         return false;

@@ -20,10 +20,12 @@ static void thermal_changed(struct bl_daemon *d, const char *before)
         const char *now = daemon_thermal_state(d);
         const struct bl_sample *s = &d->sample.s;
         const struct bl_engine_params *p;
-        struct log_fields f = LOG_FIELDS_INIT;
 
         if (strcmp(before, now) == 0)
                 return;
+        /* Only now: the fields are a large struct to clear, every tick. */
+        struct log_fields f = LOG_FIELDS_INIT;
+
         log_field(&f, "BIGLITTLE_FROM", "%s", before);
         log_field(&f, "BIGLITTLE_TO", "%s", now);
         if (d->ctl.nengines == 0 || !s->has_temp) {
@@ -182,7 +184,8 @@ static void log_sample_problems(struct bl_daemon *d)
         for (unsigned k = SAMPLER_PROBLEM_STAT + 1; k < SAMPLER_PROBLEMS; k++) {
                 const char *now = d->sampler.problem[k];
 
-                if (strcmp(now, d->problem_said[k]) == 0)
+                /* Both empty, nearly every tick: no strcmp() call for it. */
+                if (now[0] == '\0' ? d->problem_said[k][0] == '\0' : strcmp(now, d->problem_said[k]) == 0)
                         continue;
                 if (now[0])
                         log_warning("%s", now);

@@ -10,6 +10,7 @@
 struct cpufreq_policy_reader {
         int fd;                 /* scaling_cur_freq, kept open */
         bl_cpumask cpus;        /* related_cpus */
+        unsigned span;          /* cpumask_span(&cpus), kept: a tick asks for it */
         unsigned max_khz;       /* cpuinfo_max_freq */
         unsigned cur_khz;       /* last value read; max_khz until one is */
         int error;              /* the last read's -errno, 0 when it read well */

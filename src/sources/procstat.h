@@ -20,13 +20,17 @@ struct procstat {
 /* Parses the text of /proc/stat. Accepts the 4- to 10+-column formats of
  * every kernel since 2.6 and vendor extra columns; stops at the first line
  * that is not a cpu line. Returns 0, or -EINVAL (no cpuN line, a malformed or
- * truncated cpu line) or -ERANGE (CPU number >= BL_MAX_CPUS). */
+ * truncated cpu line), -ERANGE (CPU number >= BL_MAX_CPUS) or -ENOMEM (it
+ * parses a copy that ends in a NUL, as procstat_read()'s buffer does). */
 int procstat_parse(struct procstat *out, const char *text, size_t len);
 
 /* Busy fraction per CPU between two snapshots, 0..1. A CPU missing from
  * either snapshot is reported offline (busy 0); counters that went backwards
  * are clamped to no progress. 'busy' has BL_MAX_CPUS entries. */
 void procstat_busy(const struct procstat *prev, const struct procstat *cur, float *busy, bl_cpumask *online);
+/* The CPUs in both snapshots (a snapshot lists none from its ncpus on):
+ * those procstat_busy() reports online. */
+void procstat_online(const struct procstat *prev, const struct procstat *cur, bl_cpumask *online);
 
 struct procstat_reader {
         int fd;

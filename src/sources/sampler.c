@@ -483,7 +483,16 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
 
         own_cpu = s->own_kernel ? self_time_cpu() : -1;
         own_used = own_since = 0;
-        procstat_busy(s->have_prev ? &s->prev : &s->cur, &s->cur, s->busy, &s->online);
+        /* Not procstat_busy(): busy_over_window() gives each CPU online
+         * over the interval its fraction, and a first read none, so only
+         * the online set is needed and 'busy' cleared. Every CPU given a
+         * fraction was below the ncpus of a read: clearing BL_MAX_CPUS of
+         * them cost more than the 8 CPUs' fractions. */
+        if (s->cur.ncpus > s->busy_span)
+                s->busy_span = s->cur.ncpus;
+        for (unsigned cpu = 0; cpu < s->busy_span; cpu++)
+                s->busy[cpu] = 0.0f;
+        procstat_online(s->have_prev ? &s->prev : &s->cur, &s->cur, &s->online);
         /* The first sample only starts the count. */
         if (s->own_kernel && (!s->have_prev || own_time_needed(s, own_cpu))) {
                 self_time_take(&s->self, now, &own_used, &own_since);

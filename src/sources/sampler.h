@@ -42,6 +42,9 @@ struct bl_sampler {
         bl_usec_t prev_now;
         /* what the readers fill, per CPU number, before it goes into records */
         float busy[BL_MAX_CPUS];
+        /* The most CPUs /proc/stat listed so far: 'busy' is 0 from there
+         * on, so a tick clears only below it. */
+        unsigned busy_span;
         /* Each CPU's latest ticks, for its busy fraction without cpuidle. */
         struct stat_window window[BL_MAX_CPUS];
         /* The sampling thread's own time, taken off the CPU it ran on. */

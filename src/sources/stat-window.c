@@ -13,10 +13,12 @@ static uint32_t clamp32(uint64_t v)
 
 static uint32_t own_fixed(double own)
 {
-        double v = own * STAT_WINDOW_OWN_SCALE + 0.5;
+        double v;
 
-        if (!(v > 0))
+        /* Every CPU but the sampling thread's, every tick: no arithmetic. */
+        if (!(own > 0))
                 return 0;
+        v = own * STAT_WINDOW_OWN_SCALE + 0.5;
         return v >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 

@@ -291,6 +291,23 @@ START_TEST(test_busy_two_real_snapshots)
 }
 END_TEST
 
+/* The CPUs listed in both snapshots, whatever their counters say. */
+START_TEST(test_online_in_both)
+{
+        struct procstat prev, cur;
+        bl_cpumask online;
+
+        ck_assert_int_eq(parse_str(&prev, "cpu0 10 0 0 10\ncpu2 10 0 0 10\ncpu3 5 0 0 5\n"), 0);
+        ck_assert_int_eq(parse_str(&cur, "cpu0 9 0 0 9\ncpu1 20 0 0 10\ncpu2 10 0 0 10\ncpu70 1 0 0 1\n"), 0);
+        procstat_online(&prev, &cur, &online);
+        ck_assert_uint_eq(cpumask_count(&online), 2);
+        ck_assert(cpumask_isset(&online, 0));
+        ck_assert(cpumask_isset(&online, 2));
+        procstat_online(&cur, &cur, &online);
+        ck_assert(cpumask_equal(&online, &cur.cpus));
+}
+END_TEST
+
 /* Broken input. */
 
 static void assert_cut(const char *name)
@@ -891,6 +908,7 @@ static Suite *procstat_suite(void)
         tcase_add_test(tc, test_window_own_time_over_the_window);
         tcase_add_test(tc, test_window_matches_walk);
         tcase_add_test(tc, test_busy_two_real_snapshots);
+        tcase_add_test(tc, test_online_in_both);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("malformed");
