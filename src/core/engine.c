@@ -614,15 +614,19 @@ void engine_decide_ranked(struct bl_engine *e, const double *top, unsigned ntop,
                 return;
         }
 
-        if (dir > 0 && e->p.climb_loaded && want > level_for_loaded(l, loaded)) {
-                want = level_for_loaded(l, loaded);
-                /* where it goes once one more CPU is loaded (status) */
-                e->pending_to = want > cur ? want : cur + 1;
-                if (want <= cur) {
-                        d->cause = BL_CAUSE_PENDING;
-                        set_reason_after(e, d, &cond, " for %llu ms, waiting: %u CPU%s loaded", to_ms(held),
-                                         loaded, loaded == 1 ? "" : "s");
-                        return;
+        if (dir > 0 && e->p.climb_loaded) {
+                const unsigned bound = level_for_loaded(l, loaded);
+
+                if (want > bound) {
+                        want = bound;
+                        /* where it goes once one more CPU is loaded (status) */
+                        e->pending_to = want > cur ? want : cur + 1;
+                        if (want <= cur) {
+                                d->cause = BL_CAUSE_PENDING;
+                                set_reason_after(e, d, &cond, " for %llu ms, waiting: %u CPU%s loaded",
+                                                 to_ms(held), loaded, loaded == 1 ? "" : "s");
+                                return;
+                        }
                 }
         }
 
