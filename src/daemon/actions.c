@@ -190,7 +190,7 @@ int daemon_reload(struct bl_daemon *d)
                 daemon_log_limits(&limits, LOG_INFO);
         d->files = files;
         log_set_max_level(cfg.log_level);
-        d->interval = (bl_usec_t)cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        d->interval = daemon_full_rate(&cfg);
         d->settle.min_bound = SETTLE_MIN_TICKS * d->interval;
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
                 r = tick_timer_arm(&d->tick, now + d->interval, d->interval);

@@ -164,7 +164,7 @@ static void sample_off_tick(struct bl_daemon *d, bl_usec_t *now, const char *wha
  * primed; '*now' is the last read. */
 static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
 {
-        const bl_usec_t interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        const bl_usec_t interval = daemon_full_rate(&d->cfg);
 
         settle_init(&d->settle, SETTLE_MIN_TICKS * interval);
         (void)sampler_read(&d->sampler, *now, &d->sample);

@@ -305,7 +305,7 @@ static void decide(struct bl_daemon *d, bl_usec_t now)
 static int on_tick(struct tick_timer *t, bl_usec_t usec, void *userdata)
 {
         struct bl_daemon *d = userdata;
-        const bl_usec_t full_rate = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        const bl_usec_t full_rate = daemon_full_rate(&d->cfg);
         uint64_t now;
         bl_usec_t next, period;
         bool jitter;
@@ -361,7 +361,7 @@ int daemon_start_ticks(struct bl_daemon *d, bl_usec_t now)
 {
         int r;
 
-        d->interval = (bl_usec_t)d->cfg.sample_interval_ms * BL_USEC_PER_MSEC;
+        d->interval = daemon_full_rate(&d->cfg);
         r = tick_timer_open(&d->tick, d->event, on_tick, d);
         if (r < 0)
                 return r;

@@ -170,3 +170,10 @@ static inline bool daemon_switching(const struct bl_daemon *d)
 {
         return d->worker.busy;
 }
+
+/* The tick at the configured rate, sample_interval_ms (the controller
+ * backs off from it while the machine is idle). */
+static inline bl_usec_t daemon_full_rate(const struct bl_config *cfg)
+{
+        return (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+}
