@@ -29,6 +29,10 @@ struct group {
         struct group_value now, want;
         bool written;
         bool gone;                      /* restore: the cgroup or unit no longer exists */
+        /* The kernel refused to clear the list (a cgroup v2 group with
+         * tasks): until the restore, "unrestricted" is written as every
+         * CPU by number straight away, one write instead of two. */
+        bool clear_refused;
 };
 
 struct bl_backend {
@@ -139,8 +143,10 @@ static int read_group(struct bl_backend *b, const struct group *g, struct group_
 }
 
 /* Writes one group and reads it back. g->written says whether the group
- * may have changed (and so needs undoing), whatever the result. */
-static int write_group(struct bl_backend *b, struct group *g, const struct group_value *v,
+ * may have changed (and so needs undoing), whatever the result. 'exact'
+ * (the restore) tries to clear a group even where the kernel refused it
+ * before: its tasks may be gone. */
+static int write_group(struct bl_backend *b, struct group *g, const struct group_value *v, bool exact,
                        struct sysfs_write_stats *st, char *err, size_t size)
 {
         char path[CGROUP_FILE_MAX], now[CPUSET_TEXT_MAX], wrote[64], reads[64];
@@ -161,15 +167,20 @@ static int write_group(struct bl_backend *b, struct group *g, const struct group
                 r = cgroup_file(g->path, "cpuset.cpus", path, sizeof(path));
                 if (r < 0)
                         return r;
-                /* An empty write may not reach the kernel at all; a newline
-                 * clears the setting as "echo > cpuset.cpus" does. */
-                r = sysfs_write_read_back(path, v->text[0] ? v->text : "\n", now, sizeof(now), &tries);
-                st->retries += tries > 1 ? tries - 1 : 0;
+                r = -ENOSPC;
+                if (!(v->unrestricted && g->clear_refused && !exact)) {
+                        /* An empty write may not reach the kernel at all; a
+                         * newline clears the setting as "echo > cpuset.cpus"
+                         * does. */
+                        r = sysfs_write_read_back(path, v->text[0] ? v->text : "\n", now, sizeof(now), &tries);
+                        st->retries += tries > 1 ? tries - 1 : 0;
+                }
                 if (r == -ENOSPC && v->unrestricted) {
                         /* cgroup v2 refuses to clear the list of a group
                          * that has tasks (Linux 6.1: ENOSPC, also at the
                          * top mp level, every CPU). Every CPU it may use,
                          * by number, is what "" gave it. */
+                        g->clear_refused = true;
                         value_from_set(&b->all, &every);
                         v = &every;
                         r = sysfs_write_read_back(path, v->text, now, sizeof(now), &tries);
@@ -181,6 +192,8 @@ static int write_group(struct bl_backend *b, struct group *g, const struct group
                 }
                 g->written = true;
                 st->writes++;
+                if (v->unrestricted)
+                        g->clear_refused = false;
                 r = value_from_text(now, &back);
                 if (r < 0)
                         snprintf(err, size, "cpuset.cpus reads \"%.64s\", not a CPU list", now);
@@ -196,6 +209,17 @@ static int write_group(struct bl_backend *b, struct group *g, const struct group
         return 0;
 }
 
+/* Whether the group already holds its 'want': the same CPUs or, unless the
+ * change must be exact (the restore), every CPU by number where the kernel
+ * would not clear it. */
+static bool group_holds(const struct bl_backend *b, const struct group *g, bool exact)
+{
+        if (value_same(&g->now, &g->want))
+                return true;
+        return !exact && g->want.unrestricted && g->clear_refused && !g->now.unrestricted &&
+               cpumask_equal(&g->now.cpus, &b->all);
+}
+
 /* Puts back, newest first, what groups 0..last held before this change.
  * Returns how many could not be put back. */
 static unsigned undo(struct bl_backend *b, unsigned last)
@@ -207,7 +231,7 @@ static unsigned undo(struct bl_backend *b, unsigned last)
         for (unsigned i = last + 1; i-- > 0;) {
                 struct group *g = &b->groups[i];
 
-                if (g->written && write_group(b, g, &g->now, &st, err, sizeof(err)) < 0)
+                if (g->written && write_group(b, g, &g->now, false, &st, err, sizeof(err)) < 0)
                         failed++;
         }
         return failed;
@@ -236,10 +260,10 @@ static int change(struct bl_backend *b, bool all_or_nothing, struct sysfs_write_
                         g->gone = true;
                         continue;
                 }
-                if (r >= 0 && value_same(&g->now, &g->want))
+                if (r >= 0 && group_holds(b, g, !all_or_nothing))
                         continue;
                 if (r >= 0)
-                        r = write_group(b, g, &g->want, st, err, sizeof(err));
+                        r = write_group(b, g, &g->want, !all_or_nothing, st, err, sizeof(err));
                 if (r >= 0)
                         continue;
                 if (all_or_nothing) {
@@ -266,9 +290,17 @@ static void describe(const struct bl_backend *b, bool want, char *detail, size_t
         for (unsigned i = 0; i < b->ngroups; i++) {
                 const struct group *g = &b->groups[i];
 
-                value_describe(want ? &g->want : &g->saved, value, sizeof(value));
+                const struct group_value *v = want ? &g->want : &g->saved;
+
+                if (v->unrestricted && g->clear_refused)
+                        cpumask_format(&b->all, value, sizeof(value));
+                else
+                        value_describe(v, value, sizeof(value));
                 sysfs_append(detail, size, "%s%s %s%s", i ? ", " : "", g->path, value,
-                             g->gone ? " (gone)" : "");
+                             g->gone                           ? " (gone)"
+                             : v->unrestricted && g->clear_refused ? " (by number: a group with tasks cannot "
+                                                                     "be cleared)"
+                                                                   : "");
         }
         sysfs_append(detail, size, " (%s)", cpuset_manager_to_string(b->manager));
 }

@@ -385,7 +385,8 @@ END_TEST
 
 /* cgroup v2 refuses to clear the list of a group with tasks (ENOSPC): the
  * level with every CPU, and the restore, then name every CPU the group may
- * use. */
+ * use, and say so. Once refused, a switch writes the numbers at once; the
+ * restore tries to clear it again, since the tasks may be gone. */
 START_TEST(clearing_refused_names_every_cpu)
 {
         struct bl_diag diag;
@@ -397,14 +398,35 @@ START_TEST(clearing_refused_names_every_cpu)
         w = refuse(SYSTEM_CPUS, 1, ENOSPC);
         ck_assert_int_eq(apply(b, "0-7", detail, sizeof(detail)), 0);
         ck_assert_uint_eq(w->writes, 2);
+        ck_assert_str_eq(detail, "system.slice 0-7 (by number: a group with tasks cannot be cleared), "
+                                 "user.slice 0-5 (cgroupfs); 2 writes");
         assert_file(SYSTEM_CPUS, "0-7");
         assert_file(USER_CPUS, "0-5");
 
+        /* Down and up again: one write each way, no refused one. */
         ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
+        w->writes = 0;
+        ck_assert_int_eq(apply(b, "0-7", detail, sizeof(detail)), 0);
+        ck_assert_uint_eq(w->writes, 1);
+        assert_file(SYSTEM_CPUS, "0-7");
+        /* Every CPU by number is where that level is: nothing to write. */
+        ck_assert_int_eq(apply(b, "0-7", detail, sizeof(detail)), 0);
+        ck_assert_uint_eq(w->writes, 1);
+
+        ck_assert_int_eq(apply(b, "0-3", detail, sizeof(detail)), 0);
+        w->writes = 0;
         w->fail_next = 1;
         ck_assert_int_eq(backend_cpuset.restore(b, detail, sizeof(detail)), 0);
+        ck_assert_uint_eq(w->writes, 2);
+        ck_assert_str_eq(detail, "as found: system.slice 0-7 (by number: a group with tasks cannot be "
+                                 "cleared), user.slice 0-5 (cgroupfs); 2 writes");
         assert_file(SYSTEM_CPUS, "0-7");
         assert_file(USER_CPUS, "0-5");
+
+        /* The tasks gone, the restore clears it as found. */
+        ck_assert_int_eq(backend_cpuset.restore(b, detail, sizeof(detail)), 0);
+        ck_assert_str_eq(detail, "as found: system.slice unrestricted, user.slice 0-5 (cgroupfs); 1 write");
+        assert_file(SYSTEM_CPUS, "");
         backend_cpuset.free(b);
 }
 END_TEST
