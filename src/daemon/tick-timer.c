@@ -14,6 +14,9 @@ static int on_expiry(sd_event_source *s, int fd, uint32_t revents, void *userdat
 
         (void)s;
         (void)revents;
+        /* The read is what re-arms a periodic timerfd (the kernel forwards
+         * its hrtimer there), so it cannot be saved by watching the timer
+         * edge-triggered: unread, it fires once. */
         got = read(fd, &n, sizeof(n));
         /* EAGAIN: re-armed between the wakeup and the read. */
         if (got != (ssize_t)sizeof(n) || n == 0)

@@ -6,16 +6,23 @@
  * callgrind with --toggle-collect=floor_tick on the same fake boards as the
  * daemon (see tests/bench/run.sh); the ratio of the two is the daemon's
  * overhead over the bare reading.
- *   bench_floor [TICKS [INTERVAL_US]]   prints the CPUs and the sum of what it parsed;
- * with INTERVAL_US it ticks at that rate, as the daemon does, so that its CPU
- * time can be set beside the daemon's (tests/vm, issue 15). */
+ *   bench_floor [TICKS [INTERVAL_US [sleep|epoll]]]   prints the CPUs and the sum of
+ * what it parsed; with INTERVAL_US it ticks at that rate, as the daemon does, so that
+ * its CPU time can be set beside the daemon's (tests/vm, issue 15). It sleeps
+ * in clock_nanosleep(), or with "epoll" waits as an event loop does (the
+ * daemon's sd-event): a periodic timerfd in epoll_wait(), then read(), which
+ * tells the cost of the wait a daemon with a bus to answer cannot avoid
+ * from the rest of its tick. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #define FLOOR_MAX_CPUS 1024
@@ -103,32 +110,88 @@ __attribute__((noinline)) int floor_tick(struct floor *f)
         return r < 0 ? r : read_psi(f);
 }
 
+/* An event loop's periodic tick: epoll_wait() on a timerfd, then its read. */
+static int epoll_wait_tick(int epfd, int tfd)
+{
+        struct epoll_event ev;
+        uint64_t expirations;
+
+        if (epoll_wait(epfd, &ev, 1, -1) < 0 && errno != EINTR)
+                return -errno;
+        if (read(tfd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
+                return -errno;
+        return 0;
+}
+
+static int epoll_timer_open(unsigned long interval_us, int *ret_epfd, int *ret_tfd)
+{
+        struct itimerspec its = {
+                .it_interval = { (time_t)(interval_us / 1000000), (long)(interval_us % 1000000) * 1000 },
+        };
+        struct epoll_event ev = { .events = EPOLLIN };
+        int epfd = epoll_create1(EPOLL_CLOEXEC);
+        int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+
+        its.it_value = its.it_interval;
+        if (epfd < 0 || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) < 0 ||
+            epoll_ctl(epfd, EPOLL_CTL_ADD, tfd, &ev) < 0) {
+                int r = -errno;
+
+                if (epfd >= 0)
+                        close(epfd);
+                if (tfd >= 0)
+                        close(tfd);
+                return r;
+        }
+        *ret_epfd = epfd;
+        *ret_tfd = tfd;
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         static struct floor f;
         unsigned long ticks = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
         unsigned long interval_us = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
+        bool epoll = argc > 3 && strcmp(argv[3], "epoll") == 0;
+        int epfd = -1, tfd = -1;
         struct timespec next;
         uint64_t sum = 0;
         int r = 0;
 
+        if (argc > 3 && !epoll && strcmp(argv[3], "sleep") != 0) {
+                fprintf(stderr, "bench_floor: %s: expected sleep or epoll\n", argv[3]);
+                return 64;
+        }
         f.stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
         f.psi_fd = open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
         if (f.stat_fd < 0 || f.psi_fd < 0) {
                 perror("bench_floor: open");
                 return EXIT_FAILURE;
         }
+        if (epoll && interval_us > 0 && (r = epoll_timer_open(interval_us, &epfd, &tfd)) < 0) {
+                fprintf(stderr, "bench_floor: timerfd: %s\n", strerror(-r));
+                return EXIT_FAILURE;
+        }
         clock_gettime(CLOCK_MONOTONIC, &next);
         for (unsigned long t = 0; t < ticks && r == 0; t++) {
                 r = floor_tick(&f);
-                if (interval_us == 0)
+                if (interval_us == 0 || r < 0)
                         continue;
+                if (epoll) {
+                        r = epoll_wait_tick(epfd, tfd);
+                        continue;
+                }
                 /* Absolute deadlines: a late tick does not shift the rest. */
                 next.tv_nsec += (long)(interval_us % 1000000) * 1000;
                 next.tv_sec += (time_t)(interval_us / 1000000) + next.tv_nsec / 1000000000;
                 next.tv_nsec %= 1000000000;
                 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
         }
+        if (epfd >= 0)
+                close(epfd);
+        if (tfd >= 0)
+                close(tfd);
         if (r < 0) {
                 fprintf(stderr, "bench_floor: %s\n", strerror(-r));
                 return EXIT_FAILURE;

@@ -663,11 +663,13 @@ scenario_refuse() {
 # guest's busy time idle without either. Times are the scheduler's own
 # (/proc/PID/schedstat, /proc/schedstat: nanoseconds run), not tick samples,
 # which miss most of a short tick's work. The daemon and the floor take
-# turns, 5 s each, four times (20 s each): measured in one block after the
+# turns, 5 s each, six times (30 s each): measured in one block after the
 # other, the floor's own time moved by up to 2x between runs with what else
 # the host ran, more than the difference to be measured. Side by side they
 # would disturb each other: the floor's ticks make its CPU busy, and the
-# daemon reads a busy CPU's cpuidle files, an idle one's not.
+# daemon reads a busy CPU's cpuidle files, an idle one's not. Each round
+# also runs the floor waiting as an event loop does (timerfd in epoll),
+# which splits the daemon's extra into its wait and the rest.
 task_ns() { awk '{ print $1 }' /proc/$1/schedstat; }
 # user and system time so far, in USER_HZ ticks: sampled at the timer tick,
 # then scaled by the kernel to the scheduler's run time, so only their
@@ -690,6 +692,27 @@ io_add() {
 }
 # guest_ns: the time every online CPU ran anything but its idle task.
 guest_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
+# One 5 s turn of bench_floor waiting in WAIT (sleep or epoll): adds its
+# time to the variable named by $2, its reads and ticks to $3 and $4's,
+# and leaves the turn's nanoseconds in turn_ns.
+floor_turn() {
+        # long enough for any start; stopped once measured
+        bench_floor $(((slice + 60) * 100)) 10000 $1 >/dev/null &
+        fpid=$!
+        sleep 2
+        f0=$(task_ns $fpid) j0=$(task_io $fpid) v0=$(task_ticks $fpid)
+        sleep $slice
+        f1=$(task_ns $fpid) j1=$(task_io $fpid) v1=$(task_ticks $fpid)
+        kill $fpid
+        wait $fpid 2>/dev/null
+        turn_ns=$((f1 - f0))
+        eval "$2=\$((\$$2 + turn_ns)) $3=\$(io_add \"\$$3\" \"\$j0\" \"\$j1\") $4=\$(ticks_add \"\$$4\" \"\$v0\" \"\$v1\")"
+}
+# the median of the ratios A/B of "A:B ..." pairs
+pair_median() {
+        echo "$1" | tr ' :' '\n ' | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' |
+                sort -n | awk '{ r[NR] = $1 } END { if (NR) printf "%.2f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'
+}
 scenario_cost() {
         name=cost
         slice=5 rounds=6
@@ -697,7 +720,7 @@ scenario_cost() {
         g0=$(guest_ns)
         sleep $secs
         measure guest_idle_ms $((($(guest_ns) - g0) / 1000000))
-        dns=0 fns=0 dio="0 0 0" fio="0 0 0" ticks=0 turns= dus="0 0" fus="0 0"
+        dns=0 fns=0 ens=0 dio="0 0 0" fio="0 0 0" eio="0 0 0" ticks=0 turns= eturns= dus="0 0" fus="0 0" eus="0 0"
         for round in $(seq $rounds); do
                 if ! start_daemon cost dryrun idle_sample_interval_ms=0; then fail "$why"; return; fi
                 sleep 2
@@ -707,34 +730,34 @@ scenario_cost() {
                 stop_daemon
                 dns=$((dns + c1 - c0)) dio=$(io_add "$dio" "$i0" "$i1") dus=$(ticks_add "$dus" "$u0" "$u1")
                 ticks=$((ticks + $(sed -n 's/.*stopped after \([0-9]*\) ticks.*/\1/p' "$log")))
-                # long enough for any start; stopped once measured
-                bench_floor $(((slice + 60) * 100)) 10000 >/dev/null &
-                fpid=$!
-                sleep 2
-                f0=$(task_ns $fpid) j0=$(task_io $fpid) v0=$(task_ticks $fpid)
-                sleep $slice
-                f1=$(task_ns $fpid) j1=$(task_io $fpid) v1=$(task_ticks $fpid)
-                kill $fpid
-                wait $fpid 2>/dev/null
-                fns=$((fns + f1 - f0)) fio=$(io_add "$fio" "$j0" "$j1") fus=$(ticks_add "$fus" "$v0" "$v1")
-                turns="$turns $(((c1 - c0) / 1000)):$(((f1 - f0) / 1000))"
+                floor_turn sleep fns fio fus
+                turns="$turns $(((c1 - c0) / 1000)):$((turn_ns / 1000))"
+                # The floor again, waiting as an event loop does: how much
+                # of the difference is the wait itself.
+                floor_turn epoll ens eio eus
+                eturns="$eturns $(((c1 - c0) / 1000)):$((turn_ns / 1000))"
         done
         measure daemon_ms $((dns / 1000000))
         measure floor_ms $((fns / 1000000))
-        # The host's load moves both by a quarter from one turn to the next
-        # (TCG); a daemon turn and the floor's right after it see the same
-        # host, so each pair gives a ratio and their median is the figure.
+        measure floor_epoll_ms $((ens / 1000000))
+        # The host's load moves both by a quarter from one turn to the
+        # next (TCG); a daemon turn and the floor's right after it see the
+        # same host, so each pair gives a ratio and their median is the
+        # figure.
         measure turns_us "$turns"
-        measure pair_ratio_median "$(echo "$turns" | tr ' :' '\n ' | awk 'NF == 2 && $2 > 0 { print $1 / $2 }' |
-                sort -n | awk '{ r[NR] = $1 } END { if (NR) printf "%.2f", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }')"
+        measure pair_ratio_median "$(pair_median "$turns")"
+        measure epoll_turns_us "$eturns"
+        measure epoll_pair_ratio_median "$(pair_median "$eturns")"
         measure daemon_run "$ticks ticks in $rounds runs, the last one's lateness $(sed -n 's/.*tick lateness //p' "$log")"
         measure daemon_reads "the last run's $(sed -n 's/.*read per tick: //p' "$log")"
         measure daemon_io "$(io_per_tick "0 0 0 $dio $((secs * 100))")"
         measure daemon_user_system_ms "$(echo "$dus" | awk '{ print $1 * 10, $2 * 10 }')"
         measure floor_user_system_ms "$(echo "$fus" | awk '{ print $1 * 10, $2 * 10 }')"
+        measure floor_epoll_user_system_ms "$(echo "$eus" | awk '{ print $1 * 10, $2 * 10 }')"
         measure floor_io "$(io_per_tick "0 0 0 $fio $((secs * 100))")"
+        measure floor_epoll_io "$(io_per_tick "0 0 0 $eio $((secs * 100))")"
         measure window_s $secs
-        ok "daemon $((dns / 1000000)) ms, floor $((fns / 1000000)) ms of CPU in $secs s at 10 ms (turns of $slice s)"
+        ok "daemon $((dns / 1000000)) ms, floor $((fns / 1000000)) ms ($((ens / 1000000)) ms waiting in epoll) of CPU in $secs s at 10 ms (turns of $slice s)"
 }
 
 # Item 6: what each backend's writes cost the kernel, and how long a thread
