@@ -45,10 +45,10 @@
 /* ...but the floor is at most this many times the switch's own duration.
  * A switch of microseconds (the in-kernel switcher's, a cpufreq cap)
  * leaves no kernel work behind, and a window of five ticks after it only
- * hid the load that came: blsim, which runs this filter as the daemon
- * does, on the tuning traces, found no row with more late work and 39
- * fewer misses of issue 16's targets in cluster mode without that
- * floor (tests/bench/RESULTS.md). */
+ * hid the load that came. With the floor bounded so, blsim (which runs
+ * this filter as the daemon does) found 39 fewer misses of issue 16's
+ * targets on the tuning traces in cluster mode and no row with more late
+ * work (tests/bench/RESULTS.md). */
 #define BL_SETTLE_FLOOR_PER_SWITCH 10
 /* Quiet samples the baseline is the peak of. */
 #define BL_SETTLE_BASE_SAMPLES 4
