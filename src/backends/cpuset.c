@@ -289,7 +289,6 @@ static void describe(const struct bl_backend *b, bool want, char *detail, size_t
 
         for (unsigned i = 0; i < b->ngroups; i++) {
                 const struct group *g = &b->groups[i];
-
                 const struct group_value *v = want ? &g->want : &g->saved;
 
                 if (v->unrestricted && g->clear_refused)

@@ -102,13 +102,15 @@ void settle_begin_at_start(struct bl_settle *s, bl_usec_t now)
 
 void settle_applied(struct bl_settle *s, bl_usec_t now)
 {
-        bl_usec_t took = now > s->started ? now - s->started : 0, bound;
+        bl_usec_t took = now > s->started ? now - s->started : 0, bound, floor;
 
         if (s->phase != BL_SETTLE_SWITCHING)
                 return;
         bound = took * BL_SETTLE_BOUND_PER_SWITCH;
-        if (bound < s->min_bound)
-                bound = s->min_bound;
+        floor = took * BL_SETTLE_FLOOR_PER_SWITCH < s->min_bound ? took * BL_SETTLE_FLOOR_PER_SWITCH
+                                                                 : s->min_bound;
+        if (bound < floor)
+                bound = floor;
         if (bound > BL_SETTLE_MAX_BOUND_USEC)
                 bound = BL_SETTLE_MAX_BOUND_USEC;
         s->phase = BL_SETTLE_SETTLING;

@@ -191,7 +191,7 @@ int daemon_reload(struct bl_daemon *d)
         d->files = files;
         log_set_max_level(cfg.log_level);
         d->interval = daemon_full_rate(&cfg);
-        d->settle.min_bound = SETTLE_MIN_TICKS * d->interval;
+        d->settle.min_bound = BL_SETTLE_MIN_TICKS * d->interval;
         if (sd_event_now(d->event, CLOCK_MONOTONIC, &now) >= 0) {
                 r = tick_timer_arm(&d->tick, now + d->interval, d->interval);
                 if (r < 0)

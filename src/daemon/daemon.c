@@ -166,7 +166,7 @@ static void sample_before_start(struct bl_daemon *d, bl_usec_t *now)
 {
         const bl_usec_t interval = daemon_full_rate(&d->cfg);
 
-        settle_init(&d->settle, SETTLE_MIN_TICKS * interval);
+        settle_init(&d->settle, BL_SETTLE_MIN_TICKS * interval);
         (void)sampler_read(&d->sampler, *now, &d->sample);
         for (unsigned i = 0; i < BL_SETTLE_BASE_SAMPLES; i++) {
                 struct timespec ts = duration_timespec(interval);

@@ -61,9 +61,6 @@ typedef void (*bl_change_fn)(unsigned changes, void *userdata);
 /* One measured switch counts at most this many times what the estimate
  * expects (level.c, daemon_measure()). */
 #define SWITCH_OUTLIER 4.0
-/* The settle window's floor, in ticks at sample_interval_ms: the kernel's
- * work after a fast switch still takes a few samples to pass. */
-#define SETTLE_MIN_TICKS 5
 
 struct bl_daemon {
         const struct options *opt;

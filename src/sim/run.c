@@ -38,6 +38,7 @@
 #include "core/array.h"
 #include "core/controller.h"
 #include "core/sample.h"
+#include "core/settle.h"
 #include "sim/exec.h"
 #include "sim/policy-inputs.h"
 #include "sim/rtapp.h"
@@ -196,6 +197,9 @@ struct engine_chooser {
         bool ctl_ready;
         struct bl_decision d[BL_MAX_PAIRS];
         struct observer obs;
+        /* What a switch leaves behind is not load, as in the daemon
+         * (core/settle.h): a stall's backlog on the level it went to. */
+        struct bl_settle settle;
         bl_usec_t next_decision;
         unsigned level;
 };
@@ -222,6 +226,7 @@ static int chooser_engine_start(struct engine_chooser *e, const struct sim_board
         sim_policy_inputs(&e->ctl, b, &e->m->levels, &e->model);
         observer_init(&e->obs, b, &e->m->levels);
         e->next_decision = (bl_usec_t)e->cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+        settle_init(&e->settle, BL_SETTLE_MIN_TICKS * e->next_decision);
         return 0;
 }
 
@@ -233,11 +238,19 @@ static int chooser_engine_decide(struct engine_chooser *e, const struct sim_boar
 
         while (e->next_decision <= t) {
                 const struct bl_sample *s = observer_sample(&e->obs, b, lv, e->next_decision);
+                const bool settling = settle_filter(&e->settle, &e->obs.sample, e->next_decision);
 
-                if (controller_decide(&e->ctl, s, e->next_decision, e->d) > 0) {
+                if (controller_decide(&e->ctl, s, e->next_decision, e->d) > 0 &&
+                    !settle_holds(settling, e->d, e->ctl.nengines)) {
+                        const unsigned from = e->level;
+
+                        settle_begin(&e->settle, e->next_decision);
                         controller_switched(&e->ctl, e->d, e->next_decision);
                         e->level = controller_state(&e->ctl);
                         e->obs.active = lv->level[e->level].active;
+                        /* The switch is over once its stall is. */
+                        settle_applied(&e->settle, e->next_decision +
+                                                           (bl_usec_t)exec_switch_latency_us(b, lv, from, e->level));
                 }
                 if (tl) {
                         int err = sim_timeline_add(tl, e->next_decision, controller_demand(&e->ctl),

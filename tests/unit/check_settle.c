@@ -7,6 +7,10 @@
 
 #define MS BL_USEC_PER_MSEC
 #define TICK (20 * MS)
+/* A switch that takes this long, begun a millisecond after a sample, keeps
+ * a floor of up to 10 x 9 ms = 90 ms (4.5 ticks): the tests below that are
+ * not about the floor use it. */
+#define APPLIED (10 * MS)
 
 /* Four CPUs of capacity 512 at 'busy', pressure 'pressure', over the
  * TICK ending at 'now'. */
@@ -66,7 +70,8 @@ START_TEST(test_aftermath_is_not_load)
         quiet(&s, 0.02, TICK, 10 * TICK);
         settle_begin(&s, 10 * TICK + MS);
         ck_assert(settle_active(&s));
-        settle_applied(&s, 10 * TICK + 5 * MS);
+        /* 14 ms: a floor of 140 ms, past the quiet samples that end it */
+        settle_applied(&s, 10 * TICK + 15 * MS);
         /* 0.9 x 512 = 460 of demand, 40 % pressure: the switch's work */
         for (t = 11 * TICK; t <= 14 * TICK; t += TICK) {
                 sample(&b, 0.9, 0.4, t);
@@ -89,7 +94,7 @@ START_TEST(test_aftermath_is_not_load)
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.03, 1e-6);
         ck_assert_uint_eq(s.windows, 1);
         ck_assert_uint_eq(s.bounded, 0);
-        ck_assert_uint_eq(s.last_us, t - (10 * TICK + 5 * MS));
+        ck_assert_uint_eq(s.last_us, t - (10 * TICK + 15 * MS));
         ck_assert_double_eq_tol(s.mean_us, (double)s.last_us, 1e-6);
         /* after the window, load counts again */
         t += BL_SETTLE_QUIET_SAMPLES * TICK;
@@ -109,7 +114,7 @@ START_TEST(test_load_before_still_counts)
         settle_init(&s, 3 * TICK);
         quiet(&s, 1.0, TICK, 5 * TICK);
         settle_begin(&s, 5 * TICK + MS);
-        settle_applied(&s, 5 * TICK + 2 * MS);
+        settle_applied(&s, 5 * TICK + APPLIED);
         sample(&b, 0.8, 0.0, 6 * TICK);
         b.cpu[1].busy = 1.0f;
         b.cpu[2].capacity = 1024;       /* a big CPU: 1.0 x 1024 is over the 512 before */
@@ -138,7 +143,7 @@ START_TEST(test_each_rank_cut_to_its_own_baseline)
                 ck_assert(!settle_filter(&s, &b, t));
         }
         settle_begin(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        settle_applied(&s, 4 * TICK + APPLIED);
         sample(&b, 0.02, 0.0, 5 * TICK);
         b.cpu[0].busy = 0.3f;           /* a kworker: 154 of demand, under the thread's 512 */
         b.cpu[2].busy = 0.4f;           /* what the thread left behind */
@@ -164,7 +169,7 @@ START_TEST(test_baseline_is_recent_peak)
         quiet(&s, 0.5, TICK, 3 * TICK);
         quiet(&s, 0.1, 4 * TICK, 4 * TICK);
         settle_begin(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        settle_applied(&s, 4 * TICK + APPLIED);
         sample(&b, 0.9, 0.0, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.5, 1e-6);
@@ -173,7 +178,7 @@ START_TEST(test_baseline_is_recent_peak)
         quiet(&s, 0.5, TICK, TICK);
         quiet(&s, 0.1, 2 * TICK, (1 + BL_SETTLE_BASE_SAMPLES) * TICK);
         settle_begin(&s, 6 * TICK);
-        settle_applied(&s, 6 * TICK);
+        settle_applied(&s, 6 * TICK + APPLIED);
         sample(&b, 0.9, 0.0, 7 * TICK);
         ck_assert(settle_filter(&s, &b, 7 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.1, 1e-6);
@@ -190,7 +195,8 @@ START_TEST(test_quiet_between_bursts)
         settle_init(&s, 20 * TICK);
         quiet(&s, 0.02, TICK, 4 * TICK);
         settle_begin(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        /* 14 ms: a floor of 140 ms, past the last sample below */
+        settle_applied(&s, 4 * TICK + 15 * MS);
         sample(&b, 0.9, 0.3, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         sample(&b, 0.02, 0.0, 6 * TICK);
@@ -201,7 +207,7 @@ START_TEST(test_quiet_between_bursts)
         ck_assert(settle_active(&s));
         /* settled from the first of the quiet samples that end it */
         quiet_until_settled(&s, 8 * TICK);
-        ck_assert_uint_eq(s.last_us, 8 * TICK - (4 * TICK + 2 * MS));
+        ck_assert_uint_eq(s.last_us, 8 * TICK - (4 * TICK + 15 * MS));
         ck_assert_uint_eq(s.bounded, 0);
 }
 END_TEST
@@ -236,10 +242,12 @@ START_TEST(test_bound_follows_switch_duration)
 {
         struct bl_settle s;
         struct bl_sample_buf b;
-        const bl_usec_t took[] = { MS, 60 * MS, BL_USEC_PER_SEC };
-        const bl_usec_t bound[] = { 5 * TICK, 180 * MS, BL_SETTLE_MAX_BOUND_USEC };
+        /* 1 ms: ten times it, under the floor; 8 ms: 80 ms, still under
+         * it; 20 ms: the floor (5 ticks); 60 ms: three times it */
+        const bl_usec_t took[] = { MS, 8 * MS, 20 * MS, 60 * MS, BL_USEC_PER_SEC };
+        const bl_usec_t bound[] = { 10 * MS, 80 * MS, 5 * TICK, 180 * MS, BL_SETTLE_MAX_BOUND_USEC };
 
-        for (unsigned k = 0; k < 3; k++) {
+        for (unsigned k = 0; k < 5; k++) {
                 bl_usec_t t0 = 5 * TICK, t;
                 unsigned cut = 0;
 
@@ -274,11 +282,11 @@ START_TEST(test_switch_in_window_keeps_baseline)
         settle_init(&s, 10 * TICK);
         quiet(&s, 0.02, TICK, 4 * TICK);
         settle_begin(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        settle_applied(&s, 4 * TICK + APPLIED);
         sample(&b, 0.9, 0.3, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         settle_begin(&s, 5 * TICK + MS);
-        settle_applied(&s, 5 * TICK + 2 * MS);
+        settle_applied(&s, 5 * TICK + APPLIED);
         sample(&b, 0.9, 0.3, 6 * TICK);
         ck_assert(settle_filter(&s, &b, 6 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.02, 1e-6);
@@ -286,7 +294,7 @@ START_TEST(test_switch_in_window_keeps_baseline)
         /* the window runs from the second switch's read-back */
         quiet_until_settled(&s, 7 * TICK);
         ck_assert_uint_eq(s.windows, 1);
-        ck_assert_uint_eq(s.last_us, 7 * TICK - (5 * TICK + 2 * MS));
+        ck_assert_uint_eq(s.last_us, 7 * TICK - (5 * TICK + APPLIED));
 }
 END_TEST
 
@@ -300,7 +308,7 @@ START_TEST(test_start_before_any_sample)
 
         settle_init(&s, 3 * TICK);
         settle_begin(&s, 0);
-        settle_applied(&s, MS);
+        settle_applied(&s, APPLIED);
         sample(&b, 0.7, 0.2, TICK);
         b.cpu[2].online = false;
         b.cpu[3].capacity = 0;
@@ -365,7 +373,7 @@ START_TEST(test_start_baseline_is_median)
         quiet(&s, 0.05, TICK, 3 * TICK);
         quiet(&s, 1.0, 4 * TICK, 4 * TICK);
         settle_begin_at_start(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        settle_applied(&s, 4 * TICK + APPLIED);
         sample(&b, 1.0, 0.6, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.05, 1e-6);
@@ -375,7 +383,7 @@ START_TEST(test_start_baseline_is_median)
         quiet(&s, 0.05, TICK, 3 * TICK);
         quiet(&s, 1.0, 4 * TICK, 4 * TICK);
         settle_begin(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        settle_applied(&s, 4 * TICK + APPLIED);
         sample(&b, 1.0, 0.6, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 1.0, 1e-6);
@@ -385,7 +393,7 @@ START_TEST(test_start_baseline_is_median)
         quiet(&s, 0.2, TICK, 3 * TICK);
         quiet(&s, 0.0, 4 * TICK, 4 * TICK);
         settle_begin_at_start(&s, 4 * TICK + MS);
-        settle_applied(&s, 4 * TICK + 2 * MS);
+        settle_applied(&s, 4 * TICK + APPLIED);
         sample(&b, 0.9, 0.0, 5 * TICK);
         ck_assert(settle_filter(&s, &b, 5 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.2, 1e-6);
@@ -395,7 +403,7 @@ START_TEST(test_start_baseline_is_median)
         quiet(&s, 0.3, 2 * TICK, 2 * TICK);
         quiet(&s, 0.9, 3 * TICK, 3 * TICK);
         settle_begin_at_start(&s, 3 * TICK + MS);
-        settle_applied(&s, 3 * TICK + 2 * MS);
+        settle_applied(&s, 3 * TICK + APPLIED);
         sample(&b, 1.0, 0.0, 4 * TICK);
         ck_assert(settle_filter(&s, &b, 4 * TICK));
         ck_assert_double_eq_tol(b.cpu[0].busy, 0.3, 1e-6);
@@ -414,7 +422,8 @@ START_TEST(test_windows_are_measured)
                 quiet(&s, 0.02, t, t + 4 * TICK);
                 t += 4 * TICK;
                 settle_begin(&s, t);
-                settle_applied(&s, t);
+                /* 19 ms: a floor of 190 ms, past the last sample */
+                settle_applied(&s, t + 19 * MS);
                 for (unsigned i = 0; i < k * 2; i++) {
                         t += TICK;
                         sample(&b, 0.9, 0.0, t);
@@ -422,12 +431,14 @@ START_TEST(test_windows_are_measured)
                 }
                 t += TICK;
                 t = quiet_until_settled(&s, t);
-                ck_assert_uint_eq(s.last_us, (k * 2 + 1) * TICK);
+                ck_assert_uint_eq(s.last_us, (k * 2 + 1) * TICK - 19 * MS);
                 t += TICK;
         }
         ck_assert_uint_eq(s.windows, 3);
-        ck_assert_uint_eq(s.max_us, 7 * TICK);
-        ck_assert_double_eq_tol(s.mean_us, (3.0 * 0.9 * 0.9 + 5.0 * 0.1 * 0.9 + 7.0 * 0.1) * TICK, 1e-3);
+        ck_assert_uint_eq(s.max_us, 7 * TICK - 19 * MS);
+        /* the weights add up to 1: the mean is 19 ms short too */
+        ck_assert_double_eq_tol(s.mean_us, (3.0 * 0.9 * 0.9 + 5.0 * 0.1 * 0.9 + 7.0 * 0.1) * TICK - 19 * MS,
+                                1e-3);
 }
 END_TEST
 

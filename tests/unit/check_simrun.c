@@ -523,6 +523,49 @@ START_TEST(switch_back_counts_twice)
 }
 END_TEST
 
+/* What a switch leaves behind is not load, in blsim as in the daemon
+ * (core/settle.h): a 10 ms switch up stalls the work, and the samples
+ * after it, where big catches up on that backlog, are cut to what little
+ * read before the switch (0.512 busy at 512: 262 of demand, no pressure).
+ * Unfiltered, the stall reads pressure 1 and big 1.0 then 0.792 busy. */
+START_TEST(switch_aftermath_is_cut_as_in_the_daemon)
+{
+        float work[40];
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        for (unsigned i = 0; i < 40; i++)
+                work[i] = 256;
+        b.switch_latency_us = 10000;
+        probe_reset();
+        probe_demand[0] = 1000;
+        for (unsigned i = 1; i < PROBE_MAX; i++)
+                probe_demand[i] = 700;  /* stay on big */
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 1, 40, work);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(r.switches, 1);
+        ck_assert_uint_ge(probe_calls, 15);
+        /* the decision at 2 ms, before the switch: little half busy */
+        ck_assert_uint_eq(probe_now[0], 2000);
+        ck_assert_double_eq_tol(probe_seen[0].cpu[0].busy, 0.512, 1e-6);
+        ck_assert_double_eq_tol(probe_seen[0].s.pressure, 0.0, 1e-9);
+        /* 14 and 16 ms: big ran on the stall's backlog, which waited;
+         * read as 262 of demand and no pressure */
+        for (unsigned i = 6; i <= 7; i++) {
+                ck_assert_uint_eq(probe_now[i], (i + 1) * 2000);
+                ck_assert(probe_seen[i].cpu[1].online);
+                ck_assert_double_eq_tol(probe_seen[i].cpu[1].busy, 0.256, 1e-6);
+                ck_assert_double_eq_tol(probe_seen[i].s.pressure, 0.0, 1e-9);
+        }
+        /* the stall itself (8 ms: nothing ran, everything waited) too */
+        ck_assert_double_eq_tol(probe_seen[3].s.pressure, 0.0, 1e-9);
+        tiny_close(&tw);
+}
+END_TEST
+
 START_TEST(eta_definition)
 {
         double eta;
@@ -1670,6 +1713,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, sample_busy_capacity_pressure);
         tcase_add_test(tc, sample_cpus_of_the_active_cluster);
         tcase_add_test(tc, switch_back_counts_twice);
+        tcase_add_test(tc, switch_aftermath_is_cut_as_in_the_daemon);
         tcase_add_test(tc, eta_definition);
         tcase_add_test(tc, report_json_escapes_and_eta);
         tcase_add_test(tc, report_plot_script_inline);
