@@ -692,8 +692,9 @@ io_add() {
 }
 # guest_ns: the time every online CPU ran anything but its idle task.
 guest_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
-# One 5 s turn of bench_floor waiting in WAIT (sleep or epoll): adds its
-# time to the variable named by $2, its reads and ticks to $3 and $4's,
+# One 5 s turn of bench_floor waiting in $1 (sleep or epoll): adds its
+# run time to the variable named by $2, its reads ("R B S") to the one
+# named by $3 and its user and system ticks ("U S") to the one named by $4,
 # and leaves the turn's nanoseconds in turn_ns.
 floor_turn() {
         # long enough for any start; stopped once measured
