@@ -142,6 +142,13 @@ static int read_group(struct bl_backend *b, const struct group *g, struct group_
         return r;
 }
 
+/* Whether 'v' is the unrestricted setting of a group the kernel would not
+ * clear (it has tasks): written, until the restore, as every CPU by number. */
+static bool cleared_by_number(const struct group *g, const struct group_value *v)
+{
+        return v->unrestricted && g->clear_refused;
+}
+
 /* Writes one group and reads it back. g->written says whether the group
  * may have changed (and so needs undoing), whatever the result. 'exact'
  * (the restore) tries to clear a group even where the kernel refused it
@@ -168,7 +175,7 @@ static int write_group(struct bl_backend *b, struct group *g, const struct group
                 if (r < 0)
                         return r;
                 r = -ENOSPC;
-                if (!(v->unrestricted && g->clear_refused && !exact)) {
+                if (exact || !cleared_by_number(g, v)) {
                         /* An empty write may not reach the kernel at all; a
                          * newline clears the setting as "echo > cpuset.cpus"
                          * does. */
@@ -216,7 +223,7 @@ static bool group_holds(const struct bl_backend *b, const struct group *g, bool 
 {
         if (value_same(&g->now, &g->want))
                 return true;
-        return !exact && g->want.unrestricted && g->clear_refused && !g->now.unrestricted &&
+        return !exact && cleared_by_number(g, &g->want) && !g->now.unrestricted &&
                cpumask_equal(&g->now.cpus, &b->all);
 }
 
@@ -289,17 +296,16 @@ static void describe(const struct bl_backend *b, bool want, char *detail, size_t
 
         for (unsigned i = 0; i < b->ngroups; i++) {
                 const struct group *g = &b->groups[i];
-                const struct group_value *v = want ? &g->want : &g->saved;
+                const bool by_number = cleared_by_number(g, want ? &g->want : &g->saved);
 
-                if (v->unrestricted && g->clear_refused)
+                if (by_number)
                         cpumask_format(&b->all, value, sizeof(value));
                 else
-                        value_describe(v, value, sizeof(value));
+                        value_describe(want ? &g->want : &g->saved, value, sizeof(value));
                 sysfs_append(detail, size, "%s%s %s%s", i ? ", " : "", g->path, value,
-                             g->gone                           ? " (gone)"
-                             : v->unrestricted && g->clear_refused ? " (by number: a group with tasks cannot "
-                                                                     "be cleared)"
-                                                                   : "");
+                             g->gone     ? " (gone)"
+                             : by_number ? " (by number: a group with tasks cannot be cleared)"
+                                         : "");
         }
         sysfs_append(detail, size, " (%s)", cpuset_manager_to_string(b->manager));
 }

@@ -107,8 +107,9 @@ void settle_applied(struct bl_settle *s, bl_usec_t now)
         if (s->phase != BL_SETTLE_SWITCHING)
                 return;
         bound = took * BL_SETTLE_BOUND_PER_SWITCH;
-        floor = took * BL_SETTLE_FLOOR_PER_SWITCH < s->min_bound ? took * BL_SETTLE_FLOOR_PER_SWITCH
-                                                                 : s->min_bound;
+        floor = took * BL_SETTLE_FLOOR_PER_SWITCH;
+        if (floor > s->min_bound)
+                floor = s->min_bound;
         if (bound < floor)
                 bound = floor;
         if (bound > BL_SETTLE_MAX_BOUND_USEC)

@@ -25,6 +25,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "common/duration.h"
+
 #define FLOOR_MAX_CPUS 1024
 #define FLOOR_FIELDS 8          /* user nice system idle iowait irq softirq steal */
 
@@ -125,14 +127,14 @@ static int epoll_wait_tick(int epfd, int tfd)
 
 static int epoll_timer_open(unsigned long interval_us, int *ret_epfd, int *ret_tfd)
 {
-        struct itimerspec its = {
-                .it_interval = { (time_t)(interval_us / 1000000), (long)(interval_us % 1000000) * 1000 },
+        const struct itimerspec its = {
+                .it_interval = duration_timespec(interval_us),
+                .it_value = duration_timespec(interval_us),
         };
         struct epoll_event ev = { .events = EPOLLIN };
         int epfd = epoll_create1(EPOLL_CLOEXEC);
         int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 
-        its.it_value = its.it_interval;
         if (epfd < 0 || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) < 0 ||
             epoll_ctl(epfd, EPOLL_CTL_ADD, tfd, &ev) < 0) {
                 int r = -errno;

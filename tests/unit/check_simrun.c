@@ -548,7 +548,7 @@ START_TEST(switch_aftermath_is_cut_as_in_the_daemon)
         ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
         ck_assert_uint_eq(r.switches, 1);
         ck_assert_uint_ge(probe_calls, 15);
-        /* the decision at 2 ms, before the switch: little half busy */
+        /* the decision at 2 ms, before the switch: little 0.512 busy */
         ck_assert_uint_eq(probe_now[0], 2000);
         ck_assert_double_eq_tol(probe_seen[0].cpu[0].busy, 0.512, 1e-6);
         ck_assert_double_eq_tol(probe_seen[0].s.pressure, 0.0, 1e-9);
