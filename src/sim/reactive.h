@@ -24,3 +24,18 @@ int reactive_sequence(const struct sim_levels *lv, const unsigned char *oracle_s
  * trace with steps, what sim_run_sequence() refuses) or -ENOMEM. */
 int reactive_oracle_run(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
                         const unsigned char *oracle_seq, bl_usec_t interval_us, struct sim_result *r);
+
+/* out[s] (t->nsteps) = the oracle's levels 'oracle_seq' with each move up
+ * put off to the first step whose arrivals show that the level it leaves is
+ * not enough (definition in reactive.c). Returns 0, -EINVAL (a level out of
+ * range) or -ENOMEM. */
+int load_timed_sequence(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                        const unsigned char *oracle_seq, unsigned char *out);
+
+/* The load-reactive oracle: the reactive oracle of load_timed_sequence(),
+ * what a policy that can only react to load it has seen could at best do.
+ * Scored and reported as reactive_oracle_run(), r->policy
+ * "load-reactive-oracle". Returns 0, -EINVAL (as there, or a level out of
+ * range) or -ENOMEM. */
+int load_reactive_oracle_run(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                             const unsigned char *oracle_seq, bl_usec_t interval_us, struct sim_result *r);

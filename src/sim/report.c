@@ -255,6 +255,14 @@ void report_run_json(FILE *f, const struct sim_report *rep)
                 json_ulong(f, in, "reactive_oracle_switches", r->switches);
                 json_eta_key(f, in, "reactive_oracle_eta", rep, r->energy_uj);
         }
+        if (rep->load_reactive) {
+                const struct sim_result *r = rep->load_reactive;
+
+                json_double(f, in, "load_reactive_oracle_energy_uj", 3, r->energy_uj);
+                json_double(f, in, "load_reactive_oracle_late_work_ratio", -1, r->late_work_ratio);
+                json_ulong(f, in, "load_reactive_oracle_switches", r->switches);
+                json_eta_key(f, in, "load_reactive_oracle_eta", rep, r->energy_uj);
+        }
         if (rep->live)
                 json_live(f, in, rep);
         fputs("\n}\n", f);
@@ -267,6 +275,21 @@ static void text_switch_cost(FILE *f, int w, const struct sim_board *m)
                 "switch cost", m->switch_source, m->switch_latency_us, m->switch_latency_per_cpu_us,
                 m->switch_energy_uj, m->switch_energy_per_cpu_uj, m->stall_all ? "all" : "switched",
                 m->stall_busy ? "busy" : "idle");
+}
+
+/* One line for a reference run scored against the oracle. */
+static void print_reference(FILE *f, int w, const char *name, const struct sim_report *rep,
+                            const struct sim_result *r)
+{
+        double eta;
+
+        fprintf(f, "%-*s %.3f mJ, late_work_ratio %.6g, %lu switches, eta ", w, name, r->energy_uj / 1000.0,
+                r->late_work_ratio, r->switches);
+        if (sim_eta(rep->big.energy_uj, r->energy_uj, rep->oracle->energy_uj, &eta))
+                fprintf(f, "%.4f", eta);
+        else
+                fputs("n/a", f);
+        fprintf(f, " (sampling every %g ms)\n", (double)rep->reactive_interval_us / 1000.0);
 }
 
 void report_run_text(FILE *f, const struct sim_report *rep)
@@ -304,17 +327,10 @@ void report_run_text(FILE *f, const struct sim_report *rep)
                 fprintf(f, "%-*s %.4f\n", w, "eta", eta);
         else
                 fprintf(f, "%-*s n/a (always-big cannot be improved on)\n", w, "eta");
-        if (rep->reactive) {
-                const struct sim_result *r = rep->reactive;
-
-                fprintf(f, "%-*s %.3f mJ, late_work_ratio %.6g, %lu switches, eta ", w, "reactive_oracle",
-                        r->energy_uj / 1000.0, r->late_work_ratio, r->switches);
-                if (sim_eta(rep->big.energy_uj, r->energy_uj, rep->oracle->energy_uj, &eta))
-                        fprintf(f, "%.4f", eta);
-                else
-                        fputs("n/a", f);
-                fprintf(f, " (sampling every %g ms)\n", (double)rep->reactive_interval_us / 1000.0);
-        }
+        if (rep->reactive)
+                print_reference(f, w, "reactive_oracle", rep, rep->reactive);
+        if (rep->load_reactive)
+                print_reference(f, w, "load_reactive_oracle", rep, rep->load_reactive);
         if (rep->rtapp) {
                 fprintf(f, "%-*s %lu\n", w, "activations", p->qos.activations);
                 fprintf(f, "%-*s %lu\n", w, "misses", p->qos.misses);
@@ -387,12 +403,17 @@ static unsigned collect_rows(const struct sim_report *rep, struct row *rows)
                 rows[n].qos = NULL;
                 rows[n++].samples_per_s = samples_per_s(rep, rep->reactive);
         }
+        if (rep->load_reactive) {
+                rows[n] = row_of(rep->load_reactive);
+                rows[n].qos = NULL;
+                rows[n++].samples_per_s = samples_per_s(rep, rep->load_reactive);
+        }
         return n;
 }
 
 void report_compare_table(FILE *f, const struct sim_report *rep)
 {
-        struct row rows[SIM_REPORT_MAX_POLICIES + 4];
+        struct row rows[SIM_REPORT_MAX_POLICIES + 5];
         const unsigned n = collect_rows(rep, rows);
         int name_w = 6, level_w[BL_MAX_LEVELS];
 
@@ -455,6 +476,9 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
         if (rep->reactive)
                 fprintf(f, "reactive-oracle = the oracle's levels, taken at the first sample (every %g ms) "
                         "after it needed them (see blsim(1))\n", (double)rep->reactive_interval_us / 1000.0);
+        if (rep->load_reactive)
+                fputs("load-reactive-oracle = the same, but up only after the load has shown on the level it is on "
+                      "(see blsim(1))\n", f);
         if (rep->oracle->infeasible_steps > 0)
                 fprintf(f, "oracle: %zu steps could not be cleared on any cluster (see blsim(1))\n",
                         rep->oracle->infeasible_steps);
@@ -477,7 +501,7 @@ void report_compare_table(FILE *f, const struct sim_report *rep)
 
 void report_compare_json(FILE *f, const struct sim_report *rep)
 {
-        struct row rows[SIM_REPORT_MAX_POLICIES + 4];
+        struct row rows[SIM_REPORT_MAX_POLICIES + 5];
         const unsigned n = collect_rows(rep, rows);
         const char *in = "  ", *in2 = "      ";
 

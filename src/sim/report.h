@@ -27,6 +27,8 @@ struct sim_report {
         /* The reactive oracle (sim/reactive.h) at reactive_interval_us, on the
          * trace the oracle solves; NULL when not computed (blsim live). */
         const struct sim_result *reactive;
+        /* The load-reactive oracle at the same interval, with it or NULL. */
+        const struct sim_result *load_reactive;
         bl_usec_t reactive_interval_us;
         unsigned napprox;               /* rt-app: what the simulation approximates */
         const char *approx[8];

@@ -314,25 +314,38 @@ int scenario_open(struct scenario **ret, const struct options *o, enum bl_mode m
         return 0;
 }
 
-/* The reactive oracle at 'interval_us' (0: the configuration's sampling
- * interval), reported per class like the oracle; on the trace the oracle
- * solves (for rt-app, the always-little arrivals). */
-int scenario_run_reactive(struct scenario *sc, const struct bl_config *cfg, bl_usec_t interval_us)
+/* Per level of the mode -> per class, as the oracle is reported. */
+static void time_in_classes(const struct scenario *sc, struct sim_result *res)
 {
-        const bl_usec_t interval = interval_us ? interval_us :
-                                                 (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
-        struct sim_result *res = &sc->reactive;
         bl_usec_t time_in[SIM_MAX_LEVELS];
-        int r;
 
-        r = reactive_oracle_run(&sc->board, &sc->mode.levels, &sc->trace, sc->oracle.sequence, interval, res);
-        if (r < 0)
-                return cli_run_failed("reactive oracle", r);
         memcpy(time_in, res->time_in, sizeof(time_in));
         memset(res->time_in, 0, sizeof(res->time_in));
         for (unsigned l = 0; l < sc->mode.levels.nlevels; l++)
                 res->time_in[sc->mode.class_of[l]] += time_in[l];
-        sc->report.reactive = res;
+}
+
+/* The reactive and load-reactive oracles at 'interval_us' (0: the
+ * configuration's sampling interval), reported per class like the oracle;
+ * on the trace the oracle solves (for rt-app, the always-little arrivals). */
+int scenario_run_reactive(struct scenario *sc, const struct bl_config *cfg, bl_usec_t interval_us)
+{
+        const bl_usec_t interval = interval_us ? interval_us :
+                                                 (bl_usec_t)cfg->sample_interval_ms * BL_USEC_PER_MSEC;
+        int r;
+
+        r = reactive_oracle_run(&sc->board, &sc->mode.levels, &sc->trace, sc->oracle.sequence, interval,
+                                &sc->reactive);
+        if (r < 0)
+                return cli_run_failed("reactive oracle", r);
+        r = load_reactive_oracle_run(&sc->board, &sc->mode.levels, &sc->trace, sc->oracle.sequence, interval,
+                                     &sc->load_reactive);
+        if (r < 0)
+                return cli_run_failed("load-reactive oracle", r);
+        time_in_classes(sc, &sc->reactive);
+        time_in_classes(sc, &sc->load_reactive);
+        sc->report.reactive = &sc->reactive;
+        sc->report.load_reactive = &sc->load_reactive;
         sc->report.reactive_interval_us = interval;
         return 0;
 }

@@ -22,6 +22,7 @@ struct scenario {
         struct sim_workload *workload;
         struct sim_oracle oracle;       /* with its sequence, for the reactive oracle */
         struct sim_result reactive;
+        struct sim_result load_reactive;
         struct sim_report report;
 };
 

@@ -27,6 +27,15 @@
 #      divides by next to nothing and T5 judges instead);
 #   T5 where always-big is within 2 % of the oracle: energy <= 1.01 x the
 #      oracle's.
+# Two counts say how many misses no policy could avoid by the bounds blsim
+# has: "T1 below the oracle", T1 misses where always-big (one of those
+# dominating) uses over 0.5 % less energy than the oracle itself, which
+# starts where the default does: every policy that leaves no work late is
+# dominated there; "T2 beyond the load-reactive oracle too", T2 misses
+# where the default's late_work_ratio is also above max(0.01, the
+# load-reactive oracle's + 0.005) (blsim(1): the reactive oracle without
+# moving up before the load has shown), the ones the oracle's foresight of
+# load does not explain.
 # Every miss is listed under its table; a summary line per board, mode and
 # cost counts them (and, for generated traces, gives each family's worst eta
 # and late_work_ratio). --summary prints the summaries only. --modes picks the
@@ -110,15 +119,27 @@ judge() { # BOARD MODE COST
                         printf "| %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s |\n", name, set, e / 1e6,
                                fmt(late, "%.3g"), fmt(eta, "%.2f"), v["default_sw"], fmt(ro_eta, "%.2f"),
                                fmt(ro_late, "%.3g"), v["reactive-oracle_sw"], v["oracle_sw"]
+                lr_late = v["load-reactive-oracle_late"]
                 bound = late > 0.01 ? late : 0.01
+                t1 = 0; t1_by_big = 0
                 for (c = 1; c <= ncl; c++) {
                         p = classic[c]
-                        if ((p "_e") in v && v[p "_e"] < 0.995 * e && v[p "_late"] <= bound)
+                        if ((p "_e") in v && v[p "_e"] < 0.995 * e && v[p "_late"] <= bound) {
                                 miss("T1", sprintf("%s uses %.1f %% less energy at late %.3g (default %.3g)",
                                                    p, 100 * (1 - v[p "_e"] / e), v[p "_late"], late))
+                                t1 = 1
+                                if (p == "always-big" && big < 0.995 * oracle)
+                                        t1_by_big = 1
+                        }
                 }
-                if (late > (ro_late + 0.005 > 0.01 ? ro_late + 0.005 : 0.01))
-                        miss("T2", sprintf("late %.3g, reactive oracle %.3g", late, ro_late))
+                if (t1 && t1_by_big)
+                        t1_below_oracle++
+                if (late > (ro_late + 0.005 > 0.01 ? ro_late + 0.005 : 0.01)) {
+                        miss("T2", sprintf("late %.3g, reactive oracle %.3g, load-reactive oracle %.3g", late,
+                                           ro_late, lr_late))
+                        if (lr_late != "" && late > (lr_late + 0.005 > 0.01 ? lr_late + 0.005 : 0.01))
+                                t2_beyond_load++
+                }
                 if (ro_eta != "null" && ro_eta >= 0.95 && ro_late <= 0.01 && (eta == "null" || eta < 0.85))
                         miss("T3", sprintf("eta %s where the reactive oracle has %.2f at late %.3g",
                                            num(eta), ro_eta, ro_late))
@@ -147,8 +168,10 @@ judge() { # BOARD MODE COST
                 printf "%sSUMMARY %s %s cost %s start %s: %d traces, mean eta %s over %d; ",
                        summary_only ? "" : "\n", board, mode, cost, start, n,
                        n_eta ? sprintf("%.3f", mean) : "n/a", n_eta
-                printf "misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d\n", nmiss["T1"], nmiss["T2"],
+                printf "misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d; ", nmiss["T1"], nmiss["T2"],
                        nmiss["T3"], nmiss["T4"], nmiss["T5"], total
+                printf "T1 below the oracle %d, T2 beyond the load-reactive oracle too %d\n", t1_below_oracle,
+                       t2_beyond_load
                 for (f in fam)
                         printf "  family %s: %d traces, worst eta %s, worst late %.3g\n", f, fam[f],
                                num(worst_eta[f]), worst_late[f]

@@ -255,6 +255,171 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* The load-reactive oracle. Where the oracle moves up at the step the load
+ * rises (the burst above), it is the reactive oracle exactly. */
+START_TEST(test_load_reactive_equal_when_the_oracle_moves_with_the_load)
+{
+        unsigned char timed[NSTEPS];
+        struct sim_result r, lr;
+        struct sim_oracle o;
+
+        solve(&o);
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, o.sequence, timed), 0);
+        ck_assert_mem_eq(timed, o.sequence, NSTEPS);
+        ck_assert_int_eq(reactive_oracle_run(&board, &levels, &trace, o.sequence, 4000, &r), 0);
+        ck_assert_int_eq(load_reactive_oracle_run(&board, &levels, &trace, o.sequence, 4000, &lr), 0);
+        ck_assert_str_eq(lr.policy, "load-reactive-oracle");
+        ck_assert_double_eq(lr.late_work_ratio, r.late_work_ratio);
+        ck_assert_double_eq(lr.energy_uj, r.energy_uj);
+        ck_assert_uint_eq(lr.switches, r.switches);
+        oracle_free(&o);
+}
+END_TEST
+
+/* Nothing arrives before the burst, and the oracle's sequence moves up at
+ * step 4, two steps early (as one that pays a long stall before the load
+ * does): the move waits for step 6, where the load rises. Sampling every
+ * 4 ms the reactive oracle then goes up at 8 ms, the load-reactive one at 8
+ * ms as well here (6 and 4 fall in the same interval), and sampling every
+ * 2 ms at 6 ms against 8 ms. */
+START_TEST(test_load_reactive_waits_for_the_load)
+{
+        unsigned char oracle[NSTEPS], timed[NSTEPS], seq[NSTEPS];
+        struct sim_result r, lr;
+
+        for (unsigned s = 0; s < NSTEPS; s++) {
+                work[s] = s >= 6 && s <= 9 ? 800 : 0;
+                oracle[s] = s >= 4 && s <= 9;
+        }
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, oracle, timed), 0);
+        for (unsigned s = 0; s < NSTEPS; s++)
+                ck_assert_msg(timed[s] == (s >= 6 && s <= 9), "step %u: level %u", s, timed[s]);
+        ck_assert_int_eq(reactive_sequence(&levels, oracle, NSTEPS, 1000, 2000, seq), 0);
+        ck_assert_uint_eq(seq[6], 1);
+        ck_assert_int_eq(reactive_sequence(&levels, timed, NSTEPS, 1000, 2000, seq), 0);
+        ck_assert_uint_eq(seq[6], 0);
+        ck_assert_uint_eq(seq[8], 1);
+        /* Late: the reactive oracle is on big from step 6 (entered: 800 -
+         * 900, nothing left); the load-reactive one leaves 300 and 600 on
+         * LITTLE at steps 6 and 7, then 1400 - 900 = 500 and 300: 1700. */
+        ck_assert_int_eq(reactive_oracle_run(&board, &levels, &trace, oracle, 2000, &r), 0);
+        ck_assert_int_eq(load_reactive_oracle_run(&board, &levels, &trace, oracle, 2000, &lr), 0);
+        ck_assert_double_eq_tol(r.late_work_ratio, 0, 1e-12);
+        ck_assert_double_eq_tol(lr.late_work_ratio, 1700.0 / 3200.0, 1e-12);
+}
+END_TEST
+
+/* No rise since the level was taken, but the load shows all the same:
+ * 800 a step all along, the oracle's sequence down at step 2 and back up
+ * at 4. LITTLE leaves 300 of step 4's 800: the move stays at 4. With 100 a
+ * step, which LITTLE clears for less, it is not made at all. */
+START_TEST(test_load_reactive_backlog_shows)
+{
+        static const unsigned char oracle[NSTEPS] = { 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+        unsigned char timed[NSTEPS];
+
+        for (unsigned s = 0; s < NSTEPS; s++)
+                work[s] = 800;
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, oracle, timed), 0);
+        ck_assert_mem_eq(timed, oracle, NSTEPS);
+        for (unsigned s = 0; s < NSTEPS; s++)
+                work[s] = 100;
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, oracle, timed), 0);
+        for (unsigned s = 0; s < NSTEPS; s++)
+                ck_assert_msg(timed[s] == (s < 2), "step %u: level %u", s, timed[s]);
+}
+END_TEST
+
+/* Or the energy model shows it: on a board whose LITTLE core draws 500 mW
+ * busy and big 100 mW, 400 a step costs 800 us x 500 + 4000 + 5000 =
+ * 409000 nJ on LITTLE and 400 us x 100 + 40000 + 2000 = 82000 on big, so
+ * the move up at step 4 stays where the oracle made it. */
+START_TEST(test_load_reactive_energy_shows)
+{
+        static const char costly_text[] =
+                "[board]\nname = costly\nreference_capacity = 1024\nswitch_latency_us = 100\n"
+                "switch_energy_uj = 50\n"
+                "[cluster.little]\ncpus = 1\norder = 0\noff_mw = 2\nopp = 100 512 500 4\n"
+                "[cluster.big]\ncpus = 1\norder = 1\noff_mw = 5\nopp = 1000 1024 100 40\n";
+        static const unsigned char oracle[NSTEPS] = { 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+        unsigned char timed[NSTEPS];
+        struct sim_board cb;
+        struct sim_levels cl;
+        struct bl_diag diag;
+
+        diag_init(&diag);
+        ck_assert_int_eq(board_parse(&cb, "costly.ini", costly_text, strlen(costly_text), &diag), 0);
+        ck_assert_int_eq(sim_levels_build(&cl, &cb, BL_MODE_CLUSTER, &diag), 0);
+        for (unsigned s = 0; s < NSTEPS; s++)
+                work[s] = 400;
+        ck_assert_int_eq(load_timed_sequence(&cb, &cl, &trace, oracle, timed), 0);
+        ck_assert_mem_eq(timed, oracle, NSTEPS);
+        /* On the first board LITTLE is the cheaper at 400: not made. */
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, oracle, timed), 0);
+        ck_assert_uint_eq(timed[4], 0);
+}
+END_TEST
+
+/* Pair mode: a move that only adds pairs on big waits like a move up
+ * (1 -> 3 adds pair 1, with nothing new arriving and the two levels costing
+ * the same idle); one that also takes a pair off (3 is never reached, so
+ * 1 -> 2: pair 0 off, pair 1 on) is left where the oracle made it. In
+ * cluster mode, on three clusters, 1 -> 2 is a move up like any other. */
+START_TEST(test_load_reactive_pair_mode)
+{
+        static const char pairs_text[] =
+                "[board]\nname = pairs\nreference_capacity = 1024\nswitch_latency_us = 0\n"
+                "switch_energy_uj = 0\n"
+                "[cluster.little]\ncpus = 2\norder = 0\noff_mw = 0\nopp = 100 512 10 0\n"
+                "[cluster.big]\ncpus = 2\norder = 1\noff_mw = 0\nopp = 1000 1024 400 40\n";
+        static const char three_text[] =
+                "[board]\nname = three\nreference_capacity = 1024\nswitch_latency_us = 0\n"
+                "switch_energy_uj = 0\n"
+                "[cluster.little]\ncpus = 2\norder = 0\noff_mw = 0\nopp = 100 512 10 0\n"
+                "[cluster.big]\ncpus = 2\norder = 1\noff_mw = 0\nopp = 1000 768 400 40\n"
+                "[cluster.huge]\ncpus = 2\norder = 2\noff_mw = 0\nopp = 1000 1024 800 80\n";
+        static const unsigned char oracle[6] = { 1, 1, 3, 3, 2, 2 };
+        static const unsigned char cluster_oracle[6] = { 1, 1, 2, 2, 0, 0 };
+        float arrivals[12] = { 100, 0 };        /* a rise at step 0, then nothing new */
+        struct sim_trace two = { .step_us = 1000, .nlanes = 2, .nsteps = 6, .work = arrivals };
+        unsigned char timed[6];
+        struct sim_board b;
+        struct sim_levels l;
+        struct bl_diag diag;
+
+        diag_init(&diag);
+        ck_assert_int_eq(board_parse(&b, "pairs.ini", pairs_text, strlen(pairs_text), &diag), 0);
+        ck_assert_int_eq(sim_levels_build(&l, &b, BL_MODE_PAIR, &diag), 0);
+        ck_assert_int_eq(load_timed_sequence(&b, &l, &two, oracle, timed), 0);
+        ck_assert_uint_eq(timed[0], 1);         /* after the rise */
+        ck_assert_uint_eq(timed[2], 1);
+        ck_assert_uint_eq(timed[3], 1);
+        ck_assert_uint_eq(timed[4], 2);
+        ck_assert_uint_eq(timed[5], 2);
+
+        ck_assert_int_eq(board_parse(&b, "three.ini", three_text, strlen(three_text), &diag), 0);
+        ck_assert_int_eq(sim_levels_build(&l, &b, BL_MODE_CLUSTER, &diag), 0);
+        ck_assert_int_eq(load_timed_sequence(&b, &l, &two, cluster_oracle, timed), 0);
+        ck_assert_uint_eq(timed[0], 1);
+        ck_assert_uint_eq(timed[2], 1);         /* huge costs more idle than big: not shown */
+        ck_assert_uint_eq(timed[3], 1);
+        ck_assert_uint_eq(timed[4], 0);         /* down where the oracle went */
+}
+END_TEST
+
+START_TEST(test_load_reactive_refused)
+{
+        static const unsigned char oracle[NSTEPS] = { 0, 2 };
+        unsigned char timed[NSTEPS];
+        struct sim_result r;
+
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, oracle, timed), -EINVAL);
+        ck_assert_int_eq(load_reactive_oracle_run(&board, &levels, &trace, oracle, 1000, &r), -EINVAL);
+        ck_assert_int_eq(load_reactive_oracle_run(&board, &levels, &trace, NULL, 1000, &r), -EINVAL);
+        ck_assert_int_eq(load_reactive_oracle_run(&board, &levels, &trace, timed, 0, &r), -EINVAL);
+}
+END_TEST
+
 static Suite *reactive_suite(void)
 {
         Suite *s = suite_create("reactive");
@@ -269,6 +434,12 @@ static Suite *reactive_suite(void)
         tcase_add_test(tc, test_steps_longer_than_interval);
         tcase_add_test(tc, test_pair_mode_union);
         tcase_add_test(tc, test_refused);
+        tcase_add_test(tc, test_load_reactive_equal_when_the_oracle_moves_with_the_load);
+        tcase_add_test(tc, test_load_reactive_waits_for_the_load);
+        tcase_add_test(tc, test_load_reactive_backlog_shows);
+        tcase_add_test(tc, test_load_reactive_energy_shows);
+        tcase_add_test(tc, test_load_reactive_pair_mode);
+        tcase_add_test(tc, test_load_reactive_refused);
         suite_add_tcase(s, tc);
         return s;
 }

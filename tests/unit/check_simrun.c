@@ -1145,9 +1145,10 @@ START_TEST(cli_suite_on_both_boards)
                 assert_json_object(o.out, &j);
                 ck_assert(json_has_key(&j, "rows"));
                 ck_assert(json_has_key(&j, "oracle_energy_uj"));
-                /* 2 fixed + 10 presets + the oracle + the reactive oracle */
-                ck_assert_uint_eq(count(o.out, "\"policy\": "), 14);
+                /* 2 fixed + 10 presets + the oracle + the reactive and load-reactive oracles */
+                ck_assert_uint_eq(count(o.out, "\"policy\": "), 15);
                 ck_assert_uint_eq(count(o.out, "\"policy\": \"reactive-oracle\""), 1);
+                ck_assert_uint_eq(count(o.out, "\"policy\": \"load-reactive-oracle\""), 1);
                 blsim_out_free(&o);
                 free(names[i]);
         }
