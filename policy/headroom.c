@@ -25,6 +25,13 @@
  *    time it saturates LITTLE it is already late. 0 turns this off. The
  *    quiet must have been seen on the CPUs of the sample (the same top
  *    capacity): a light load is quiet on big and load on LITTLE.
+ *    An onset is judged when the quiet comes back: if nothing before it
+ *    saturated the CPUs or needed more than HEADROOM_FIT_MARGIN of the
+ *    smallest ones' top, it led to nothing, and onsets count no more until
+ *    the next saturation. Periodic work that starts after quiet and fits
+ *    LITTLE (an audio decoder's refill every 40-100 ms between the mixer's
+ *    light ticks) would otherwise take the machine up and back at every
+ *    start.
  * 3. Bursts. A sample that is neither saturated, quiet nor steady (busiest
  *    CPU at least steady_busy_pct busy) comes from work that runs in bursts:
  *    the kernel raises the frequency for each and lowers it after, and busy x
@@ -147,6 +154,8 @@ struct headroom_state {
         bl_usec_t since_saturated;      /* up to HEADROOM_GAP_CAP_US */
         bl_usec_t gap[HEADROOM_GAPS];   /* between saturations, the latest last */
         unsigned ngaps;
+        bool onset_open;                /* an onset not yet judged */
+        bool onset_false;               /* one led to nothing since the last saturation */
 };
 
 static const struct bl_policy_param headroom_params[] = {
@@ -429,6 +438,19 @@ static double carried_below(struct headroom_state *h, bool saturated, bool stall
         return window_mean(h);
 }
 
+/* Whether the last onset was the start of more: a saturation, or a load
+ * the smallest CPUs could not carry, before the quiet came back. */
+static void judge_onset(struct headroom_state *h, bool saturated, double peak)
+{
+        if (saturated || (h->onset_open && peak > HEADROOM_FIT_MARGIN * h->smallest_top)) {
+                h->onset_open = false;
+                h->onset_false = false;
+        } else if (h->onset_open && h->quiet >= h->quiet_for) {
+                h->onset_open = false;
+                h->onset_false = true;
+        }
+}
+
 static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
         struct headroom_state *h = state;
@@ -478,8 +500,11 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 h->quiet = 0;
                 h->quiet_top = top;
         }
-        if (h->onset > 0 && h->quiet >= h->quiet_for && peak > h->onset * top)
+        judge_onset(h, saturated, peak);
+        if (h->onset > 0 && !h->onset_false && h->quiet >= h->quiet_for && peak > h->onset * top) {
+                h->onset_open = !saturated;
                 saturated = true;
+        }
         h->quiet = busiest < h->quiet_busy && !saturated ?
                    count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
         h->loaded = busiest >= HEADROOM_LOADED_BUSY && !saturated ?
@@ -525,6 +550,8 @@ static void headroom_reset(void *state)
         h->ngaps = 0;
         h->stall_us = 0.0;
         h->stall_known = false;
+        h->onset_open = false;
+        h->onset_false = false;
 }
 
 const struct bl_heuristic_ops heuristic_headroom = {

@@ -1166,6 +1166,56 @@ START_TEST(test_headroom_onset_needs_quiet_on_the_same_cpus)
 }
 END_TEST
 
+/* An onset that led to nothing (the quiet came back, and nothing LITTLE
+ * could not carry or saturated it before) turns onsets off until the next
+ * saturation: an audio decoder's refill after the mixer's quiet ticks, taken
+ * for the start of more, took the machine up and back every 40-100 ms. One
+ * that led to more (a load over 97 % of LITTLE's top once on big) keeps them. */
+static double quiet_then(struct run *r, struct cluster_sample *c, double busy)
+{
+        for (unsigned i = 0; i < 3; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        return run_feed(r, cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+}
+
+START_TEST(test_headroom_onset_that_led_to_nothing)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), LITTLE_OVER, TOL);
+        /* On big the refill reads 10 % of 1024 (102, which LITTLE carries), then quiet. */
+        feed_big(&r, &c, 0.1, BIG_TOP);
+        for (unsigned i = 0; i < 3; i++)
+                feed_big(&r, &c, 0.0, BIG_TOP);
+        /* The next start after quiet is measured, not taken for a saturation. */
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), 0.3 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), 0.3 * LITTLE_TOP, 1e-3);
+
+        /* A saturation turns them on again, */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10 * MS),
+                                LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), LITTLE_OVER, TOL);
+        /* and an onset followed by a load LITTLE could not carry (50 % of 1024
+         * on big) was the start of more: the next one counts too. */
+        feed_big(&r, &c, 0.5, BIG_TOP);
+        for (unsigned i = 0; i < 3; i++)
+                feed_big(&r, &c, 0.0, BIG_TOP);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), LITTLE_OVER, TOL);
+
+        /* reset() forgets what was learned. */
+        feed_big(&r, &c, 0.1, BIG_TOP);
+        for (unsigned i = 0; i < 3; i++)
+                feed_big(&r, &c, 0.0, BIG_TOP);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), 0.3 * LITTLE_TOP, 1e-3);
+        r.ops->reset(r.state);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), LITTLE_OVER, TOL);
+}
+END_TEST
+
 START_TEST(test_headroom_reset)
 {
         struct run r;
@@ -1465,6 +1515,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_half_life);
         tcase_add_test(headroom, test_headroom_onset);
         tcase_add_test(headroom, test_headroom_onset_needs_quiet_on_the_same_cpus);
+        tcase_add_test(headroom, test_headroom_onset_that_led_to_nothing);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);
