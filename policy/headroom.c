@@ -24,7 +24,10 @@
  *    (a touch, a page load, a sync) is usually the start of more, and by the
  *    time it saturates LITTLE it is already late. 0 turns this off. The
  *    quiet must have been seen on the CPUs of the sample (the same top
- *    capacity): a light load is quiet on big and load on LITTLE.
+ *    capacity): a light load is quiet on big and load on LITTLE. A load
+ *    that starts late in a sample shows there as a few percent busy, and
+ *    that sample ends the quiet: the one after it, the first the load
+ *    fills, may still be the onset (only that one).
  *    An onset is judged when the quiet comes back: if nothing before it
  *    saturated the CPUs or needed more than HEADROOM_FIT_MARGIN of the
  *    smallest ones' top, it led to nothing, and onsets count no more until
@@ -156,6 +159,7 @@ struct headroom_state {
         unsigned ngaps;
         bool onset_open;                /* an onset not yet judged */
         bool onset_false;               /* one led to nothing since the last saturation */
+        bool starting;                  /* the last sample ended a quiet spell below onset_pct */
 };
 
 static const struct bl_policy_param headroom_params[] = {
@@ -499,11 +503,19 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         if (top != h->quiet_top) {
                 h->quiet = 0;
                 h->quiet_top = top;
+                h->starting = false;
         }
         judge_onset(h, saturated, peak);
-        if (h->onset > 0 && !h->onset_false && h->quiet >= h->quiet_for && peak > h->onset * top) {
-                h->onset_open = !saturated;
-                saturated = true;
+        {
+                const bool was_quiet = h->quiet >= h->quiet_for;
+                bool fired = false;
+
+                if (h->onset > 0 && !h->onset_false && (was_quiet || h->starting) && peak > h->onset * top) {
+                        h->onset_open = !saturated;
+                        saturated = true;
+                        fired = true;
+                }
+                h->starting = was_quiet && !fired && busiest >= h->quiet_busy;
         }
         h->quiet = busiest < h->quiet_busy && !saturated ?
                    count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
@@ -552,6 +564,7 @@ static void headroom_reset(void *state)
         h->stall_known = false;
         h->onset_open = false;
         h->onset_false = false;
+        h->starting = false;
 }
 
 const struct bl_heuristic_ops heuristic_headroom = {
