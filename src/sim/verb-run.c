@@ -66,13 +66,16 @@ enum {
         ROW_BIG,
         ROW_ORACLE,
         ROW_REACTIVE,
+        ROW_LOAD_REACTIVE,
 };
 
 /* A row of the comparison by its name: an index of compare_presets (whose
  * last is "config" with --config) or ROW_*; -1 for none. */
 static int compare_row(const char *name, size_t len, bool custom)
 {
-        static const char *const others[] = { "always-little", "always-big", "oracle", "reactive-oracle" };
+        static const char *const others[] = {
+                "always-little", "always-big", "oracle", "reactive-oracle", "load-reactive-oracle",
+        };
         const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
 
         for (unsigned i = 0; i < n; i++) {
@@ -109,8 +112,9 @@ static int parse_plot_policies(struct compare_plot *cp, const char *list, bool c
                 row = compare_row(p, len, custom);
                 if (row < 0) {
                         fprintf(stderr, "blsim compare: --policies: \"%.*s\" is no row of the comparison "
-                                        "(always-little, always-big, %s, oracle, reactive-oracle, or a preset "
-                                        "of blsim list that compare runs)\n", (int)len, p,
+                                        "(always-little, always-big, %s, oracle, reactive-oracle, "
+                                        "load-reactive-oracle, or a preset of blsim list that compare runs)\n",
+                                (int)len, p,
                                 custom ? "config" : "default");
                         return EXIT_USAGE;
                 }
@@ -128,12 +132,12 @@ static int parse_plot_policies(struct compare_plot *cp, const char *list, bool c
 }
 
 /* A row no engine runs, replayed with its timeline: a fixed level on the
- * workload, or the oracle's levels (or the reactive oracle's, taken from
- * them) on the trace the oracle solved. */
+ * workload, or the oracle's levels (or the reactive or load-reactive
+ * oracle's, taken from them) on the trace the oracle solved. */
 static int plot_levels_run(struct scenario *sc, int row, struct sim_timeline *tl)
 {
         const struct sim_levels *lv = &sc->mode.levels;
-        _cleanup_free_ unsigned char *seq = NULL;
+        _cleanup_free_ unsigned char *seq = NULL, *timed = NULL;
         struct sim_workload *w = NULL;
         struct sim_result res;
         int r;
@@ -142,10 +146,17 @@ static int plot_levels_run(struct scenario *sc, int row, struct sim_timeline *tl
                 r = sim_run_levels_timeline(&sc->board, lv, sc->workload, row == ROW_LITTLE ? 0 : lv->nlevels - 1,
                                             NULL, 0, &res, tl);
         } else {
+                const unsigned char *levels = sc->oracle.sequence;
+
                 r = workload_from_trace(&w, "oracle", &sc->trace);
-                if (r == 0 && row == ROW_REACTIVE) {
+                if (r == 0 && row == ROW_LOAD_REACTIVE) {
+                        timed = malloc(sc->trace.nsteps ? sc->trace.nsteps : 1);
+                        r = timed ? load_timed_sequence(&sc->board, lv, &sc->trace, levels, timed) : -ENOMEM;
+                        levels = timed;
+                }
+                if (r == 0 && (row == ROW_REACTIVE || row == ROW_LOAD_REACTIVE)) {
                         seq = malloc(sc->trace.nsteps ? sc->trace.nsteps : 1);
-                        r = seq ? reactive_sequence(lv, sc->oracle.sequence, sc->trace.nsteps, sc->trace.step_us,
+                        r = seq ? reactive_sequence(lv, levels, sc->trace.nsteps, sc->trace.step_us,
                                                     sc->report.reactive_interval_us, seq) : -ENOMEM;
                 }
                 if (r == 0)
@@ -186,7 +197,8 @@ static int compare_plot(struct scenario *sc, const struct options *o, const stru
                         return cli_run_failed("plot", r);
                 cp->line[i] = (struct sim_plot_line){
                         row == ROW_LITTLE ? "always-little" : row == ROW_BIG ? "always-big" :
-                        row == ROW_ORACLE ? "oracle" : "reactive-oracle",
+                        row == ROW_ORACLE ? "oracle" : row == ROW_REACTIVE ? "reactive-oracle" :
+                        "load-reactive-oracle",
                         &cp->run[i], false,
                 };
         }

@@ -96,7 +96,7 @@ check "blsim live ... -- COMMAND" "switchctl" "blsim live -b tc2 -w ramp -- swit
 check "blsim tune --o<TAB>" "--out" "blsim tune --o"
 check "blsim compare --mode <TAB>" "cluster mp pair" "blsim compare --mode "
 check "blsim compare --policies <TAB>: presets, config and the oracles" \
-        "config default ondemand oracle reactive-oracle" "blsim compare --policies "
+        "config default load-reactive-oracle ondemand oracle reactive-oracle" "blsim compare --policies "
 check "blsim tune --f<TAB>" "--force" "blsim tune --f"
 check "blsim compare --policies a,o<TAB>: the next name" "ondemand oracle" "blsim compare --policies default,o"
 exit $failed
