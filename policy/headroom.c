@@ -455,6 +455,22 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
         }
 }
 
+/* Rule 2: whether this sample is an onset (one not already saturated is
+ * then judged by judge_onset()), and whether it ended a quiet spell below
+ * onset_pct, so that the next one may still be. */
+static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest)
+{
+        const bool was_quiet = h->quiet >= h->quiet_for;
+
+        if (h->onset > 0 && !h->onset_false && (was_quiet || h->starting) && peak > h->onset * top) {
+                h->onset_open = !saturated;
+                h->starting = false;
+                return true;
+        }
+        h->starting = was_quiet && busiest >= h->quiet_busy;
+        return false;
+}
+
 static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
         struct headroom_state *h = state;
@@ -506,17 +522,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 h->starting = false;
         }
         judge_onset(h, saturated, peak);
-        {
-                const bool was_quiet = h->quiet >= h->quiet_for;
-                bool fired = false;
-
-                if (h->onset > 0 && !h->onset_false && (was_quiet || h->starting) && peak > h->onset * top) {
-                        h->onset_open = !saturated;
-                        saturated = true;
-                        fired = true;
-                }
-                h->starting = was_quiet && !fired && busiest >= h->quiet_busy;
-        }
+        if (is_onset(h, saturated, peak, top, busiest))
+                saturated = true;
         h->quiet = busiest < h->quiet_busy && !saturated ?
                    count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
         h->loaded = busiest >= HEADROOM_LOADED_BUSY && !saturated ?

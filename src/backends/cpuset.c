@@ -296,12 +296,13 @@ static void describe(const struct bl_backend *b, bool want, char *detail, size_t
 
         for (unsigned i = 0; i < b->ngroups; i++) {
                 const struct group *g = &b->groups[i];
-                const bool by_number = cleared_by_number(g, want ? &g->want : &g->saved);
+                const struct group_value *v = want ? &g->want : &g->saved;
+                const bool by_number = cleared_by_number(g, v);
 
                 if (by_number)
                         cpumask_format(&b->all, value, sizeof(value));
                 else
-                        value_describe(want ? &g->want : &g->saved, value, sizeof(value));
+                        value_describe(v, value, sizeof(value));
                 sysfs_append(detail, size, "%s%s %s%s", i ? ", " : "", g->path, value,
                              g->gone     ? " (gone)"
                              : by_number ? " (by number: a group with tasks cannot be cleared)"

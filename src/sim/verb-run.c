@@ -69,13 +69,15 @@ enum {
         ROW_LOAD_REACTIVE,
 };
 
+/* Their names, ROW_LITTLE first. */
+static const char *const other_rows[] = {
+        "always-little", "always-big", "oracle", "reactive-oracle", "load-reactive-oracle",
+};
+
 /* A row of the comparison by its name: an index of compare_presets (whose
  * last is "config" with --config) or ROW_*; -1 for none. */
 static int compare_row(const char *name, size_t len, bool custom)
 {
-        static const char *const others[] = {
-                "always-little", "always-big", "oracle", "reactive-oracle", "load-reactive-oracle",
-        };
         const unsigned n = sizeof(compare_presets) / sizeof(compare_presets[0]);
 
         for (unsigned i = 0; i < n; i++) {
@@ -84,8 +86,8 @@ static int compare_row(const char *name, size_t len, bool custom)
                 if (strlen(row) == len && strncmp(row, name, len) == 0)
                         return (int)i;
         }
-        for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++)
-                if (strlen(others[i]) == len && strncmp(others[i], name, len) == 0)
+        for (unsigned i = 0; i < sizeof(other_rows) / sizeof(other_rows[0]); i++)
+                if (strlen(other_rows[i]) == len && strncmp(other_rows[i], name, len) == 0)
                         return ROW_LITTLE + (int)i;
         return -1;
 }
@@ -195,12 +197,7 @@ static int compare_plot(struct scenario *sc, const struct options *o, const stru
                 r = plot_levels_run(sc, row, &cp->run[i]);
                 if (r < 0)
                         return cli_run_failed("plot", r);
-                cp->line[i] = (struct sim_plot_line){
-                        row == ROW_LITTLE ? "always-little" : row == ROW_BIG ? "always-big" :
-                        row == ROW_ORACLE ? "oracle" : row == ROW_REACTIVE ? "reactive-oracle" :
-                        "load-reactive-oracle",
-                        &cp->run[i], false,
-                };
+                cp->line[i] = (struct sim_plot_line){ other_rows[row - ROW_LITTLE], &cp->run[i], false };
         }
         return cli_plot(o, rep, cp->line, cp->n);
 }
