@@ -31,6 +31,12 @@
  * weighing as this many periods, once it has at least CYCLE_PRIOR_MIN. */
 #define CYCLE_PRIOR_PERIODS 4
 #define CYCLE_PRIOR_MIN 32
+/* An interval this busy in at least this many periods that began in it,
+ * after this long without a busy tick, outdates the history
+ * (history_outdated()). */
+#define ONSET_QUIET_US 50000
+#define ONSET_BUSY 0.6
+#define ONSET_PERIODS 2
 
 static void close_states(struct cpuidle_cpu *c)
 {
@@ -323,7 +329,10 @@ static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy,
          * fell between the last read of /proc/stat and of cpuidle (its
          * period counted then, its busy tick now). The two look alike for
          * one interval: a second in a row without a period ending is not
-         * a skew. */
+         * a skew. (Nor does an interval without an idle tick tell them
+         * apart: a real kernel charges busy time a whole scheduler tick at
+         * a time, 4 ms for a wake of microseconds, and the idle count then
+         * need not move in 10 ms.) */
         if (e->idle && (stat_busy == 0 || !e->doubt)) {
                 e->doubt = stat_busy > 0;
                 e->span_us += interval_us;
@@ -343,14 +352,72 @@ static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy,
         return 1.0f;
 }
 
+/* The history restarted from one interval's own residency: the periods
+ * before belong to another rhythm. The silence of /proc/stat's busy count
+ * before it (quiet_us) says nothing of the interval either. */
+static void restart_cycle(struct cpuidle_estimate *e, uint64_t interval_us, uint64_t own_idle_us,
+                          uint64_t own_periods)
+{
+        e->cycle_us = e->cycle_idle_us = e->cycle_periods = 0;
+        add_to_cycle(e, (double)interval_us, (double)(own_idle_us < interval_us ? own_idle_us : interval_us),
+                     own_periods);
+        e->span_us = 0;
+        e->doubt = false;
+        if (e->quiet_us > interval_us)
+                e->quiet_us = interval_us;
+}
+
+/* /proc/stat's busy count moves on every tick's worth of busy time: with
+ * 'stat_busy' moves, the CPU was busy less than one more tick's worth. */
+static bool ticks_allow(uint64_t busy_us, uint64_t stat_busy)
+{
+        return busy_us <= (stat_busy + 1) * USEC_PER_TICK;
+}
+
+/* Whether the history is of a CPU this interval no longer is: in the
+ * interval that ended ONSET_QUIET_US without a busy tick or the next
+ * ('after_quiet'), a busy tick, and the interval ONSET_BUSY busy in periods
+ * that began in it (at least ONSET_PERIODS beyond the first to end, which
+ * may have begun before it): a load with short sleeps woke it. The history,
+ * of the quiet CPU's long periods, would average the interval into them for
+ * a dozen periods' worth of reads (a CPU at 80 % read 5 %, 12 %, 23 % after
+ * 300 ms idle); the interval's own residency, the span of the period open
+ * at the last read taken off, is the better account of it, where
+ * /proc/stat's busy ticks allow its busy time. The next interval too: the
+ * one a load starts in may hold too little of it, and the first read of a
+ * CPU left unread while quiet (cpuidle_busy_woken()) cannot tell its
+ * periods from the span's. Fewer periods say too little: the idle period
+ * in progress at the read is not counted, and on a real kernel a quiet
+ * CPU's wakes come in bursts and its busy ticks at random (the scheduler
+ * tick charges 4 ms to a wake of microseconds). */
+static bool history_outdated(const struct cpuidle_estimate *e, uint64_t idle_us, uint64_t periods,
+                             uint64_t interval_us, uint64_t stat_busy, bool after_quiet,
+                             uint64_t *own_idle_us, uint64_t *own_periods)
+{
+        uint64_t own_idle = idle_us > e->span_us ? idle_us - e->span_us : 0;
+
+        if (own_idle > interval_us)
+                own_idle = interval_us;
+        if (periods < ONSET_PERIODS + 1 || !after_quiet || stat_busy == 0 ||
+            (double)own_idle > (1.0 - ONSET_BUSY) * (double)interval_us ||
+            !ticks_allow(interval_us - own_idle, stat_busy))
+                return false;
+        *own_idle_us = own_idle;
+        *own_periods = periods - 1;
+        return true;
+}
+
 float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
                    uint64_t stat_idle, struct cpuidle_estimate *e)
 {
-        uint64_t ticks = stat_busy + stat_idle;
+        uint64_t ticks = stat_busy + stat_idle, own_idle, own_periods;
+        bool ends_quiet = stat_busy > 0 && e->quiet_us >= ONSET_QUIET_US, after_quiet;
         double span, busy;
 
         if (interval_us == 0)
                 return 0.0f;
+        after_quiet = ends_quiet || e->quiet_ended;
+        e->quiet_ended = ends_quiet;
         e->quiet_us = stat_busy == 0 ? e->quiet_us + interval_us : 0;
         /* Time without its count: the period ended between the reads of
          * usage and time (read_total()). */
@@ -359,10 +426,16 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
         if (periods == 0)
                 return busy_without_ended_period(interval_us, stat_busy, stat_idle, e);
 
-        span = (double)e->span_us + (double)interval_us;
-        e->span_us = 0;
-        e->doubt = false;
-        add_to_cycle(e, span, (double)idle_us, periods);
+        if (history_outdated(e, idle_us, periods, interval_us, stat_busy, after_quiet, &own_idle,
+                             &own_periods)) {
+                restart_cycle(e, interval_us, own_idle, own_periods);
+                e->quiet_ended = false;
+        } else {
+                span = (double)e->span_us + (double)interval_us;
+                e->span_us = 0;
+                e->doubt = false;
+                add_to_cycle(e, span, (double)idle_us, periods);
+        }
         busy = e->cycle_idle_us >= e->cycle_us ? 0.0 : 1.0 - e->cycle_idle_us / e->cycle_us;
         /* /proc/stat's busy count moves on every USER_HZ tick of busy
          * time: without a move for quiet_us, less than a tick was busy in

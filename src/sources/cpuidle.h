@@ -31,6 +31,7 @@ struct cpuidle_estimate {
         bool idle;              /* believed in an idle period at the last read */
         bool doubt;             /* a busy tick came while believed idle (see cpuidle_busy()) */
         uint64_t quiet_us;      /* since /proc/stat last counted a busy tick */
+        bool quiet_ended;       /* the last interval's busy tick ended a quiet of 50 ms or more */
         uint64_t span_us;       /* time since the last read with an ended period, or since it was seen busy */
         /* Decayed sums over the reads with ended periods: the time they
          * spanned, the residency of the periods that ended and how many. */
@@ -138,6 +139,12 @@ void cpuidle_close(struct cpuidle_reader *r);
  *   one in progress at its end is not counted, so the residency of one
  *   interval jumps with the count of periods ending in it; summed over a
  *   few periods' worth of reads, it does not.
+ * - Unless a load with short sleeps woke a quiet CPU: in the interval that
+ *   ends 50 ms without a busy tick, or the next, a busy tick and the
+ *   interval 60 % busy in at least two periods that began in it. Then the
+ *   history, of the quiet CPU's long periods, restarts from the interval's
+ *   own residency (the period open at the last read taken off), where the
+ *   busy ticks allow it.
  * - Where /proc/stat counted no busy tick for quiet_us, the CPU was busy
  *   less than a tick in it: at most 10 ms / quiet_us busy.
  * - Either way, where cpuidle says busy (>= 90 %) and /proc/stat idle
@@ -158,7 +165,8 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
  * likely (about one tick's worth), up to 'idle_us', with all but one of the
  * periods; this interval gets the rest, as one period. Otherwise, or
  * with fewer than two periods (a read of every interval would have seen
- * the same), as cpuidle_busy().
+ * the same), as cpuidle_busy(), but that the interval's periods cannot be
+ * told from the span's: a load that woke it shows at the next read.
  */
 float cpuidle_busy_woken(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uint64_t stat_busy,
                          uint64_t stat_idle, struct cpuidle_estimate *e);

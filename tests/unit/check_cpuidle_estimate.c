@@ -92,6 +92,7 @@ struct reader {
         uint64_t last_res, last_usage, last_busy_ticks, last_idle_ticks;
         struct cpuidle_estimate est;
         float naive;                    /* residency over interval, clamped: what aliases */
+        uint64_t ran_us;                /* the model's time since the last read, run by reader_advance() */
 };
 
 static void reader_init(struct reader *r, struct cpu_model *m)
@@ -103,18 +104,22 @@ static void reader_init(struct reader *r, struct cpu_model *m)
         r->last_idle_ticks = m->idle_us / USEC_PER_TICK;
 }
 
-static float reader_read(struct reader *r, uint64_t interval)
+/* A read of the files after 'interval'; 'resumed': the first after
+ * skipped ones, which the reader hands to cpuidle_busy_woken(). */
+static float reader_read_as(struct reader *r, uint64_t interval, bool resumed)
 {
         struct cpu_model *m = r->m;
         uint64_t bt, it, res;
         float busy;
 
-        model_run(m, m->now + interval);
+        model_run(m, m->now + interval - r->ran_us);
+        r->ran_us = 0;
         bt = m->busy_us / USEC_PER_TICK;
         it = m->idle_us / USEC_PER_TICK;
         res = m->residency - r->last_res;
-        busy = cpuidle_busy(res, m->usage - r->last_usage, interval, bt - r->last_busy_ticks,
-                            it - r->last_idle_ticks, &r->est);
+        busy = (resumed ? cpuidle_busy_woken : cpuidle_busy)(res, m->usage - r->last_usage, interval,
+                                                             bt - r->last_busy_ticks, it - r->last_idle_ticks,
+                                                             &r->est);
         r->naive = res >= interval ? 0.0f : 1.0f - (float)res / (float)interval;
         r->last_res = m->residency;
         r->last_usage = m->usage;
@@ -122,6 +127,28 @@ static float reader_read(struct reader *r, uint64_t interval)
         r->last_idle_ticks = it;
         ck_assert(busy >= 0.0f && busy <= 1.0f);
         return busy;
+}
+
+static float reader_read(struct reader *r, uint64_t interval)
+{
+        return reader_read_as(r, interval, false);
+}
+
+/* Runs the model 'us' into the reader's next interval (a load can then
+ * start within it). */
+static void reader_advance(struct reader *r, uint64_t us)
+{
+        model_run(r->m, r->m->now + us);
+        r->ran_us += us;
+}
+
+/* From now on a load of 'load' with a sleep every 'wake_us': work that wakes
+ * the CPU, not a timer. */
+static void model_start_load(struct cpu_model *m, uint64_t wake_us, double load)
+{
+        m->wake_us = wake_us;
+        m->next_wake = m->now;
+        model_set_load(m, load);
 }
 
 /* An interval in which the daemon leaves the files unread: /proc/stat is
@@ -132,7 +159,8 @@ static float reader_skip(struct reader *r, uint64_t interval)
         uint64_t bt, it;
         float busy;
 
-        model_run(m, m->now + interval);
+        model_run(m, m->now + interval - r->ran_us);
+        r->ran_us = 0;
         bt = m->busy_us / USEC_PER_TICK;
         it = m->idle_us / USEC_PER_TICK;
         busy = cpuidle_busy(0, 0, interval, bt - r->last_busy_ticks, it - r->last_idle_ticks, &r->est);
@@ -289,6 +317,127 @@ START_TEST(test_long_idle_periods)
 }
 END_TEST
 
+/* A CPU idle for seconds (a timer wakes it every 300 ms), read every 10 ms,
+ * and an 80 % load that sleeps every millisecond starts at any phase of an
+ * interval. The history of 300 ms periods is not the CPU's any more: the
+ * first full interval of load reads it, or where the load began too late in
+ * the interval before for a busy tick, the next. (The history alone read it
+ * 5 %, 12 %, 23 % in those three intervals.) */
+START_TEST(test_load_after_long_idle_shows_at_once)
+{
+        for (uint64_t phase = 0; phase < 10000; phase += 1000) {
+                struct cpu_model m;
+                struct reader r;
+                float second, third;
+
+                model_init(&m, 300000, 100000, 0.0);
+                model_run(&m, 100010);
+                reader_init(&r, &m);
+                for (unsigned i = 0; i < 90; i++)
+                        ck_assert_float_lt(reader_read(&r, 10000), 0.01f);
+                reader_advance(&r, phase);
+                model_start_load(&m, 1000, 0.8);
+                (void)reader_read(&r, 10000);
+                second = reader_read(&r, 10000);
+                third = reader_read(&r, 10000);
+                if (phase <= 7000)
+                        ck_assert_msg(fabsf(second - 0.8f) < 0.1f, "phase %llu: first full interval: %.3f",
+                                      (unsigned long long)phase, (double)second);
+                ck_assert_msg(fabsf(third - 0.8f) < 0.1f, "phase %llu: second full interval: %.3f",
+                              (unsigned long long)phase, (double)third);
+                for (unsigned i = 0; i < 20; i++) {
+                        float b = reader_read(&r, 10000);
+
+                        ck_assert_msg(fabsf(b - 0.8f) < 0.1f, "phase %llu: read %u: %.3f",
+                                      (unsigned long long)phase, i, (double)b);
+                }
+        }
+}
+END_TEST
+
+/* A CPU left unread while idle, as the sampler leaves a CPU without busy
+ * ticks, that an 80 % load wakes 3 ms into an interval: its first read (at
+ * the first busy tick, the load's second interval) cannot tell the load's
+ * periods from the span's, but the read after it shows the load, not the
+ * load averaged into the history of the idle CPU (8 %, then 17 %). */
+START_TEST(test_woken_by_a_load_after_long_idle)
+{
+        struct cpu_model m;
+        struct reader r;
+        unsigned skipped = 0;
+
+        model_init(&m, 300000, 100000, 0.0);
+        model_run(&m, 100010);
+        reader_init(&r, &m);
+        for (unsigned i = 0; i < 30; i++)
+                (void)reader_read(&r, 10000);
+        for (unsigned i = 0; i < 34; i++)
+                ck_assert_float_eq(reader_skip(&r, 10000), 0.0f);
+        reader_advance(&r, 3000);
+        model_start_load(&m, 1000, 0.8);
+        for (;;) {
+                reader_advance(&r, 10000 - r.ran_us);
+                if (m.busy_us / USEC_PER_TICK != r.last_busy_ticks)
+                        break;
+                (void)reader_skip(&r, 10000);
+                skipped++;
+        }
+        ck_assert_uint_eq(skipped, 1);
+        (void)reader_read_as(&r, 10000, true);
+        for (unsigned i = 0; i < 10; i++) {
+                float b = reader_read(&r, 10000);
+
+                ck_assert_msg(fabsf(b - 0.8f) < 0.1f, "read %u after the woken one: %.3f", i, (double)b);
+        }
+}
+END_TEST
+
+/* What the history is for stays: an idle CPU whose 300 ms timer wakes do
+ * 0.3 ms of work, at every phase of the read, and its rare busy ticks, read
+ * every 10 ms, unread for up to 49 reads at a time, or read every 20 ms. */
+START_TEST(test_long_idle_with_short_wakes_stays_idle)
+{
+        static const uint64_t intervals[] = { 10000, 20000 };
+
+        for (unsigned k = 0; k < 2; k++) {
+                for (uint64_t phase = 0; phase < 20000; phase += 1300) {
+                        struct cpu_model m;
+                        struct reader r;
+                        unsigned skipped = 0;
+
+                        model_init(&m, 300000, 100000 + phase, 0.001);
+                        model_run(&m, 100010);
+                        reader_init(&r, &m);
+                        for (unsigned i = 0; i < 1000; i++) {
+                                uint64_t ticks = r.last_busy_ticks;
+                                float b;
+
+                                /* the sampler's skip: no busy tick, idle at the last answer */
+                                if (k == 0 && i % 7 != 0 && r.est.have_last && r.est.last_busy < 0.005f &&
+                                    skipped < CPUIDLE_SKIP_MAX) {
+                                        b = reader_skip(&r, intervals[k]);
+                                        if (r.last_busy_ticks == ticks) {
+                                                skipped++;
+                                                continue;
+                                        }
+                                }
+                                b = skipped > 0 ? reader_read_as(&r, intervals[k], true)
+                                                : reader_read(&r, intervals[k]);
+                                skipped = 0;
+                                r.est.last_busy = b;
+                                r.est.have_last = true;
+                                /* the first reads learn the rhythm */
+                                if (i < 5)
+                                        continue;
+                                ck_assert_msg(b < 0.1f, "interval %llu, phase %llu, read %u: %.3f",
+                                              (unsigned long long)intervals[k], (unsigned long long)phase, i,
+                                              (double)b);
+                        }
+                }
+        }
+}
+END_TEST
+
 /* Two identical idle CPUs waking every 4 ms (first at 1 ms), no load yet, 100 ms
  * run, each with a reader: one read every interval, one left unread. */
 static void twin_idle_cpus(struct cpu_model *ma, struct cpu_model *mb, struct reader *a, struct reader *b)
@@ -322,7 +471,7 @@ START_TEST(test_skipped_reads_weigh_as_read)
                 ck_assert_float_eq(reader_skip(&b, 20000), 0.0f);
         }
         ck_assert_float_eq(reader_read(&a, 20000), 0.0f);
-        ck_assert_float_eq(reader_read(&b, 20000), 0.0f);
+        ck_assert_float_eq(reader_read_as(&b, 20000, true), 0.0f);
         model_set_load(&ma, 0.7);
         model_set_load(&mb, 0.7);
         for (unsigned i = 0; i < 20; i++) {
@@ -763,6 +912,9 @@ static Suite *estimate_suite(void)
         tcase_add_test(tc, test_busy_cpu_reads_busy);
         tcase_add_test(tc, test_load_comes_and_goes);
         tcase_add_test(tc, test_long_idle_periods);
+        tcase_add_test(tc, test_load_after_long_idle_shows_at_once);
+        tcase_add_test(tc, test_woken_by_a_load_after_long_idle);
+        tcase_add_test(tc, test_long_idle_with_short_wakes_stays_idle);
         tcase_add_test(tc, test_skipped_reads_weigh_as_read);
         tcase_add_test(tc, test_woken_read_shows_the_load);
         tcase_add_test(tc, test_woken_rules);
