@@ -27,7 +27,11 @@
  *    capacity): a light load is quiet on big and load on LITTLE. A load
  *    that starts late in a sample shows there as a few percent busy, and
  *    that sample ends the quiet: the one after it, the first the load
- *    fills, may still be the onset (only that one).
+ *    fills, may still be the onset (only that one), by its peak or by
+ *    tasks waiting HEADROOM_ONSET_WAITING of it: a CPU saturated right
+ *    after a sample that found it idle can read idle for one sample (a
+ *    busy tick then may be the kernel's tick accounting; see bigLittled(8),
+ *    "Busy time").
  *    An onset is judged when the quiet comes back: if nothing before it
  *    saturated the CPUs or needed more than HEADROOM_FIT_MARGIN of the
  *    smallest ones' top, it led to nothing, and onsets count no more until
@@ -104,6 +108,12 @@ enum {
 /* CPUs busy half an interval between them carry load: pressure is charged
  * to them only then, and a load is present while the busiest one is. */
 #define HEADROOM_LOADED_BUSY 0.5
+/* Pressure that makes the sample after a quiet spell ended the onset
+ * whatever the CPUs read (rule 2), in a sample of more CPUs than a pair:
+ * pressure is the whole machine's, and pair and mp modes score each pair
+ * or CPU on its own (two CPUs at most), where it may be another's. */
+#define HEADROOM_ONSET_WAITING 0.5
+#define HEADROOM_ONSET_WAITING_CPUS 3
 /* How long a load must have been present without a break before a steady
  * measure below what is known is believed (see 4. above). */
 #define HEADROOM_SETTLE_US (100 * 1000)
@@ -458,11 +468,14 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 /* Rule 2: whether this sample is an onset (one not already saturated is
  * then judged by judge_onset()), and whether it ended a quiet spell below
  * onset_pct, so that the next one may still be. */
-static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest)
+static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest,
+                     double waiting)
 {
         const bool was_quiet = h->quiet >= h->quiet_for;
 
-        if (h->onset > 0 && !h->onset_false && (was_quiet || h->starting) && peak > h->onset * top) {
+        if (h->onset > 0 && !h->onset_false &&
+            (((was_quiet || h->starting) && peak > h->onset * top) ||
+             (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
                 h->starting = false;
                 return true;
@@ -522,7 +535,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 h->starting = false;
         }
         judge_onset(h, saturated, peak);
-        if (is_onset(h, saturated, peak, top, busiest))
+        if (is_onset(h, saturated, peak, top, busiest,
+                     pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0))
                 saturated = true;
         h->quiet = busiest < h->quiet_busy && !saturated ?
                    count_up_to(h->quiet, s->interval, h->quiet_for) : 0;

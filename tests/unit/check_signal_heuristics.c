@@ -1242,6 +1242,45 @@ START_TEST(test_headroom_onset_starting_late_in_a_sample)
 }
 END_TEST
 
+/* The sample after the one that ended the quiet is the onset where tasks
+ * waited half of it or more, whatever its CPUs read: a CPU saturated right
+ * after a sample that found it idle can read idle once (the demo's launch,
+ * one run in three: CPU 0 read 0.17, then 0.00 at pressure 1.000, and the
+ * daemon went up one sample later, at 343 ms instead of 327). Less pressure
+ * is not enough, nor is pressure without a quiet spell just ended, nor in
+ * a pair's view. */
+START_TEST(test_headroom_onset_by_waiting_after_quiet)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.17), 0.17 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 1.0), 10 * MS), LITTLE_OVER,
+                                TOL);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.17), 0.17 * LITTLE_TOP, 1e-3);
+        ck_assert_double_lt(run_feed(&r, cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 0.4), 10 * MS), LITTLE_TOP);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 5; i++)
+                run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_lt(run_feed(&r, cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 1.0), 10 * MS), LITTLE_TOP);
+
+        /* A pair's view (pair and mp modes: two CPUs): the pressure may be
+         * another pair's. */
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.17), 0.17 * LITTLE_TOP, 1e-3);
+        cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 1.0);
+        c.s.ncpus = 2;
+        ck_assert_double_lt(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP);
+}
+END_TEST
+
 START_TEST(test_headroom_reset)
 {
         struct run r;
@@ -1543,6 +1582,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_onset_needs_quiet_on_the_same_cpus);
         tcase_add_test(headroom, test_headroom_onset_that_led_to_nothing);
         tcase_add_test(headroom, test_headroom_onset_starting_late_in_a_sample);
+        tcase_add_test(headroom, test_headroom_onset_by_waiting_after_quiet);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);
