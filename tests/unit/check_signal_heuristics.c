@@ -1216,6 +1216,15 @@ START_TEST(test_headroom_onset_that_led_to_nothing)
 }
 END_TEST
 
+/* A fresh headroom whose quiet spell a sample of CPU 0 at 'busy' ends:
+ * what that sample scored, checked to be busy x capacity (no onset). */
+static void start_after_quiet(struct run *r, struct cluster_sample *c, double busy)
+{
+        run_start(r, &heuristic_headroom, NULL);
+        run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        ck_assert_double_eq_tol(quiet_then(r, c, busy), busy * LITTLE_TOP, 1e-3);
+}
+
 /* A load that starts late in a sample reads there as a few percent busy,
  * below onset_pct: that sample ends the quiet without being an onset, and
  * the next one, the first the load fills, still counts as the start (the
@@ -1225,9 +1234,7 @@ START_TEST(test_headroom_onset_starting_late_in_a_sample)
         struct run r;
         struct cluster_sample c;
 
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.13), 0.13 * LITTLE_TOP, 1e-3);
+        start_after_quiet(&r, &c, 0.13);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.8, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
                                 LITTLE_OVER, TOL);
         /* That onset led to more (a saturation): onsets still count. Two
@@ -1254,15 +1261,11 @@ START_TEST(test_headroom_onset_by_waiting_after_quiet)
         struct run r;
         struct cluster_sample c;
 
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.17), 0.17 * LITTLE_TOP, 1e-3);
+        start_after_quiet(&r, &c, 0.17);
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 1.0), 10 * MS), LITTLE_OVER,
                                 TOL);
 
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.17), 0.17 * LITTLE_TOP, 1e-3);
+        start_after_quiet(&r, &c, 0.17);
         ck_assert_double_lt(run_feed(&r, cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 0.4), 10 * MS), LITTLE_TOP);
 
         run_start(&r, &heuristic_headroom, NULL);
@@ -1272,9 +1275,7 @@ START_TEST(test_headroom_onset_by_waiting_after_quiet)
 
         /* A pair's view (pair and mp modes: two CPUs): the pressure may be
          * another pair's. */
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.17), 0.17 * LITTLE_TOP, 1e-3);
+        start_after_quiet(&r, &c, 0.17);
         cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 1.0);
         c.s.ncpus = 2;
         ck_assert_double_lt(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP);
