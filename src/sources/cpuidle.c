@@ -352,19 +352,16 @@ static float busy_without_ended_period(uint64_t interval_us, uint64_t stat_busy,
         return 1.0f;
 }
 
-/* The history restarted from one interval's own residency: the periods
- * before belong to another rhythm. The silence of /proc/stat's busy count
- * before it (quiet_us) says nothing of the interval either. */
+/* The history restarted from one interval's own residency (at most the
+ * interval): the periods before belong to another rhythm. */
 static void restart_cycle(struct cpuidle_estimate *e, uint64_t interval_us, uint64_t own_idle_us,
                           uint64_t own_periods)
 {
         e->cycle_us = e->cycle_idle_us = e->cycle_periods = 0;
-        add_to_cycle(e, (double)interval_us, (double)(own_idle_us < interval_us ? own_idle_us : interval_us),
-                     own_periods);
+        add_to_cycle(e, (double)interval_us, (double)own_idle_us, own_periods);
         e->span_us = 0;
         e->doubt = false;
-        if (e->quiet_us > interval_us)
-                e->quiet_us = interval_us;
+        e->quiet_ended = false;
 }
 
 /* /proc/stat's busy count moves on every tick's worth of busy time: with
@@ -429,7 +426,6 @@ float cpuidle_busy(uint64_t idle_us, uint64_t periods, uint64_t interval_us, uin
         if (history_outdated(e, idle_us, periods, interval_us, stat_busy, after_quiet, &own_idle,
                              &own_periods)) {
                 restart_cycle(e, interval_us, own_idle, own_periods);
-                e->quiet_ended = false;
         } else {
                 span = (double)e->span_us + (double)interval_us;
                 e->span_us = 0;
