@@ -13,9 +13,11 @@
  *      mp mode: lanes are ranked by pending work (backlog + new work),
  *      heaviest first, ties by lane index; the active CPUs are ordered fastest
  *      cluster first, then by CPU number; the lane of rank r runs on active
- *      CPU r mod (active CPUs): the heaviest work on the fast cores, as an
- *      HMP/EAS scheduler places it. A CPU's pending work is the sum of its
- *      lanes'.
+ *      CPU r mod (active CPUs): the heaviest work on the fast cores, spread
+ *      over every active CPU. (The big.LITTLE MP patches and EAS would keep
+ *      a light lane on a LITTLE core beside idle fast ones: not modelled,
+ *      see tests/bench/RESULTS.md, 2026-12-06.) A CPU's pending work is the
+ *      sum of its lanes'.
  *   2. Stall. A CPU active in S but not in S' (brought in by this step) has
  *      A = step - switch_latency_us (at least 0) of available time, every
  *      other CPU A = step. The run's first step pays nothing. (In cluster
