@@ -12,6 +12,7 @@ src_sources_libblsources_a_SOURCES = \
 	src/sources/sampler.h src/sources/sampler.c \
 	src/sources/udev-scan.h src/sources/udev-scan.c \
 	src/sources/perf.h src/sources/perf.c \
+	src/sources/activity.h src/sources/activity.c \
 	src/sources/udev-monitor.h src/sources/udev-monitor.c \
 	src/sources/conflicts.h src/sources/conflicts.c
 src_sources_libblsources_a_CFLAGS = $(AM_CFLAGS) $(UDEV_CFLAGS) $(SYSTEMD_CFLAGS)

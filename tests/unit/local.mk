@@ -27,6 +27,7 @@ unit_tests = \
 	tests/unit/check_cpuset_backend \
 	tests/unit/check_switcher \
 	tests/unit/check_perf \
+	tests/unit/check_activity \
 	tests/unit/check_clock_jump \
 	tests/unit/check_sim \
 	tests/unit/check_simrun \
@@ -166,6 +167,9 @@ tests_unit_check_switcher_LDADD = $(UNIT_LDADD) $(UMOCKDEV_LIBS)
 tests_unit_check_perf_SOURCES = tests/unit/check_perf.c
 tests_unit_check_perf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_perf_LDADD = $(UNIT_LDADD)
+tests_unit_check_activity_SOURCES = tests/unit/check_activity.c
+tests_unit_check_activity_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_activity_LDADD = $(UNIT_LDADD)
 tests_unit_check_clock_jump_SOURCES = tests/unit/check_clock_jump.c
 tests_unit_check_clock_jump_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_clock_jump_LDADD = $(UNIT_LDADD)
