@@ -74,6 +74,7 @@ static void controller_set_intervals(struct bl_controller *c, const struct bl_co
         if (c->idle_interval <= c->interval)
                 c->idle_interval = 0;
         c->next_interval = c->interval;
+        c->woken = false;
         window_restart(c);
 }
 
@@ -551,9 +552,18 @@ static bool window_idle(const struct bl_controller *c)
         return true;
 }
 
+void controller_woken(struct bl_controller *c)
+{
+        if (c->next_interval > c->interval)
+                c->woken = true;
+}
+
 bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s)
 {
-        if (!engines_quiet(c) || wakes_from_idle(c, s)) {
+        bool woken = c->woken;
+
+        c->woken = false;
+        if (!engines_quiet(c) || woken || wakes_from_idle(c, s)) {
                 window_restart(c);
                 c->next_interval = c->interval;
         } else if (c->next_interval > c->interval) {

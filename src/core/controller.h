@@ -36,6 +36,7 @@ struct bl_controller {
         unsigned nwindow;               /* the ladder's highest CPU + 1 */
         double *window_busy;            /* each CPU's busy time (us) in the idle window */
         bl_usec_t window_len;
+        bool woken;                     /* controller_woken() since the last interval */
         int hold_level;                 /* the hold deciding: a person's, else the profile's; -1: none */
         char hold_who[BL_REASON_MAX / 2];
         int user_hold;                  /* controller_set_hold()'s, -1: none */
@@ -114,6 +115,11 @@ void controller_switched(struct bl_controller *c, const struct bl_decision *d, b
  * window. Always sample_interval_ms when idle_sample_interval_ms is 0. A new
  * configuration starts again at the full rate. */
 bl_usec_t controller_next_interval(struct bl_controller *c, const struct bl_sample *s);
+
+/* Backed off, the daemon was told that a CPU got busy (sources/activity.h)
+ * and decides at once: the next interval is sample_interval_ms, with a new
+ * window, as when a sample finds a CPU busy. Nothing when not backed off. */
+void controller_woken(struct bl_controller *c);
 
 /* One number for the whole state: the level in cluster and mp mode; in pair
  * mode the pairs on big as a bitmask (bit p = pair p), as blsim numbers

@@ -661,6 +661,41 @@ START_TEST(test_idle_backs_off_and_returns)
 }
 END_TEST
 
+/* A wake (a CPU switching tasks while backed off, sources/activity.h) ends
+ * the back-off though the sample it cuts short reads idle: the full rate,
+ * and a new window of 5 s before backing off again. At the full rate a
+ * wake changes nothing. */
+START_TEST(test_idle_woken)
+{
+        static const float idle[8] = { 0.02f, 0, 0, 0, 0, 0, 0, 0 };
+        struct bl_controller c;
+        bl_cpumask little = set_of("0-3");
+        bl_usec_t t;
+
+        idle_setup(&c, BL_MODE_CLUSTER, "[daemon]\nsample_interval_ms = 10\nidle_sample_interval_ms = 100\n");
+        controller_woken(&c);
+        ck_assert_uint_eq(tick(&c, 10 * MS, 10 * MS, &little, idle), 10 * MS);
+        t = run_idle(&c, 10 * MS, 7000 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 100 * MS);
+        /* Not woken: still backed off. */
+        t += 100 * MS;
+        ck_assert_uint_eq(tick(&c, t, 100 * MS, &little, idle), 100 * MS);
+        /* Woken 30 ms into a sample: decided on those 30 ms, then the full rate. */
+        controller_woken(&c);
+        t += 30 * MS;
+        ck_assert_uint_eq(tick(&c, t, 30 * MS, &little, idle), 10 * MS);
+        assert_state(&c, 0, "little");
+        t = run_idle(&c, t, t + 4990 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 10 * MS);
+        t = run_idle(&c, t, t + 20 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 20 * MS);
+        /* Told once: the wake does not carry over to a later sample. */
+        t = run_idle(&c, t, t + 2000 * MS, &little, idle);
+        ck_assert_uint_eq(c.next_interval, 100 * MS);
+        controller_done(&c);
+}
+END_TEST
+
 /* Nothing backs off while a CPU is busy 10% of the window, a hold is in
  * force, a level above the lowest runs, a move waits for its delay, or a
  * thermal limit holds; nor when it is off (0). The defaults: every 10 ms,
@@ -860,6 +895,7 @@ static Suite *controller_suite(void)
         tcase_add_test(tc, test_profile_unknown_changes_nothing);
         tcase_add_test(tc, test_profile_cap_bias_and_hold);
         tcase_add_test(tc, test_idle_backs_off_and_returns);
+        tcase_add_test(tc, test_idle_woken);
         tcase_add_test(tc, test_idle_never_backs_off_when_watched);
         tcase_add_test(tc, test_idle_pair_mode);
         suite_add_tcase(s, tc);
