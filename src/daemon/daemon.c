@@ -24,6 +24,7 @@
 #include "daemon/desktop.h"
 #include "daemon/events.h"
 #include "daemon/holds-store.h"
+#include "daemon/idle-wake.h"
 #include "daemon/level.h"
 #include "daemon/loop.h"
 #include "daemon/message-ids.h"
@@ -502,8 +503,9 @@ static int teardown(struct bl_daemon *d)
         if (d->backend) {
                 lateness_percentile(d, 50, p50, sizeof(p50));
                 lateness_percentile(d, 99, p99, sizeof(p99));
-                log_info("stopped after %u ticks and %lu switches; tick lateness p50 %s, p99 %s", d->ticks,
-                         d->switches, p50, p99);
+                log_info("stopped after %u ticks and %lu switches; tick lateness p50 %s, p99 %s; %lu idle wakes "
+                         "(%lu periods at an idle pace)", d->ticks, d->switches, p50, p99, d->idle_wakes,
+                         d->idle_paced);
                 if (d->sampler_opened && d->ticks > 0)
                         log_info("read per tick: cpuidle states of %.2f CPUs of %u, scaling_cur_freq of %.2f "
                                  "policies of %u", (double)d->sampler.idle.cpus_read / d->ticks,
@@ -520,6 +522,7 @@ static int teardown(struct bl_daemon *d)
         if (d->sampler_opened)
                 sampler_close(&d->sampler);
         uevent_monitor_free(d->uevents);
+        idle_wake_close(d);
         tick_timer_close(&d->tick);
         sd_event_unref(d->event);
         /* Last: the heuristics' code lives in them (a switch left running

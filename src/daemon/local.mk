@@ -16,6 +16,7 @@ src_daemon_bigLittled_SOURCES = \
 	src/daemon/desktop.h src/daemon/desktop.c \
 	src/daemon/switch-worker.h src/daemon/switch-worker.c \
 	src/daemon/tick-timer.h src/daemon/tick-timer.c \
+	src/daemon/idle-wake.h src/daemon/idle-wake.c \
 	src/daemon/holds-store.h src/daemon/holds-store.c \
 	src/daemon/message-ids.h \
 	src/daemon/saved-state.h src/daemon/saved-state.c \

@@ -9,6 +9,7 @@
 #include "core/tick-jitter.h"
 #include "daemon/actions.h"
 #include "daemon/events.h"
+#include "daemon/idle-wake.h"
 #include "daemon/level.h"
 #include "daemon/loop.h"
 #include "daemon/message-ids.h"
@@ -332,6 +333,7 @@ static int on_tick(struct tick_timer *t, bl_usec_t usec, void *userdata)
          * (core/tick-jitter.h); a testbed's counters move in steps the jitter
          * would alias with. */
         next = controller_next_interval(&d->ctl, &d->sample.s);
+        idle_wake_update(d, now, next);
         jitter = next <= full_rate && d->sampler_opened && sampler_own_kernel(&d->sampler);
         if (next == d->interval && (!jitter || tick_timer_expired(t) < JITTER_TICKS))
                 return 0;
@@ -344,6 +346,17 @@ static int on_tick(struct tick_timer *t, bl_usec_t usec, void *userdata)
         /* Behind (a stopped process, a slow write): the missed ticks are
          * skipped rather than fired back to back. */
         return tick_timer_arm(t, usec + period > now ? usec + period : now + period, period);
+}
+
+int daemon_tick_now(struct bl_daemon *d)
+{
+        uint64_t now;
+        int r;
+
+        r = sd_event_now(d->event, CLOCK_MONOTONIC, &now);
+        if (r < 0)
+                return r;
+        return on_tick(&d->tick, now, d);
 }
 
 int daemon_on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)

@@ -11,6 +11,9 @@
  * or a negative errno. */
 int daemon_start_ticks(struct bl_daemon *d, bl_usec_t now);
 
+/* A tick now, out of turn (idle-wake.c); the timer is re-armed from now. */
+int daemon_tick_now(struct bl_daemon *d);
+
 /* The loop's half of a switch: what the backend's apply() said. */
 void daemon_switch_done(struct switch_job *job, void *userdata);
 

@@ -23,6 +23,7 @@
 #include "daemon/tick-timer.h"
 #include "loaders/conf-files.h"
 #include "loaders/plugin-loader.h"
+#include "sources/activity.h"
 #include "sources/sampler.h"
 
 struct bl_bus;
@@ -129,6 +130,15 @@ struct bl_daemon {
          * (the last bin holds everything later), for the stop line. */
         uint32_t lateness[BL_LATENESS_BINS];
         uint64_t jitter_state;  /* tick_jitter_next()'s */
+        /* Backed off: counters that end the back-off when a CPU gets busy
+         * (idle-wake.h), watched by one source each. */
+        struct activity activity;
+        sd_event_source **wake_source;
+        unsigned nwake_sources;
+        bl_usec_t *wake_last;           /* per counter: when its last period ended, or the back-off began */
+        bool wake_refused;              /* said once: not tried again */
+        unsigned long idle_wakes;
+        unsigned long idle_paced;       /* periods that ended at an idle pace */
 
         /* The switch in flight, applied on a thread (switch-worker.h). */
         struct switch_worker worker;

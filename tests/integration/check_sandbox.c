@@ -13,8 +13,9 @@
  * decides, and on the same path the more restrictive one. The unit is
  * parsed, not restated here: a path a change to it makes read-only fails.
  *
- * The daemon runs as the unit runs it: root without any capability
- * (setpriv empties the bounding set, as CapabilityBoundingSet= does).
+ * The daemon runs as the unit runs it: root with CAP_PERFMON alone (setpriv
+ * sets the bounding set, as CapabilityBoundingSet=CAP_PERFMON does; the
+ * unit is checked to say that).
  * The D-Bus calls of manager = systemd (SetUnitProperties on the groups'
  * units) go to the fake systemd, which allows them only when libsystemd's
  * own check, the one systemd makes before asking polkit, says yes: over
@@ -370,15 +371,23 @@ static pid_t start_fake_systemd(void)
         return pid;
 }
 
-/* The daemon as the unit runs it: root with an empty capability bounding
- * set (CapabilityBoundingSet=), so no capability at all, and NoNewPrivileges=. */
-static void spawn_without_capabilities(const char *config)
+/* The daemon as the unit runs it: root with CAP_PERFMON alone in the
+ * bounding set (for the idle wake's software events; the backends' writes
+ * need no capability), and NoNewPrivileges=. */
+#define UNIT_BOUNDING_SET "\nCapabilityBoundingSet=CAP_PERFMON\n"
+#define UNIT_CAP_EFFECTIVE "0000004000000000"
+static void spawn_as_the_unit(const char *config)
 {
-        char *argv[] = { (char *)"setpriv", (char *)"--bounding-set=-all", (char *)"--inh-caps=-all",
+        char *argv[] = { (char *)"setpriv", (char *)"--bounding-set=-all,+perfmon", (char *)"--inh-caps=-all",
                          (char *)"--no-new-privs", (char *)DAEMON_PATH, (char *)"--foreground",
                          (char *)"--config", (char *)config, NULL };
-        int r = fakeboard_spawn(fb, argv, false);
+        char *unit = read_whole_file(UNIT_FILE);
+        int r;
 
+        ck_assert_msg(strstr(unit, UNIT_BOUNDING_SET), "the unit's capability bounding set is no longer CAP_PERFMON "
+                      "alone: bring this test's setpriv in line with it");
+        free(unit);
+        r = fakeboard_spawn(fb, argv, false);
         ck_assert_msg(r == 0, "cannot start the daemon under setpriv (util-linux): %s", strerror(-r));
 }
 
@@ -420,9 +429,9 @@ static void run_backend(const struct sandbox_row *row, char runtime[][PATH_MAX],
         ck_assert_int_eq(setenv("FAKEBOARD_WRITE_LOG", work_file("writes.log"), 1), 0);
         set_load(idle_load, 1);
         snprintf(config, sizeof(config), config_format, row->backend, extra);
-        spawn_without_capabilities(write_config("bigLittle.conf", config));
+        spawn_as_the_unit(write_config("bigLittle.conf", config));
         line = expect_line(0, "started: ", START_BOUND_MS);
-        ck_assert_str_eq(effective_capabilities(), "0000000000000000");
+        ck_assert_str_eq(effective_capabilities(), UNIT_CAP_EFFECTIVE);
         set_load(heavy_load, row->nheavy);
         line = expect_line(line, "-> big: ", SWITCH_BOUND_MS);
         set_load(idle_load, 1);
