@@ -28,7 +28,7 @@ mkdir -p "$cache" "$results"
 # follows its log runs beside it (the topology check's shell pipelines, run
 # first, were a burst of load just after the start-up switch).
 short=idle,topology,load
-matrix=${VM_MATRIX:-"4+4:1:1:$short,one-thread,switch-cost,cost,mp 4+4:0:1:$short,backends,kill,refuse
+matrix=${VM_MATRIX:-"4+4:1:1:$short,one-thread,switch-cost,cost,idle-wake,mp 4+4:0:1:$short,backends,kill,refuse
         4+4:0:0:$short 4+4:1:0:$short 2+4:0:0:$short 2+4:1:1:$short 4+2+2:0:0:$short 4+2+2:1:1:$short"}
 idle_s=${VM_IDLE_S:-30}
 log_arg=${VM_LOG_LEVEL:+bl.log=$VM_LOG_LEVEL}

@@ -270,6 +270,42 @@ scenario_one_thread() {
         fi
 }
 
+# idle-wake: backed off to a sample every 10 s, the daemon sees programs that
+# start within a sample or two (sources/activity.h), not at the next backed-off
+# tick; and two samples of 10 s of the idle guest do not wake it. The dry-run
+# backend: the time to decide, not to switch. The load starts just after a
+# backed-off tick, so without the wake it would be seen 9-10 s later.
+scenario_idle_wake() {
+        name=idle-wake
+        if ! start_daemon wake dryrun idle_sample_interval_ms=10000 log_level=debug; then fail "$why"; return; fi
+        # 5 s idle at the full rate, then 20 ms doubling to 10 s (about 15 s
+        # unless something ends the back-off on the way), then two samples;
+        # one process watches, started at the full rate.
+        out=$(vm-tool idle-stretch "$log" "sampling every 10000.0 ms" 120)
+        status=$?
+        paced=$(echo "$out" | sed -n 's/.*paced //p')
+        measure idle_paced "${paced:-?} periods of 64 events at an idle pace"
+        if [ $status != 0 ] || [ "$(echo "$out" | sed -n 's/.*wakes \([0-9]*\).*/\1/p')" != 0 ]; then
+                fail "the idle guest: $out; $(grep 'idle wake' "$log" | tail -n 4 | tr '\n' ';')"
+                stop_daemon
+                return
+        fi
+        load_start 4
+        if wait_level "$(top)" 5; then
+                ok "4 programs started ~10 s before the next backed-off sample: at $(top) after $took s ($(grep -c 'deciding now' "$log") wake; none in the stretch before, $paced periods at an idle pace)"
+                measure up_s "$took"
+        else
+                fail "4 programs started while backed off to 10 s: not at $(top) within 5 s (at $(level)); $(grep 'idle wake' "$log" | tail -n 2 | tr '\n' ';')"
+        fi
+        load_stop
+        stop_daemon
+        if grep -q 'idle wake: unavailable' "$log"; then
+                say "info idle-wake: $(grep 'idle wake: unavailable' "$log")"
+        fi
+        say "info idle-wake: $(grep 'stopped after' "$log")"
+        [ -n "$log_level" ] && grep 'idle wake\|^switch\|sampling every' "$log" | sed 's/^/BLVM info idle-wake log: /'
+}
+
 core_stop() {
         [ $core_started = yes ] || return 0
         core_started=done
@@ -809,6 +845,7 @@ for s in $scenarios; do
         kill) core_stop; scenario_kill ;;
         refuse) core_stop; scenario_refuse ;;
         cost) core_stop; scenario_cost ;;
+        idle-wake) core_stop; scenario_idle_wake ;;
         switch-cost) core_stop; scenario_switch_cost ;;
         *) say "fail $s - no such scenario" ;;
         esac

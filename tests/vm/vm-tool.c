@@ -336,6 +336,46 @@ static int wait_level(const char *log, const char *want, double seconds, int pid
         return 1;
 }
 
+/* The idle-wake scenario's quiet stretch, watched by one process started
+ * while the daemon samples at the full rate (any program started later is
+ * activity that may end the back-off): waits for the daemon to back off to
+ * 'text' ("sampling every 10000.0 ms"), then for two samples more, and
+ * prints the wakes and the periods at an idle pace its log had by then:
+ * "wakes W paced P" and 0, or "not backed off wakes W paced P" and 1. */
+static int idle_stretch(const char *log, const char *text, double seconds)
+{
+        uint64_t t0 = now_us();
+        unsigned wakes = 0, paced = 0, samples = 0;
+        bool backed_off = false;
+        char line[1024];
+        FILE *f = fopen(log, "r");
+
+        if (!f) {
+                printf("not backed off (%s: %s)\n", log, strerror(errno));
+                return 1;
+        }
+        for (;;) {
+                while (fgets(line, sizeof(line), f)) {
+                        wakes += strstr(line, "deciding now") != NULL;
+                        paced += strstr(line, "an idle pace") != NULL;
+                        backed_off = backed_off || strstr(line, text);
+                        samples += backed_off && strstr(line, "sample read at");
+                        if (samples >= 2) {
+                                printf("wakes %u paced %u\n", wakes, paced);
+                                fclose(f);
+                                return 0;
+                        }
+                }
+                clearerr(f);
+                if ((double)(now_us() - t0) >= seconds * 1e6)
+                        break;
+                usleep(200000);
+        }
+        printf("%s wakes %u paced %u\n", backed_off ? "not two samples" : "not backed off", wakes, paced);
+        fclose(f);
+        return 1;
+}
+
 /* One thread's window, watched by a process started before it: from the
  * first line written to the FIFO 'go' (the thread's start, signalled by the
  * shell's builtin echo) until the log says 'want' or 'seconds' pass, then
@@ -601,11 +641,14 @@ int main(int argc, char **argv)
                 return idle_window(argv[3], atof(argv[4]), true);
         else if ((argc == 5 || argc == 6) && strcmp(argv[1], "wait-level") == 0)
                 return wait_level(argv[2], argv[3], atof(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
+        else if (argc == 5 && strcmp(argv[1], "idle-stretch") == 0)
+                return idle_stretch(argv[2], argv[3], atof(argv[4]));
         else if (argc == 7 && strcmp(argv[1], "one-thread") == 0)
                 return one_thread(argv[2], argv[3], atof(argv[4]), atof(argv[5]), argv[6]);
         else {
                 fprintf(stderr, "usage: vm-tool burn S [GO_FIFO] | deadline N RUNTIME_US PERIOD_US | gaps S | "
-                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S [PID] | idle [--from-start] LOG S | "
+                                "write FILE VALUE [SPIN_CPU] | wait-level LOG LEVEL S [PID] | idle-stretch LOG TEXT S | "
+                                "idle [--from-start] LOG S | "
                                 "one-thread LOG LEVEL S HOLD GO_FIFO\n");
                 return 64;
         }
