@@ -7,6 +7,11 @@ tests_bench_bench_core_LDADD = policy/libblpolicy.a src/core/libblcore.a $(INIH_
 # /proc/pressure/cpu read and parsed, nothing else.
 noinst_PROGRAMS += tests/bench/bench_floor
 tests_bench_bench_floor_SOURCES = tests/bench/bench_floor.c
+# The idle wake's counters: their cost per backed-off sample, and how soon
+# they tell of a program starting.
+noinst_PROGRAMS += tests/bench/bench_wake
+tests_bench_bench_wake_SOURCES = tests/bench/bench_wake.c
+tests_bench_bench_wake_LDADD = src/sources/libblsources.a src/common/libblcommon.a src/core/libblcore.a
 EXTRA_DIST += tests/bench/run.sh tests/bench/footprint.sh tests/bench/eta-table.sh tests/bench/policy-table.sh \
 	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/families.sh \
 	tests/bench/slow-switch.sh tests/bench/idle-return.sh tests/bench/idle-reads.sh tests/bench/tune-jobs.sh \
