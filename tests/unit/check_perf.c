@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "tests/unit/count-fds.h"
 #include "sources/perf.h"
 
 #define PERF_DATA TEST_DATA_DIR "/perf"
@@ -61,20 +62,6 @@ static bool software_events_allowed(void)
         }
         close(fd);
         return true;
-}
-
-static unsigned count_fds(void)
-{
-        DIR *d = opendir("/proc/self/fd");
-        struct dirent *de;
-        unsigned n = 0;
-
-        ck_assert_ptr_nonnull(d);
-        while ((de = readdir(d)))
-                if (de->d_name[0] != '.')
-                        n++;
-        closedir(d);
-        return n;
 }
 
 /* Loads a file of group reads, one "nr enabled running value..." per line,
