@@ -101,7 +101,9 @@ void idle_wake_update(struct bl_daemon *d, bl_usec_t now, bl_usec_t next)
         int r;
 
         if (next <= daemon_full_rate(&d->cfg)) {
-                idle_wake_close(d);
+                /* Every tick at the full rate: nothing to do but this test. */
+                if (activity_count(&d->activity) > 0)
+                        idle_wake_close(d);
                 return;
         }
         if (activity_count(&d->activity) > 0 || d->wake_refused || !d->sampler_opened ||

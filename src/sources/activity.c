@@ -18,9 +18,9 @@ static void say(char *reason, size_t size, const char *what, unsigned cpu, int e
         const char *why = "";
 
         if (err == -EACCES || err == -EPERM)
-                why = "; counting every CPU's context switches needs CAP_PERFMON (or a "
-                      "perf_event_paranoid under 1), and a seccomp filter (SystemCallFilter=) "
-                      "must allow perf_event_open";
+                why = "; counting a whole CPU needs CAP_PERFMON where kernel.perf_event_paranoid "
+                      "is 1 or 2, CAP_SYS_ADMIN where it is 3 or more (Debian's and Ubuntu's "
+                      "default), and a seccomp filter (SystemCallFilter=) must allow perf_event_open";
         else if (err == -ENOSYS || err == -ENOENT || err == -EOPNOTSUPP)
                 why = "; this kernel has no software perf events (CONFIG_PERF_EVENTS)";
         snprintf(reason, size, "%s on CPU %u: %s%s", what, cpu, strerror(-err), why);

@@ -16,9 +16,9 @@
  * and costs the daemon nothing until a period is reached. The counters are
  * opened when the daemon backs off and closed when it samples at the full
  * rate again, not at each backed-off sample: opening, closing and reading a
- * CPU-wide event are cross-CPU calls that wake every CPU, the very thing
- * the back-off saves (under QEMU, reopening them at each sample a second
- * kept a LITTLE CPU 30 % busy). So a period is reached by idle activity
+ * CPU-wide event each run a call on that CPU (an interrupt), which wakes
+ * it, the very thing the back-off saves (under QEMU, reopening them at each
+ * sample a second kept a LITTLE CPU 30 % busy). So a period is reached by idle activity
  * too, slowly; the caller judges the pace from when each period ended
  * (activity_drain()).
  *
