@@ -51,11 +51,11 @@ static int on_activity(sd_event_source *s, int fd, uint32_t revents, void *userd
         if (r < 0)
                 return r;
         periods = activity_drain(&d->activity, (unsigned)i);
+        if (periods == 0)
+                return 0;
         cpu = activity_cpu(&d->activity, (unsigned)i);
         since = now > d->wake_last[i] ? now - d->wake_last[i] : 0;
         d->wake_last[i] = now;
-        if (periods == 0)
-                return 0;
         /* Reloaded or switched since the counters opened: the next tick
          * comes at the full rate anyway and closes them. */
         if (d->interval <= daemon_full_rate(&d->cfg))
