@@ -382,7 +382,13 @@ static void explain(const struct perf_options *opt, const struct perf_syscalls *
         if (r >= 0)
                 r = parse_int(text, &paranoid);
         perfmon = sys->has_perfmon(sys->userdata);
-        if (perfmon > 0)
+        if (r >= 0 && paranoid >= 3)
+                /* Not upstream's: Debian's and Ubuntu's patch checks
+                 * capable(CAP_SYS_ADMIN) there, not perfmon_capable(). */
+                say(reason, size, "hardware counters not permitted: perf_event_paranoid is %lld, where Debian's "
+                    "and Ubuntu's kernels ask for CAP_SYS_ADMIN (CAP_PERFMON will do at 1 and 2), or a seccomp "
+                    "filter (SystemCallFilter=) refuses perf_event_open (%s)", paranoid, open_text);
+        else if (perfmon > 0)
                 /* The kernel's own checks pass; something in front of it said no. */
                 say(reason, size, "hardware counters not permitted although the daemon has CAP_PERFMON: "
                     "a seccomp filter (SystemCallFilter=) or a security module refuses perf_event_open (%s)",
