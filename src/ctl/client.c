@@ -356,6 +356,23 @@ static int read_settle(sd_bus_message *m, struct ctl_status *s, void *field)
         return 0;
 }
 
+static int read_idle_wake(sd_bus_message *m, struct ctl_status *s, void *field)
+{
+        struct ctl_idle_wake *w = field;
+        const char *state;
+        int r;
+
+        r = sd_bus_message_read(m, "(stt)", &state, &w->wakes, &w->idle_paced);
+        if (r < 0)
+                return r;
+        free(w->state);
+        w->state = strdup(state);
+        if (!w->state)
+                return -ENOMEM;
+        w->known = true;
+        return 0;
+}
+
 static void unreachable_free(struct ctl_unreachable *u, size_t n)
 {
         for (size_t i = 0; i < n; i++) {
@@ -434,6 +451,7 @@ static const struct property properties[] = {
         { "SwitchCost", "(ddudud)", FIELD(cost), read_switch_cost },
         { "Settle", "(tttuut)", FIELD(settle), read_settle },
         { "Unreachable", "a(ss)", FIELD(unreachable), read_unreachable },
+        { "IdleWake", "(stt)", FIELD(idle_wake), read_idle_wake },
         { "WinningHold", "(us)", FIELD(winning_hold), read_winning_hold },
         { "ProfileAdjustment", "s", FIELD(profile_adjustment), read_string },
 };
@@ -471,6 +489,7 @@ void client_status_done(struct ctl_status *s)
         client_holds_free(s->holds, s->n_holds);
         limits_free(s->limits, s->n_limits);
         unreachable_free(s->unreachable, s->n_unreachable);
+        free(s->idle_wake.state);
         free(s->winning_hold_why);
         *s = (struct ctl_status){ .temperature = -1 };
 }

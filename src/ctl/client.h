@@ -75,6 +75,14 @@ struct ctl_settle {
         uint64_t discounted;    /* samples that counted less than they read */
 };
 
+/* The idle wake (IdleWake): its state for people, the wakes, the periods
+ * that ended at an idle pace. */
+struct ctl_idle_wake {
+        bool known;
+        char *state;
+        uint64_t wakes, idle_paced;
+};
+
 /* A level the backend cannot reach, and what the kernel did instead. */
 struct ctl_unreachable {
         char *level;
@@ -108,6 +116,7 @@ struct ctl_status {
         struct ctl_settle settle;
         struct ctl_unreachable *unreachable;
         size_t n_unreachable;
+        struct ctl_idle_wake idle_wake;
         /* The hold that decides (0: none, or a daemon that does not say)
          * and why it ("newest of 3"). */
         uint32_t winning_hold;

@@ -255,6 +255,18 @@ static void print_switch_cost(FILE *f, const struct ctl_status *s)
         }
 }
 
+/* "Idle wake: watching 8 CPUs (3 wakes, 41 periods at an idle pace)". */
+static void print_idle_wake(FILE *f, const struct ctl_status *s)
+{
+        const struct ctl_idle_wake *w = &s->idle_wake;
+
+        if (!w->known)
+                return;
+        label(f, "Idle wake");
+        fprintf(f, "%s (%" PRIu64 " wake%s, %" PRIu64 " period%s at an idle pace)\n", or_dash(w->state), w->wakes,
+                w->wakes == 1 ? "" : "s", w->idle_paced, w->idle_paced == 1 ? "" : "s");
+}
+
 static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
 {
         label(f, "Mode");
@@ -296,6 +308,7 @@ static void status_print(FILE *f, const struct ctl_status *s, bool fancy)
         label(f, "Backend");
         fprintf(f, "%s\n", or_dash(s->backend));
         print_switch_cost(f, s);
+        print_idle_wake(f, s);
         label(f, "Energy model");
         fprintf(f, "%s\n", or_dash(s->energy_model));
         label(f, "Config");
@@ -488,6 +501,12 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
                                ", \"bounded\": %" PRIu32 ", \"discounted_samples\": %" PRIu64 "}",
                                s->settle.last_usec, s->settle.mean_usec, s->settle.max_usec,
                                s->settle.windows, s->settle.bounded, s->settle.discounted);
+                if (s->idle_wake.known) {
+                        fputs(", \"idle_wake\": {\"state\": ", stdout);
+                        json_string(stdout, or_dash(s->idle_wake.state));
+                        printf(", \"wakes\": %" PRIu64 ", \"idle_paced\": %" PRIu64 "}", s->idle_wake.wakes,
+                               s->idle_wake.idle_paced);
+                }
                 puts("}");
                 return 0;
         }
@@ -522,6 +541,7 @@ static int stats_print(const struct ctl_args *a, const struct ctl_status *s)
                 printf(", %zu hold%s in force.\n", s->n_holds, s->n_holds == 1 ? "" : "s");
                 if (s->cost.known || s->settle.known || s->n_unreachable > 0)
                         print_switch_cost(stdout, s);
+                print_idle_wake(stdout, s);
         }
         return 0;
 }

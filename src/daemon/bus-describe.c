@@ -7,6 +7,7 @@
 
 #include "common/json-writer.h"
 #include "daemon/bus-describe.h"
+#include "daemon/idle-wake.h"
 #include "daemon/level.h"
 
 /* The demand above which the engine goes up, and below which it goes down,
@@ -158,12 +159,13 @@ static void describe_limits(struct json *j, const struct bl_thermal_limits *l)
 }
 
 /* What switches cost here and how long the kernel took to settle after
- * them; the levels the backend cannot reach. */
+ * them; the levels the backend cannot reach; the idle wake. */
 static void describe_switching(struct json *j, const struct bl_daemon *d)
 {
         const struct bl_switch_estimate *e = &d->cost;
         const struct bl_settle *s = &d->settle;
         struct bl_switch_cost c;
+        char state[600];
 
         daemon_switch_cost(d, &c);
         json_key(j, "switch_cost");
@@ -203,6 +205,16 @@ static void describe_switching(struct json *j, const struct bl_daemon *d)
                         json_key(j, d->ladder.levels[i].name);
                         json_string(j, d->unreachable_why[i]);
                 }
+        json_close(j, '}');
+        idle_wake_describe(d, state, sizeof(state));
+        json_key(j, "idle_wake");
+        json_open(j, '{');
+        json_key(j, "state");
+        json_string(j, state);
+        json_key(j, "wakes");
+        json_uint(j, d->idle_wakes);
+        json_key(j, "idle_paced");
+        json_uint(j, d->idle_paced);
         json_close(j, '}');
 }
 

@@ -7,6 +7,7 @@
 
 #include "daemon/bus-describe.h"
 #include "daemon/bus-private.h"
+#include "daemon/idle-wake.h"
 #include "daemon/level.h"
 
 static int temperature_mc(const struct bl_daemon *d)
@@ -263,6 +264,16 @@ static int get_settle(sd_bus *bus, const char *path, const char *interface, cons
                                      (uint64_t)s->max_us, s->windows, s->bounded, (uint64_t)s->discounted);
 }
 
+static int get_idle_wake(sd_bus *bus, const char *path, const char *interface, const char *property,
+                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        struct bl_bus *b = userdata;
+        char state[600];
+
+        idle_wake_describe(b->d, state, sizeof(state));
+        return sd_bus_message_append(reply, "(stt)", state, (uint64_t)b->d->idle_wakes, (uint64_t)b->d->idle_paced);
+}
+
 static int get_unreachable(sd_bus *bus, const char *path, const char *interface, const char *property,
                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -326,6 +337,7 @@ const sd_bus_vtable bus_vtable[] = {
         SD_BUS_PROPERTY("SwitchCost", "(ddudud)", get_switch_cost, 0, 0),
         SD_BUS_PROPERTY("Settle", "(tttuut)", get_settle, 0, 0),
         SD_BUS_PROPERTY("Unreachable", "a(ss)", get_unreachable, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("IdleWake", "(stt)", get_idle_wake, 0, 0),
         /* Unprivileged: sd-bus would otherwise demand CAP_SYS_ADMIN; the
          * handlers decide who may do what. */
         SD_BUS_METHOD_WITH_ARGS("Hold", SD_BUS_ARGS("s", level, "t", duration_usec, "s", reason),

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,8 +118,23 @@ void idle_wake_update(struct bl_daemon *d, bl_usec_t now, bl_usec_t next)
         if (r < 0) {
                 idle_wake_close(d);
                 d->wake_refused = true;
+                snprintf(d->wake_refusal, sizeof(d->wake_refusal), "%s", reason[0] ? reason : strerror(-r));
                 log_info("idle wake: unavailable (%s); while idle, work that starts is seen at the next "
-                         "sample, up to idle_sample_interval_ms = %u ms later",
-                         reason[0] ? reason : strerror(-r), d->cfg.idle_sample_interval_ms);
+                         "sample, up to idle_sample_interval_ms = %u ms later", d->wake_refusal,
+                         d->cfg.idle_sample_interval_ms);
         }
+}
+
+void idle_wake_describe(const struct bl_daemon *d, char *buf, size_t size)
+{
+        if (!d->sampler_opened || !sampler_own_kernel(&d->sampler))
+                snprintf(buf, size, "off: a test board's CPUs are not this machine's");
+        else if (!d->controller_ready || d->ctl.idle_interval == 0)
+                snprintf(buf, size, "off: no idle back-off (idle_sample_interval_ms)");
+        else if (d->wake_refused)
+                snprintf(buf, size, "unavailable: %s", d->wake_refusal);
+        else if (activity_count(&d->activity) > 0)
+                snprintf(buf, size, "watching %u CPUs", activity_count(&d->activity));
+        else
+                snprintf(buf, size, "ready (counts when the daemon backs off)");
 }

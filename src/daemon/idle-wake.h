@@ -16,5 +16,9 @@
  * daemon goes on without (the back-off alone). */
 void idle_wake_update(struct bl_daemon *d, bl_usec_t now, bl_usec_t next);
 
+/* For people and the bus: "watching 8 CPUs", "ready (...)", "off: why",
+ * "unavailable: the kernel's answer". */
+void idle_wake_describe(const struct bl_daemon *d, char *buf, size_t size);
+
 /* Closes the counters (teardown). */
 void idle_wake_close(struct bl_daemon *d);

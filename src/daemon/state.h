@@ -137,6 +137,7 @@ struct bl_daemon {
         unsigned nwake_sources;
         bl_usec_t *wake_last;           /* per counter: when its last period ended, or the back-off began */
         bool wake_refused;              /* said once: not tried again */
+        char wake_refusal[512];         /* the kernel's answer then, for the bus */
         unsigned long idle_wakes;
         unsigned long idle_paced;       /* periods that ended at an idle pace */
 

@@ -87,6 +87,9 @@ struct scenario {
         double cost[6];
         uint64_t settle[6];
         const char *const *unreachable;
+        /* IdleWake: the state, the wakes, the periods at an idle pace */
+        const char *idle_wake;
+        uint64_t idle_wakes, idle_paced;
         /* WinningHold (id, why) and ProfileAdjustment */
         uint32_t winning_hold;
         const char *winning_why;
@@ -179,6 +182,9 @@ static const struct scenario full = {
         /* settled after 120 ms last, 90 ms on average, 300 ms at most; 3 windows, 1 at its bound */
         .settle = { 120000, 90000, 300000, 3, 1, 17 },
         .unreachable = no_strings,
+        .idle_wake = "watching 8 CPUs",
+        .idle_wakes = 3,
+        .idle_paced = 41,
         .winning_hold = 5,
         .winning_why = "newest of 2",
         .profile_adjustment = "power-saver (power-profiles-daemon) → cap little; "
@@ -214,6 +220,7 @@ static const struct scenario quiet = {
         .cost = { 0, 15, 0, 0, 0, 0 },
         .settle = { 0 },
         .unreachable = quiet_unreachable,
+        .idle_wake = "unavailable: perf_event_open(context-switches) on CPU 0: Permission denied",
         .winning_why = "",
         .profile_adjustment = "",
 };
@@ -631,6 +638,14 @@ static int get_settle(sd_bus *bus, const char *path, const char *iface, const ch
                                      t[5]);
 }
 
+static int get_idle_wake(sd_bus *bus, const char *path, const char *iface, const char *property,
+                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+        const struct scenario *sc = ((struct fake *)userdata)->sc;
+
+        return sd_bus_message_append(reply, "(stt)", sc->idle_wake, sc->idle_wakes, sc->idle_paced);
+}
+
 static int get_unreachable(sd_bus *bus, const char *path, const char *iface, const char *property,
                            sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
@@ -670,6 +685,7 @@ static const sd_bus_vtable switch1_vtable[] = {
         SD_BUS_PROPERTY("SwitchCost", "(ddudud)", get_switch_cost, 0, 0),
         SD_BUS_PROPERTY("Settle", "(tttuut)", get_settle, 0, 0),
         SD_BUS_PROPERTY("Unreachable", "a(ss)", get_unreachable, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+        SD_BUS_PROPERTY("IdleWake", "(stt)", get_idle_wake, 0, 0),
         SD_BUS_METHOD("Hold", "sts", "u", method_hold, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("HoldWithFlags", "stst", "u", method_hold_with_flags, SD_BUS_VTABLE_UNPRIVILEGED),
         SD_BUS_METHOD("Release", "u", "", method_release, SD_BUS_VTABLE_UNPRIVILEGED),

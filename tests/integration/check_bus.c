@@ -33,7 +33,7 @@ static char *describe(sd_bus *b)
 
 /* The initial level took CPUs 4-7 offline: one switch of 4 CPUs measured,
  * its time in the estimate; the kernel settled after it, within the
- * window's bound; no level found unreachable. */
+ * window's bound; no level found unreachable; no idle wake on a test board. */
 static void assert_cost_properties(void)
 {
         sd_bus_message *reply;
@@ -41,6 +41,7 @@ static void assert_cost_properties(void)
         uint64_t settle_last, settle_mean, settle_max, discounted;
         uint32_t measured, last_cpus, windows, bounded;
         const char *level, *why;
+        uint64_t wakes, paced;
 
         reply = get_struct("SwitchCost", "ddudud");
         ck_assert_int_gt(sd_bus_message_read(reply, "ddudud", &fixed, &per_cpu, &measured, &last, &last_cpus,
@@ -67,6 +68,14 @@ static void assert_cost_properties(void)
 
         reply = get_container("Unreachable", "a", "(ss)");
         ck_assert_int_eq(sd_bus_message_read(reply, "(ss)", &level, &why), 0);
+        sd_bus_message_unref(reply);
+
+        /* A test board: no idle wake, and it says why. */
+        reply = get_struct("IdleWake", "stt");
+        ck_assert_int_gt(sd_bus_message_read(reply, "stt", &level, &wakes, &paced), 0);
+        ck_assert_str_eq(level, "off: a test board's CPUs are not this machine's");
+        ck_assert_uint_eq(wakes, 0);
+        ck_assert_uint_eq(paced, 0);
         sd_bus_message_unref(reply);
 }
 
@@ -101,6 +110,7 @@ START_TEST(test_properties)
                 { "SwitchCost", "(ddudud)" },
                 { "Settle", "(tttuut)" },
                 { "Unreachable", "a(ss)" },
+                { "IdleWake", "(stt)" },
         };
         const unsigned nexpected = sizeof(expected) / sizeof(expected[0]);
         bool found[sizeof(expected) / sizeof(expected[0])] = { false };
