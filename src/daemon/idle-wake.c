@@ -133,7 +133,9 @@ void idle_wake_update(struct bl_daemon *d, bl_usec_t now, bl_usec_t next)
 
 void idle_wake_describe(const struct bl_daemon *d, char *buf, size_t size)
 {
-        if (!d->sampler_opened || !sampler_own_kernel(&d->sampler))
+        if (!d->sampler_opened)
+                snprintf(buf, size, "off: not sampling");
+        else if (!sampler_own_kernel(&d->sampler))
                 snprintf(buf, size, "off: a test board's CPUs are not this machine's");
         else if (!d->controller_ready || d->ctl.idle_interval == 0)
                 snprintf(buf, size, "off: no idle back-off (idle_sample_interval_ms)");
