@@ -63,8 +63,8 @@ static int on_activity(sd_event_source *s, int fd, uint32_t revents, void *userd
                 return 0;
         if (since > (bl_usec_t)periods * IDLE_WAKE_WITHIN_USEC) {
                 d->idle_paced++;
-                log_debug("idle wake: CPU %u: %u x %d context switches or page faults in %.0f ms, an idle pace",
-                          cpu, periods, IDLE_WAKE_EVENTS, (double)since / BL_USEC_PER_MSEC);
+                log_debug("idle wake: CPU %u: %u x %d context switches or page faults in %.0f ms, an idle "
+                          "pace", cpu, periods, IDLE_WAKE_EVENTS, (double)since / BL_USEC_PER_MSEC);
                 return 0;
         }
         d->idle_wakes++;

@@ -18,9 +18,9 @@
  * rate again, not at each backed-off sample: opening, closing and reading a
  * CPU-wide event each run a call on that CPU (an interrupt), which wakes
  * it, the very thing the back-off saves (under QEMU, reopening them at each
- * sample a second kept a LITTLE CPU 30 % busy). So a period is reached by idle activity
- * too, slowly; the caller judges the pace from when each period ended
- * (activity_drain()).
+ * sample a second kept a LITTLE CPU 30 % busy). So a period is reached by
+ * idle activity too, slowly; the caller judges the pace from when each
+ * period ended (activity_drain()).
  *
  * What it misses: a CPU-bound thread woken in a process that already runs
  * switches and faults no more than an idle CPU does; such load is still
@@ -49,11 +49,11 @@ struct activity {
 
 /* Opens counters on each CPU of 'cpus' that is online, readable after
  * 'events' (> 0) context switches or as many page faults on the CPU,
- * closing those of an earlier call. A CPU
- * that is offline (ENODEV, ENXIO) is left out. Returns 0 when at least one
- * counter opened, or the first other error (or -ENODEV for none) with the
- * counters closed and 'reason' saying what failed for people:
- * perf_event_paranoid, CAP_PERFMON, a seccomp filter. */
+ * closing those of an earlier call. A CPU that is offline (ENODEV, ENXIO)
+ * is left out. Returns 0 when at least one counter opened, or the first
+ * other error (or -ENODEV for none) with the counters closed and 'reason'
+ * saying what failed for people: the capability perf_event_paranoid asks
+ * for (CAP_PERFMON, or CAP_SYS_ADMIN at Debian's 3), a seccomp filter. */
 int activity_open(struct activity *a, const bl_cpumask *cpus, uint64_t events, char *reason, size_t size);
 
 /* Counters open, and the descriptor of each, to be watched for EPOLLIN. */
