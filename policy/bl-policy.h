@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BL_POLICY_ABI 1
+#define BL_POLICY_ABI 2
 
 /* Time, in microseconds (of CLOCK_MONOTONIC in the daemon, virtual in the
  * simulator). */
@@ -74,6 +74,11 @@ struct bl_sample {
         double pressure;                /* PSI cpu "some": share of the interval, 0..1 */
         bool has_temp;
         int temp_mc;                    /* hottest watched thermal zone, m°C */
+        /* How long the switch to the next level up would stall work, as
+         * the daemon now estimates it for its backend (blsim: the board's
+         * cost); 0 at the top level or when switching costs nothing. What a
+         * heuristic that bets on load to come weighs its bet with. */
+        double switch_up_us;
 };
 
 /* Signals a heuristic cannot work without; one that is missing disables the

@@ -187,13 +187,14 @@ static const struct bl_cpu_sample *find_cpu(const struct bl_sample *s, unsigned 
 }
 
 /* 'in' (NULL: every CPU): the CPUs the level runs work on; the others read
- * as offline. */
+ * as offline. 'up_us': what the switch up from the level stalls. */
 static double score_cpus(struct bl_scorer *scorer, const struct bl_sample *s, const unsigned *cpus,
-                         unsigned n, const bl_cpumask *in, bl_usec_t now)
+                         unsigned n, const bl_cpumask *in, double up_us, bl_usec_t now)
 {
         struct bl_cpu_sample records[2];
         struct bl_sample view = *s;
 
+        view.switch_up_us = up_us;
         view.ncpus = 0;
         view.cpu = records;
         for (unsigned i = 0; i < n && i < 2; i++) {
@@ -373,8 +374,9 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
         case BL_MODE_PAIR:
                 for (unsigned p = 0; p < l->npairs; p++) {
                         const unsigned cpus[2] = { l->pairs[p].little, l->pairs[p].big };
+                        const double up_us = engine_switch_up_us(&c->engine[p]);
 
-                        c->demand[p] = score_cpus(&c->scorer[p], s, cpus, 2, NULL, now);
+                        c->demand[p] = score_cpus(&c->scorer[p], s, cpus, 2, NULL, up_us, now);
                         if (c->hold_level < 0)
                                 engine_decide(&c->engine[p], c->demand[p], temp, now, &d[p]);
                         changes += c->hold_level < 0 && d[p].change;
@@ -382,22 +384,27 @@ unsigned controller_decide(struct bl_controller *c, const struct bl_sample *s, b
                 return c->hold_level < 0 ? changes : decide_held(c, temp, now, d);
         case BL_MODE_MP: {
                 const bl_cpumask *in = &l->levels[c->engine[0].level].cpus;
+                const double up_us = engine_switch_up_us(&c->engine[0]);
 
                 rank_cpus(c, s, in);
                 for (unsigned i = 0; i < c->nscorers; i++)
-                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->ranked[i], 1, in, now);
+                        c->demand[i] = score_cpus(&c->scorer[i], s, &c->ranked[i], 1, in, up_us, now);
                 c->ntop = largest(c->demand, c->nscorers, c->top, l->nlevels);
                 if (c->hold_level >= 0)
                         return decide_held(c, temp, now, d);
                 engine_decide_ranked(&c->engine[0], c->top, c->ntop, loaded_cpus(s, in), temp, now, &d[0]);
                 return d[0].change;
         }
-        default:
-                c->demand[0] = scorer_score(&c->scorer[0], s, now);
+        default: {
+                struct bl_sample view = *s;
+
+                view.switch_up_us = engine_switch_up_us(&c->engine[0]);
+                c->demand[0] = scorer_score(&c->scorer[0], &view, now);
                 if (c->hold_level >= 0)
                         return decide_held(c, temp, now, d);
                 engine_decide(&c->engine[0], c->demand[0], temp, now, &d[0]);
                 return d[0].change;
+        }
         }
 }
 

@@ -146,6 +146,13 @@ void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *
         e->model = m && m->known ? m : NULL;
 }
 
+double engine_switch_up_us(const struct bl_engine *e)
+{
+        if (e->level + 1 >= e->ladder->nlevels)
+                return 0.0;
+        return switch_cost_latency_us(&e->cost, ladder_cpus_changed(e->ladder, e->level, e->level + 1));
+}
+
 /* The break-even time of the switches from 'from' to 'to' and back when the
  * stay on 'to' saves 'saved_mw' (called only with a model). */
 static double break_even_for(const struct bl_engine *e, unsigned from, unsigned to, double saved_mw)

@@ -149,6 +149,10 @@ void engine_set_switch_cost(struct bl_engine *e, const struct bl_switch_cost *c)
  * engine_set_params(). The model must outlive the engine's use of it. */
 void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *m);
 
+/* How long the switch from the current level to the next one up would
+ * stall work, as the switch cost now says; 0 at the top. */
+double engine_switch_up_us(const struct bl_engine *e);
+
 /* How long a stay on level 'to' must last to pay for the switch from 'from'
  * and back, at 'demand': the switches' energy over what 'to' saves per
  * unit of time at that demand (energy model), or BL_BREAK_EVEN_PER_LATENCY

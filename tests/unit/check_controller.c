@@ -181,6 +181,81 @@ START_TEST(test_cluster_mode)
 }
 END_TEST
 
+/* A heuristic that records what each call was told of the switch up, and
+ * scores 'probe_demand'. */
+static double probe_demand;
+static double probe_up_us[8];
+static unsigned probe_calls;
+
+static double probe_score(void *state, const struct bl_sample *s, bl_usec_t now)
+{
+        (void)state;
+        (void)now;
+        probe_up_us[probe_calls++ % 8] = s->switch_up_us;
+        return probe_demand;
+}
+
+static const struct bl_heuristic_ops probe_ops = {
+        .abi = BL_POLICY_ABI,
+        .name = "probe",
+        .score = probe_score,
+};
+
+static void probe_start(struct bl_controller *c, enum bl_mode mode)
+{
+        /* 1 ms a switch and 250 us a CPU that changes */
+        static const struct bl_switch_cost cost = { .latency_us = 1000, .latency_per_cpu_us = 250 };
+
+        setup_mode(mode);
+        cfg.heuristics[0].ops = &probe_ops;
+        ck_assert_int_eq(controller_init(c, &ladder, &cfg, 0, 0), 0);
+        controller_set_switch_cost(c, &cost);
+        probe_calls = 0;
+        probe_demand = 0.0;
+}
+
+/* Every scorer is told what the switch up from its engine's level stalls:
+ * the heuristics that bet on load to come weigh the bet with it. */
+START_TEST(test_heuristics_told_the_switch_up)
+{
+        static const float idle[8] = { 0 };
+        struct bl_controller c;
+        struct bl_decision d[4] = { 0 };
+        bl_cpumask little = set_of("0-3"), big = set_of("4-7");
+
+        /* Cluster mode: little -> big changes all eight CPUs; at big there
+         * is no way up. */
+        probe_start(&c, BL_MODE_CLUSTER);
+        controller_decide(&c, sample(TICK, &little, idle), TICK, d);
+        ck_assert_uint_eq(probe_calls, 1);
+        ck_assert_double_eq_tol(probe_up_us[0], 3000.0, 1e-9);
+        d[0] = (struct bl_decision){ .from = 0, .to = 1, .change = true };
+        controller_switched(&c, d, TICK);
+        controller_decide(&c, sample(2 * TICK, &big, idle), 2 * TICK, d);
+        ck_assert_double_eq(probe_up_us[1], 0.0);
+        controller_done(&c);
+
+        /* Pair mode: a pair's switch changes its two CPUs; a big pair has none. */
+        probe_start(&c, BL_MODE_PAIR);
+        d[1] = (struct bl_decision){ .from = 0, .to = 1, .change = true };
+        controller_switched(&c, d, 0);
+        controller_decide(&c, sample(TICK, &little, idle), TICK, d);
+        ck_assert_uint_eq(probe_calls, 4);
+        ck_assert_double_eq_tol(probe_up_us[0], 1500.0, 1e-9);
+        ck_assert_double_eq(probe_up_us[1], 0.0);
+        ck_assert_double_eq_tol(probe_up_us[2], 1500.0, 1e-9);
+        controller_done(&c);
+
+        /* mp mode: one fast CPU more, for every CPU's scorer. */
+        probe_start(&c, BL_MODE_MP);
+        controller_decide(&c, sample(TICK, &little, idle), TICK, d);
+        ck_assert_uint_eq(probe_calls, 8);
+        for (unsigned i = 0; i < 8; i++)
+                ck_assert_double_eq_tol(probe_up_us[i], 1250.0, 1e-9);
+        controller_done(&c);
+}
+END_TEST
+
 START_TEST(test_pair_mode_switches_one_pair)
 {
         static const float pair1[8] = { 0, 1.0f, 0, 0, 0, 0, 0, 0 };
@@ -879,6 +954,7 @@ static Suite *controller_suite(void)
 
         tcase_add_test(tc, test_cluster_mode);
         tcase_add_test(tc, test_broken_heuristic_said_once);
+        tcase_add_test(tc, test_heuristics_told_the_switch_up);
         tcase_add_test(tc, test_pair_mode_switches_one_pair);
         tcase_add_test(tc, test_pair_mode_sees_only_its_pair);
         tcase_add_test(tc, test_pair_mode_thermal_caps_every_pair);
