@@ -150,7 +150,7 @@ double engine_switch_up_us(const struct bl_engine *e)
 {
         if (e->level + 1 >= e->ladder->nlevels)
                 return 0.0;
-        return switch_cost_latency_us(&e->cost, ladder_cpus_changed(e->ladder, e->level, e->level + 1));
+        return switch_cost_latency_us(&e->cost, e->ladder->levels[e->level].cpus_up);
 }
 
 /* The break-even time of the switches from 'from' to 'to' and back when the

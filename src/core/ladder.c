@@ -163,7 +163,8 @@ int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode 
         switch (mode) {
         case BL_MODE_CLUSTER:
                 build_cluster(l, t);
-                return 0;
+                r = 0;
+                break;
         case BL_MODE_MP:
                 r = build_mp(l, t);
                 break;
@@ -175,6 +176,8 @@ int ladder_build(struct bl_ladder *l, const struct bl_topology *t, enum bl_mode 
         }
         if (r < 0)
                 l->nlevels = 0;
+        for (unsigned i = 0; i + 1 < l->nlevels; i++)
+                l->levels[i].cpus_up = ladder_cpus_changed(l, i, i + 1);
         return r;
 }
 

@@ -30,6 +30,9 @@ struct bl_level {
         unsigned capacity;      /* per-CPU capacity of its fastest CPUs at top frequency */
         unsigned rank;          /* which per-CPU demand the engine tests, 0 = the largest */
         unsigned fit;           /* the capacity that demand is tested against */
+        /* CPUs that change on the way to the next level up (0 at the top):
+         * asked every tick, and counting masks of BL_MAX_CPUS is not free */
+        unsigned cpus_up;
 };
 
 struct bl_pair {
