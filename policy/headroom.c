@@ -38,8 +38,7 @@
  *    the next saturation. Periodic work that starts after quiet and fits
  *    LITTLE (an audio decoder's refill every 40-100 ms between the mixer's
  *    light ticks) would otherwise take the machine up and back at every
- *    start. Nor does a start count where the switch up stalls the work for
- *    HEADROOM_ONSET_MAX_STALL of the sample's interval or more.
+ *    start.
  * 3. Bursts. A sample that is neither saturated, quiet nor steady (busiest
  *    CPU at least steady_busy_pct busy) comes from work that runs in bursts:
  *    the kernel raises the frequency for each and lowers it after, and busy x
@@ -115,12 +114,6 @@ enum {
  * or CPU on its own (two CPUs at most), where it may be another's. */
 #define HEADROOM_ONSET_WAITING 0.5
 #define HEADROOM_ONSET_WAITING_CPUS 3
-/* An onset is a bet that more is coming: won, the load is on the faster
- * CPUs one sample sooner; lost, the machine went up and back for nothing.
- * A switch up that stalls the work for this share of the sample's interval
- * takes back most of what winning gives and doubles what losing costs
- * (CPU hotplug; measured in tests/bench/RESULTS.md). */
-#define HEADROOM_ONSET_MAX_STALL 0.5
 /* How long a load must have been present without a break before a steady
  * measure below what is known is believed (see 4. above). */
 #define HEADROOM_SETTLE_US (100 * 1000)
@@ -476,11 +469,11 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
  * then judged by judge_onset()), and whether it ended a quiet spell below
  * onset_pct, so that the next one may still be. */
 static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest,
-                     double waiting, double stall, bl_usec_t interval)
+                     double waiting)
 {
         const bool was_quiet = h->quiet >= h->quiet_for;
 
-        if (h->onset > 0 && !h->onset_false && stall < HEADROOM_ONSET_MAX_STALL * (double)interval &&
+        if (h->onset > 0 && !h->onset_false &&
             (((was_quiet || h->starting) && peak > h->onset * top) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
@@ -543,8 +536,7 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         }
         judge_onset(h, saturated, peak);
         if (is_onset(h, saturated, peak, top, busiest,
-                     pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0,
-                     s->switch_up_us, s->interval))
+                     pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0))
                 saturated = true;
         h->quiet = busiest < h->quiet_busy && !saturated ?
                    count_up_to(h->quiet, s->interval, h->quiet_for) : 0;

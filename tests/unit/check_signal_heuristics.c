@@ -1282,54 +1282,6 @@ START_TEST(test_headroom_onset_by_waiting_after_quiet)
 }
 END_TEST
 
-/* An onset is a bet on load to come. Where the switch up stalls the work
- * for half a sample's interval or more (CPU hotplug), winning gives little
- * and losing costs two stalls: the start is measured instead. A saturation
- * is no bet and still goes up; a refused bet teaches nothing; after a long
- * sample (the idle back-off) the same stall is small and the start counts. */
-static struct bl_sample *stalling(struct bl_sample *s, double us)
-{
-        s->switch_up_us = us;
-        return s;
-}
-
-static void quiet_spell(struct run *r, struct cluster_sample *c)
-{
-        run_start(r, &heuristic_headroom, NULL);
-        for (unsigned i = 0; i < 4; i++)
-                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-}
-
-START_TEST(test_headroom_onset_weighs_the_switch_up)
-{
-        struct run r;
-        struct cluster_sample c;
-
-        quiet_spell(&r, &c);
-        ck_assert_double_eq_tol(run_feed(&r, stalling(cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 4999), 10 * MS),
-                                LITTLE_OVER, TOL);
-        quiet_spell(&r, &c);
-        ck_assert_double_eq_tol(run_feed(&r, stalling(cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 5000), 10 * MS),
-                                0.3 * LITTLE_TOP, 1e-3);
-        /* Nothing was learned: with a quick switch the next start is an onset. */
-        ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), LITTLE_OVER, TOL);
-
-        /* The start found by tasks waiting is the same bet. */
-        start_after_quiet(&r, &c, 0.17);
-        ck_assert_double_lt(run_feed(&r, stalling(cluster(&c, 0.0, LITTLE_TOP, LITTLE_TOP, 1.0), 5000), 10 * MS),
-                            LITTLE_TOP);
-
-        quiet_spell(&r, &c);
-        ck_assert_double_eq_tol(run_feed(&r, stalling(cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.5), 10000), 10 * MS),
-                                LITTLE_OVER, TOL);
-
-        quiet_spell(&r, &c);
-        ck_assert_double_eq_tol(
-                run_feed(&r, stalling(cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 11000), 1000 * MS),
-                LITTLE_OVER, TOL);
-}
-END_TEST
-
 START_TEST(test_headroom_reset)
 {
         struct run r;
@@ -1632,7 +1584,6 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_onset_that_led_to_nothing);
         tcase_add_test(headroom, test_headroom_onset_starting_late_in_a_sample);
         tcase_add_test(headroom, test_headroom_onset_by_waiting_after_quiet);
-        tcase_add_test(headroom, test_headroom_onset_weighs_the_switch_up);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);
