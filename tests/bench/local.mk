@@ -15,7 +15,7 @@ tests_bench_bench_wake_LDADD = src/sources/libblsources.a src/common/libblcommon
 EXTRA_DIST += tests/bench/run.sh tests/bench/footprint.sh tests/bench/eta-table.sh tests/bench/policy-table.sh \
 	tests/bench/reactive-bound.sh tests/bench/speculation.sh tests/bench/bus-load.sh tests/bench/families.sh \
 	tests/bench/slow-switch.sh tests/bench/idle-return.sh tests/bench/idle-reads.sh tests/bench/tune-jobs.sh \
-	tests/bench/mp-table.sh tests/bench/trace-sets.sh \
+	tests/bench/mp-table.sh tests/bench/trace-sets.sh tests/bench/policy-diff.sh \
 	tests/bench/sysfs-ops.sh tests/bench/private-bus.sh \
 	tests/bench/RESULTS.md
 
