@@ -49,13 +49,8 @@ case $top in ''|*[!0-9]*) echo "$0: --top: expected a number, got \"$top\"" >&2;
 
 # "ENERGY_UJ LATE" of the default on one trace with one build.
 run() { # BLSIM TRACE BOARD MODE COST
-        case $5 in
-        board) cost_option= ;;
-        *,*) cost_option="--switch-cost $5" ;;
-        *) cost_option="--backend $5" ;;
-        esac
-        # shellcheck disable=SC2086 # the option and its value are two words
-        "$1" run --board "$3" --mode "$4" --workload "$2" ${config:+--config "$config"} $cost_option --json |
+        # shellcheck disable=SC2046 # the option and its value are two words
+        "$1" run --board "$3" --mode "$4" --workload "$2" ${config:+--config "$config"} $(cost_options "$5") --json |
         awk '
         function value(line) { sub(/^[^:]*: */, "", line); sub(/,$/, "", line); return line }
         /^  "energy_uj":/ { e = value($0) }

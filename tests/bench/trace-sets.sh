@@ -3,15 +3,20 @@
 # figures of one blsim compare. Reads $blsim, $src, $sets, $generated,
 # $config and $oracle_start.
 
+# blsim's options for a switch cost as the tables name it: "board" (none),
+# US,UJ, or a backend's name.
+cost_options() { # COST
+        case $1 in
+        board) ;;
+        *,*) echo "--switch-cost $1" ;;
+        *) echo "--backend $1" ;;
+        esac
+}
+
 # One line per trace: the set, the name, then key=value pairs for awk.
 figures() { # TRACE BOARD MODE COST
-        case $4 in
-        board) cost_option= ;;
-        *,*) cost_option="--switch-cost $4" ;;
-        *) cost_option="--backend $4" ;;
-        esac
-        # shellcheck disable=SC2086 # the option and its value are two words
-        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $cost_option \
+        # shellcheck disable=SC2046 # the option and its value are two words
+        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $(cost_options "$4") \
                 --oracle-start "$oracle_start" --json |
         awk '
         function value(line) {
