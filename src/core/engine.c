@@ -32,9 +32,10 @@
  * 3b. Break-even (with break_even): a due move down to L also waits until
  *    the stay on L is expected to pay for the switch there and back. Its
  *    break-even time B is the two switches' energy over what L saves per
- *    unit of time at the demand seen (engine_break_even_us(); in mp mode
- *    what the threads that leave the fast CPUs cost less on LITTLE ones,
- *    engine_break_even_ranked_us(), against the CPUs changed). How long L
+ *    unit of time idle (at the demand seen where L does not idle cheaper:
+ *    engine_break_even_us()); in mp mode what the threads that leave the
+ *    fast CPUs cost less on LITTLE ones, engine_break_even_ranked_us(),
+ *    against the CPUs changed. How long L
  *    will still do is learned: the lengths of past periods in which L did
  *    (core/gaps.h) give the expected rest R of the current one, which has
  *    lasted t: the move goes once R >= B (a gap longer than any recorded
@@ -181,14 +182,29 @@ static double break_even_without_model(const struct bl_engine *e, unsigned from,
         return -1;
 }
 
+/* What level 'to' saves against 'from' per unit of time over a stay: what
+ * it saves idle. A stay below is a gap between bursts or the quiet after a
+ * load, and the demand reported through a gap is held on purpose (headroom
+ * keeps a burst's) and rises in the sample a burst begins in: a saving read
+ * from it ended the wait just as a burst came (tests/bench/RESULTS.md,
+ * "the break-even at the idle saving"). Where 'to' does not idle cheaper,
+ * what it saves at 'demand'. */
+static double stay_saving_mw(const struct bl_engine *e, unsigned from, unsigned to, double demand)
+{
+        const double idle = energy_model_power(e->model, from, 0) - energy_model_power(e->model, to, 0);
+
+        if (idle > 0)
+                return idle;
+        return energy_model_power(e->model, from, demand) - energy_model_power(e->model, to, demand);
+}
+
 double engine_break_even_us(const struct bl_engine *e, unsigned from, unsigned to, double demand)
 {
         const double bound = break_even_without_model(e, from, to);
 
         if (bound >= 0)
                 return bound;
-        return break_even_for(e, from, to,
-                              energy_model_power(e->model, from, demand) - energy_model_power(e->model, to, demand));
+        return break_even_for(e, from, to, stay_saving_mw(e, from, to, demand));
 }
 
 void engine_switched(struct bl_engine *e, unsigned level, bl_usec_t now)

@@ -154,8 +154,10 @@ void engine_set_energy_model(struct bl_engine *e, const struct bl_energy_model *
 double engine_switch_up_us(const struct bl_engine *e);
 
 /* How long a stay on level 'to' must last to pay for the switch from 'from'
- * and back, at 'demand': the switches' energy over what 'to' saves per
- * unit of time at that demand (energy model), or BL_BREAK_EVEN_PER_LATENCY
+ * and back: the switches' energy over what 'to' saves per unit of time idle
+ * (energy model; at 'demand' where 'to' does not idle cheaper: the demand
+ * reported through a gap between bursts is held, and rises as a burst
+ * begins), or BL_BREAK_EVEN_PER_LATENCY
  * times their time without a model (at most BL_BREAK_EVEN_MAX_NO_MODEL_US);
  * 0 when switching costs nothing;
  * INFINITY when 'to' saves nothing. */

@@ -153,6 +153,46 @@ START_TEST(test_break_even_time)
 }
 END_TEST
 
+/* Power that grows with the load: idle + slope mW per capacity unit. */
+static struct bl_energy_model linear_model(double little_idle, double little_slope, double big_idle,
+                                           double big_slope)
+{
+        struct bl_energy_model m = { .known = true, .nlevels = 2 };
+
+        for (unsigned i = 0; i < BL_POWER_POINTS; i++) {
+                m.mw[0][i] = little_idle + little_slope * energy_model_point(i);
+                m.mw[1][i] = big_idle + big_slope * energy_model_point(i);
+        }
+        return m;
+}
+
+/* What a stay saves is counted idle: the demand reported through a gap
+ * between bursts is held, and rises as a burst begins, and a saving read
+ * from it ended the wait just as a burst came. Big at 80 mW + 0.5 a unit,
+ * little at 30 + 0.1: at 200 units (under the way down's 60 % of 400)
+ * little saves 130 mW, idle 50, so 10 mJ of switches break even in 200 ms,
+ * not 77, and the first gap waits twice that. Where little idles no cheaper
+ * (90 mW), the saving at the demand, 70 mW. */
+START_TEST(test_break_even_at_the_idle_saving)
+{
+        struct bl_ladder l = two_levels();
+        struct bl_engine_params p = params(true);
+        struct bl_energy_model m = linear_model(30, 0.1, 80, 0.5);
+        struct bl_switch_cost cost = { .latency_us = 2000, .energy_uj = 5000 };
+        struct bl_engine e;
+
+        engine_init(&e, &l, &p, 1);
+        engine_set_switch_cost(&e, &cost);
+        engine_set_energy_model(&e, &m);
+        ck_assert_double_eq_tol(engine_break_even_us(&e, 1, 0, 200), 200000, 1e-6);
+        engine_switched(&e, 1, 0);
+        ck_assert_uint_eq(feed(&e, 200, MS(10), MS(2000)), MS(410));
+
+        m = linear_model(90, 0.1, 80, 0.5);
+        ck_assert_double_eq_tol(engine_break_even_us(&e, 1, 0, 200), 10000.0 / 70 * 1000, 1e-6);
+}
+END_TEST
+
 /* mp mode on four LITTLE CPUs (capacity 400) and two big ones: little,
  * little+1big, all; each level tested with its rank-th busiest CPU against
  * the LITTLE capacity. */
@@ -397,6 +437,7 @@ int main(void)
         tcase_add_test(tc, test_gaps_forget);
         tcase_add_test(tc, test_energy_model_interpolates);
         tcase_add_test(tc, test_break_even_time);
+        tcase_add_test(tc, test_break_even_at_the_idle_saving);
         tcase_add_test(tc, test_free_switches_change_nothing);
         tcase_add_test(tc, test_first_gap_waits_break_even);
         tcase_add_test(tc, test_up_waits_for_the_switch);
