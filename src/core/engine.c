@@ -35,10 +35,10 @@
  *    unit of time idle (at the demand seen where L does not idle cheaper:
  *    engine_break_even_us()); in mp mode what the threads that leave the
  *    fast CPUs cost less on LITTLE ones, engine_break_even_ranked_us(),
- *    against the CPUs changed. How long L
- *    will still do is learned: the lengths of past periods in which L did
- *    (core/gaps.h) give the expected rest R of the current one, which has
- *    lasted t: the move goes once R >= B (a gap longer than any recorded
+ *    against the CPUs changed. How long L will still do is learned: the
+ *    lengths of past periods in which L did (core/gaps.h) give the
+ *    expected rest R of the current one, which has lasted t: the move goes
+ *    once R >= B (a gap longer than any recorded
  *    is expected to last as long again, so an idle machine goes down once
  *    t >= B). Before there is history, once t >= B: by then, waiting
  *    longer costs as much as the switches could have (the ski-rental

@@ -237,6 +237,7 @@ START_TEST(test_heuristics_told_the_switch_up)
 
         /* Pair mode: a pair's switch changes its two CPUs; a big pair has none. */
         probe_start(&c, BL_MODE_PAIR);
+        memset(d, 0, sizeof(d));
         d[1] = (struct bl_decision){ .from = 0, .to = 1, .change = true };
         controller_switched(&c, d, 0);
         controller_decide(&c, sample(TICK, &little, idle), TICK, d);
