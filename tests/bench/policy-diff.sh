@@ -4,7 +4,7 @@
 # and a count hides sizes: a launch that was a late-work miss at 0.02 and is
 # one at 2.9 after a change moves no count (RESULTS.md, 2026-12-06, "an
 # onset that weighs the switch up").
-#   [CONFIG=FILE] tests/bench/policy-diff.sh [--modes "M ..."] [--costs "C ..."] [--boards "B ..."]
+#   [CONFIG=FILE] [OLD_CONFIG=FILE] [NEW_CONFIG=FILE] tests/bench/policy-diff.sh [--modes "M ..."] [--costs "C ..."] [--boards "B ..."]
 #                                            [--sets "S ..."] [--top N] OLD_BUILDDIR NEW_BUILDDIR [GENERATED]
 # Per board, mode and cost, as markdown: energy and late work (blsim's
 # late_work_ratio) summed over the traces and per family, how many traces
@@ -13,7 +13,9 @@
 # (default 8) whose late work grew most. --modes, --costs, --boards, --sets
 # and GENERATED as policy-table.sh has them (defaults: cluster; board,
 # 2000,5000 and 10000,50000; exynos5422-like and tc2; visible and
-# generated, the tuning traces). CONFIG is passed to both builds.
+# generated, the tuning traces). CONFIG is passed to both builds;
+# OLD_CONFIG and NEW_CONFIG to one each instead (one build twice compares
+# two configurations).
 set -eu
 usage="usage: $0 [--modes \"M ...\"] [--costs \"C ...\"] [--boards \"B ...\"] [--sets \"S ...\"] [--top N] OLD NEW [GENERATED]"
 modes=cluster
@@ -38,7 +40,8 @@ old=$(cd "$1" && pwd)/src/sim/blsim
 new=$(cd "$2" && pwd)/src/sim/blsim
 generated=${3:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
-config=${CONFIG:-}
+old_config=${OLD_CONFIG:-${CONFIG:-}}
+new_config=${NEW_CONFIG:-${CONFIG:-}}
 for b in "$old" "$new"; do
         [ -x "$b" ] || { echo "$0: no blsim at $b" >&2; exit 66; }
 done
@@ -48,9 +51,9 @@ case $top in ''|*[!0-9]*) echo "$0: --top: expected a number, got \"$top\"" >&2;
 . "$src/tests/bench/trace-sets.sh"
 
 # "ENERGY_UJ LATE" of the default on one trace with one build.
-run() { # BLSIM TRACE BOARD MODE COST
+run() { # BLSIM CONFIG TRACE BOARD MODE COST
         # shellcheck disable=SC2046 # the option and its value are two words
-        "$1" run --board "$3" --mode "$4" --workload "$2" ${config:+--config "$config"} $(cost_options "$5") --json |
+        "$1" run --board "$4" --mode "$5" --workload "$3" ${2:+--config "$2"} $(cost_options "$6") --json |
         awk '
         function value(line) { sub(/^[^:]*: */, "", line); sub(/,$/, "", line); return line }
         /^  "energy_uj":/ { e = value($0) }
@@ -111,9 +114,9 @@ for board in $boards; do
         for mode in $modes; do
                 for cost in $costs; do
                         traces | while read -r set trace path; do
-                                a=$(run "$old" "$path" "$board" "$mode" "$cost") ||
+                                a=$(run "$old" "$old_config" "$path" "$board" "$mode" "$cost") ||
                                         { echo "$0: $old failed on $path" >&2; exit 1; }
-                                b=$(run "$new" "$path" "$board" "$mode" "$cost") ||
+                                b=$(run "$new" "$new_config" "$path" "$board" "$mode" "$cost") ||
                                         { echo "$0: $new failed on $path" >&2; exit 1; }
                                 echo "$set $trace $a $b"
                         done | judge "$name" "$mode" "$cost"
