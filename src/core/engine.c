@@ -38,14 +38,13 @@
  *    against the CPUs changed. How long L will still do is learned: the
  *    lengths of past periods in which L did (core/gaps.h) give the
  *    expected rest R of the current one, which has lasted t: the move goes
- *    once R >= B (a gap longer than any recorded
- *    is expected to last as long again, so an idle machine goes down once
- *    t >= B). Before there is history, once t >= B: by then, waiting
- *    longer costs as much as the switches could have (the ski-rental
- *    rule, never worse than twice the best choice in hindsight). With
- *    cheap switches B is below down_delay and nothing changes; with
- *    hotplug's it is seconds, and a frame's or a timer's gap no longer
- *    takes the machine down.
+ *    once R >= B (a gap longer than any recorded is expected to last as
+ *    long again, so an idle machine goes down once t >= B). Before there
+ *    is history, once t >= B: by then, waiting longer costs as much as the
+ *    switches could have (the ski-rental rule, never worse than twice the
+ *    best choice in hindsight). With cheap switches B is below down_delay
+ *    and nothing changes; with hotplug's it is seconds, and a frame's or a
+ *    timer's gap no longer takes the machine down.
  * 3c. The way up (with break_even): a due move up also waits until the
  *    demand over the current level has been seen for as long as the switch
  *    up takes (its latency, measured): a burst shorter than that is over

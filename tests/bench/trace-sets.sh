@@ -1,7 +1,8 @@
 # shellcheck shell=sh disable=SC2154 # the sourcing script sets what is read
-# Sourced by policy-table.sh and mp-table.sh: which traces run, and the
-# figures of one blsim compare. Reads $blsim, $src, $sets, $generated,
-# $config and $oracle_start.
+# Sourced by policy-table.sh, mp-table.sh and policy-diff.sh: which traces
+# run, blsim's options for a switch cost, and the figures of one blsim
+# compare. Reads $src, $sets and $generated; figures() also $blsim, $config
+# and $oracle_start.
 
 # blsim's options for a switch cost as the tables name it: "board" (none),
 # US,UJ, or a backend's name.
