@@ -449,7 +449,9 @@ scenario_mp() {
         base=mp-$b
         s0=$(cpu_state)
         name=$base-idle
-        if ! start_daemon "$base" "$b" mode=mp ${log_level:+log_level=$log_level}; then fail "$why"; return; fi
+        # debug: the one-thread window weighs each move by the samples before
+        # it (vm-tool one-thread)
+        if ! start_daemon "$base" "$b" mode=mp log_level=debug; then fail "$why"; return; fi
         one=$(levels | awk '{ print $2 }')
         vm-tool idle "$log" "$idle_s" >/tmp/idle.out
         n=$(sed -n 's/^switches //p' /tmp/idle.out)
@@ -475,7 +477,13 @@ scenario_mp() {
         # own start is load the daemon may answer; 5 s lets it come back
         # down (a move down waits up to 2 s for its break-even). From the
         # go to the end, the shell runs builtins only, and the watcher
-        # reports every switch since the go (vm-tool one-thread).
+        # reports every switch since the go (vm-tool one-thread). Under TCG
+        # the guest shows what one thread on a real SoC would not, seen in
+        # CI: a vCPU the host held up with a task on it reads as a second
+        # busy CPU with work waiting, and a cpuset write stalled the thread
+        # for over 100 ms. A move to another level passes where the samples
+        # before it showed such a second load, or no thread at all; one they
+        # do not explain (the thread read on two CPUs, say) fails.
         load_start 1 /tmp/go
         vm-tool one-thread "$log" "$one" 20 10 /tmp/watch >/tmp/wait.out &
         wpid=$!
@@ -490,27 +498,37 @@ scenario_mp() {
         else
                 read -r seen </sys/fs/cgroup/work/cpuset.cpus
         fi
-        from="" t="" at="" moves=""
+        from="" t="" at="" moves="" others="" unexplained=""
         while read -r key value; do
                 case $key in
                 from) from=$value ;;
                 took) t=$value ;;
                 at) at=$value ;;
                 moves) moves=$value ;;
+                others) others=$value ;;
+                unexplained) unexplained=$value ;;
                 esac
         done </tmp/wait.out
-        problems=""
+        problems="" note=""
         [ "$from" = "$lo" ] || problems="$problems at ${from:-?} when the thread began (its set-up's own load);"
         if [ -n "$t" ]; then
-                [ "$moves" = "$lo -> $one;" ] ||
-                        problems="$problems switches since the thread began: $moves"
+                case $moves in
+                "$lo -> $one;") ;;
+                "$lo -> $one;"*)
+                        if [ "$unexplained" = 0 ]; then
+                                note=" (other moves, each after samples that explain it: $others)"
+                        else
+                                problems="$problems switches since the thread began: $moves ($unexplained not explained by the samples before them: $others)"
+                        fi ;;
+                *) problems="$problems switches since the thread began: $moves" ;;
+                esac
                 [ "$seen" = "$cpus_one" ] ||
                         problems="$problems after 10 s CPUs $seen in the kernel, expected $cpus_one;"
         else
                 problems="$problems not at $one within 20 s (at ${at:-?}); switches: $moves"
         fi
         if [ -z "$problems" ]; then
-                ok "one CPU-bound thread: at $one (CPUs $(level_cpus "$one")) after $t s, and for 10 s"
+                ok "one CPU-bound thread: at $one (CPUs $(level_cpus "$one")) after $t s, and for 10 s$note"
         else
                 fail "one CPU-bound thread: $problems"
         fi

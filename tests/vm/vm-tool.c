@@ -25,7 +25,12 @@
  *                                     FIFO GO: "from" the level then, "took
  *                                     S" to reach LEVEL (or "at CURRENT"
  *                                     after SECONDS), and after HOLD more
- *                                     seconds "moves" every switch since GO
+ *                                     seconds "moves" every switch since GO;
+ *                                     with a debug log, "others" the moves
+ *                                     to another level than LEVEL with the
+ *                                     busy CPUs the daemon saw, and
+ *                                     "unexplained N" those its samples
+ *                                     do not explain (struct moves)
  *   vm-tool idle [--from-start] LOG SECONDS
  *                                     (--from-start: started before the
  *                                     daemon, counting from its "started:")
@@ -253,18 +258,87 @@ static const char *switch_target(const char *line)
         return p + 4;
 }
 
-/* Appends "A -> B;" of a switch line to 'moves' (as much as fits). */
-static void add_move(char *moves, size_t size, const char *line)
+/* Appends "A -> B;" of a switch line to 'moves' (as much as fits), with
+ * 'extra' before the ';'. */
+static void add_move(char *moves, size_t size, const char *line, const char *extra)
 {
         size_t used = strlen(moves);
 
-        snprintf(moves + used, size - used, "%.*s;", (int)strcspn(line + 7, ":"), line + 7);
+        snprintf(moves + used, size - used, "%.*s%s;", (int)strcspn(line + 7, ":"), line + 7, extra);
+}
+
+/* Half a CPU: a second load beside the thread keeps its CPUs busy more
+ * than this between them (the daemon counts a CPU over 60 % busy as
+ * loaded); with less than this in all, the thread was not running. */
+#define OTHER_LOAD 0.5
+#define RECENT_SAMPLES 3
+
+/* The switches one_thread() sees, and what the daemon's debug log showed
+ * before those that went to another level than 'want': the sum of the
+ * CPUs' busy fractions in each of its latest samples. One thread adds 1 to
+ * it, wherever the scheduler moves it within a sample. A move up from
+ * 'want' is the daemon's answer to a second load only with more than that
+ * (under TCG a vCPU the host held up with a task on it reads as a busy
+ * CPU); a move back to 'from', to the thread's absence only with less (a
+ * cpuset write stalled a spinning thread there for 130 ms). */
+struct moves {
+        const char *want;
+        char from[64];
+        char all[1024];
+        char others[1024];
+        unsigned unexplained;
+        double recent[RECENT_SAMPLES];
+        unsigned nrecent;
+};
+
+/* The CPUs' busy fractions summed, from "... busy@capacity 0:0.37@358/358
+ * 1:0.68@358/358 ..."; negative without them. */
+static double sample_busy(const char *line)
+{
+        const char *p = strstr(line, "busy@capacity ");
+        double sum = 0;
+        char *end;
+
+        if (!p)
+                return -1;
+        while ((p = strchr(p, ':')) != NULL) {
+                sum += strtod(p + 1, &end);
+                p = end;
+        }
+        return sum;
+}
+
+static bool is_level(const char *target, const char *level)
+{
+        const size_t n = strlen(level);
+
+        return strncmp(target, level, n) == 0 && target[n] == ':';
+}
+
+static void moves_add(struct moves *m, const char *line, const char *target)
+{
+        double most = 0;
+        bool down;
+        char extra[64];
+
+        add_move(m->all, sizeof(m->all), line, "");
+        if (is_level(target, m->want))
+                return;
+        for (unsigned i = 0; i < m->nrecent && i < RECENT_SAMPLES; i++)
+                if (m->recent[i] > most)
+                        most = m->recent[i];
+        down = is_level(target, m->from);
+        snprintf(extra, sizeof(extra), " (CPUs busy at most %.2f in the last %u samples)", most,
+                 m->nrecent < RECENT_SAMPLES ? m->nrecent : RECENT_SAMPLES);
+        add_move(m->others, sizeof(m->others), line, extra);
+        if (m->nrecent == 0 || (down ? most >= OTHER_LOAD : most <= 1 + OTHER_LOAD))
+                m->unexplained++;
 }
 
 /* The level the log last named: "started: ...; level L [..." at the start,
- * "switch A -> B: ..." after each switch; with 'moves', those switches are
+ * "switch A -> B: ..." after each switch; with 'm', those switches are
  * added to it. */
-static void log_level_scan(FILE *f, char *level, size_t size, char *moves, size_t msize)
+static void log_level_scan(FILE *f, char *level, size_t size, struct moves *m)
 {
         char line[4096];
         const char *p;
@@ -273,13 +347,16 @@ static void log_level_scan(FILE *f, char *level, size_t size, char *moves, size_
         while (fgets(line, sizeof(line), f)) {
                 if ((p = switch_target(line)) != NULL) {
                         n = strcspn(p, ":");
-                        if (moves)
-                                add_move(moves, msize, line);
+                        if (m)
+                                moves_add(m, line, p);
                 } else if (strncmp(line, "started: ", 9) == 0 && (p = strstr(line, "; level ")) != NULL) {
                         p += 8;
                         n = strcspn(p, " ");
-                } else
+                } else {
+                        if (m && strncmp(line, "sample read at ", 15) == 0)
+                                m->recent[m->nrecent++ % RECENT_SAMPLES] = sample_busy(line);
                         continue;
+                }
                 if (n < size) {
                         memcpy(level, p, n);
                         level[n] = '\0';
@@ -320,7 +397,7 @@ static int wait_level(const char *log, const char *want, double seconds, int pid
                 return 1;
         }
         for (;;) {
-                log_level_scan(f, level, sizeof(level), NULL, 0);
+                log_level_scan(f, level, sizeof(level), NULL);
                 t = now_us();
                 if (level[0] && (strcmp(want, "*") == 0 || strcmp(level, want) == 0)) {
                         printf("took %.1f\n", (double)(t - t0) / 1e6);
@@ -386,7 +463,8 @@ static int idle_stretch(const char *log, const char *text, double seconds)
  * late to tell the thread's switches from its own. */
 static int one_thread(const char *log, const char *want, double seconds, double hold, const char *go)
 {
-        char level[64] = "", moves[1024] = "", line[8];
+        struct moves m = { .want = want };
+        char level[64] = "", line[8];
         uint64_t t0, t, reached = 0;
         FILE *f = fopen(log, "r"), *g;
 
@@ -403,12 +481,13 @@ static int one_thread(const char *log, const char *want, double seconds, double 
                 return 1;
         }
         fclose(g);
-        log_level_scan(f, level, sizeof(level), NULL, 0);
+        log_level_scan(f, level, sizeof(level), NULL);
         printf("from %s\n", level[0] ? level : "?");
+        snprintf(m.from, sizeof(m.from), "%s", level);
         t0 = now_us();
         for (;;) {
                 usleep(200000);
-                log_level_scan(f, level, sizeof(level), moves, sizeof(moves));
+                log_level_scan(f, level, sizeof(level), &m);
                 t = now_us();
                 if (!reached && strcmp(level, want) == 0) {
                         reached = t;
@@ -419,7 +498,7 @@ static int one_thread(const char *log, const char *want, double seconds, double 
         }
         if (!reached)
                 printf("at %s\n", level[0] ? level : "?");
-        printf("moves %s\n", moves);
+        printf("moves %s\nothers %s\nunexplained %u\n", m.all, m.others, m.unexplained);
         fclose(f);
         return reached ? 0 : 1;
 }
