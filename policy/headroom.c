@@ -39,6 +39,14 @@
  *    LITTLE (an audio decoder's refill every 40-100 ms between the mixer's
  *    light ticks) would otherwise take the machine up and back at every
  *    start.
+ *    Quiet that comes back at a cadence arms no onset: once two quiet
+ *    spells ended in a burst, one that at least half of the latest
+ *    HEADROOM_SPELLS lasted as long as, ending within HEADROOM_CADENCE_US,
+ *    is the gap between frames or timer ticks (a 24 fps preview is quiet
+ *    for about 38 ms between frames, longer than quiet_ms), and the start
+ *    after it is the next one, not the start of more. On the tuning traces
+ *    each such frame taken as an onset cost energy that the classic
+ *    policies did not spend.
  * 3. Bursts. A sample that is neither saturated, quiet nor steady (busiest
  *    CPU at least steady_busy_pct busy) comes from work that runs in bursts:
  *    the kernel raises the frequency for each and lowers it after, and busy x
@@ -134,6 +142,12 @@ enum {
 #define HEADROOM_FIT_STAY_US (500 * 1000)
 #define HEADROOM_GAP_CAP_US (60ULL * 1000 * 1000)
 #define HEADROOM_FIT_MAX_STALL_US 1000.0
+/* Rule 2's cadence: quiet spells that ended in a burst, the latest ones,
+ * counted up to the longest gap between frames (10 fps); a cadence is seen
+ * once two were. */
+#define HEADROOM_SPELLS 8
+#define HEADROOM_CADENCE_US (100 * 1000)
+#define HEADROOM_CADENCE_MIN 2
 
 struct headroom_state {
         double min_pressure;            /* share of the interval */
@@ -170,6 +184,9 @@ struct headroom_state {
         bool onset_open;                /* an onset not yet judged */
         bool onset_false;               /* one led to nothing since the last saturation */
         bool starting;                  /* the last sample ended a quiet spell below onset_pct */
+        bl_usec_t spell;                /* quiet so far, up to HEADROOM_CADENCE_US + 1 */
+        bl_usec_t spells[HEADROOM_SPELLS]; /* those that ended in a burst, the latest last */
+        unsigned nspells;
 };
 
 static const struct bl_policy_param headroom_params[] = {
@@ -394,6 +411,40 @@ static bool gap_lasts(const struct headroom_state *h)
         return longer == 0 || 2 * enough >= longer;
 }
 
+/* Rule 2's cadence: a quiet spell that a burst ended is remembered. */
+static void count_spells(struct headroom_state *h, bool quiet, bl_usec_t interval)
+{
+        if (quiet) {
+                h->spell = count_up_to(h->spell, interval, HEADROOM_CADENCE_US + 1);
+                return;
+        }
+        if (h->spell > 0) {
+                for (unsigned i = 1; i < HEADROOM_SPELLS; i++)
+                        h->spells[i - 1] = h->spells[i];
+                h->spells[HEADROOM_SPELLS - 1] = h->spell;
+                if (h->nspells < HEADROOM_SPELLS)
+                        h->nspells++;
+        }
+        h->spell = 0;
+}
+
+/* Whether the quiet spell in progress, 'so_far' long, is a gap between the
+ * bursts of a load that comes back at a cadence: at least half of the
+ * remembered spells lasted as long and ended in a burst within
+ * HEADROOM_CADENCE_US (a 24 fps preview's 38 ms between frames, longer
+ * than quiet_ms). */
+static bool spell_recurs(const struct headroom_state *h, bl_usec_t so_far)
+{
+        unsigned within = 0;
+
+        if (h->nspells < HEADROOM_CADENCE_MIN)
+                return false;
+        for (unsigned i = HEADROOM_SPELLS - h->nspells; i < HEADROOM_SPELLS; i++)
+                if (h->spells[i] >= so_far && h->spells[i] <= HEADROOM_CADENCE_US)
+                        within++;
+        return 2 * within >= h->nspells;
+}
+
 /* Whether a way down rule 5 took paid: a saturation soon after arriving
  * says it did not. */
 static void judge_way_down(struct headroom_state *h, bool saturated, bool stalled, bl_usec_t interval)
@@ -471,7 +522,7 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest,
                      double waiting)
 {
-        const bool was_quiet = h->quiet >= h->quiet_for;
+        const bool was_quiet = h->quiet >= h->quiet_for && !spell_recurs(h, h->spell);
 
         if (h->onset > 0 && !h->onset_false &&
             (((was_quiet || h->starting) && peak > h->onset * top) ||
@@ -490,7 +541,7 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         const double peak = bl_sample_peak_demand(s);
         const bool pressure_known = s->has_pressure && isfinite(s->pressure);
         double busiest = 0.0, busy_sum = 0.0, carried, speed = 0.0, top;
-        bool saturated = false;
+        bool saturated = false, quiet;
 
         (void)now;
         if (s->interval == 0 || !isfinite(peak))
@@ -533,13 +584,15 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 h->quiet = 0;
                 h->quiet_top = top;
                 h->starting = false;
+                h->spell = 0;
         }
         judge_onset(h, saturated, peak);
         if (is_onset(h, saturated, peak, top, busiest,
                      pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0))
                 saturated = true;
-        h->quiet = busiest < h->quiet_busy && !saturated ?
-                   count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
+        quiet = busiest < h->quiet_busy && !saturated;
+        h->quiet = quiet ? count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
+        count_spells(h, quiet, s->interval);
         h->loaded = busiest >= HEADROOM_LOADED_BUSY && !saturated ?
                     count_up_to(h->loaded, s->interval, HEADROOM_SETTLE_US) : 0;
 
@@ -586,6 +639,8 @@ static void headroom_reset(void *state)
         h->onset_open = false;
         h->onset_false = false;
         h->starting = false;
+        h->spell = 0;
+        h->nspells = 0;
 }
 
 const struct bl_heuristic_ops heuristic_headroom = {

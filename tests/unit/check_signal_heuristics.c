@@ -1170,10 +1170,12 @@ END_TEST
  * could not carry or saturated it before) turns onsets off until the next
  * saturation: an audio decoder's refill after the mixer's quiet ticks, taken
  * for the start of more, took the machine up and back every 40-100 ms. One
- * that led to more (a load over 97 % of LITTLE's top once on big) keeps them. */
+ * that led to more (a load over 97 % of LITTLE's top once on big) keeps them.
+ * The quiet spells last 110 ms, longer than a cadence headroom learns
+ * (test_headroom_no_onset_at_a_cadence). */
 static double quiet_then(struct run *r, struct cluster_sample *c, double busy)
 {
-        for (unsigned i = 0; i < 3; i++)
+        for (unsigned i = 0; i < 11; i++)
                 run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
         return run_feed(r, cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
 }
@@ -1213,6 +1215,49 @@ START_TEST(test_headroom_onset_that_led_to_nothing)
         r.ops->reset(r.state);
         run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
         ck_assert_double_eq_tol(quiet_then(&r, &c, 0.3), LITTLE_OVER, TOL);
+}
+END_TEST
+
+/* 'quiet' samples of 10 ms, then two at 98 % of LITTLE (over 97 % of its
+ * top: an onset there led to more); what the first of the two scored. */
+static double frame_after(struct run *r, struct cluster_sample *c, unsigned quiet)
+{
+        double first;
+
+        for (unsigned i = 0; i < quiet; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        first = run_feed(r, cluster(c, 0.98, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        run_feed(r, cluster(c, 0.98, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        return first;
+}
+
+/* A start after quiet that comes back at a cadence is the next frame, not
+ * the start of more: once two quiet spells ended in a burst, a spell no
+ * longer than half of those remembered arms no onset (a 24 fps preview's
+ * 38 ms between frames is longer than quiet_ms, and each frame went up as
+ * an onset). A spell longer than the cadence (200 ms) still does. */
+START_TEST(test_headroom_no_onset_at_a_cadence)
+{
+        struct run r;
+        struct cluster_sample c;
+        const double frame = 0.98 * LITTLE_TOP;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        ck_assert_double_eq_tol(frame_after(&r, &c, 4), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(frame_after(&r, &c, 4), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(frame_after(&r, &c, 4), frame, 1e-3);
+        ck_assert_double_eq_tol(frame_after(&r, &c, 4), frame, 1e-3);
+        /* a spell longer than those remembered */
+        ck_assert_double_eq_tol(frame_after(&r, &c, 5), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(frame_after(&r, &c, 20), LITTLE_OVER, TOL);
+        /* of the six remembered (40 ms four times, 50, over 100), five
+         * lasted 40 ms or more and ended within 100 */
+        ck_assert_double_eq_tol(frame_after(&r, &c, 4), frame, 1e-3);
+
+        /* Spells of 110 ms are no cadence: each start is an onset. */
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 5; i++)
+                ck_assert_double_eq_tol(frame_after(&r, &c, 11), LITTLE_OVER, TOL);
 }
 END_TEST
 
@@ -1584,6 +1629,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_onset_that_led_to_nothing);
         tcase_add_test(headroom, test_headroom_onset_starting_late_in_a_sample);
         tcase_add_test(headroom, test_headroom_onset_by_waiting_after_quiet);
+        tcase_add_test(headroom, test_headroom_no_onset_at_a_cadence);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);
