@@ -23,7 +23,7 @@ void cli_usage(FILE *f)
         fprintf(f,
                 "Usage: blsim run --board B --workload W [--mode M] [--config C] [--policy NAME]\n"
                 "                 [--step-us N] [--duration S] [--reactive-interval MS]\n"
-                "                 [--oracle-start S] [--json]\n"
+                "                 [--oracle-start S] [--trace FILE] [--json]\n"
                 "       blsim compare --board B --workload W [--mode M] [--config C] [--step-us N]\n"
                 "                 [--duration S] [--reactive-interval MS] [--oracle-start S] [--json]\n"
                 "                 [--plot FILE [--policies LIST]]\n"
@@ -61,6 +61,8 @@ void cli_usage(FILE *f)
                 "  -j, --json            one JSON object instead of text (tune: --json only)\n"
                 "  -j, --jobs N          tune: simulate up to N workloads at once (default: the online\n"
                 "                        CPUs); the result is the same for any N\n"
+                "      --trace FILE      run: every decision of the engine into FILE (CSV): its time,\n"
+                "                        level, demand, energy so far, whether it switched, and why\n"
                 "      --plot FILE       compare, live: draw the timelines with gnuplot (.svg or .png)\n"
                 "      --policies LIST   compare: the rows to plot, \"a,b,c\" (default: default or config,\n"
                 "                        the best classic policy, reactive-oracle, oracle)\n"
@@ -215,7 +217,7 @@ static bool gnuplot_installed(void)
 
 int cli_parse_options(int argc, char **argv, bool compare, struct options *o)
 {
-        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY, OPT_POLICIES };
+        enum { OPT_PLOT = OPT_VERB_FIRST, OPT_TESTBED, OPT_REACTIVE, OPT_RESIDENCY, OPT_POLICIES, OPT_TRACE };
         static const struct option longopts[] = {
                 { "board", required_argument, NULL, 'b' },
                 { "workload", required_argument, NULL, 'w' },
@@ -229,6 +231,7 @@ int cli_parse_options(int argc, char **argv, bool compare, struct options *o)
                 { "reactive-interval", required_argument, NULL, OPT_REACTIVE },
                 { "residency", required_argument, NULL, OPT_RESIDENCY },
                 { "policies", required_argument, NULL, OPT_POLICIES },
+                { "trace", required_argument, NULL, OPT_TRACE },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -276,6 +279,13 @@ int cli_parse_options(int argc, char **argv, bool compare, struct options *o)
                                 return EXIT_USAGE;
                         }
                         o->plot = optarg;
+                        break;
+                case OPT_TRACE:
+                        if (compare || live) {
+                                fprintf(stderr, "blsim %s: --trace belongs to blsim run\n", verb);
+                                return EXIT_USAGE;
+                        }
+                        o->trace = optarg;
                         break;
                 case OPT_POLICIES:
                         if (!compare) {

@@ -22,6 +22,7 @@ struct options {
         const char *policy;
         const char *plot;
         const char *policies;           /* compare: the lines of the plot, "a,b,c"; NULL: the default */
+        const char *trace;              /* run: where each decision goes (CSV); NULL: nowhere */
         bl_usec_t step_us;              /* 0: the trace's own, rt-app's default */
         bl_usec_t duration_us;          /* rt-app without a duration of its own; 0: default */
         bl_usec_t reactive_us;          /* the reactive oracle's interval; 0: sample_interval_ms */

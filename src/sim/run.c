@@ -187,6 +187,23 @@ int sim_timeline_add(struct sim_timeline *tl, bl_usec_t t, double demand, unsign
         return 0;
 }
 
+/* Notes why the decisions 'd' (one per engine) went as they did, beside
+ * the point just added. */
+static int timeline_note(struct sim_timeline *tl, const struct bl_decision *d, unsigned n, bool switched)
+{
+        struct sim_decision_note *note;
+        unsigned i = 0;
+
+        if (array_grow((void **)&tl->why, tl->n - 1, &tl->why_size, sizeof(*tl->why), 1024) < 0)
+                return -ENOMEM;
+        while (switched && i + 1 < n && !d[i].change)
+                i++;
+        note = &tl->why[tl->n - 1];
+        *note = (struct sim_decision_note){ .cause = d[i].cause, .switched = switched, .engine = i };
+        snprintf(note->reason, sizeof(note->reason), "%s", d[i].reason);
+        return 0;
+}
+
 /* The daemon's engine as a chooser: its controller decides at the times it
  * asks for, on samples the observer builds from the steps run since. */
 struct engine_chooser {
@@ -235,14 +252,20 @@ static int chooser_engine_decide(struct engine_chooser *e, const struct sim_boar
                                  double energy_nj, struct sim_result *r, struct sim_timeline *tl)
 {
         const struct sim_levels *lv = &e->m->levels;
+        const bool explain = tl && tl->explain;
 
+        /* Reasons are formatted only where they are read (engine_explain()). */
+        controller_explain(&e->ctl, explain);
         while (e->next_decision <= t) {
                 const struct bl_sample *s = observer_sample(&e->obs, b, lv, e->next_decision);
                 const bool settling = settle_filter(&e->settle, &e->obs.sample, e->next_decision);
+                bool switched = false;
 
                 if (controller_decide(&e->ctl, s, e->next_decision, e->d) > 0 &&
                     !settle_holds(settling, e->d, e->ctl.nengines)) {
                         const unsigned from = e->level;
+
+                        switched = true;
 
                         settle_begin(&e->settle, e->next_decision);
                         controller_switched(&e->ctl, e->d, e->next_decision);
@@ -256,6 +279,8 @@ static int chooser_engine_decide(struct engine_chooser *e, const struct sim_boar
                         int err = sim_timeline_add(tl, e->next_decision, controller_demand(&e->ctl),
                                                    e->m->class_of[e->level], energy_nj / 1000.0);
 
+                        if (err == 0 && explain)
+                                err = timeline_note(tl, e->d, e->ctl.nengines, switched);
                         if (err < 0)
                                 return err;
                 }
@@ -482,6 +507,7 @@ void sim_timeline_free(struct sim_timeline *tl)
         if (!tl)
                 return;
         free(tl->p);
+        free(tl->why);
         *tl = (struct sim_timeline){ 0 };
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/board.h"
 #include "core/config.h"
+#include "core/engine.h"
 #include "core/ladder.h"
 #include "sim/modes.h"
 #include "sim/workload.h"
@@ -39,9 +40,21 @@ struct sim_switch {
         unsigned from, to;
 };
 
+/* Why the engine decided as it did at a point (blsim run --trace): the
+ * decision of the first engine that switched, else the first engine's. */
+struct sim_decision_note {
+        enum bl_cause cause;
+        bool switched;
+        unsigned engine;                /* its pair in pair mode, else 0 */
+        char reason[BL_REASON_MAX];
+};
+
 struct sim_timeline {
         size_t n, size;
         struct sim_timeline_point *p;
+        bool explain;                   /* set by the caller: engine runs note every decision in 'why' */
+        struct sim_decision_note *why;  /* n of them with 'explain' (engine runs only) */
+        size_t why_size;
 };
 
 /* A mode as blsim runs it: the daemon's ladder for the board and the system
@@ -69,7 +82,9 @@ int sim_mode_build(struct sim_mode *m, const struct sim_board *b, enum bl_mode m
  * (its mode key is not looked at: 'm' is the mode). The workload is reset
  * first, so one workload serves several runs. r->policy is left empty for
  * the caller to name. With 'tl', one point per decision (its level is the
- * class); free it with sim_timeline_free() whatever the result. Returns 0 or
+ * class), and with tl->explain its reason in tl->why (the engine then
+ * explains every decision, as the daemon does at log_level = debug); free
+ * it with sim_timeline_free() whatever the result. Returns 0 or
  * a negative errno (-EINVAL: a workload it cannot run, or what the
  * heuristics' init or the workload said). */
 int sim_run_policy(const struct sim_board *b, const struct sim_mode *m, struct sim_workload *w,

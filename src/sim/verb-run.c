@@ -2,8 +2,12 @@
 /* blsim run: one policy against the references; blsim compare: every
  * preset, ranked, and the plot of the rows asked for. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/fileio.h"
 #include "sim/reactive.h"
@@ -18,10 +22,65 @@ static const char *const compare_presets[] = {
         "util", "pelt", "psi", "trend", "default",
 };
 
+/* A CSV field: quoted, with its quotes doubled (reasons hold commas). */
+static void csv_quoted(FILE *f, const char *text)
+{
+        fputc('"', f);
+        for (; *text; text++) {
+                if (*text == '"')
+                        fputc('"', f);
+                fputc(*text, f);
+        }
+        fputc('"', f);
+}
+
+/* run --trace: one line per decision of the engine. Non-blocking, so that
+ * a FIFO nobody reads is refused rather than waited on; only a regular
+ * file is written. */
+static int write_trace(const char *path, const struct sim_mode *m, const struct sim_timeline *tl)
+{
+        const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+        const char *why = NULL;
+        struct stat st;
+        FILE *f = NULL;
+        int err;
+
+        if (fd < 0 || fstat(fd, &st) < 0)
+                why = strerror(errno);
+        else if (!S_ISREG(st.st_mode))
+                why = "not a regular file";
+        else if (!(f = fdopen(fd, "w")))
+                why = strerror(errno);
+        if (why) {
+                fprintf(stderr, "blsim run: --trace %s: %s\n", path, why);
+                if (fd >= 0)
+                        close(fd);
+                return EXIT_CANTCREAT;
+        }
+        fprintf(f, "t_ms,level,demand,energy_mj,switched,cause,engine,reason\n");
+        for (size_t i = 0; i < tl->n; i++) {
+                const struct sim_timeline_point *p = &tl->p[i];
+                const struct sim_decision_note *w = &tl->why[i];
+
+                fprintf(f, "%.3f,%s,%.1f,%.3f,%d,%s,%u,", (double)p->t / BL_USEC_PER_MSEC,
+                        m->class_name[p->level], p->demand, p->energy_uj / 1000.0, w->switched,
+                        cause_to_string(w->cause), w->engine);
+                csv_quoted(f, w->reason);
+                fputc('\n', f);
+        }
+        err = ferror(f);
+        if (fclose(f) != 0 || err) {
+                fprintf(stderr, "blsim run: --trace %s: %s\n", path, strerror(errno ? errno : EIO));
+                return EXIT_IOERR;
+        }
+        return 0;
+}
+
 int sim_verb_run(int argc, char **argv)
 {
         struct scenario *sc = NULL;
         struct bl_config *cfg = NULL;
+        struct sim_timeline tl = { 0 };
         const char *preset;
         struct options o;
         char name[BL_NAME_MAX];
@@ -41,8 +100,11 @@ int sim_verb_run(int argc, char **argv)
                         snprintf(name, sizeof(name), "%s+config", o.policy);
                 else
                         snprintf(name, sizeof(name), "%s", o.config ? "config" : preset);
-                status = scenario_run_policy(sc, cfg, name, &sc->report.policy[0], NULL);
+                tl.explain = o.trace != NULL;
+                status = scenario_run_policy(sc, cfg, name, &sc->report.policy[0], o.trace ? &tl : NULL);
         }
+        if (status == 0 && o.trace)
+                status = write_trace(o.trace, &sc->mode, &tl);
         if (status == 0) {
                 sc->report.npolicies = 1;
                 if (o.json)
@@ -51,6 +113,7 @@ int sim_verb_run(int argc, char **argv)
                         report_run_text(stdout, &sc->report);
                 status = cli_finish_output();
         }
+        sim_timeline_free(&tl);
         scenario_free(sc);
         free(cfg);
         return status;

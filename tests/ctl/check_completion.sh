@@ -53,7 +53,7 @@ check() {
         fi
 }
 
-echo "1..45"
+echo "1..47"
 check "switchctl h<TAB>: hold history help" "hold history help" switchctl h
 check "switchctl <TAB>: every verb, none hidden" \
         "status get hold release auto history stats monitor reload check-config record help" switchctl ""
@@ -103,6 +103,8 @@ check "blsim board <TAB>" "import" blsim board ""
 check "blsim live ... -- COMMAND" "$tmp/blsim" blsim live -b tc2 -w ramp -- "$tmp/bls"
 check "blsim run --o<TAB>: run's options only" "--oracle-start" blsim run --o
 check "blsim tune --o<TAB>: tune's" "--out" blsim tune --o
+check "blsim run --t<TAB>: run's --trace" "--trace" blsim run --t
+check "blsim run --trace FILE" "config.conf" blsim run --trace conf
 check "blsim run --workload FILE" "config.conf" blsim run --workload conf
 check "blsim --residency <TAB>" "step kernel" blsim live --residency ""
 check "blsim compare --policies LIST,<TAB>: the list's next name" "default,ondemand default,oracle" \

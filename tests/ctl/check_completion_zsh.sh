@@ -67,7 +67,7 @@ check() {
         fi
 }
 
-echo "1..25"
+echo "1..26"
 check "switchctl <TAB>: every verb" \
         "auto check-config get help history hold monitor record release reload stats status" "switchctl "
 check "switchctl h<TAB>" "help history hold" "switchctl h"
@@ -94,6 +94,7 @@ check "blsim run -p <TAB>: presets" "default ondemand" "blsim run -p "
 check "blsim generate <TAB>: families" "game-30fps video-30fps" "blsim generate "
 check "blsim live ... -- COMMAND" "switchctl" "blsim live -b tc2 -w ramp -- switchc"
 check "blsim tune --o<TAB>" "--out" "blsim tune --o"
+check "blsim run --tr<TAB>" "--trace" "blsim run --tr"
 check "blsim compare --mode <TAB>" "cluster mp pair" "blsim compare --mode "
 check "blsim compare --policies <TAB>: presets, config and the oracles" \
         "config default load-reactive-oracle ondemand oracle reactive-oracle" "blsim compare --policies "

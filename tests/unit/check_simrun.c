@@ -297,6 +297,45 @@ START_TEST(decision_applies_from_its_time)
 }
 END_TEST
 
+/* With tl->explain, each decision's reason beside its point: the switch
+ * up at 2 ms and why the second decision stays; without it, none kept. */
+START_TEST(decision_reasons_noted)
+{
+        static const float work[] = { 100, 100, 100, 100 };
+        struct sim_board b = board_tiny(1);
+        struct tiny_workload tw;
+        struct sim_timeline tl = { .explain = true };
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_demand[0] = 1000;
+        probe_demand[1] = 1000;
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 1, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, &tl), 0);
+        ck_assert_uint_eq(tl.n, 2);
+        ck_assert_ptr_nonnull(tl.why);
+        ck_assert(tl.why[0].switched);
+        ck_assert_int_eq(tl.why[0].cause, BL_CAUSE_UP);
+        ck_assert_uint_eq(tl.why[0].engine, 0);
+        ck_assert_msg(strstr(tl.why[0].reason, "demand 1000 > "), "reason: %s", tl.why[0].reason);
+        ck_assert(!tl.why[1].switched);
+        ck_assert_int_eq(tl.why[1].cause, BL_CAUSE_NONE);
+        ck_assert_str_eq(tl.why[1].reason, "demand 1000 at top level big");
+        sim_timeline_free(&tl);
+
+        probe_reset();
+        probe_demand[0] = 1000;
+        probe_demand[1] = 1000;
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, &tl), 0);
+        ck_assert_uint_eq(tl.n, 2);
+        ck_assert_ptr_null(tl.why);
+        sim_timeline_free(&tl);
+        tiny_close(&tw);
+}
+END_TEST
+
 /* 1.5 ms steps, 2 ms decisions: the step at 1.5 ms started before the
  * decision at 2 ms and stays on little; the next step (3 ms) is on big. The
  * sample at 2 ms holds both steps that started before it, the one at 4 ms
@@ -1294,6 +1333,76 @@ START_TEST(cli_bad_board_line)
 }
 END_TEST
 
+/* run --trace: a header, then one line per decision; its switched lines
+ * are the run's switches, each with its cause and reason. compare and live
+ * refuse it; a file that cannot be created is named. */
+START_TEST(cli_trace)
+{
+        char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], workload[PATH_MAX], trace[PATH_MAX];
+        const char *run[] = { "run", "-b", board, "-w", workload, "--trace", trace, "--json", NULL };
+        const char *cmp[] = { "compare", "-b", board, "-w", workload, "--trace", trace, NULL };
+        struct blsim_out o;
+        unsigned lines = 0, switched = 0;
+        char *text, *line, *save = NULL, *sw;
+        long switches;
+
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        snprintf(board, sizeof(board), "%s/exynos5422-like.ini", BOARDS_DIR);
+        snprintf(workload, sizeof(workload), "%s/ramp.csv", WORKLOADS_DIR);
+        snprintf(trace, sizeof(trace), "%s/t.csv", dir);
+        o = blsim(run);
+        ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+        sw = strstr(o.out, "\"switches\": ");
+        ck_assert_ptr_nonnull(sw);
+        switches = strtol(sw + 12, NULL, 10);
+        ck_assert_int_gt(switches, 0);
+        blsim_out_free(&o);
+        text = slurp(trace);
+        line = strtok_r(text, "\n", &save);
+        ck_assert_str_eq(line, "t_ms,level,demand,energy_mj,switched,cause,engine,reason");
+        while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+                double t, demand, energy;
+                char level[32], cause[32];
+                int yes, n = 0;
+                unsigned engine;
+
+                lines++;
+                ck_assert_msg(sscanf(line, "%lf,%31[^,],%lf,%lf,%d,%31[^,],%u,%n", &t, level, &demand, &energy,
+                                     &yes, cause, &engine, &n) == 7 && n > 0,
+                              "line %u: %s", lines, line);
+                ck_assert_msg(line[n] == '"' && line[strlen(line) - 1] == '"' && strlen(line + n) > 2,
+                              "line %u has no reason: %s", lines, line);
+                if (yes) {
+                        switched++;
+                        ck_assert_msg(strcmp(cause, "up") == 0 || strcmp(cause, "down") == 0, "%s", line);
+                }
+        }
+        ck_assert_uint_gt(lines, 100);
+        ck_assert_uint_eq(switched, (unsigned)switches);
+        free(text);
+        unlink(trace);
+
+        o = blsim(cmp);
+        ck_assert_int_eq(o.status, 64);
+        ck_assert_ptr_nonnull(strstr(o.err, "--trace belongs to blsim run"));
+        blsim_out_free(&o);
+        snprintf(trace, sizeof(trace), "%s/missing/t.csv", dir);
+        o = blsim(run);
+        ck_assert_int_eq(o.status, 73);
+        ck_assert_msg(strstr(o.err, trace), "stderr does not name %s: %s", trace, o.err);
+        blsim_out_free(&o);
+        /* a FIFO nobody reads: refused, not waited on */
+        snprintf(trace, sizeof(trace), "%s/fifo", dir);
+        ck_assert_int_eq(mkfifo(trace, 0600), 0);
+        o = blsim(run);
+        ck_assert_int_eq(o.status, 73);
+        ck_assert_msg(strstr(o.err, trace), "stderr does not name %s: %s", trace, o.err);
+        blsim_out_free(&o);
+        unlink(trace);
+        rmdir(dir);
+}
+END_TEST
+
 START_TEST(cli_bad_trace_and_config)
 {
         char dir[] = "/tmp/check_simrun.XXXXXX", board[PATH_MAX], trace[PATH_MAX], conf[PATH_MAX];
@@ -1710,6 +1819,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, first_step_pays_no_switch);
         tcase_add_test(tc, fixed_records_arrivals);
         tcase_add_test(tc, decision_applies_from_its_time);
+        tcase_add_test(tc, decision_reasons_noted);
         tcase_add_test(tc, straddling_step_keeps_its_cluster);
         tcase_add_test(tc, sample_busy_capacity_pressure);
         tcase_add_test(tc, sample_cpus_of_the_active_cluster);
@@ -1734,6 +1844,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(cli, cli_modes);
         tcase_add_test(cli, cli_bad_board_line);
         tcase_add_test(cli, cli_bad_trace_and_config);
+        tcase_add_test(cli, cli_trace);
         tcase_add_test(cli, cli_rtapp_run_and_compare);
         tcase_add_test(cli, cli_rtapp_suite);
         tcase_add_test(cli, cli_preset_with_config);
