@@ -266,7 +266,6 @@ static int chooser_engine_decide(struct engine_chooser *e, const struct sim_boar
                         const unsigned from = e->level;
 
                         switched = true;
-
                         settle_begin(&e->settle, e->next_decision);
                         controller_switched(&e->ctl, e->d, e->next_decision);
                         e->level = controller_state(&e->ctl);
