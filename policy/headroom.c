@@ -377,21 +377,31 @@ static double window_mean(const struct headroom_state *h)
         return span > 0 ? work / span : 0.0;
 }
 
+/* A stretch of samples, counted in '*so_far' up to 'cap' while 'going';
+ * once it ends, one that lasted is remembered in 'latest' (the last 'size',
+ * the latest last; '*n' of them). */
+static void count_stretch(bl_usec_t *so_far, bool going, bl_usec_t interval, bl_usec_t cap, bl_usec_t *latest,
+                          unsigned size, unsigned *n)
+{
+        if (going) {
+                *so_far = count_up_to(*so_far, interval, cap);
+                return;
+        }
+        if (*so_far > 0) {
+                for (unsigned i = 1; i < size; i++)
+                        latest[i - 1] = latest[i];
+                latest[size - 1] = *so_far;
+                if (*n < size)
+                        (*n)++;
+        }
+        *so_far = 0;
+}
+
 /* A saturation after samples that were not ends a gap between them. */
 static void count_gaps(struct headroom_state *h, bool saturated, bl_usec_t interval)
 {
-        if (!saturated) {
-                h->since_saturated = count_up_to(h->since_saturated, interval, HEADROOM_GAP_CAP_US);
-                return;
-        }
-        if (h->since_saturated > 0) {
-                for (unsigned i = 1; i < HEADROOM_GAPS; i++)
-                        h->gap[i - 1] = h->gap[i];
-                h->gap[HEADROOM_GAPS - 1] = h->since_saturated;
-                if (h->ngaps < HEADROOM_GAPS)
-                        h->ngaps++;
-        }
-        h->since_saturated = 0;
+        count_stretch(&h->since_saturated, !saturated, interval, HEADROOM_GAP_CAP_US, h->gap, HEADROOM_GAPS,
+                      &h->ngaps);
 }
 
 /* Whether the gap in progress is expected to last HEADROOM_FIT_STAY_US more:
@@ -414,18 +424,8 @@ static bool gap_lasts(const struct headroom_state *h)
 /* Rule 2's cadence: a quiet spell that a burst ended is remembered. */
 static void count_spells(struct headroom_state *h, bool quiet, bl_usec_t interval)
 {
-        if (quiet) {
-                h->spell = count_up_to(h->spell, interval, HEADROOM_CADENCE_US + 1);
-                return;
-        }
-        if (h->spell > 0) {
-                for (unsigned i = 1; i < HEADROOM_SPELLS; i++)
-                        h->spells[i - 1] = h->spells[i];
-                h->spells[HEADROOM_SPELLS - 1] = h->spell;
-                if (h->nspells < HEADROOM_SPELLS)
-                        h->nspells++;
-        }
-        h->spell = 0;
+        count_stretch(&h->spell, quiet, interval, HEADROOM_CADENCE_US + 1, h->spells, HEADROOM_SPELLS,
+                      &h->nspells);
 }
 
 /* Whether the quiet spell in progress, 'so_far' long, is a gap between the
