@@ -232,7 +232,9 @@ struct chooser {
         struct engine_chooser *engine;  /* or NULL */
 };
 
-static int chooser_engine_start(struct engine_chooser *e, const struct sim_board *b)
+/* 'explain': every decision's reason is read (a timeline that notes them);
+ * otherwise reasons are formatted for switches only (engine_explain()). */
+static int chooser_engine_start(struct engine_chooser *e, const struct sim_board *b, bool explain)
 {
         /* The simulator observes backlog as CPU pressure; it has no hardware counters. */
         int err = controller_init(&e->ctl, &e->m->ladder, e->cfg, BL_NEEDS_PRESSURE, 0);
@@ -240,6 +242,7 @@ static int chooser_engine_start(struct engine_chooser *e, const struct sim_board
         if (err < 0)
                 return err;
         e->ctl_ready = true;
+        controller_explain(&e->ctl, explain);
         sim_policy_inputs(&e->ctl, b, &e->m->levels, &e->model);
         observer_init(&e->obs, b, &e->m->levels);
         e->next_decision = (bl_usec_t)e->cfg->sample_interval_ms * BL_USEC_PER_MSEC;
@@ -254,8 +257,6 @@ static int chooser_engine_decide(struct engine_chooser *e, const struct sim_boar
         const struct sim_levels *lv = &e->m->levels;
         const bool explain = tl && tl->explain;
 
-        /* Reasons are formatted only where they are read (engine_explain()). */
-        controller_explain(&e->ctl, explain);
         while (e->next_decision <= t) {
                 const struct bl_sample *s = observer_sample(&e->obs, b, lv, e->next_decision);
                 const bool settling = settle_filter(&e->settle, &e->obs.sample, e->next_decision);
@@ -382,7 +383,7 @@ static int run_steps(const struct sim_board *b, const struct sim_levels *lv, str
         new_work = backlog + nlanes;
         capacity = new_work + nlanes;
         if (c->engine) {
-                err = chooser_engine_start(c->engine, b);
+                err = chooser_engine_start(c->engine, b, tl && tl->explain);
                 if (err < 0)
                         return err;
         }

@@ -41,16 +41,19 @@ static int write_trace(const char *path, const struct sim_mode *m, const struct 
 {
         const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
         const char *why = NULL;
+        char other[64];
         struct stat st;
         FILE *f = NULL;
         int err;
 
-        if (fd < 0 || fstat(fd, &st) < 0)
+        if (fd < 0 || fstat(fd, &st) < 0) {
                 why = strerror(errno);
-        else if (!S_ISREG(st.st_mode))
-                why = "not a regular file";
-        else if (!(f = fdopen(fd, "w")))
+        } else if (!S_ISREG(st.st_mode)) {
+                snprintf(other, sizeof(other), "not a regular file (%s)", file_type_name(st.st_mode));
+                why = other;
+        } else if (!(f = fdopen(fd, "w"))) {
                 why = strerror(errno);
+        }
         if (why) {
                 fprintf(stderr, "blsim run: --trace %s: %s\n", path, why);
                 if (fd >= 0)
