@@ -27,16 +27,23 @@ static struct bl_ladder two_levels(void)
         return l;
 }
 
-/* little draws 30 mW at any load, big 80 mW: big costs 50 mW more. */
-static struct bl_energy_model flat_model(double little_mw, double big_mw)
+/* Power that grows with the load: idle + slope mW per capacity unit. */
+static struct bl_energy_model linear_model(double little_idle, double little_slope, double big_idle,
+                                           double big_slope)
 {
         struct bl_energy_model m = { .known = true, .nlevels = 2 };
 
         for (unsigned i = 0; i < BL_POWER_POINTS; i++) {
-                m.mw[0][i] = little_mw;
-                m.mw[1][i] = big_mw;
+                m.mw[0][i] = little_idle + little_slope * energy_model_point(i);
+                m.mw[1][i] = big_idle + big_slope * energy_model_point(i);
         }
         return m;
+}
+
+/* The same power at any load (30 and 80 mW: big costs 50 mW more). */
+static struct bl_energy_model flat_model(double little_mw, double big_mw)
+{
+        return linear_model(little_mw, 0, big_mw, 0);
 }
 
 /* Thresholds 80/60, down after 20 ms, break_even on. */
@@ -152,19 +159,6 @@ START_TEST(test_break_even_time)
         ck_assert_double_eq_tol(engine_break_even_us(&e, 1, 0, 100), BL_BREAK_EVEN_MAX_NO_MODEL_US, 1e-6);
 }
 END_TEST
-
-/* Power that grows with the load: idle + slope mW per capacity unit. */
-static struct bl_energy_model linear_model(double little_idle, double little_slope, double big_idle,
-                                           double big_slope)
-{
-        struct bl_energy_model m = { .known = true, .nlevels = 2 };
-
-        for (unsigned i = 0; i < BL_POWER_POINTS; i++) {
-                m.mw[0][i] = little_idle + little_slope * energy_model_point(i);
-                m.mw[1][i] = big_idle + big_slope * energy_model_point(i);
-        }
-        return m;
-}
 
 /* What a stay saves is counted idle: the demand reported through a gap
  * between bursts is held, and rises as a burst begins, and a saving read
