@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BL_POLICY_ABI 2
+#define BL_POLICY_ABI 3
 
 /* Time, in microseconds (of CLOCK_MONOTONIC in the daemon, virtual in the
  * simulator). */
@@ -79,6 +79,12 @@ struct bl_sample {
          * cost); 0 at the top level or when switching costs nothing. What a
          * heuristic that bets on load to come weighs its bet with. */
         double switch_up_us;
+        /* Tasks runnable on the whole machine when the interval ended,
+         * besides the one that sampled (the daemon's tick), when
+         * has_running: whether work that started late in the interval
+         * (and so reads as a few percent busy) is still going. */
+        bool has_running;
+        unsigned running;
 };
 
 /* Signals a heuristic cannot work without; one that is missing disables the

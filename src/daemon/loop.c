@@ -175,6 +175,7 @@ static void log_sample_problems(struct bl_daemon *d)
         static const char *const what[SAMPLER_PROBLEMS] = {
                 [SAMPLER_PROBLEM_STAT] = "/proc/stat",
                 [SAMPLER_PROBLEM_PSI] = "/proc/pressure/cpu",
+                [SAMPLER_PROBLEM_LOADAVG] = "/proc/loadavg",
                 [SAMPLER_PROBLEM_FREQ] = "cpufreq scaling_cur_freq",
                 [SAMPLER_PROBLEM_THERMAL] = "the thermal zones",
                 [SAMPLER_PROBLEM_COUNTERS] = "the hardware counters",

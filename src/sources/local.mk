@@ -6,6 +6,7 @@ src_sources_libblsources_a_SOURCES = \
 	src/sources/self-time.h src/sources/self-time.c \
 	src/sources/cpuidle.h src/sources/cpuidle.c \
 	src/sources/psi.h src/sources/psi.c \
+	src/sources/loadavg.h src/sources/loadavg.c \
 	src/sources/cpufreq.h src/sources/cpufreq.c \
 	src/sources/thermal.h src/sources/thermal.c \
 	src/sources/topology-udev.h src/sources/topology-udev.c \

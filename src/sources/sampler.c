@@ -9,6 +9,7 @@
 
 #define PROC_STAT "/proc/stat"
 #define PROC_PRESSURE_CPU "/proc/pressure/cpu"
+#define PROC_LOADAVG "/proc/loadavg"
 #define SYS_CPU_DIR "/sys/devices/system/cpu"
 
 /* The kernel's idle and iowait counters may step back a little (iowait
@@ -52,6 +53,7 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
         s->topo = t;
         s->stat.fd = -1;
         s->psi.fd = -1;
+        s->loadavg.fd = -1;
         /* Under umockdev (the tests, blsim live) /proc/stat is a testbed's:
          * it holds none of this process's time, and its counters move in
          * the board's steps, not at the kernel's ticks. */
@@ -76,6 +78,11 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
         else if (r < 0)
                 diag_add(diag, "%s: cannot read CPU pressure: %s; samples carry no pressure",
                          PROC_PRESSURE_CPU, strerror(-r));
+
+        r = loadavg_open(&s->loadavg, PROC_LOADAVG);
+        if (r < 0)
+                diag_add(diag, "%s: cannot read the runnable tasks: %s; samples do not say what runs at "
+                         "their end", PROC_LOADAVG, r == -EINVAL ? "not in the kernel's format" : strerror(-r));
 
         r = cpufreq_open(&s->freq);
         if (r < 0)
@@ -386,6 +393,25 @@ static void read_pressure(struct bl_sampler *s, bl_usec_t interval, struct bl_sa
         s->have_psi_prev = true;
 }
 
+/* The reader itself is one of the runnable tasks /proc/loadavg counts. */
+static void read_running(struct bl_sampler *s, struct bl_sample *out)
+{
+        unsigned running;
+        int r;
+
+        s->problem[SAMPLER_PROBLEM_LOADAVG][0] = '\0';
+        if (s->loadavg.fd < 0)
+                return;
+        r = loadavg_read(&s->loadavg, &running);
+        if (r < 0) {
+                set_problem(s, SAMPLER_PROBLEM_LOADAVG, "%s: %s; samples do not say what runs at their end "
+                            "until it reads again", PROC_LOADAVG, parse_error(r));
+                return;
+        }
+        out->has_running = true;
+        out->running = running - 1;
+}
+
 /* A CPU whose counters fell (beyond the kernel's own wobble): the cpu
  * line is someone else's, or the counters were reset. Returns it, or -1. */
 static int counters_went_back(const struct procstat *prev, const struct procstat *cur)
@@ -523,6 +549,7 @@ int sampler_read(struct bl_sampler *s, bl_usec_t now, struct bl_sample_buf *buf)
         }
 
         read_pressure(s, out->interval, out);
+        read_running(s, out);
         counters_follow_hotplug(s);
         read_counters(s, buf);
 
@@ -554,6 +581,7 @@ void sampler_close(struct bl_sampler *s)
         procstat_close(&s->stat);
         cpuidle_close(&s->idle);
         psi_close(&s->psi);
+        loadavg_close(&s->loadavg);
         cpufreq_close(&s->freq);
         thermal_close(&s->thermal);
         counters_close(s);

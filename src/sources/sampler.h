@@ -10,6 +10,7 @@
 #include "sources/perf.h"
 #include "sources/procstat.h"
 #include "sources/stat-window.h"
+#include "sources/loadavg.h"
 #include "sources/psi.h"
 #include "sources/self-time.h"
 #include "sources/thermal.h"
@@ -19,6 +20,7 @@
 enum sampler_problem {
         SAMPLER_PROBLEM_STAT,           /* /proc/stat: the tick is skipped */
         SAMPLER_PROBLEM_PSI,            /* the sample carries no pressure */
+        SAMPLER_PROBLEM_LOADAVG,        /* nor what runs at its end */
         SAMPLER_PROBLEM_FREQ,           /* a policy's last frequency stands */
         SAMPLER_PROBLEM_THERMAL,        /* a zone is left out */
         SAMPLER_PROBLEM_COUNTERS,       /* CPUs back online go without counters */
@@ -33,6 +35,7 @@ struct bl_sampler {
         struct procstat_reader stat;
         struct cpuidle_reader idle;
         struct psi_reader psi;
+        struct loadavg_reader loadavg;
         struct cpufreq_reader freq;
         struct thermal_reader thermal;
         struct procstat prev, cur;
@@ -73,7 +76,7 @@ struct bl_sampler {
         char problem[SAMPLER_PROBLEMS][SAMPLER_PROBLEM_MAX];
 };
 
-/* Opens every source. PSI, cpufreq and thermal are optional and reported
+/* Opens every source. PSI, /proc/loadavg, cpufreq and thermal are optional and reported
  * through 'diag' when absent; /proc/stat is required. A CPU's busy time
  * comes from its cpuidle residency where it has cpuidle states, from
  * /proc/stat otherwise: 'diag' says which CPUs use which. */

@@ -18,6 +18,7 @@ fuzz_targets = \
 	tests/fuzz/fuzz_rtapp \
 	tests/fuzz/fuzz_procstat \
 	tests/fuzz/fuzz_psi \
+	tests/fuzz/fuzz_loadavg \
 	tests/fuzz/fuzz_sysfs \
 	tests/fuzz/fuzz_saved_state \
 	tests/fuzz/fuzz_holds_store \
@@ -49,6 +50,10 @@ tests_fuzz_fuzz_psi_SOURCES = tests/fuzz/fuzz_psi.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_psi_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
 tests_fuzz_fuzz_psi_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)
 tests_fuzz_fuzz_psi_LDADD = $(FUZZ_LDADD)
+tests_fuzz_fuzz_loadavg_SOURCES = tests/fuzz/fuzz_loadavg.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_loadavg_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
+tests_fuzz_fuzz_loadavg_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)
+tests_fuzz_fuzz_loadavg_LDADD = $(FUZZ_LDADD)
 tests_fuzz_fuzz_dts_SOURCES = tests/fuzz/fuzz_dts.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_dts_CPPFLAGS = $(AM_CPPFLAGS) $(FUZZ_DEFS)
 tests_fuzz_fuzz_dts_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LINK)

@@ -6,7 +6,7 @@
 set -u
 top_srcdir=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${TOP_BUILDDIR:-.}
-targets="config board trace rtapp procstat psi sysfs saved_state holds_store dts duration"
+targets="config board trace rtapp procstat psi loadavg sysfs saved_state holds_store dts duration"
 
 echo "1..$(echo $targets | wc -w)"
 n=0

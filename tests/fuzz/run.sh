@@ -3,7 +3,7 @@
 # Fuzzes one parser with libFuzzer (clang, ASan, UBSan).
 #   tests/fuzz/run.sh TARGET [SECONDS] [OUTDIR]
 # TARGET is one of tests/fuzz/fuzz_TARGET.c (config, board, trace, rtapp,
-# procstat, psi, sysfs, saved_state, holds_store, dts,
+# procstat, psi, loadavg, sysfs, saved_state, holds_store, dts,
 # duration); SECONDS defaults to 60.
 # The targets are built by the project's own build (tests/fuzz/local.mk),
 # configured once with clang in $FUZZ_BUILDDIR (default

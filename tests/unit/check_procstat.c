@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "sources/loadavg.h"
 #include "sources/procstat.h"
 #include "sources/psi.h"
 #include "sources/stat-window.h"
@@ -753,6 +754,131 @@ START_TEST(test_psi_absent_or_unreadable)
 }
 END_TEST
 
+/* /proc/loadavg. */
+
+static int loadavg_parse_exact(const char *text, size_t len, unsigned *running)
+{
+        char *copy = malloc(len ? len : 1);
+        int r;
+
+        ck_assert_ptr_nonnull(copy);
+        memcpy(copy, text, len);
+        r = loadavg_parse(copy, len, running);
+        free(copy);
+        return r;
+}
+
+START_TEST(test_loadavg_kernel_forms)
+{
+        static const struct {
+                const char *text;
+                unsigned running;
+        } ok[] = {
+                { "1.58 1.44 1.12 2/114 14428\n", 2 },          /* this machine, 6.1 */
+                { "0.00 0.01 0.05 1/345 4096\n", 1 },           /* the reader alone */
+                { "12.34 110.00 100.25 257/4021 3999999\n", 257 },
+        };
+
+        for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+                unsigned running = 0;
+
+                ck_assert_msg(loadavg_parse_exact(ok[i].text, strlen(ok[i].text), &running) == 0, "case %zu", i);
+                ck_assert_uint_eq(running, ok[i].running);
+        }
+}
+END_TEST
+
+START_TEST(test_loadavg_garbage)
+{
+        static const char *const bad[] = {
+                "",
+                "\n",
+                "0.00 0.01 0.05\n",                     /* no counts */
+                "0.00 0.01 0.05 \n",
+                "0.00 0.01 0.05 2\n",                   /* no total */
+                "0.00 0.01 0.05 2/\n",
+                "0.00 0.01 0.05 /114 1\n",
+                "0.00 0.01 0.05 2/114\n",               /* no PID after the total */
+                "0.00 0.01 0.05 -2/114 1\n",
+                "0.00 0.01 0.05 2a/114 1\n",
+                "0.00 0.01 0.05 0/114 1\n",             /* the reader runs */
+                "0.00 0.01 0.05 115/114 1\n",           /* more running than there are */
+                "0.00 0.01 0.05 99999999999/99999999999 1\n",
+                "0.00  0.01 0.05 2/114 1\n",            /* an empty field */
+                "0.00 0.01 0.05 2/114 1",               /* cut */
+                "hello\n",
+                "\n0.00 0.01 0.05 2/114 1\n",
+        };
+        unsigned running = 77;
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                ck_assert_msg(loadavg_parse_exact(bad[i], strlen(bad[i]), &running) == -EINVAL, "case %zu", i);
+        ck_assert_uint_eq(running, 77);
+}
+END_TEST
+
+START_TEST(test_loadavg_truncated_everywhere)
+{
+        static const char text[] = "0.52 0.58 0.59 3/1069 123456\n";
+
+        for (size_t cut = 0; cut <= sizeof(text) - 1; cut++) {
+                unsigned running = 0;
+                int r = loadavg_parse_exact(text, cut, &running);
+
+                if (cut == sizeof(text) - 1) {
+                        ck_assert_int_eq(r, 0);
+                        ck_assert_uint_eq(running, 3);
+                } else {
+                        ck_assert_msg(r == -EINVAL, "cut at %zu: got %d", cut, r);
+                }
+        }
+}
+END_TEST
+
+START_TEST(test_loadavg_reader)
+{
+        static const char one[] = "0.00 0.00 0.00 1/100 5\n", two[] = "0.10 0.02 0.00 4/101 6\n";
+        struct loadavg_reader r;
+        unsigned running = 0;
+        const char *path = temp_path();
+
+        rewrite(path, one, sizeof(one) - 1);
+        ck_assert_int_eq(loadavg_open(&r, path), 0);
+        ck_assert_int_eq(loadavg_read(&r, &running), 0);
+        ck_assert_uint_eq(running, 1);
+        rewrite(path, two, sizeof(two) - 1);
+        ck_assert_int_eq(loadavg_read(&r, &running), 0);
+        ck_assert_uint_eq(running, 4);
+        rewrite(path, "garbage\n", 8);
+        ck_assert_int_eq(loadavg_read(&r, &running), -EINVAL);
+        ck_assert_uint_eq(running, 4);
+        loadavg_close(&r);
+        ck_assert_int_eq(loadavg_read(&r, &running), -ENODATA);
+        unlink(path);
+}
+END_TEST
+
+/* Every kind of file that is not the kernel's fails at open, at once. */
+START_TEST(test_loadavg_absent_or_not_a_file)
+{
+        struct loadavg_reader r;
+        char dir[] = "/tmp/check_loadavg.XXXXXX", fifo[64];
+
+        ck_assert_int_eq(loadavg_open(&r, "/nonexistent/loadavg"), -ENOENT);
+        ck_assert_int_eq(r.fd, -1);
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        ck_assert_int_eq(loadavg_open(&r, dir), -EISDIR);
+        ck_assert_int_eq(r.fd, -1);
+        /* a FIFO nobody writes: the open does not wait for a writer */
+        snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+        ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+        ck_assert_int_eq(loadavg_open(&r, fifo), -ESPIPE);
+        ck_assert_int_eq(r.fd, -1);
+        unlink(fifo);
+        rmdir(dir);
+}
+END_TEST
+
 /* An idle CPU at a 10 ms sample: one interval in ten holds a busy tick
  * (the daemon, a short process across a tick edge). Alone it read 100 %;
  * over the window it weighs one tick in ten. */
@@ -934,6 +1060,14 @@ static Suite *procstat_suite(void)
         tcase_add_test(tc, test_psi_truncated_everywhere);
         tcase_add_test(tc, test_psi_reader);
         tcase_add_test(tc, test_psi_absent_or_unreadable);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("loadavg");
+        tcase_add_test(tc, test_loadavg_kernel_forms);
+        tcase_add_test(tc, test_loadavg_garbage);
+        tcase_add_test(tc, test_loadavg_truncated_everywhere);
+        tcase_add_test(tc, test_loadavg_reader);
+        tcase_add_test(tc, test_loadavg_absent_or_not_a_file);
         suite_add_tcase(s, tc);
         return s;
 }

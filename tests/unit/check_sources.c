@@ -783,6 +783,12 @@ static void write_stat(const unsigned *busy, const unsigned *idle, unsigned ncpu
         g_string_free(text, TRUE);
 }
 
+/* 'running' tasks runnable besides the reader, as the kernel prints it. */
+static void write_loadavg(unsigned running)
+{
+        bed_write("proc/loadavg", "0.00 0.01 0.05 %u/120 4242\n", running + 1);
+}
+
 static void write_psi(unsigned long long total)
 {
         bed_write("proc/pressure/cpu", "some avg10=0.00 avg60=0.00 avg300=0.00 total=%llu\n"
@@ -833,12 +839,18 @@ static struct board *exynos_sampler_idle(bool psi, const char *idle_cpus)
         static const unsigned busy[8] = { 100, 200, 300, 400, 500, 600, 700, 800 };
         static const unsigned idle[8] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
         struct board *b = calloc(1, sizeof(*b));
+        char path[1024];
 
         ck_assert_ptr_nonnull(b);
         add_exynos5422(700000, 2000000);
         write_stat(busy, idle, 8, NULL);
         if (idle_cpus)
                 write_idle(idle_cpus, idle_start);
+        /* Unless a test put a directory there (no runnable count): a
+         * testbed without the file would read the host's. */
+        bed_path(path, sizeof(path), "proc/loadavg");
+        if (!g_file_test(path, G_FILE_TEST_IS_DIR))
+                write_loadavg(0);
         if (psi)
                 write_psi(1000);
         else
@@ -1283,6 +1295,53 @@ START_TEST(test_sampler_without_psi)
         ck_assert(!s->has_pressure);
         ck_assert_double_eq(s->pressure, 0.0);
         ck_assert_float_eq(s->cpu[3].busy, 0.5f);
+        free_board(b);
+}
+END_TEST
+
+/* What runs as the sample ends: the runnable count less the reader; a read
+ * that fails leaves the sample without it for that tick and says so once,
+ * and a good one afterwards clears the line. */
+START_TEST(test_sampler_running_at_the_end)
+{
+        struct board *b = exynos_sampler(true);
+        const struct bl_sample *s = &b->sample.s;
+
+        ck_assert(!diag_has(&b->diag, "/proc/loadavg"));
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        ck_assert(s->has_running);
+        ck_assert_uint_eq(s->running, 0);
+        write_loadavg(3);
+        ck_assert_int_eq(sampler_read(&b->sampler, 21000, &b->sample), 0);
+        ck_assert(s->has_running);
+        ck_assert_uint_eq(s->running, 3);
+        ck_assert_str_eq(b->sampler.problem[SAMPLER_PROBLEM_LOADAVG], "");
+        bed_write("proc/loadavg", "0.00 0.01 0.05 0/120 4242\n");
+        ck_assert_int_eq(sampler_read(&b->sampler, 41000, &b->sample), 0);
+        ck_assert(!s->has_running);
+        ck_assert_str_eq(b->sampler.problem[SAMPLER_PROBLEM_LOADAVG],
+                         "/proc/loadavg: not in the kernel's format; samples do not say what runs at their end "
+                         "until it reads again");
+        write_loadavg(1);
+        ck_assert_int_eq(sampler_read(&b->sampler, 61000, &b->sample), 0);
+        ck_assert(s->has_running);
+        ck_assert_uint_eq(s->running, 1);
+        ck_assert_str_eq(b->sampler.problem[SAMPLER_PROBLEM_LOADAVG], "");
+        free_board(b);
+}
+END_TEST
+
+START_TEST(test_sampler_without_loadavg)
+{
+        struct board *b;
+
+        bed_mkdir("proc/loadavg");
+        b = exynos_sampler(true);
+        ck_assert(diag_has(&b->diag, "/proc/loadavg: cannot read the runnable tasks"));
+        ck_assert_int_eq(b->sampler.loadavg.fd, -1);
+        ck_assert_int_eq(sampler_read(&b->sampler, 1000, &b->sample), 0);
+        ck_assert(!b->sample.s.has_running);
+        ck_assert_str_eq(b->sampler.problem[SAMPLER_PROBLEM_LOADAVG], "");
         free_board(b);
 }
 END_TEST
@@ -1733,6 +1792,8 @@ static Suite *sources_suite(void)
         tcase_add_test(tc, test_sampler_offline_cpu);
         tcase_add_test(tc, test_sampler_without_psi);
         tcase_add_test(tc, test_sampler_psi_read_fails_for_a_tick);
+        tcase_add_test(tc, test_sampler_running_at_the_end);
+        tcase_add_test(tc, test_sampler_without_loadavg);
         tcase_add_test(tc, test_sampler_bad_stat_read_keeps_previous);
         tcase_add_test(tc, test_sampler_thermal_config);
         tcase_add_test(tc, test_sampler_without_proc_stat);
