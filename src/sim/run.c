@@ -14,7 +14,8 @@
  * way the daemon's sampler fills a sample: the CPUs of the cluster that ran
  * the interval are online, with their busy fraction, the capacity of the last
  * step's OPP and their top capacity; the other CPUs read as offline (busy,
- * capacity and top capacity 0). Busy time and pressure are divided by I as
+ * capacity and top capacity 0); the tasks running at its end are the lanes
+ * with work left after the last step. Busy time and pressure are divided by I as
  * they are, so when steps do not tile the interval (a step length that does
  * not divide I) a fraction can exceed 1 by less than one step's share. The
  * run ends when the workload does; a decision time that falls on the end
@@ -117,6 +118,7 @@ struct observer {
         uint64_t active;                /* the CPUs of the level the interval ran at */
         unsigned capacity[BL_MAX_CLUSTERS];     /* of each cluster's OPP in the last step */
         double pressure_us;
+        unsigned running;               /* lanes with work left after the last step */
         double busy_us[SIM_MAX_CPUS];   /* global CPU numbers */
         struct bl_sample_buf sample;
 };
@@ -134,10 +136,11 @@ static void observer_init(struct observer *o, const struct sim_board *b, const s
                 o->capacity[k] = b->cluster[k].opp[0].capacity;
         sample_buf_init(&o->sample, b->ncpus);
         o->sample.s.has_pressure = true;
+        o->sample.s.has_running = true;
 }
 
 static void observer_add(struct observer *o, const struct sim_board *b, const struct sim_level_step *st,
-                         bl_usec_t step_us)
+                         bl_usec_t step_us, unsigned nlanes, const double *backlog)
 {
         /* A cluster that did not run the last step reads as idle at its lowest OPP. */
         for (unsigned k = 0; k < b->nclusters; k++)
@@ -146,6 +149,11 @@ static void observer_add(struct observer *o, const struct sim_board *b, const st
                 o->busy_us[cpu] += st->busy_us[cpu];
         if (st->backlog > 0.0)
                 o->pressure_us += (double)step_us;
+        /* A lane is a thread: one with work left is runnable. */
+        o->running = 0;
+        for (unsigned i = 0; i < nlanes; i++)
+                if (backlog[i] > 0.0)
+                        o->running++;
 }
 
 /* The sample for the decision at 'now', which ends the interval: the CPUs
@@ -175,6 +183,7 @@ static const struct bl_sample *observer_sample(struct observer *o, const struct 
         }
         s->pressure = o->pressure_us / interval;
         o->pressure_us = 0.0;
+        s->running = o->running;
         return s;
 }
 
@@ -427,7 +436,7 @@ static int run_steps(const struct sim_board *b, const struct sim_levels *lv, str
                 r->switches += st.switched;
                 r->changes += st.changes;
                 if (c->engine)
-                        observer_add(&c->engine->obs, b, &st, w->step_us);
+                        observer_add(&c->engine->obs, b, &st, w->step_us, nlanes, backlog);
                 prev = level;
                 r->steps++;
                 t += w->step_us;

@@ -409,6 +409,8 @@ START_TEST(sample_busy_capacity_pressure)
         ck_assert_uint_eq(s->cpu[1].max_capacity, 0);
         ck_assert(s->has_pressure);
         ck_assert_double_eq_tol(s->pressure, 0.0, TOL);
+        ck_assert(s->has_running);
+        ck_assert_uint_eq(s->running, 0);
         ck_assert(!s->has_temp);
 
         s = &probe_seen[1].s;
@@ -417,7 +419,37 @@ START_TEST(sample_busy_capacity_pressure)
         ck_assert_uint_eq(s->cpu[0].capacity, 256);
         ck_assert_double_eq_tol(s->pressure, 0.5, TOL);
 
+        /* the backlog of the third step was done in the fourth */
+        ck_assert_uint_eq(s->running, 0);
+
         ck_assert_double_eq_tol(r.late_work_ratio, 100.0 / 1000.0, TOL);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* The tasks runnable as a sample ends are the lanes with work left after
+ * its last step, not those that had some earlier in it. */
+START_TEST(sample_running_at_the_end)
+{
+        /* two lanes on little's one CPU (at most 500 a step): lane 0 has
+         * work left after the first step, done in the second; lane 1 after
+         * the third; both after the fourth */
+        static const float work[] = { 700, 0, 0, 0, 0, 600, 600, 600 };
+        struct sim_board b = board_two_opps();
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_config(&cfg, 1);
+        tiny_open(&tw, 1000, 2, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_ge(probe_calls, 4);
+        ck_assert(probe_seen[0].s.has_running);
+        ck_assert_uint_eq(probe_seen[0].s.running, 1);
+        ck_assert_uint_eq(probe_seen[1].s.running, 0);
+        ck_assert_uint_eq(probe_seen[2].s.running, 1);
+        ck_assert_uint_eq(probe_seen[3].s.running, 2);
         tiny_close(&tw);
 }
 END_TEST
@@ -1822,6 +1854,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, decision_reasons_noted);
         tcase_add_test(tc, straddling_step_keeps_its_cluster);
         tcase_add_test(tc, sample_busy_capacity_pressure);
+        tcase_add_test(tc, sample_running_at_the_end);
         tcase_add_test(tc, sample_cpus_of_the_active_cluster);
         tcase_add_test(tc, switch_back_counts_twice);
         tcase_add_test(tc, switch_aftermath_is_cut_as_in_the_daemon);
