@@ -24,14 +24,19 @@
  *    (a touch, a page load, a sync) is usually the start of more, and by the
  *    time it saturates LITTLE it is already late. 0 turns this off. The
  *    quiet must have been seen on the CPUs of the sample (the same top
- *    capacity): a light load is quiet on big and load on LITTLE. A load
- *    that starts late in a sample shows there as a few percent busy, and
- *    that sample ends the quiet: the one after it, the first the load
- *    fills, may still be the onset (only that one), by its peak or by
- *    tasks waiting HEADROOM_ONSET_WAITING of it: a CPU saturated right
- *    after a sample that found it idle can read idle for one sample (a
- *    busy tick then may be the kernel's tick accounting; see bigLittled(8),
- *    "Busy time").
+ *    capacity): a light load is quiet on big and load on LITTLE; quiet on
+ *    larger CPUs counts on smaller ones after a switch down only if its
+ *    peak was quiet there too. A load that starts late in a sample shows
+ *    there as a few percent busy. If a task is still runnable when the
+ *    sample ends (the machine's runnable count, so in samples of more CPUs
+ *    than a pair, as pressure) and the busiest CPU rose to quiet_busy_pct,
+ *    that sample is the onset: a key press 3 ms before the tick is late on
+ *    LITTLE by the next one. Otherwise that sample ends the quiet, and the
+ *    one after it, the first the load fills, may still be the onset (only
+ *    that one), by its peak or by tasks waiting HEADROOM_ONSET_WAITING of
+ *    it: a CPU saturated right after a sample that found it idle can read
+ *    idle for one sample (a busy tick then may be the kernel's tick
+ *    accounting; see bigLittled(8), "Busy time").
  *    An onset is judged when the quiet comes back: if nothing before it
  *    saturated the CPUs or needed more than HEADROOM_FIT_MARGIN of the
  *    smallest ones' top, it led to nothing, and onsets count no more until
@@ -159,6 +164,7 @@ struct headroom_state {
         bl_usec_t quiet_for;            /* needed */
         bl_usec_t quiet;                /* so far */
         double quiet_top;               /* the top capacity of the CPUs it was seen on */
+        double quiet_peak;              /* the largest peak of the quiet so far */
         bl_usec_t loaded;               /* so far, up to HEADROOM_SETTLE_US */
         double onset;                   /* share of the top capacity, 0 = none */
         double known;
@@ -520,12 +526,13 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
  * then judged by judge_onset()), and whether it ended a quiet spell below
  * onset_pct, so that the next one may still be. */
 static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest,
-                     double waiting)
+                     double waiting, bool running)
 {
         const bool was_quiet = h->quiet >= h->quiet_for && !spell_recurs(h, h->spell);
 
         if (h->onset > 0 && !h->onset_false &&
             (((was_quiet || h->starting) && peak > h->onset * top) ||
+             (was_quiet && running && busiest >= h->quiet_busy) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
                 h->starting = false;
@@ -580,18 +587,30 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 h->stall_us = !h->stall_known || stall < h->stall_us ? stall : (h->stall_us + stall) / 2;
                 h->stall_known = true;
         }
+        /* Quiet on larger CPUs is quiet on these too when nothing in it
+         * would have been load here: a key press that comes 60 ms after
+         * the way down is still the start of something. */
         if (top != h->quiet_top) {
-                h->quiet = 0;
+                if (!(top < h->quiet_top && h->quiet > 0 && h->quiet_peak < h->quiet_busy * top)) {
+                        h->quiet = 0;
+                        h->spell = 0;
+                }
                 h->quiet_top = top;
                 h->starting = false;
-                h->spell = 0;
         }
         judge_onset(h, saturated, peak);
+        /* Pressure and the runnable tasks are the whole machine's (see
+         * HEADROOM_ONSET_WAITING_CPUS). */
         if (is_onset(h, saturated, peak, top, busiest,
-                     pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0))
+                     pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0,
+                     s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS))
                 saturated = true;
         quiet = busiest < h->quiet_busy && !saturated;
+        if (quiet && h->quiet == 0)
+                h->quiet_peak = 0.0;
         h->quiet = quiet ? count_up_to(h->quiet, s->interval, h->quiet_for) : 0;
+        if (quiet && peak > h->quiet_peak)
+                h->quiet_peak = peak;
         count_spells(h, quiet, s->interval);
         h->loaded = busiest >= HEADROOM_LOADED_BUSY && !saturated ?
                     count_up_to(h->loaded, s->interval, HEADROOM_SETTLE_US) : 0;
@@ -624,6 +643,7 @@ static void headroom_reset(void *state)
         h->known = 0.0;
         h->quiet = 0;
         h->quiet_top = 0.0;
+        h->quiet_peak = 0.0;
         h->loaded = 0;
         h->initialised = false;
         h->smallest_top = 0.0;

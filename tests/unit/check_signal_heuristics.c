@@ -1327,6 +1327,76 @@ START_TEST(test_headroom_onset_by_waiting_after_quiet)
 }
 END_TEST
 
+/* A sample after quiet in which CPU 0 rose to 'busy' and 'running' tasks
+ * were runnable as it ended ('running' < 0: the source has no count), in
+ * a view of 'ncpus' CPUs: what it scored. */
+static double start_with_running(struct run *r, struct cluster_sample *c, double busy, int running, unsigned ncpus)
+{
+        run_start(r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 12; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c->s.has_running = running >= 0;
+        c->s.running = running >= 0 ? (unsigned)running : 0;
+        c->s.ncpus = ncpus;
+        return run_feed(r, &c->s, 10 * MS);
+}
+
+/* A load that starts in the last milliseconds of a sample after quiet (a
+ * key press 1-2 ms before the tick) reads 10-19 % busy, under onset_pct;
+ * a task still runnable as the sample ends makes it the onset, a sample
+ * sooner than the rule for the sample after. Not without the task, nor
+ * below quiet_busy_pct, nor in a pair's view (the count is the machine's),
+ * nor without quiet before. */
+START_TEST(test_headroom_onset_by_a_task_running_at_the_end)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 4), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 3, 4), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 0, 4), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, -1, 4), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.05, 1, 4), 0.05 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 2), 0.12 * LITTLE_TOP, 1e-3);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 5; i++)
+                run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        cluster(&c, 0.12, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c.s.has_running = true;
+        c.s.running = 1;
+        ck_assert_double_lt(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP);
+}
+END_TEST
+
+/* Quiet on big counts on LITTLE after the switch down when nothing in it
+ * would have been load on LITTLE: a key press 10 ms after the way down
+ * followed 50 ms of nothing, and went up one sample later than at any
+ * other time. It still needs quiet_ms of it. */
+START_TEST(test_headroom_quiet_carried_down)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 3; i++)
+                feed_big(&r, &c, 0.3, 205);
+        for (unsigned i = 0; i < 5; i++)
+                feed_big(&r, &c, 0.02, 205);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                LITTLE_OVER, TOL);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 3; i++)
+                feed_big(&r, &c, 0.3, 205);
+        for (unsigned i = 0; i < 2; i++)
+                feed_big(&r, &c, 0.0, 205);
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                0.3 * LITTLE_TOP, 1e-3);
+}
+END_TEST
+
 START_TEST(test_headroom_reset)
 {
         struct run r;
@@ -1630,6 +1700,8 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_onset_starting_late_in_a_sample);
         tcase_add_test(headroom, test_headroom_onset_by_waiting_after_quiet);
         tcase_add_test(headroom, test_headroom_no_onset_at_a_cadence);
+        tcase_add_test(headroom, test_headroom_onset_by_a_task_running_at_the_end);
+        tcase_add_test(headroom, test_headroom_quiet_carried_down);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
         tcase_add_test(headroom, test_headroom_extremes);
