@@ -166,6 +166,15 @@ int read_file(const char *path, char **ret, size_t *ret_len)
         return read_file_limit(path, READ_FILE_MAX, ret, ret_len);
 }
 
+int open_kept(const char *path)
+{
+        /* O_NONBLOCK: a FIFO put in the file's place must not hang the
+         * open; every pread() of it then fails (ESPIPE). */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+        return fd < 0 ? -errno : fd;
+}
+
 int pread_text(int fd, char *buf, size_t size, size_t *ret_len)
 {
         ssize_t n;
@@ -189,11 +198,9 @@ int read_line(const char *path, char *buf, size_t size)
         size_t len;
         int r;
 
-        /* O_NONBLOCK: a FIFO put in a file's place must not hang the open;
-         * pread() then fails on it. */
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        fd = open_kept(path);
         if (fd < 0)
-                return -errno;
+                return fd;
         r = pread_text(fd, buf, size, &len);
         if (r < 0)
                 return r;

@@ -45,6 +45,9 @@ int read_line(const char *path, char *buf, size_t size);
 /* A file's first line as a non-negative decimal (a sysfs or debugfs value);
  * -EINVAL when it is not one. */
 int read_u64_line(const char *path, uint64_t *ret);
+/* Opens a kernel file (/proc, sysfs) to keep and re-read with pread_text().
+ * Returns the descriptor or -errno. */
+int open_kept(const char *path);
 /* pread()s a kept descriptor from offset 0 into buf (NUL-terminated). */
 int pread_text(int fd, char *buf, size_t size, size_t *ret_len);
 /* The value of a hexadecimal digit, or -1. */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,9 +67,10 @@ static int open_policy(const char *dir, struct cpufreq_policy_reader *p)
         r = join_path(path, sizeof(path), dir, "scaling_cur_freq");
         if (r < 0)
                 return r;
-        p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (p->fd < 0)
-                return -errno;
+        r = open_kept(path);
+        if (r < 0)
+                return r;
+        p->fd = r;
         p->cur_khz = p->max_khz;
         p->error = 0;
         p->have_cur = false;

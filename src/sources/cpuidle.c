@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +61,7 @@ static int open_state_file(const struct cpuidle_reader *r, unsigned cpu, unsigne
         n = snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%u/%s", r->dir, cpu, k, name);
         if (n < 0 || (size_t)n >= sizeof(path))
                 return -ENAMETOOLONG;
-        return open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        return open_kept(path);
 }
 
 /* States are numbered from 0 without gaps; the first whose time does not

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,13 +54,13 @@ int loadavg_parse(const char *text, size_t len, unsigned *running)
 int loadavg_open(struct loadavg_reader *r, const char *path)
 {
         unsigned running;
-        int ret;
+        int fd, ret;
 
-        /* O_NONBLOCK: a FIFO in the file's place must not hang the open
-         * (the first read then fails on it). */
-        r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-        if (r->fd < 0)
-                return -errno;
+        r->fd = -1;
+        fd = open_kept(path);
+        if (fd < 0)
+                return fd;
+        r->fd = fd;
         ret = loadavg_read(r, &running);
         if (ret < 0)
                 loadavg_close(r);

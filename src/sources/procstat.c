@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -246,9 +245,9 @@ int procstat_open(struct procstat_reader *r, const char *path)
         _cleanup_close_ int fd = -1;
 
         *r = (struct procstat_reader){ .fd = -1 };
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        fd = open_kept(path);
         if (fd < 0)
-                return -errno;
+                return fd;
         r->buf = malloc(READ_SIZE_INITIAL);
         if (!r->buf)
                 return -ENOMEM;

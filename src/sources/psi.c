@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -64,11 +63,13 @@ int psi_parse(const char *text, size_t len, uint64_t *some_total_us)
 int psi_open(struct psi_reader *r, const char *path)
 {
         uint64_t total;
-        int ret;
+        int fd, ret;
 
-        r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (r->fd < 0)
-                return -errno;
+        r->fd = -1;
+        fd = open_kept(path);
+        if (fd < 0)
+                return fd;
+        r->fd = fd;
         /* With psi=0 the file is there but every read fails: find out now. */
         ret = psi_read(r, &total);
         if (ret < 0)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,13 +157,10 @@ static int add_zone(struct thermal_reader *r, const struct zone_info *z, struct 
                 return 0;
         }
         snprintf(path, sizeof(path), "%s/temp", z->syspath);
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        fd = open_kept(path);
         if (fd < 0) {
-                int err = errno;
-
-                diag_add(diag, "thermal: %s (%s): cannot open %s: %s",
-                         z->sysname, z->type, path, strerror(err));
-                return -err;
+                diag_add(diag, "thermal: %s (%s): cannot open %s: %s", z->sysname, z->type, path, strerror(-fd));
+                return fd;
         }
         r->zone[r->n] = (struct thermal_zone){ .fd = fd };
         snprintf(r->zone[r->n].type, sizeof(r->zone[r->n].type), "%s", z->type);

@@ -25,16 +25,22 @@ static char *load(const char *dir, const char *name, size_t *len)
         return text;
 }
 
-/* Parses a copy of exactly 'len' bytes, not NUL-terminated, so that a read
- * past the end shows under the sanitizers. */
-static int parse_exact(struct procstat *out, const char *text, size_t len)
+/* A copy of exactly 'len' bytes, not NUL-terminated, so that a parser's
+ * read past the end shows under the sanitizers. */
+static char *exact_copy(const char *text, size_t len)
 {
         char *copy = malloc(len ? len : 1);
-        int r;
 
         ck_assert_ptr_nonnull(copy);
         memcpy(copy, text, len);
-        r = procstat_parse(out, copy, len);
+        return copy;
+}
+
+static int parse_exact(struct procstat *out, const char *text, size_t len)
+{
+        char *copy = exact_copy(text, len);
+        int r = procstat_parse(out, copy, len);
+
         free(copy);
         return r;
 }
@@ -548,6 +554,23 @@ START_TEST(test_reader_missing_file)
 }
 END_TEST
 
+/* A FIFO nobody writes in the file's place: the open does not wait for a
+ * writer, and the read fails. */
+START_TEST(test_reader_fifo)
+{
+        struct procstat_reader r;
+        struct procstat st;
+        const char *path = temp_path();
+
+        unlink(path);
+        ck_assert_int_eq(mkfifo(path, 0600), 0);
+        ck_assert_int_eq(procstat_open(&r, path), 0);
+        ck_assert_int_eq(procstat_read(&r, &st), -ESPIPE);
+        procstat_close(&r);
+        unlink(path);
+}
+END_TEST
+
 /* Text of 'ncpus' cpu lines with 'extra' vendor columns, then a long intr line. */
 static char *big_stat(unsigned ncpus, unsigned extra, size_t intr_len, size_t *len)
 {
@@ -655,12 +678,9 @@ END_TEST
 
 static int psi_parse_exact(const char *text, size_t len, uint64_t *total)
 {
-        char *copy = malloc(len ? len : 1);
-        int r;
+        char *copy = exact_copy(text, len);
+        int r = psi_parse(copy, len, total);
 
-        ck_assert_ptr_nonnull(copy);
-        memcpy(copy, text, len);
-        r = psi_parse(copy, len, total);
         free(copy);
         return r;
 }
@@ -751,6 +771,11 @@ START_TEST(test_psi_absent_or_unreadable)
         ck_assert_int_eq(psi_open(&r, path), -EINVAL);
         ck_assert_int_eq(r.fd, -1);
         unlink(path);
+        /* a FIFO nobody writes: the open does not wait for a writer */
+        ck_assert_int_eq(mkfifo(path, 0600), 0);
+        ck_assert_int_eq(psi_open(&r, path), -ESPIPE);
+        ck_assert_int_eq(r.fd, -1);
+        unlink(path);
 }
 END_TEST
 
@@ -758,12 +783,9 @@ END_TEST
 
 static int loadavg_parse_exact(const char *text, size_t len, unsigned *running)
 {
-        char *copy = malloc(len ? len : 1);
-        int r;
+        char *copy = exact_copy(text, len);
+        int r = loadavg_parse(copy, len, running);
 
-        ck_assert_ptr_nonnull(copy);
-        memcpy(copy, text, len);
-        r = loadavg_parse(copy, len, running);
         free(copy);
         return r;
 }
@@ -1049,6 +1071,7 @@ static Suite *procstat_suite(void)
         tc = tcase_create("reader");
         tcase_add_test(tc, test_reader_rereads_in_place);
         tcase_add_test(tc, test_reader_missing_file);
+        tcase_add_test(tc, test_reader_fifo);
         tcase_add_test(tc, test_reader_grows_for_long_cpu_lines);
         tcase_add_test(tc, test_reader_long_intr_line);
         suite_add_tcase(s, tc);
