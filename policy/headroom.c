@@ -30,7 +30,7 @@
  *    there as a few percent busy. If a task is still runnable when the
  *    sample ends (the machine's runnable count, so in samples of more CPUs
  *    than a pair, as pressure) and the busiest CPU rose to quiet_busy_pct,
- *    that sample is the onset: a key press 3 ms before the tick is late on
+ *    that sample is the onset: a key press 2 ms before the tick is late on
  *    LITTLE by the next one. Otherwise that sample ends the quiet, and the
  *    one after it, the first the load fills, may still be the onset (only
  *    that one), by its peak or by tasks waiting HEADROOM_ONSET_WAITING of
@@ -588,8 +588,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                 h->stall_known = true;
         }
         /* Quiet on larger CPUs is quiet on these too when nothing in it
-         * would have been load here: a key press that comes 60 ms after
-         * the way down is still the start of something. */
+         * would have been load here: a key press 10 ms after a way down
+         * that followed 50 ms of nothing is the start of something. */
         if (top != h->quiet_top) {
                 if (!(top < h->quiet_top && h->quiet > 0 && h->quiet_peak < h->quiet_busy * top)) {
                         h->quiet = 0;

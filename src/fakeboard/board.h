@@ -11,8 +11,8 @@
  * What runs on the CPUs is not the kernel's business: a load driver (struct
  * fakeboard_driver) is asked at every step what the CPUs did since the
  * previous one, given the kernel state the writes selected, and the board
- * publishes its answer (/proc/stat, cpuN/cpuidle/stateK/{time,usage},
- * /proc/pressure/cpu, scaling_cur_freq, thermal zone temperatures). The
+ * publishes its answer (/proc/stat and /proc/loadavg,
+ * cpuN/cpuidle/stateK/{time,usage}, /proc/pressure/cpu, scaling_cur_freq, thermal zone temperatures). The
  * integration tests' task model (tests/fakeboard/) and blsim live's
  * simulated board (src/sim/live.c) are the two drivers.
  *
@@ -223,7 +223,7 @@ struct fakeboard_output {
         double stall_us;                        /* of it, time some work waited for a CPU */
         unsigned cur_khz[FAKEBOARD_MAX_CPUS];   /* per policy: the frequency from now on; 0 keeps it */
         int temp_mc[FAKEBOARD_MAX_ZONES];       /* per zone, or FAKEBOARD_TEMP_KEEP */
-        unsigned running;                       /* runnable tasks (procs_running is one more) */
+        unsigned running;                       /* runnable tasks (procs_running and loadavg's count: one more) */
 };
 
 struct fakeboard_driver {
@@ -290,9 +290,9 @@ int fakeboard_set_temp(struct fakeboard *fb, unsigned zone, int millicelsius);
 
 /* One step of the kernel at time now: reads the files the daemon writes
  * (online, cpufreq limits, cgroup cpusets), asks the driver what happened
- * since the previous step and rewrites /proc/stat, /proc/pressure/cpu, the
- * frequencies and temperatures it changed in place. Also collects the
- * spawned process's output. */
+ * since the previous step and rewrites /proc/stat, /proc/loadavg,
+ * /proc/pressure/cpu, the frequencies and temperatures it changed in
+ * place. Also collects the spawned process's output. */
 int fakeboard_step(struct fakeboard *fb, bl_usec_t now);
 /* Steps the board in real time until until() is true (returns 1; checked
  * after every step) or timeout_ms passed (returns 0). until may be NULL. */

@@ -2,8 +2,8 @@
 /*
  * Reading and writing the board's files. Devices the daemon finds through
  * libudev (CPUs, thermal zones) are umockdev devices; everything else
- * (cpufreq policies, the global CPU lists, /proc/stat, /proc/pressure/cpu,
- * cgroups) is a plain file in the testbed.
+ * (cpufreq policies, the global CPU lists, /proc/stat, /proc/loadavg,
+ * /proc/pressure/cpu, cgroups) is a plain file in the testbed.
  *
  * Files the daemon may keep open and pread() are rewritten in place (one
  * pwrite at offset 0, then ftruncate): a rename would leave the daemon's
