@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "common/fileio.h"
+#include "sources/kept-text.h"
 #include "sources/loadavg.h"
-
-/* Three averages, two counts and a PID: under 64 bytes on any machine. */
-#define LOADAVG_TEXT_MAX 128
 
 /* A decimal number ended by 'stop' before 'end'; '*p' moves past the stop. */
 static int parse_count(const char **p, const char *end, char stop, unsigned *out)
@@ -51,39 +47,24 @@ int loadavg_parse(const char *text, size_t len, unsigned *running)
         return 0;
 }
 
+static int parse_running(const char *text, size_t len, void *out)
+{
+        return loadavg_parse(text, len, out);
+}
+
 int loadavg_open(struct loadavg_reader *r, const char *path)
 {
         unsigned running;
-        int fd, ret;
 
-        r->fd = -1;
-        fd = open_kept(path);
-        if (fd < 0)
-                return fd;
-        r->fd = fd;
-        ret = loadavg_read(r, &running);
-        if (ret < 0)
-                loadavg_close(r);
-        return ret;
+        return kept_text_open(&r->fd, path, parse_running, &running);
 }
 
 int loadavg_read(struct loadavg_reader *r, unsigned *running)
 {
-        char buf[LOADAVG_TEXT_MAX];
-        size_t len;
-        int ret;
-
-        if (r->fd < 0)
-                return -ENODATA;
-        ret = pread_text(r->fd, buf, sizeof(buf), &len);
-        if (ret < 0)
-                return ret;
-        return loadavg_parse(buf, len, running);
+        return kept_text_read(r->fd, parse_running, running);
 }
 
 void loadavg_close(struct loadavg_reader *r)
 {
-        if (r->fd >= 0)
-                close(r->fd);
-        r->fd = -1;
+        kept_text_close(&r->fd);
 }

@@ -5,6 +5,7 @@ src_sources_libblsources_a_SOURCES = \
 	src/sources/stat-window.h src/sources/stat-window.c \
 	src/sources/self-time.h src/sources/self-time.c \
 	src/sources/cpuidle.h src/sources/cpuidle.c \
+	src/sources/kept-text.h src/sources/kept-text.c \
 	src/sources/psi.h src/sources/psi.c \
 	src/sources/loadavg.h src/sources/loadavg.c \
 	src/sources/cpufreq.h src/sources/cpufreq.c \

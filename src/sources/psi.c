@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "common/fileio.h"
+#include "sources/kept-text.h"
 #include "sources/psi.h"
-
-/* Two lines of about 70 bytes each. */
-#define PSI_TEXT_MAX 256
 
 static bool is_digit(char c)
 {
@@ -60,40 +56,25 @@ int psi_parse(const char *text, size_t len, uint64_t *some_total_us)
         return 0;
 }
 
+static int parse_total(const char *text, size_t len, void *out)
+{
+        return psi_parse(text, len, out);
+}
+
 int psi_open(struct psi_reader *r, const char *path)
 {
         uint64_t total;
-        int fd, ret;
 
-        r->fd = -1;
-        fd = open_kept(path);
-        if (fd < 0)
-                return fd;
-        r->fd = fd;
         /* With psi=0 the file is there but every read fails: find out now. */
-        ret = psi_read(r, &total);
-        if (ret < 0)
-                psi_close(r);
-        return ret;
+        return kept_text_open(&r->fd, path, parse_total, &total);
 }
 
 int psi_read(struct psi_reader *r, uint64_t *some_total_us)
 {
-        char buf[PSI_TEXT_MAX];
-        size_t len;
-        int ret;
-
-        if (r->fd < 0)
-                return -ENODATA;
-        ret = pread_text(r->fd, buf, sizeof(buf), &len);
-        if (ret < 0)
-                return ret;
-        return psi_parse(buf, len, some_total_us);
+        return kept_text_read(r->fd, parse_total, some_total_us);
 }
 
 void psi_close(struct psi_reader *r)
 {
-        if (r->fd >= 0)
-                close(r->fd);
-        r->fd = -1;
+        kept_text_close(&r->fd);
 }
