@@ -265,13 +265,7 @@ int fb_publish_stat(struct fakeboard *fb)
                 return r;
         /* The runnable count as the kernel prints it (the reader is one of
          * them); left out, the daemon would read the host's. */
-        n = snprintf(fb->stat_buf, size, "0.00 0.00 0.00 %u/%u 1\n", procs, procs);
-        if (n < 0 || (size_t)n >= size)
-                return -E2BIG;
-        r = fb_board_path(fb, path, sizeof(path), "/proc/loadavg");
-        if (r < 0)
-                return r;
-        return fb_publish_text(fb, path, fb->stat_buf, (size_t)n);
+        return fb_board_printf(fb, "/proc/loadavg", "0.00 0.00 0.00 %u/%u 1\n", procs, procs);
 }
 
 static int publish_idle_file(const struct fakeboard *fb, unsigned cpu, unsigned state, const char *name,

@@ -7,14 +7,11 @@
 
 int kept_text_open(int *fd, const char *path, kept_text_parser *parse, void *out)
 {
-        int r;
+        int r = open_kept(path);
 
-        *fd = open_kept(path);
-        if (*fd < 0) {
-                r = *fd;
-                *fd = -1;
+        *fd = r < 0 ? -1 : r;
+        if (r < 0)
                 return r;
-        }
         r = kept_text_read(*fd, parse, out);
         if (r < 0)
                 kept_text_close(fd);

@@ -18,6 +18,12 @@
 #define BACKWARDS_TOLERANCE_TICKS 100
 #define USEC_PER_TICK 10000
 
+/* What a source that read badly said, for a person. */
+static const char *parse_error(int r)
+{
+        return r == -EINVAL || r == -ERANGE ? "not in the kernel's format" : strerror(-r);
+}
+
 /* Which CPUs measure busy time how, once at start: the two differ in
  * resolution by four orders of magnitude. */
 static void say_busy_sources(const struct bl_sampler *s, struct bl_diag *diag)
@@ -82,7 +88,7 @@ int sampler_open(struct bl_sampler *s, const struct bl_topology *t, const struct
         r = loadavg_open(&s->loadavg, PROC_LOADAVG);
         if (r < 0)
                 diag_add(diag, "%s: cannot read the runnable tasks: %s; samples do not say what runs at "
-                         "their end", PROC_LOADAVG, r == -EINVAL ? "not in the kernel's format" : strerror(-r));
+                         "their end", PROC_LOADAVG, parse_error(r));
 
         r = cpufreq_open(&s->freq);
         if (r < 0)
@@ -359,11 +365,6 @@ static void quiet_cpus(const struct bl_sampler *s, int own_cpu, bl_cpumask *quie
                 if (q)
                         cpumask_set(quiet, cpu);
         }
-}
-
-static const char *parse_error(int r)
-{
-        return r == -EINVAL || r == -ERANGE ? "not in the kernel's format" : strerror(-r);
 }
 
 static void read_pressure(struct bl_sampler *s, bl_usec_t interval, struct bl_sample *out)
