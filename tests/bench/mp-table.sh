@@ -83,6 +83,12 @@ judge() { # BOARD COST
                 set = $1; name = $2
                 delete v
                 for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                if ("blsim_failed" in v || "cl_blsim_failed" in v) {
+                        printf "mp-table.sh: blsim compare failed on %s (%s, cost %s)\n", name, board,
+                               cost > "/dev/stderr"
+                        failed = 1
+                        exit 1
+                }
                 me = v["default_e"]; ml = v["default_late"]; mo = v["oracle_e"]; mr = v["reactive-oracle_late"]
                 ce = v["cl_default_e"]; cl = v["cl_default_late"]; co = v["cl_oracle_e"]
                 g = set == "held-out" ? "held-out" : "tuning"
@@ -103,6 +109,8 @@ judge() { # BOARD COST
                                set, me / 1e6, ml, ce / 1e6, cl, co / 1e6, mo / 1e6, me / co, mr, worse, bound
         }
         END {
+                if (failed)
+                        exit 1
                 if (!summary_only) print ""
                 for (g in n)
                         printf "MP %s cost %s %s: %d traces, mp worse than cluster on %d (energy %d, late %d, " \

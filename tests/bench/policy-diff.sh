@@ -65,6 +65,7 @@ run() { # BLSIM CONFIG TRACE BOARD MODE COST
 judge() { # BOARD MODE COST
         awk -v board="$1" -v mode="$2" -v cost="$3" -v top="$top" '
         function later(a, b) { return b > 0.01 && b >= 2 * a }
+        $1 == "FAILED" { failed = 1; exit 1 }
         {
                 set = $1; name = $2; eo = $3 / 1e6; lo = $4; en = $5 / 1e6; ln = $6
                 f = set ~ /^generated:/ ? substr(set, 11) : set
@@ -79,6 +80,8 @@ judge() { # BOARD MODE COST
                 grow[n] = ln - lo
         }
         END {
+                if (failed)
+                        exit 1
                 printf "\n### %s, %s mode, switch cost %s: %d traces\n\n", board, mode, cost, n
                 printf "| | old | new |\n|---|---|---|\n"
                 printf "| energy, summed (J) | %.3f | %.3f (%+.2f %%) |\n", EO, EN, (EO > 0 ? 100 * (EN / EO - 1) : 0)
@@ -114,10 +117,11 @@ for board in $boards; do
         for mode in $modes; do
                 for cost in $costs; do
                         traces | while read -r set trace path; do
+                                # The judge ends the pipeline, so it is what stops on a failure.
                                 a=$(run "$old" "$old_config" "$path" "$board" "$mode" "$cost") ||
-                                        { echo "$0: $old failed on $path" >&2; exit 1; }
+                                        { echo "$0: $old failed on $path" >&2; echo FAILED; exit 1; }
                                 b=$(run "$new" "$new_config" "$path" "$board" "$mode" "$cost") ||
-                                        { echo "$0: $new failed on $path" >&2; exit 1; }
+                                        { echo "$0: $new failed on $path" >&2; echo FAILED; exit 1; }
                                 echo "$set $trace $a $b"
                         done | judge "$name" "$mode" "$cost"
                 done

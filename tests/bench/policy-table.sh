@@ -113,6 +113,12 @@ judge() { # BOARD MODE COST
                 set = $1; name = $2
                 delete v
                 for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                if ("blsim_failed" in v) {
+                        printf "policy-table.sh: blsim compare failed on %s (%s, %s mode, cost %s)\n", name,
+                               board, mode, cost > "/dev/stderr"
+                        failed = 1
+                        exit 1
+                }
                 e = v["default_e"]; late = v["default_late"]; eta = v["default_eta"]
                 ro_eta = v["reactive-oracle_eta"]; ro_late = v["reactive-oracle_late"]
                 big = v["always-big_e"]; oracle = v["oracle_e"]
@@ -154,6 +160,8 @@ judge() { # BOARD MODE COST
                 }
         }
         END {
+                if (failed)
+                        exit 1
                 mean = n_eta ? sum_eta / n_eta : 0
                 if (n_eta && mean < 0.92) {
                         nmiss["T4"]++; total++

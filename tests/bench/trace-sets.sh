@@ -14,11 +14,17 @@ cost_options() { # COST
         esac
 }
 
-# One line per trace: the set, the name, then key=value pairs for awk.
+# One line per trace: the set, the name, then key=value pairs for awk; a
+# blsim that fails gives "blsim_failed=1" instead (a pipeline's status is its
+# last command's, so the judge that reads the line is the one to stop).
 figures() { # TRACE BOARD MODE COST
         # shellcheck disable=SC2046 # the option and its value are two words
-        "$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} $(cost_options "$4") \
-                --oracle-start "$oracle_start" --json |
+        json=$("$blsim" compare --board "$2" --mode "$3" --workload "$1" ${config:+--config "$config"} \
+                $(cost_options "$4") --oracle-start "$oracle_start" --json) || {
+                echo "blsim_failed=1"
+                return 1
+        }
+        printf '%s\n' "$json" |
         awk '
         function value(line) {
                 sub(/^[^:]*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line)
