@@ -255,7 +255,7 @@ static const struct bl_policy_param headroom_params[] = {
         [HEADROOM_ONSET_PCT] = {
                 .key = "onset_pct",
                 .unit = "% of the top capacity, 0 = never",
-                .def = 20,
+                .def = 30,
                 .min = 0,
                 .max = 100,
                 .integer = true,

@@ -896,7 +896,7 @@ START_TEST(test_headroom_descriptor)
         ck_assert_double_eq(o->params[param_index(o, "steady_busy_pct")].def, 75);
         ck_assert_double_eq(o->params[param_index(o, "half_life_ms")].def, 2000);
         ck_assert_double_eq(o->params[param_index(o, "quiet_ms")].def, 30);
-        ck_assert_double_eq(o->params[param_index(o, "onset_pct")].def, 20);
+        ck_assert_double_eq(o->params[param_index(o, "onset_pct")].def, 30);
         for (unsigned i = 0; i < o->nparams; i++) {
                 ck_assert_ptr_nonnull(o->params[i].unit);
                 ck_assert(o->params[i].min <= o->params[i].def && o->params[i].def <= o->params[i].max);
@@ -1145,9 +1145,18 @@ START_TEST(test_headroom_onset)
 END_TEST
 
 /* Quiet seen on big CPUs does not arm onset on LITTLE ones: 9 % of a big CPU
- * (92) is quiet there, and 24 % of a LITTLE one after the switch down, above
- * onset's 20 % of 377 but load, not the start of a burst. Quiet that then
- * lasts on LITTLE does arm it. */
+ * (92) is quiet there, and 24 % of a LITTLE one after the switch down, with
+ * a task still runnable as the sample ends (which after quiet would be an
+ * onset), is load, not the start of a burst. Quiet that then lasts on LITTLE
+ * does arm it. */
+static struct bl_sample *little_running(struct cluster_sample *c, double busy)
+{
+        cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c->s.has_running = true;
+        c->s.running = 1;
+        return &c->s;
+}
+
 START_TEST(test_headroom_onset_needs_quiet_on_the_same_cpus)
 {
         struct run r;
@@ -1157,12 +1166,10 @@ START_TEST(test_headroom_onset_needs_quiet_on_the_same_cpus)
         run_start(&r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 10; i++)
                 feed_big(&r, &c, 0.09, BIG_TOP);
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, load / LITTLE_TOP, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
-                                load, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, load / LITTLE_TOP), 10 * MS), load, 1e-3);
         for (unsigned i = 0; i < 3; i++)
                 run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, load / LITTLE_TOP, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
-                                LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, load / LITTLE_TOP), 10 * MS), LITTLE_OVER, TOL);
 }
 END_TEST
 
