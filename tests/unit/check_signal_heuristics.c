@@ -1144,19 +1144,21 @@ START_TEST(test_headroom_onset)
 }
 END_TEST
 
+/* LITTLE's CPU 0 at 'busy' and its top, with 'running' tasks runnable as the
+ * sample ends ('running' < 0: the source has no count). */
+static struct bl_sample *little_running(struct cluster_sample *c, double busy, int running)
+{
+        cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c->s.has_running = running >= 0;
+        c->s.running = running >= 0 ? (unsigned)running : 0;
+        return &c->s;
+}
+
 /* Quiet seen on big CPUs does not arm onset on LITTLE ones: 9 % of a big CPU
  * (92) is quiet there, and 24 % of a LITTLE one after the switch down, with
  * a task still runnable as the sample ends (which after quiet would be an
  * onset), is load, not the start of a burst. Quiet that then lasts on LITTLE
  * does arm it. */
-static struct bl_sample *little_running(struct cluster_sample *c, double busy)
-{
-        cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c->s.has_running = true;
-        c->s.running = 1;
-        return &c->s;
-}
-
 START_TEST(test_headroom_onset_needs_quiet_on_the_same_cpus)
 {
         struct run r;
@@ -1166,10 +1168,10 @@ START_TEST(test_headroom_onset_needs_quiet_on_the_same_cpus)
         run_start(&r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 10; i++)
                 feed_big(&r, &c, 0.09, BIG_TOP);
-        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, load / LITTLE_TOP), 10 * MS), load, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, load / LITTLE_TOP, 1), 10 * MS), load, 1e-3);
         for (unsigned i = 0; i < 3; i++)
                 run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, load / LITTLE_TOP), 10 * MS), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, load / LITTLE_TOP, 1), 10 * MS), LITTLE_OVER, TOL);
 }
 END_TEST
 
@@ -1342,9 +1344,7 @@ static double start_with_running(struct run *r, struct cluster_sample *c, double
         run_start(r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 12; i++)
                 run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        cluster(c, busy, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c->s.has_running = running >= 0;
-        c->s.running = running >= 0 ? (unsigned)running : 0;
+        little_running(c, busy, running);
         c->s.ncpus = ncpus;
         return run_feed(r, &c->s, 10 * MS);
 }
@@ -1370,10 +1370,7 @@ START_TEST(test_headroom_onset_by_a_task_running_at_the_end)
         run_start(&r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 5; i++)
                 run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
-        cluster(&c, 0.12, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c.s.has_running = true;
-        c.s.running = 1;
-        ck_assert_double_lt(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP);
+        ck_assert_double_lt(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_TOP);
 }
 END_TEST
 
