@@ -27,15 +27,21 @@
 #      divides by next to nothing and T5 judges instead);
 #   T5 where always-big is within 2 % of the oracle: energy <= 1.01 x the
 #      oracle's.
-# Two counts say how many misses no policy could avoid by the bounds blsim
-# has: "T1 below the oracle", T1 misses where always-big (one of those
-# dominating) uses over 0.5 % less energy than the oracle itself, which
-# starts where the default does: every policy that leaves no work late is
-# dominated there; "T2 beyond the load-reactive oracle too", T2 misses
-# where the default's late_work_ratio is also above max(0.01, the
-# load-reactive oracle's + 0.005) (blsim(1): the reactive oracle without
-# moving up before the load has shown), the ones the oracle's foresight of
-# load does not explain.
+# Three counts weigh the misses against the bounds blsim has. "T1 below
+# the oracle": T1 misses where always-big (one of those dominating) uses
+# over 0.5 % less energy than the oracle itself, which starts where the
+# default does: every policy that leaves no work late is dominated there,
+# so no policy avoids them. "T1 of the reactive oracle too": T1 misses
+# where the same policy also dominates the reactive oracle (less energy at
+# a late_work_ratio no higher than max(the reactive oracle's, 0.01)): the
+# best-informed schedule that follows the load one sample late is beaten
+# there too, and only a policy that acts otherwise (never switching, or
+# betting on load to come) meets T1; no bound, but the issue 8 kind of
+# evidence. "T2 beyond the load-reactive oracle too": T2 misses where the
+# default's late_work_ratio is also above max(0.01, the load-reactive
+# oracle's + 0.005) (blsim(1): the reactive oracle without moving up before
+# the load has shown), the ones the oracle's foresight of load does not
+# explain.
 # Every miss is listed under its table; a summary line per board, mode and
 # cost counts them (and, for generated traces, gives each family's worst eta
 # and late_work_ratio). --summary prints the summaries only. --modes picks the
@@ -128,7 +134,10 @@ judge() { # BOARD MODE COST
                                fmt(late, "%.3g"), fmt(eta, "%.2f"), v["default_sw"], fmt(ro_eta, "%.2f"),
                                fmt(ro_late, "%.3g"), v["reactive-oracle_sw"], v["oracle_sw"]
                 lr_late = v["load-reactive-oracle_late"]
+                ro_e = v["reactive-oracle_e"]
                 bound = late > 0.01 ? late : 0.01
+                ro_bound = ro_late > 0.01 ? ro_late : 0.01
+                dominated = 0
                 for (c = 1; c <= ncl; c++) {
                         p = classic[c]
                         if ((p "_e") in v && v[p "_e"] < 0.995 * e && v[p "_late"] <= bound) {
@@ -136,8 +145,12 @@ judge() { # BOARD MODE COST
                                                    p, 100 * (1 - v[p "_e"] / e), v[p "_late"], late))
                                 if (p == "always-big" && big < 0.995 * oracle)
                                         t1_below_oracle++
+                                if (ro_e != "" && v[p "_e"] < 0.995 * ro_e && v[p "_late"] <= ro_bound)
+                                        t1_reactive++
+                                dominated = 1
                         }
                 }
+                t1_traces += dominated
                 if (late > late_bound(ro_late)) {
                         miss("T2", sprintf("late %.3g, reactive oracle %.3g, load-reactive oracle %.3g", late,
                                            ro_late, lr_late))
@@ -174,10 +187,10 @@ judge() { # BOARD MODE COST
                 printf "%sSUMMARY %s %s cost %s start %s: %d traces, mean eta %s over %d; ",
                        summary_only ? "" : "\n", board, mode, cost, start, n,
                        n_eta ? sprintf("%.3f", mean) : "n/a", n_eta
-                printf "misses T1 %d, T2 %d, T3 %d, T4 %d, T5 %d; total %d; ", nmiss["T1"], nmiss["T2"],
-                       nmiss["T3"], nmiss["T4"], nmiss["T5"], total
-                printf "T1 below the oracle %d, T2 beyond the load-reactive oracle too %d\n", t1_below_oracle,
-                       t2_beyond_load
+                printf "misses T1 %d (on %d traces), T2 %d, T3 %d, T4 %d, T5 %d; total %d; ", nmiss["T1"],
+                       t1_traces, nmiss["T2"], nmiss["T3"], nmiss["T4"], nmiss["T5"], total
+                printf "T1 below the oracle %d, T1 of the reactive oracle too %d, ", t1_below_oracle, t1_reactive
+                printf "T2 beyond the load-reactive oracle too %d\n", t2_beyond_load
                 for (f in fam)
                         printf "  family %s: %d traces, worst eta %s, worst late %.3g\n", f, fam[f],
                                num(worst_eta[f]), worst_late[f]
