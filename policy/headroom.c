@@ -98,6 +98,27 @@
  *      deadline, and the hold of 3. stays (hotplug, cpuset moves).
  *    half_life_ms = 0 (hold) turns this rule off.
  *
+ * 6. Runs that a switch would not pay for. Where the switch up stalls the
+ *    work (switch_up_us: the stall the daemon measures for its backend,
+ *    blsim's board cost), going up for a burst that ends soon makes it
+ *    later, not sooner, and pays for two switches. So the saturation runs
+ *    (saturated samples in a row on the smallest CPUs, onsets included,
+ *    carried on larger CPUs after a move up while those stay loaded or have
+ *    work waiting) are measured in the smallest CPUs' busy time, and the
+ *    latest HEADROOM_RUNS are remembered. A run with r still to go ends at
+ *    S + r x f after a move up (S the stall, f the smallest CPUs' top
+ *    against the fastest) and at r without one, so going up gains
+ *    r(1 - f) - S. A saturated sample on the smallest CPUs is not taken as
+ *    a saturation while the remembered runs that lasted as long as this one
+ *    make that gain negative on the whole: a key press, a timer's burst, a
+ *    camera preview's frame that LITTLE finishes before a hotplug or cpuset
+ *    move would. A run longer than all of them, or fewer than
+ *    HEADROOM_RUNS_MIN remembered, goes up as before. Only where the
+ *    stall is at least HEADROOM_RUN_MIN_STALL of the interval (hotplug's
+ *    and cpuset's tens of milliseconds, not the in-kernel switcher's or
+ *    cpufreq's microseconds) and in samples of a cluster
+ *    (HEADROOM_RUN_CPUS): cluster mode.
+ *
  * Steady samples that settled, and quiet ones once the quiet lasts, score
  * the measured peak and it becomes what is known. A sample of length 0 (the
  * first), or whose peak is not finite, scores what is known, or its peak. */
@@ -153,6 +174,22 @@ enum {
 #define HEADROOM_SPELLS 8
 #define HEADROOM_CADENCE_US (100 * 1000)
 #define HEADROOM_CADENCE_MIN 2
+/* Rule 6: saturation runs on the smallest CPUs remembered, the latest
+ * ones, and how many before they answer. */
+#define HEADROOM_RUNS 32
+#define HEADROOM_RUNS_MIN 3
+/* Rule 6 judges a sample of this many CPUs or more: a whole cluster. In
+ * pair and mp modes a move up takes one pair or CPU, and whether it costs
+ * energy depends on what the others keep powered (on tc2 a LITTLE pair's
+ * move up can let the LITTLE cluster sleep), which one instance does not
+ * see; there the stall alone does not say that waiting pays. */
+#define HEADROOM_RUN_CPUS 3
+/* Rule 6 weighs a run only where the switch up stalls at least this share
+ * of the interval. A shorter stall ends early in the sample after the
+ * decision, in time for the rest of a run that goes on, and there waiting
+ * on a long run (a camera's capture after its preview's frames) left a
+ * sample of its work on LITTLE for the little a needless switch costs. */
+#define HEADROOM_RUN_MIN_STALL 0.5
 
 struct headroom_state {
         double min_pressure;            /* share of the interval */
@@ -193,6 +230,10 @@ struct headroom_state {
         bl_usec_t spell;                /* quiet so far, up to HEADROOM_CADENCE_US + 1 */
         bl_usec_t spells[HEADROOM_SPELLS]; /* those that ended in a burst, the latest last */
         unsigned nspells;
+        bl_usec_t run;                  /* the saturation run in progress, in the smallest CPUs' time */
+        double run_top;                 /* the top capacity it started on */
+        bl_usec_t runs[HEADROOM_RUNS];  /* those that ended, the latest last */
+        unsigned nruns;
 };
 
 static const struct bl_policy_param headroom_params[] = {
@@ -542,13 +583,66 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
         return false;
 }
 
+/* Rule 6: the saturation run in progress goes on or ends with this sample.
+ * A run is a stretch of saturated samples on the smallest CPUs, carried on
+ * larger ones after a move up for as long as they stay loaded or have work
+ * waiting; each sample adds the time its busiest CPU was busy, scaled to
+ * the smallest CPUs' speed, and the sample that ends it adds its own. */
+static void count_run(struct headroom_state *h, bool saturated, bool loaded, bool waiting, double busiest,
+                      double top, bl_usec_t interval)
+{
+        /* A sample that knows no capacity (top 0) is on no CPUs of a size. */
+        const bool smallest = top > 0 && top <= h->smallest_top;
+
+        if (h->run == 0) {
+                if (!smallest || !saturated)
+                        return;
+                h->run_top = top;
+        }
+        h->run += (bl_usec_t)(busiest * (double)interval * (top > h->run_top ? top / h->run_top : 1.0));
+        if ((smallest && saturated) || (!smallest && (loaded || waiting)))
+                return;
+        for (unsigned i = 1; i < HEADROOM_RUNS; i++)
+                h->runs[i - 1] = h->runs[i];
+        h->runs[HEADROOM_RUNS - 1] = h->run;
+        if (h->nruns < HEADROOM_RUNS)
+                h->nruns++;
+        h->run = 0;
+}
+
+/* Rule 6: whether a saturated sample on the smallest CPUs, whose busiest CPU
+ * was 'busiest' busy, is better not taken up. A run with r still to go (in
+ * these CPUs' time) ends at S + r x f after a move up now (S the switch's
+ * stall, f their top against the fastest CPUs') and at r without one: going
+ * up gains r(1 - f) - S. The remembered runs that lasted as long as this one
+ * say what r to expect; none, or too few remembered, and it goes up. */
+static bool run_waits(const struct headroom_state *h, double switch_up_us, double top, double busiest,
+                      bl_usec_t interval)
+{
+        const double f = top / BL_CAPACITY_SCALE;
+        const bl_usec_t so_far = h->run + (bl_usec_t)(busiest * (double)interval);
+        double gain = 0.0;
+        unsigned longer = 0;
+
+        if (!(switch_up_us >= HEADROOM_RUN_MIN_STALL * (double)interval) || f >= 1.0 ||
+            h->nruns < HEADROOM_RUNS_MIN)
+                return false;
+        for (unsigned i = HEADROOM_RUNS - h->nruns; i < HEADROOM_RUNS; i++) {
+                if (h->runs[i] < so_far)
+                        continue;
+                longer++;
+                gain += (double)(h->runs[i] - so_far) * (1.0 - f) - switch_up_us;
+        }
+        return longer > 0 && gain < 0;
+}
+
 static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t now)
 {
         struct headroom_state *h = state;
         const double peak = bl_sample_peak_demand(s);
         const bool pressure_known = s->has_pressure && isfinite(s->pressure);
         double busiest = 0.0, busy_sum = 0.0, carried, speed = 0.0, top;
-        bool saturated = false, quiet;
+        bool saturated = false, quiet, waits;
 
         (void)now;
         if (s->interval == 0 || !isfinite(peak))
@@ -605,6 +699,14 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                      pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0,
                      s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS))
                 saturated = true;
+        /* Rule 6 judges the sample against the run so far, which it then
+         * goes on or ends whatever the level does. */
+        waits = saturated && top > 0 && top <= h->smallest_top && s->ncpus >= HEADROOM_RUN_CPUS &&
+                run_waits(h, s->switch_up_us, top, busiest, s->interval);
+        count_run(h, saturated, busiest >= HEADROOM_LOADED_BUSY, pressure_known && s->pressure > h->min_pressure,
+                  busiest, top, s->interval);
+        if (waits)
+                saturated = false;
         quiet = busiest < h->quiet_busy && !saturated;
         if (quiet && h->quiet == 0)
                 h->quiet_peak = 0.0;
@@ -661,6 +763,8 @@ static void headroom_reset(void *state)
         h->starting = false;
         h->spell = 0;
         h->nspells = 0;
+        h->run = 0;
+        h->nruns = 0;
 }
 
 const struct bl_heuristic_ops heuristic_headroom = {

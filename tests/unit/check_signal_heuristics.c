@@ -1645,6 +1645,96 @@ START_TEST(test_headroom_frames_back_off_after_a_failed_way_down)
 }
 END_TEST
 
+/* Rule 6. A saturation run on LITTLE of 'nsat' samples at their top, each
+ * telling of a switch up that stalls 'stall_us', then 'big' samples on big
+ * with CPU 0 at 'big_busy' (a move up was made), then LITTLE idle until the
+ * quiet lasts. The saturated samples cover the first 'ncpus' CPUs. Returns
+ * the run's first score. */
+static double saturation_run(struct run *r, struct cluster_sample *c, unsigned nsat, double stall_us,
+                             unsigned big, double big_busy, unsigned ncpus)
+{
+        double first = 0.0;
+
+        for (unsigned i = 0; i < nsat; i++) {
+                double v;
+
+                cluster(c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
+                c->s.switch_up_us = stall_us;
+                c->s.ncpus = ncpus;
+                v = run_feed(r, &c->s, 10 * MS);
+                if (i == 0)
+                        first = v;
+        }
+        for (unsigned i = 0; i < big; i++)
+                feed_big(r, c, big_busy, BIG_TOP);
+        for (unsigned i = 0; i < 5; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        return first;
+}
+
+/* Bursts that LITTLE finishes within the sample that saw them (a key press)
+ * are not taken up where the switch stalls 10 ms: it would end after them.
+ * Once this one has lasted longer than any remembered, it goes up. With a
+ * switch that stalls under half the interval, with nothing remembered, or
+ * in a pair's sample, as before. */
+START_TEST(test_headroom_runs_a_slow_switch_would_not_pay_for)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        for (unsigned i = 0; i < 3; i++)
+                ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 0, 0.0, 4), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(saturation_run(&r, &c, 2, 0, 0, 0.0, 4), LITTLE_OVER, TOL);
+        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c.s.switch_up_us = 10000;
+        /* A pair's sample (pair mode) is not judged, nor a stall under half
+         * the interval. */
+        c.s.ncpus = 2;
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+        saturation_run(&r, &c, 0, 0, 0, 0.0, 4);
+        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c.s.switch_up_us = 4999;
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+        saturation_run(&r, &c, 0, 0, 0, 0.0, 4);
+        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c.s.switch_up_us = 5000;
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+        r.ops->reset(r.state);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c.s.switch_up_us = 10000;
+        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+}
+END_TEST
+
+/* A run goes on after the move up while big stays loaded, in LITTLE's time:
+ * bursts that kept big 55 % busy for three samples after the switch were
+ * long (one such sample alone would not pay for a 10 ms stall), and the
+ * next one goes up at once. Ones that left big under half busy ended with
+ * the sample after the switch, and the next one waits. */
+START_TEST(test_headroom_runs_measured_on_big_after_the_switch)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        for (unsigned i = 0; i < 3; i++)
+                saturation_run(&r, &c, 1, 10000, 3, 0.55, 4);
+        ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 3, 0.55, 4), LITTLE_OVER, TOL);
+
+        run_start(&r, &heuristic_headroom, NULL);
+        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        for (unsigned i = 0; i < 3; i++)
+                saturation_run(&r, &c, 1, 10000, 3, 0.4, 4);
+        ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 3, 0.55, 4), LITTLE_TOP, 1e-3);
+}
+END_TEST
+
 static Suite *policy_new_suite(void)
 {
         Suite *s = suite_create("signal_heuristics");
@@ -1714,6 +1804,8 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_frames_judged_against_the_smallest_cpus);
         tcase_add_test(headroom, test_headroom_frames_held_where_switches_stall);
         tcase_add_test(headroom, test_headroom_frames_back_off_after_a_failed_way_down);
+        tcase_add_test(headroom, test_headroom_runs_a_slow_switch_would_not_pay_for);
+        tcase_add_test(headroom, test_headroom_runs_measured_on_big_after_the_switch);
         suite_add_tcase(s, headroom);
         return s;
 }
