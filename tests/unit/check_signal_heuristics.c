@@ -1645,11 +1645,27 @@ START_TEST(test_headroom_frames_back_off_after_a_failed_way_down)
 }
 END_TEST
 
-/* Rule 6. A saturation run on LITTLE of 'nsat' samples at their top, each
- * telling of a switch up that stalls 'stall_us', then 'big' samples on big
- * with CPU 0 at 'big_busy' (a move up was made), then LITTLE idle until the
- * quiet lasts. The saturated samples cover the first 'ncpus' CPUs. Returns
- * the run's first score. */
+/* Rule 6. LITTLE saturated (CPU 0 busy at its top), the sample telling of
+ * a switch up that stalls 'stall_us'. */
+static struct bl_sample *little_saturated(struct cluster_sample *c, double stall_us)
+{
+        cluster(c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
+        c->s.switch_up_us = stall_us;
+        return &c->s;
+}
+
+/* A fresh headroom that has seen LITTLE idle once (so knows its smallest
+ * CPUs). */
+static void runs_start(struct run *r, struct cluster_sample *c)
+{
+        run_start(r, &heuristic_headroom, NULL);
+        run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+}
+
+/* A saturation run on LITTLE of 'nsat' samples (little_saturated(), over
+ * the first 'ncpus' CPUs), then 'big' samples on big with CPU 0 at
+ * 'big_busy' (a move up was made), then LITTLE idle until the quiet lasts.
+ * Returns the run's first score. */
 static double saturation_run(struct run *r, struct cluster_sample *c, unsigned nsat, double stall_us,
                              unsigned big, double big_busy, unsigned ncpus)
 {
@@ -1658,9 +1674,7 @@ static double saturation_run(struct run *r, struct cluster_sample *c, unsigned n
         for (unsigned i = 0; i < nsat; i++) {
                 double v;
 
-                cluster(c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
-                c->s.switch_up_us = stall_us;
-                c->s.ncpus = ncpus;
+                little_saturated(c, stall_us)->ncpus = ncpus;
                 v = run_feed(r, &c->s, 10 * MS);
                 if (i == 0)
                         first = v;
@@ -1682,32 +1696,20 @@ START_TEST(test_headroom_runs_a_slow_switch_would_not_pay_for)
         struct run r;
         struct cluster_sample c;
 
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        runs_start(&r, &c);
         for (unsigned i = 0; i < 3; i++)
                 ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 0, 0.0, 4), LITTLE_OVER, TOL);
         ck_assert_double_eq_tol(saturation_run(&r, &c, 2, 0, 0, 0.0, 4), LITTLE_OVER, TOL);
-        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c.s.switch_up_us = 10000;
         /* A pair's sample (pair mode) is not judged, nor a stall under half
          * the interval. */
-        c.s.ncpus = 2;
-        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
-        saturation_run(&r, &c, 0, 0, 0, 0.0, 4);
-        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c.s.switch_up_us = 4999;
-        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
-        saturation_run(&r, &c, 0, 0, 0, 0.0, 4);
-        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c.s.switch_up_us = 5000;
-        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 0, 0.0, 2), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 4999, 0, 0.0, 4), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, little_saturated(&c, 5000), 10 * MS), LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, little_saturated(&c, 5000), 10 * MS), LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(run_feed(&r, little_saturated(&c, 5000), 10 * MS), LITTLE_OVER, TOL);
         r.ops->reset(r.state);
         run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-        cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0);
-        c.s.switch_up_us = 10000;
-        ck_assert_double_eq_tol(run_feed(&r, &c.s, 10 * MS), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(run_feed(&r, little_saturated(&c, 10000), 10 * MS), LITTLE_OVER, TOL);
 }
 END_TEST
 
@@ -1721,14 +1723,12 @@ START_TEST(test_headroom_runs_measured_on_big_after_the_switch)
         struct run r;
         struct cluster_sample c;
 
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        runs_start(&r, &c);
         for (unsigned i = 0; i < 3; i++)
                 saturation_run(&r, &c, 1, 10000, 3, 0.55, 4);
         ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 3, 0.55, 4), LITTLE_OVER, TOL);
 
-        run_start(&r, &heuristic_headroom, NULL);
-        run_feed(&r, cluster(&c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        runs_start(&r, &c);
         for (unsigned i = 0; i < 3; i++)
                 saturation_run(&r, &c, 1, 10000, 3, 0.4, 4);
         ck_assert_double_eq_tol(saturation_run(&r, &c, 1, 10000, 3, 0.55, 4), LITTLE_TOP, 1e-3);
