@@ -427,6 +427,16 @@ static double window_mean(const struct headroom_state *h)
 /* A stretch of samples, counted in '*so_far' up to 'cap' while 'going';
  * once it ends, one that lasted is remembered in 'latest' (the last 'size',
  * the latest last; '*n' of them). */
+/* 'v' joins the latest 'size' lengths (the latest last; '*n' of them). */
+static void remember(bl_usec_t *latest, unsigned size, unsigned *n, bl_usec_t v)
+{
+        for (unsigned i = 1; i < size; i++)
+                latest[i - 1] = latest[i];
+        latest[size - 1] = v;
+        if (*n < size)
+                (*n)++;
+}
+
 static void count_stretch(bl_usec_t *so_far, bool going, bl_usec_t interval, bl_usec_t cap, bl_usec_t *latest,
                           unsigned size, unsigned *n)
 {
@@ -434,13 +444,8 @@ static void count_stretch(bl_usec_t *so_far, bool going, bl_usec_t interval, bl_
                 *so_far = count_up_to(*so_far, interval, cap);
                 return;
         }
-        if (*so_far > 0) {
-                for (unsigned i = 1; i < size; i++)
-                        latest[i - 1] = latest[i];
-                latest[size - 1] = *so_far;
-                if (*n < size)
-                        (*n)++;
-        }
+        if (*so_far > 0)
+                remember(latest, size, n, *so_far);
         *so_far = 0;
 }
 
@@ -583,17 +588,15 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
         return false;
 }
 
-/* Rule 6: the saturation run in progress goes on or ends with this sample.
- * A run is a stretch of saturated samples on the smallest CPUs, carried on
- * larger ones after a move up for as long as they stay loaded or have work
- * waiting; each sample adds the time its busiest CPU was busy, scaled to
- * the smallest CPUs' speed, and the sample that ends it adds its own. */
-static void count_run(struct headroom_state *h, bool saturated, bool loaded, bool waiting, double busiest,
-                      double top, bl_usec_t interval)
+/* Rule 6: the saturation run in progress goes on or ends with this sample
+ * ('smallest': on the smallest CPUs). A run is a stretch of saturated
+ * samples on the smallest CPUs, carried on larger ones after a move up for
+ * as long as they stay loaded or have work waiting; each sample adds the
+ * time its busiest CPU was busy, scaled to the smallest CPUs' speed, and
+ * the sample that ends it adds its own. */
+static void count_run(struct headroom_state *h, bool smallest, bool saturated, bool loaded, bool waiting,
+                      double busiest, double top, bl_usec_t interval)
 {
-        /* A sample that knows no capacity (top 0) is on no CPUs of a size. */
-        const bool smallest = top > 0 && top <= h->smallest_top;
-
         if (h->run == 0) {
                 if (!smallest || !saturated)
                         return;
@@ -602,11 +605,7 @@ static void count_run(struct headroom_state *h, bool saturated, bool loaded, boo
         h->run += (bl_usec_t)(busiest * (double)interval * (top > h->run_top ? top / h->run_top : 1.0));
         if ((smallest && saturated) || (!smallest && (loaded || waiting)))
                 return;
-        for (unsigned i = 1; i < HEADROOM_RUNS; i++)
-                h->runs[i - 1] = h->runs[i];
-        h->runs[HEADROOM_RUNS - 1] = h->run;
-        if (h->nruns < HEADROOM_RUNS)
-                h->nruns++;
+        remember(h->runs, HEADROOM_RUNS, &h->nruns, h->run);
         h->run = 0;
 }
 
@@ -642,7 +641,7 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         const double peak = bl_sample_peak_demand(s);
         const bool pressure_known = s->has_pressure && isfinite(s->pressure);
         double busiest = 0.0, busy_sum = 0.0, carried, speed = 0.0, top;
-        bool saturated = false, quiet, waits;
+        bool saturated = false, quiet, smallest, waits;
 
         (void)now;
         if (s->interval == 0 || !isfinite(peak))
@@ -700,11 +699,13 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
                      s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS))
                 saturated = true;
         /* Rule 6 judges the sample against the run so far, which it then
-         * goes on or ends whatever the level does. */
-        waits = saturated && top > 0 && top <= h->smallest_top && s->ncpus >= HEADROOM_RUN_CPUS &&
+         * goes on or ends whatever the level does. A sample that knows no
+         * capacity (top 0) is on no CPUs of a size. */
+        smallest = top > 0 && top <= h->smallest_top;
+        waits = saturated && smallest && s->ncpus >= HEADROOM_RUN_CPUS &&
                 run_waits(h, s->switch_up_us, top, busiest, s->interval);
-        count_run(h, saturated, busiest >= HEADROOM_LOADED_BUSY, pressure_known && s->pressure > h->min_pressure,
-                  busiest, top, s->interval);
+        count_run(h, smallest, saturated, busiest >= HEADROOM_LOADED_BUSY,
+                  pressure_known && s->pressure > h->min_pressure, busiest, top, s->interval);
         if (waits)
                 saturated = false;
         quiet = busiest < h->quiet_busy && !saturated;
