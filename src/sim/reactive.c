@@ -167,21 +167,23 @@ int load_timed_sequence(const struct sim_board *b, const struct sim_levels *lv, 
         _cleanup_free_ double *queue = calloc(2 * (t->nlanes > 0 ? t->nlanes : 1), sizeof(double));
         unsigned held = 0;      /* the run starts on level 0 */
         double high = 0;        /* the most that arrived in a step since 'held' was taken */
-        bool risen = false;     /* arrivals rose above 'high' at a step since then */
 
         if (!queue)
                 return -ENOMEM;
         for (size_t s = 0; s < t->nsteps; s++) {
                 const unsigned to = oracle_seq[s];
                 const double now = arrivals(t, s);
+                /* A rise counts in the step it happens, not for a move the
+                 * oracle makes later: a high reached before the move, then
+                 * held or fallen from, says nothing about the load the
+                 * move is for. */
+                const bool rises = now > high;
 
                 if (to >= lv->nlevels)
                         return -EINVAL;
-                if (now > high) {
+                if (rises)
                         high = now;
-                        risen = true;
-                }
-                if (to != held && only_up(lv, held, to) && !risen) {
+                if (to != held && only_up(lv, held, to) && !rises) {
                         bool shows;
                         int err = load_shows(b, lv, t, s, held, to, queue, queue + t->nlanes, &shows);
 
@@ -195,7 +197,6 @@ int load_timed_sequence(const struct sim_board *b, const struct sim_levels *lv, 
                 if (to != held) {
                         held = to;
                         high = now;
-                        risen = false;
                 }
                 out[s] = (unsigned char)held;
         }

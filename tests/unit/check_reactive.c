@@ -309,6 +309,26 @@ START_TEST(test_load_reactive_waits_for_the_load)
 }
 END_TEST
 
+/* A rise counts in its own step only. 100 a step, 300 from step 2, the
+ * burst of 800 at 6 to 9, and the oracle's sequence up from step 4: the high
+ * of step 2 is behind the move, and step 4's 300 is no new high, which
+ * LITTLE clears for less (600 us x 10 + 4000 + 5000 = 15000 nJ against
+ * 300 us x 400 + 40000 + 2000 = 162000 on big). The move waits for the
+ * burst. */
+START_TEST(test_load_reactive_an_earlier_rise_does_not_count)
+{
+        unsigned char oracle[NSTEPS], timed[NSTEPS];
+
+        for (unsigned s = 0; s < NSTEPS; s++) {
+                work[s] = s >= 6 && s <= 9 ? 800 : s >= 2 ? 300 : 100;
+                oracle[s] = s >= 4 && s <= 9;
+        }
+        ck_assert_int_eq(load_timed_sequence(&board, &levels, &trace, oracle, timed), 0);
+        for (unsigned s = 0; s < NSTEPS; s++)
+                ck_assert_msg(timed[s] == (s >= 6 && s <= 9), "step %u: level %u", s, timed[s]);
+}
+END_TEST
+
 /* No rise since the level was taken, but the load shows all the same:
  * 800 a step all along, the oracle's sequence down at step 2 and back up
  * at 4. LITTLE leaves 300 of step 4's 800: the move stays at 4. With 100 a
@@ -436,6 +456,7 @@ static Suite *reactive_suite(void)
         tcase_add_test(tc, test_refused);
         tcase_add_test(tc, test_load_reactive_equal_when_the_oracle_moves_with_the_load);
         tcase_add_test(tc, test_load_reactive_waits_for_the_load);
+        tcase_add_test(tc, test_load_reactive_an_earlier_rise_does_not_count);
         tcase_add_test(tc, test_load_reactive_backlog_shows);
         tcase_add_test(tc, test_load_reactive_energy_shows);
         tcase_add_test(tc, test_load_reactive_pair_mode);
