@@ -51,6 +51,15 @@
  *      the cluster's figure, and switching every pair at once costs what a
  *      cluster migration costs.
  *      A backend's energy_per_cpu_uj is added per CPU in S xor S'.
+ *   7. CPU pressure, as the kernel's PSI counts "some" for the CPU: a task
+ *      waits while another runs on its CPU, or while its CPU is stalled. The
+ *      lanes of a CPU share it fairly, so one waits until all but the
+ *      largest are done (the largest then runs what it has beyond the
+ *      second alone), and a lane on a stalled CPU waits through the stall;
+ *      a lane alone on its CPU that cannot finish is running, not waiting,
+ *      however late its work. The machine's figure weights each CPU's by
+ *      the time it had a task (busy or stalled with work), as PSI weights
+ *      its CPUs by non-idle time.
  *   A step "switches" when its level differs from the previous step's (one
  *   switch per such step, whatever changed); pair mode also counts the
  *   pairs that changed core, mp mode the CPUs added or removed.
@@ -262,6 +271,28 @@ int exec_level_step(const struct sim_board *b, const struct sim_levels *lv, unsi
         return exec_level_step_stalled(b, lv, level, prev, NULL, step_us, nlanes, backlog, new_work, out);
 }
 
+/* Rule 7 for the step just run: the time a task waited for each CPU
+ * ('waited', per slot), weighted by the time the CPU had a task (busy, or
+ * stalled with work: what it waited for is in 'waited' then). */
+static double waiting_us(const struct sim_level *l, const struct sim_level_step *out, const double *waited,
+                         double stall_us, double step_us)
+{
+        double weighted = 0, nonidle = 0, w;
+
+        for (unsigned r = 0; r < l->nslots; r++) {
+                const unsigned cpu = l->slot_cpu[r];
+                const bool stalled_with_work = ((out->stalled >> cpu) & 1) && waited[r] > 0;
+                const double had_task = out->busy_us[cpu] + (stalled_with_work ? stall_us : 0);
+
+                weighted += waited[r] * had_task;
+                nonidle += had_task;
+        }
+        if (nonidle <= 0)
+                return 0;
+        w = weighted / nonidle;
+        return w < step_us ? w : step_us;
+}
+
 int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *lv, unsigned level,
                             unsigned prev, struct sim_stall *stall, double step_us, unsigned nlanes,
                             double *backlog, const double *new_work, struct sim_level_step *out)
@@ -270,6 +301,8 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
         const struct sim_level *l;
         unsigned lane_slot[SIM_EXEC_MAX_LANES];
         double pending[SIM_MAX_CPUS];           /* per slot */
+        double top[SIM_MAX_CPUS][2];            /* per slot: its two largest lanes' work */
+        double waited[SIM_MAX_CPUS];            /* per slot: time a lane waited (rule 7) */
         double max_now[BL_MAX_CLUSTERS], max_stalled[BL_MAX_CLUSTERS];
         bool has_now[BL_MAX_CLUSTERS], has_stalled[BL_MAX_CLUSTERS];
         double stall_us, stalled_avail, energy = 0, off_mw = 0, left = 0;
@@ -306,7 +339,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
         }
 
         for (unsigned r = 0; r < n; r++)
-                pending[r] = 0;
+                pending[r] = top[r][0] = top[r][1] = waited[r] = 0;
         if (lv->mode == BL_MODE_MP && nlanes > 0) {
                 double work[SIM_EXEC_MAX_LANES];
 
@@ -322,8 +355,18 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                                 r = 0;
                 }
         }
-        for (unsigned i = 0; i < nlanes; i++)
-                pending[lane_slot[i]] += backlog[i] + new_work[i];
+        for (unsigned i = 0; i < nlanes; i++) {
+                const unsigned r = lane_slot[i];
+                const double w = backlog[i] + new_work[i];
+
+                pending[r] += w;
+                if (w > top[r][0]) {
+                        top[r][1] = top[r][0];
+                        top[r][0] = w;
+                } else if (w > top[r][1]) {
+                        top[r][1] = w;
+                }
+        }
 
         for (unsigned k = 0; k < b->nclusters; k++) {
                 max_now[k] = max_stalled[k] = 0;
@@ -366,7 +409,14 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 double avail = (out->stalled >> cpu) & 1 ? stalled_avail : step_us;
                 double capacity = b->cluster[k].opp[out->opp[k]].capacity;
                 double need_us = pending[r] * ref / capacity;
+                /* Shared fairly, the lanes all run until only the largest
+                 * is left, which runs what it has beyond the second alone. */
+                double shared_us = need_us - (top[r][0] - top[r][1]) * ref / capacity;
 
+                if (top[r][1] > 0)
+                        waited[r] = shared_us < avail ? shared_us : avail;
+                if (top[r][0] > 0 && ((out->stalled >> cpu) & 1))
+                        waited[r] += stall_us;
                 if (need_us <= avail) {
                         out->busy_us[cpu] = need_us;
                         pending[r] = 0;
@@ -378,6 +428,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                         pending[r] = keep < 0 ? 0 : keep > 1 ? 1 : keep;
                 }
         }
+        out->waiting_us = waiting_us(l, out, waited, stall_us, step_us);
         for (unsigned i = 0; i < nlanes; i++) {
                 double share = pending[lane_slot[i]];
 

@@ -44,6 +44,7 @@ struct sim_level_step {
         unsigned changes;               /* sim_levels_changes(): pairs or CPUs that changed */
         double energy_nj;               /* including the switch energy */
         double backlog;                 /* total backlog left at the step's end, reference-µs */
+        double waiting_us;              /* CPU pressure: time tasks waited for a CPU (rule 7) */
 };
 
 /* A switch's stall that outlasts its step: what is left of it and the CPUs

@@ -325,8 +325,7 @@ static int run_step(struct sim_live *l, unsigned level, bool exact, struct fakeb
                 l->off_ladder_us += w->step_us;
         for (unsigned cpu = 0; cpu < b->ncpus; cpu++)
                 out->busy_us[cpu] += st->busy_us[cpu];
-        if (st->backlog > 0.0)
-                out->stall_us += (double)w->step_us;
+        out->stall_us += st->waiting_us;
         heat(l, st, (double)w->step_us);
         l->prev = level;
         l->r.steps++;

@@ -14,10 +14,13 @@
  * way the daemon's sampler fills a sample: the CPUs of the cluster that ran
  * the interval are online, with their busy fraction, the capacity of the last
  * step's OPP and their top capacity; the other CPUs read as offline (busy,
- * capacity and top capacity 0); the tasks running at its end are the lanes
- * with work left after the last step. Busy time and pressure are divided by I as
- * they are, so when steps do not tile the interval (a step length that does
- * not divide I) a fraction can exceed 1 by less than one step's share. The
+ * capacity and top capacity 0); CPU pressure is the time tasks waited for a
+ * CPU (sim/exec.c rule 7: as the kernel's PSI counts it, so not a thread
+ * alone on its CPU that runs behind its work); the tasks running at its end
+ * are the lanes with work left after the last step. Busy time and pressure
+ * are divided by I as they are, so when steps do not tile the interval (a
+ * step length that does not divide I) a fraction can exceed 1 by less than
+ * one step's share. The
  * run ends when the workload does; a decision time that falls on the end
  * itself is still taken (it closes the last interval and shows in the
  * timeline), with no step left to apply it to.
@@ -140,15 +143,14 @@ static void observer_init(struct observer *o, const struct sim_board *b, const s
 }
 
 static void observer_add(struct observer *o, const struct sim_board *b, const struct sim_level_step *st,
-                         bl_usec_t step_us, unsigned nlanes, const double *backlog)
+                         unsigned nlanes, const double *backlog)
 {
         /* A cluster that did not run the last step reads as idle at its lowest OPP. */
         for (unsigned k = 0; k < b->nclusters; k++)
                 o->capacity[k] = b->cluster[k].opp[(st->clusters >> k) & 1 ? st->opp[k] : 0].capacity;
         for (unsigned cpu = 0; cpu < b->ncpus && cpu < SIM_MAX_CPUS; cpu++)
                 o->busy_us[cpu] += st->busy_us[cpu];
-        if (st->backlog > 0.0)
-                o->pressure_us += (double)step_us;
+        o->pressure_us += st->waiting_us;
         /* A lane is a thread: one with work left is runnable. */
         o->running = 0;
         for (unsigned i = 0; i < nlanes; i++)
@@ -245,7 +247,7 @@ struct chooser {
  * otherwise reasons are formatted for switches only (engine_explain()). */
 static int chooser_engine_start(struct engine_chooser *e, const struct sim_board *b, bool explain)
 {
-        /* The simulator observes backlog as CPU pressure; it has no hardware counters. */
+        /* The simulator models CPU pressure (exec.c rule 7); it has no hardware counters. */
         int err = controller_init(&e->ctl, &e->m->ladder, e->cfg, BL_NEEDS_PRESSURE, 0);
 
         if (err < 0)
@@ -436,7 +438,7 @@ static int run_steps(const struct sim_board *b, const struct sim_levels *lv, str
                 r->switches += st.switched;
                 r->changes += st.changes;
                 if (c->engine)
-                        observer_add(&c->engine->obs, b, &st, w->step_us, nlanes, backlog);
+                        observer_add(&c->engine->obs, b, &st, nlanes, backlog);
                 prev = level;
                 r->steps++;
                 t += w->step_us;

@@ -441,6 +441,47 @@ START_TEST(test_exec_backlog_shared)
 }
 END_TEST
 
+/* CPU pressure (exec.c rule 7), cluster mode on LITTLE (lane i on CPU
+ * i mod 3). A lane alone on its CPU with more than it can do (900 against
+ * 750 at the top OPP) is running, not waiting: no pressure, work left. */
+START_TEST(test_exec_pressure)
+{
+        struct sim_levels lv;
+        double backlog[4] = { 0, 0, 0, 0 };
+        double alone[4] = { 900, 0, 0, 0 }, shared[4] = { 300, 0, 0, 100 }, beside[4] = { 300, 256, 0, 100 };
+        double light[4] = { 100, 0, 0, 0 };
+        struct sim_level_step out;
+
+        build(&lv, &tb, BL_MODE_CLUSTER);
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, alone, &out), 0);
+        ck_assert_double_eq(out.busy_us[0], 1000);
+        ck_assert_double_eq(out.backlog, 150);
+        ck_assert_double_eq(out.waiting_us, 0);
+
+        /* Lanes 0 and 3 share CPU 0: 400 at OPP 1 (512, the lowest with
+         * 1.25 x 400), 800 µs busy; both run until lane 3's 100 is done,
+         * then lane 0's other 200 alone (400 µs): 400 µs of waiting. */
+        memset(backlog, 0, sizeof(backlog));
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, shared, &out), 0);
+        ck_assert_double_eq(out.busy_us[0], 800);
+        ck_assert_double_eq(out.backlog, 0);
+        ck_assert_double_eq(out.waiting_us, 400);
+
+        /* Lane 1 alone on CPU 1 beside them, 512 µs busy: the machine's
+         * figure weights each CPU by its busy time, 400 x 800 / 1312. */
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, beside, &out), 0);
+        ck_assert_double_eq(out.busy_us[1], 512);
+        ck_assert_double_eq_tol(out.waiting_us, 400.0 * 800 / 1312, 1e-9);
+
+        /* A lane whose CPU a switch stalls waits through the stall (100 µs),
+         * and runs alone after it (100 at OPP 0: 400 µs). */
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, 1, 1000, 4, backlog, light, &out), 0);
+        ck_assert(out.stalled & 1);
+        ck_assert_double_eq(out.busy_us[0], 400);
+        ck_assert_double_eq(out.waiting_us, 100);
+}
+END_TEST
+
 /* From BL to BB pair 1 moves: CPU 4 is new and stalls (900 µs), CPU 3 does
  * not. The big cluster's OPP is the larger of what each asks with its own
  * time. */
@@ -1132,6 +1173,7 @@ static Suite *simmodes_suite(void)
         tcase_add_checked_fixture(tc, setup, NULL);
         tcase_add_test(tc, test_exec_partly_active);
         tcase_add_test(tc, test_exec_backlog_shared);
+        tcase_add_test(tc, test_exec_pressure);
         tcase_add_test(tc, test_exec_pair_stall);
         tcase_add_test(tc, test_exec_mp_stall);
         tcase_add_test(tc, test_exec_refused);

@@ -374,8 +374,9 @@ START_TEST(straddling_step_keeps_its_cluster)
 END_TEST
 
 /* What the engine sees: busy as a fraction of the interval, the capacity of
- * the last step's OPP, the cluster's top capacity, and pressure as the share
- * of the interval in steps that ended with backlog. */
+ * the last step's OPP, the cluster's top capacity, and pressure as the time
+ * tasks waited for a CPU: none here, where the one lane runs alone on its
+ * CPU, even in the step it cannot finish. */
 START_TEST(sample_busy_capacity_pressure)
 {
         /* 300 -> OPP 512, 600 us; 100 -> OPP 256, 400 us;
@@ -417,12 +418,36 @@ START_TEST(sample_busy_capacity_pressure)
         ck_assert_uint_eq(s->now, 4000);
         ck_assert_float_eq_tol(s->cpu[0].busy, 0.7f, 1e-6f);
         ck_assert_uint_eq(s->cpu[0].capacity, 256);
-        ck_assert_double_eq_tol(s->pressure, 0.5, TOL);
+        ck_assert_double_eq_tol(s->pressure, 0.0, TOL);
 
         /* the backlog of the third step was done in the fourth */
         ck_assert_uint_eq(s->running, 0);
 
         ck_assert_double_eq_tol(r.late_work_ratio, 100.0 / 1000.0, TOL);
+        tiny_close(&tw);
+}
+END_TEST
+
+/* Two lanes on little's one CPU: 300 and 100 at OPP 1 (512, the lowest
+ * with 1.25 x 400), 800 us busy; they share it until lane 1's 100 is done
+ * (400 us), then lane 0 runs its other 200 alone. The sample at 2 ms: busy
+ * 0.4, pressure 400 / 2000. */
+START_TEST(sample_pressure_is_waiting)
+{
+        static const float work[] = { 300, 100, 0, 0, 0, 0, 0, 0 };
+        struct sim_board b = board_two_opps();
+        struct tiny_workload tw;
+        struct bl_config cfg;
+        struct sim_result r;
+
+        probe_reset();
+        probe_config(&cfg, 2);
+        tiny_open(&tw, 1000, 2, 4, work);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_eq(probe_calls, 2);
+        ck_assert_float_eq_tol(probe_seen[0].cpu[0].busy, 0.4f, 1e-6f);
+        ck_assert_double_eq_tol(probe_seen[0].s.pressure, 0.2, TOL);
+        ck_assert_double_eq_tol(probe_seen[1].s.pressure, 0.0, TOL);
         tiny_close(&tw);
 }
 END_TEST
@@ -1854,6 +1879,7 @@ static Suite *simrun_suite(void)
         tcase_add_test(tc, decision_reasons_noted);
         tcase_add_test(tc, straddling_step_keeps_its_cluster);
         tcase_add_test(tc, sample_busy_capacity_pressure);
+        tcase_add_test(tc, sample_pressure_is_waiting);
         tcase_add_test(tc, sample_running_at_the_end);
         tcase_add_test(tc, sample_cpus_of_the_active_cluster);
         tcase_add_test(tc, switch_back_counts_twice);
