@@ -37,13 +37,19 @@
  *    it: a CPU saturated right after a sample that found it idle can read
  *    idle for one sample (a busy tick then may be the kernel's tick
  *    accounting; see bigLittled(8), "Busy time").
- *    An onset is judged when the quiet comes back: if nothing before it
- *    saturated the CPUs or needed more than HEADROOM_FIT_MARGIN of the
- *    smallest ones' top, it led to nothing, and onsets count no more until
- *    the next saturation. Periodic work that starts after quiet and fits
- *    LITTLE (an audio decoder's refill every 40-100 ms between the mixer's
- *    light ticks) would otherwise take the machine up and back at every
- *    start.
+ *    In a pair's or a CPU's view (pair and mp modes, fewer than
+ *    HEADROOM_JUDGED_CPUS), an onset is judged when the quiet comes back:
+ *    if nothing before it saturated the CPUs or needed more than
+ *    HEADROOM_FIT_MARGIN of the smallest ones' top, it led to nothing, and
+ *    onsets count no more there until the next saturation. Periodic work
+ *    that starts after quiet and fits LITTLE (an audio decoder's refill
+ *    every 40-100 ms between the mixer's light ticks) would otherwise take
+ *    a pair up and back at every start. In a cluster's view every start is
+ *    an onset: what a start leads to shows only once the load has run on
+ *    LITTLE a while, and with CPU pressure as the kernel counts it (a
+ *    thread alone on its CPU is running, not waiting) a page load's or a
+ *    capture's first short burst never reads as saturation there, so the
+ *    judgement turned onsets off before the heavy starts they were for.
  *    Quiet that comes back at a cadence arms no onset: once two quiet
  *    spells ended in a burst, one that at least half of the latest
  *    HEADROOM_SPELLS lasted as long as, ending within HEADROOM_CADENCE_US,
@@ -148,6 +154,12 @@ enum {
  * or CPU on its own (two CPUs at most), where it may be another's. */
 #define HEADROOM_ONSET_WAITING 0.5
 #define HEADROOM_ONSET_WAITING_CPUS 3
+/* Rule 2 judges onsets in views of fewer CPUs than this: a pair's or a
+ * CPU's. Measured on the tuning traces with CPU pressure as the kernel
+ * counts it: in cluster mode, judging them missed the targets 764 times and
+ * not judging them 709; in pair and mp modes not judging them missed more
+ * (tests/bench/RESULTS.md, 2026-12-07). */
+#define HEADROOM_JUDGED_CPUS 3
 /* How long a load must have been present without a break before a steady
  * measure below what is known is believed (see 4. above). */
 #define HEADROOM_SETTLE_US (100 * 1000)
@@ -572,11 +584,11 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
  * then judged by judge_onset()), and whether it ended a quiet spell below
  * onset_pct, so that the next one may still be. */
 static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest,
-                     double waiting, bool running)
+                     double waiting, bool running, bool judged)
 {
         const bool was_quiet = h->quiet >= h->quiet_for && !spell_recurs(h, h->spell);
 
-        if (h->onset > 0 && !h->onset_false &&
+        if (h->onset > 0 && !(judged && h->onset_false) &&
             (((was_quiet || h->starting) && peak > h->onset * top) ||
              (was_quiet && running && busiest >= h->quiet_busy) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
@@ -696,7 +708,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
          * HEADROOM_ONSET_WAITING_CPUS). */
         if (is_onset(h, saturated, peak, top, busiest,
                      pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0,
-                     s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS))
+                     s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS,
+                     s->ncpus < HEADROOM_JUDGED_CPUS))
                 saturated = true;
         /* Rule 6 judges the sample against the run so far, which it then
          * goes on or ends whatever the level does. A sample that knows no
