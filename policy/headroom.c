@@ -155,10 +155,11 @@ enum {
 #define HEADROOM_ONSET_WAITING 0.5
 #define HEADROOM_ONSET_WAITING_CPUS 3
 /* Rule 2 judges onsets in views of fewer CPUs than this: a pair's or a
- * CPU's. Measured on the tuning traces with CPU pressure as the kernel
- * counts it: in cluster mode, judging them missed the targets 764 times and
- * not judging them 709; in pair and mp modes not judging them missed more
- * (tests/bench/RESULTS.md, 2026-12-07). */
+ * CPU's (and a cluster of two, as tc2's big one, where onsets change
+ * little: the machine is up already). Measured on the tuning traces with
+ * CPU pressure as the kernel counts it: in cluster mode, judging them
+ * missed the targets 764 times and not judging them 709; in pair and mp
+ * modes not judging them missed more (tests/bench/RESULTS.md, 2026-12-07). */
 #define HEADROOM_JUDGED_CPUS 3
 /* How long a load must have been present without a break before a steady
  * measure below what is known is believed (see 4. above). */
