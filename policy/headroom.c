@@ -33,10 +33,16 @@
  *    that sample is the onset: a key press 2 ms before the tick is late on
  *    LITTLE by the next one. Otherwise that sample ends the quiet, and the
  *    one after it, the first the load fills, may still be the onset (only
- *    that one), by its peak or by tasks waiting HEADROOM_ONSET_WAITING of
- *    it: a CPU saturated right after a sample that found it idle can read
- *    idle for one sample (a busy tick then may be the kernel's tick
- *    accounting; see bigLittled(8), "Busy time").
+ *    that one), by its peak, by a task still runnable at its end (the
+ *    busiest CPU at quiet_busy_pct or more), or by tasks waiting
+ *    HEADROOM_ONSET_WAITING of it: a CPU saturated right after a sample
+ *    that found it idle can read idle for one sample (a busy tick then may
+ *    be the kernel's tick accounting; see bigLittled(8), "Busy time"), and
+ *    the idle time of the quiet, which the kernel adds when it ends, can
+ *    make a start read low for a sample more. A thread alone on its CPU
+ *    shows no pressure (it runs, nothing waits), so the runnable task is
+ *    then what says the start goes on: on the live board, an app launch's
+ *    heavy phase went up two samples later without it.
  *    In a pair's or a CPU's view (pair and mp modes, fewer than
  *    HEADROOM_JUDGED_CPUS), an onset is judged when the quiet comes back:
  *    if nothing before it saturated the CPUs or needed more than
@@ -591,7 +597,7 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
 
         if (h->onset > 0 && !(judged && h->onset_false) &&
             (((was_quiet || h->starting) && peak > h->onset * top) ||
-             (was_quiet && running && busiest >= h->quiet_busy) ||
+             ((was_quiet || h->starting) && running && busiest >= h->quiet_busy) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
                 h->starting = false;

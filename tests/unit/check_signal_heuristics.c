@@ -1404,6 +1404,33 @@ START_TEST(test_headroom_onset_by_a_task_running_at_the_end)
 }
 END_TEST
 
+/* The sample after the one that ended the quiet is still the onset when a
+ * task is runnable as it ends: a launch's light start read 15 % (no task
+ * left) and then 25 %, under onset_pct, with its thread still running,
+ * alone on its CPU, so with no pressure. Not without the task, nor one
+ * sample later. */
+static double second_start(struct run *r, struct cluster_sample *c, int running, unsigned after)
+{
+        run_start(r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 12; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        run_feed(r, little_running(c, 0.15, 0), 10 * MS);
+        for (unsigned i = 0; i < after; i++)
+                run_feed(r, little_running(c, 0.25, 0), 10 * MS);
+        return run_feed(r, little_running(c, 0.25, running), 10 * MS);
+}
+
+START_TEST(test_headroom_onset_by_a_task_running_after_the_start)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        ck_assert_double_eq_tol(second_start(&r, &c, 1, 0), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(second_start(&r, &c, 0, 0), 0.25 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(second_start(&r, &c, 1, 1), 0.25 * LITTLE_TOP, 1e-3);
+}
+END_TEST
+
 /* Quiet on big counts on LITTLE after the switch down when nothing in it
  * would have been load on LITTLE: a key press 10 ms after the way down
  * followed 50 ms of nothing, and went up one sample later than at any
@@ -1826,6 +1853,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_onset_by_waiting_after_quiet);
         tcase_add_test(headroom, test_headroom_no_onset_at_a_cadence);
         tcase_add_test(headroom, test_headroom_onset_by_a_task_running_at_the_end);
+        tcase_add_test(headroom, test_headroom_onset_by_a_task_running_after_the_start);
         tcase_add_test(headroom, test_headroom_quiet_carried_down);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
