@@ -443,9 +443,6 @@ static double window_mean(const struct headroom_state *h)
         return span > 0 ? work / span : 0.0;
 }
 
-/* A stretch of samples, counted in '*so_far' up to 'cap' while 'going';
- * once it ends, one that lasted is remembered in 'latest' (the last 'size',
- * the latest last; '*n' of them). */
 /* 'v' joins the latest 'size' lengths (the latest last; '*n' of them). */
 static void remember(bl_usec_t *latest, unsigned size, unsigned *n, bl_usec_t v)
 {
@@ -456,6 +453,9 @@ static void remember(bl_usec_t *latest, unsigned size, unsigned *n, bl_usec_t v)
                 (*n)++;
 }
 
+/* A stretch of samples, counted in '*so_far' up to 'cap' while 'going';
+ * once it ends, one that lasted is remembered in 'latest' (the last 'size',
+ * the latest last; '*n' of them). */
 static void count_stretch(bl_usec_t *so_far, bool going, bl_usec_t interval, bl_usec_t cap, bl_usec_t *latest,
                           unsigned size, unsigned *n)
 {
@@ -596,8 +596,7 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
         const bool was_quiet = h->quiet >= h->quiet_for && !spell_recurs(h, h->spell);
 
         if (h->onset > 0 && !(judged && h->onset_false) &&
-            (((was_quiet || h->starting) && peak > h->onset * top) ||
-             ((was_quiet || h->starting) && running && busiest >= h->quiet_busy) ||
+            (((was_quiet || h->starting) && (peak > h->onset * top || (running && busiest >= h->quiet_busy))) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
                 h->starting = false;

@@ -406,7 +406,8 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
         /* pending[] becomes the share of its work every lane of the slot keeps. */
         for (unsigned r = 0; r < n; r++) {
                 unsigned cpu = l->slot_cpu[r], k = lv->cpu_cluster[cpu];
-                double avail = (out->stalled >> cpu) & 1 ? stalled_avail : step_us;
+                bool stalled = (out->stalled >> cpu) & 1;
+                double avail = stalled ? stalled_avail : step_us;
                 double capacity = b->cluster[k].opp[out->opp[k]].capacity;
                 double need_us = pending[r] * ref / capacity;
                 /* Shared fairly, the lanes all run until only the largest
@@ -415,7 +416,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
 
                 if (top[r][1] > 0)
                         waited[r] = shared_us < avail ? shared_us : avail;
-                if (top[r][0] > 0 && ((out->stalled >> cpu) & 1))
+                if (top[r][0] > 0 && stalled)
                         waited[r] += stall_us;
                 if (need_us <= avail) {
                         out->busy_us[cpu] = need_us;

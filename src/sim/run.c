@@ -20,10 +20,9 @@
  * are the lanes with work left after the last step. Busy time and pressure
  * are divided by I as they are, so when steps do not tile the interval (a
  * step length that does not divide I) a fraction can exceed 1 by less than
- * one step's share. The
- * run ends when the workload does; a decision time that falls on the end
- * itself is still taken (it closes the last interval and shows in the
- * timeline), with no step left to apply it to.
+ * one step's share. The run ends when the workload does; a decision time
+ * that falls on the end itself is still taken (it closes the last interval
+ * and shows in the timeline), with no step left to apply it to.
  *
  * The engine-driven run works in every mode: the daemon's own controller
  * (core/controller.h) decides, and its state is a system level of
