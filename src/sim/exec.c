@@ -60,6 +60,15 @@
  *      however late its work. The machine's figure weights each CPU's by
  *      the time it had a task (busy or stalled with work), as PSI weights
  *      its CPUs by non-idle time.
+ *   8. Tasks runnable at the step's end, as /proc/loadavg counts them when
+ *      a sample is read then: every lane with work left (the one its CPU
+ *      runs and those waiting behind it), and on a CPU that finished what
+ *      it had, one if the work that arrived in the step needs at least half
+ *      the step. Work arrives as a rate: a CPU runs what was pending first
+ *      and then keeps up with the arrivals, busy that share of the time, so
+ *      from half on it is more likely running than not when the step ends,
+ *      as a real thread in the middle of its frame or burst is without
+ *      having fallen behind.
  *   A step "switches" when its level differs from the previous step's (one
  *   switch per such step, whatever changed); pair mode also counts the
  *   pairs that changed core, mp mode the CPUs added or removed.
@@ -303,6 +312,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
         double pending[SIM_MAX_CPUS];           /* per slot */
         double top[SIM_MAX_CPUS][2];            /* per slot: its two largest lanes' work */
         double waited[SIM_MAX_CPUS];            /* per slot: time a lane waited (rule 7) */
+        double arrived[SIM_MAX_CPUS];           /* per slot: its lanes' new work (rule 8) */
         double max_now[BL_MAX_CLUSTERS], max_stalled[BL_MAX_CLUSTERS];
         bool has_now[BL_MAX_CLUSTERS], has_stalled[BL_MAX_CLUSTERS];
         double stall_us, stalled_avail, energy = 0, off_mw = 0, left = 0;
@@ -339,7 +349,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
         }
 
         for (unsigned r = 0; r < n; r++)
-                pending[r] = top[r][0] = top[r][1] = waited[r] = 0;
+                pending[r] = top[r][0] = top[r][1] = waited[r] = arrived[r] = 0;
         if (lv->mode == BL_MODE_MP && nlanes > 0) {
                 double work[SIM_EXEC_MAX_LANES];
 
@@ -360,6 +370,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 const double w = backlog[i] + new_work[i];
 
                 pending[r] += w;
+                arrived[r] += new_work[i];
                 if (w > top[r][0]) {
                         top[r][1] = top[r][0];
                         top[r][0] = w;
@@ -404,6 +415,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
         for (unsigned cpu = 0; cpu < b->ncpus; cpu++)
                 out->busy_us[cpu] = 0;
         /* pending[] becomes the share of its work every lane of the slot keeps. */
+        out->running = 0;
         for (unsigned r = 0; r < n; r++) {
                 unsigned cpu = l->slot_cpu[r], k = lv->cpu_cluster[cpu];
                 bool stalled = (out->stalled >> cpu) & 1;
@@ -421,6 +433,8 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 if (need_us <= avail) {
                         out->busy_us[cpu] = need_us;
                         pending[r] = 0;
+                        if (arrived[r] * ref / capacity >= step_us / 2)
+                                out->running++;
                 } else {
                         double done = avail * capacity / ref;
                         double keep = (pending[r] - done) / pending[r];
@@ -434,6 +448,8 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 double share = pending[lane_slot[i]];
 
                 backlog[i] = share > 0 ? (backlog[i] + new_work[i]) * share : 0;
+                if (backlog[i] > 0)
+                        out->running++;
                 left += backlog[i];
         }
 

@@ -45,6 +45,7 @@ struct sim_level_step {
         double energy_nj;               /* including the switch energy */
         double backlog;                 /* total backlog left at the step's end, reference-µs */
         double waiting_us;              /* CPU pressure: time tasks waited for a CPU (rule 7) */
+        unsigned running;               /* tasks runnable at the step's end (rule 8) */
 };
 
 /* A switch's stall that outlasts its step: what is left of it and the CPUs

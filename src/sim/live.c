@@ -347,10 +347,7 @@ static void publish(const struct sim_live *l, struct fakeboard_output *out)
                 out->cur_khz[k] = c->opp[opp].mhz * 1000;
                 out->temp_mc[k] = (int)lround(l->temp_c[k] * 1000);
         }
-        out->running = 0;
-        for (unsigned i = 0; i < l->w->nlanes; i++)
-                if (l->backlog[i] > 0.0)
-                        out->running++;
+        out->running = l->r.steps > 0 ? l->st.running : 0;
 }
 
 static int live_step(void *userdata, const struct fakeboard_state *in, bl_usec_t dt,

@@ -17,7 +17,7 @@
  * capacity and top capacity 0); CPU pressure is the time tasks waited for a
  * CPU (sim/exec.c rule 7: as the kernel's PSI counts it, so not a thread
  * alone on its CPU that runs behind its work); the tasks running at its end
- * are the lanes with work left after the last step. Busy time and pressure
+ * are those of the last step (sim/exec.c rule 8). Busy time and pressure
  * are divided by I as they are, so when steps do not tile the interval (a
  * step length that does not divide I) a fraction can exceed 1 by less than
  * one step's share. The run ends when the workload does; a decision time
@@ -120,7 +120,7 @@ struct observer {
         uint64_t active;                /* the CPUs of the level the interval ran at */
         unsigned capacity[BL_MAX_CLUSTERS];     /* of each cluster's OPP in the last step */
         double pressure_us;
-        unsigned running;               /* lanes with work left after the last step */
+        unsigned running;               /* tasks runnable at the last step's end */
         double busy_us[SIM_MAX_CPUS];   /* global CPU numbers */
         struct bl_sample_buf sample;
 };
@@ -141,8 +141,7 @@ static void observer_init(struct observer *o, const struct sim_board *b, const s
         o->sample.s.has_running = true;
 }
 
-static void observer_add(struct observer *o, const struct sim_board *b, const struct sim_level_step *st,
-                         unsigned nlanes, const double *backlog)
+static void observer_add(struct observer *o, const struct sim_board *b, const struct sim_level_step *st)
 {
         /* A cluster that did not run the last step reads as idle at its lowest OPP. */
         for (unsigned k = 0; k < b->nclusters; k++)
@@ -150,11 +149,7 @@ static void observer_add(struct observer *o, const struct sim_board *b, const st
         for (unsigned cpu = 0; cpu < b->ncpus && cpu < SIM_MAX_CPUS; cpu++)
                 o->busy_us[cpu] += st->busy_us[cpu];
         o->pressure_us += st->waiting_us;
-        /* A lane is a thread: one with work left is runnable. */
-        o->running = 0;
-        for (unsigned i = 0; i < nlanes; i++)
-                if (backlog[i] > 0.0)
-                        o->running++;
+        o->running = st->running;
 }
 
 /* The sample for the decision at 'now', which ends the interval: the CPUs
@@ -437,7 +432,7 @@ static int run_steps(const struct sim_board *b, const struct sim_levels *lv, str
                 r->switches += st.switched;
                 r->changes += st.changes;
                 if (c->engine)
-                        observer_add(&c->engine->obs, b, &st, nlanes, backlog);
+                        observer_add(&c->engine->obs, b, &st);
                 prev = level;
                 r->steps++;
                 t += w->step_us;

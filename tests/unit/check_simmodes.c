@@ -441,9 +441,10 @@ START_TEST(test_exec_backlog_shared)
 }
 END_TEST
 
-/* CPU pressure (exec.c rule 7), cluster mode on LITTLE (lane i on CPU
- * i mod 3). A lane alone on its CPU with more than it can do (900 against
- * 750 at the top OPP) is running, not waiting: no pressure, work left. */
+/* CPU pressure (exec.c rule 7) and the tasks runnable at the step's end
+ * (rule 8), cluster mode on LITTLE (lane i on CPU i mod 3). A lane alone on
+ * its CPU with more than it can do (900 against 750 at the top OPP) is
+ * running, not waiting: no pressure, work left. */
 START_TEST(test_exec_pressure)
 {
         struct sim_levels lv;
@@ -457,6 +458,7 @@ START_TEST(test_exec_pressure)
         ck_assert_double_eq(out.busy_us[0], 1000);
         ck_assert_double_eq(out.backlog, 150);
         ck_assert_double_eq(out.waiting_us, 0);
+        ck_assert_uint_eq(out.running, 1);
 
         /* Lanes 0 and 3 share CPU 0: 400 at OPP 1 (512, the lowest with
          * 1.25 x 400), 800 µs busy; both run until lane 3's 100 is done,
@@ -466,12 +468,16 @@ START_TEST(test_exec_pressure)
         ck_assert_double_eq(out.busy_us[0], 800);
         ck_assert_double_eq(out.backlog, 0);
         ck_assert_double_eq(out.waiting_us, 400);
+        /* Rule 8: nothing left, but what arrived kept CPU 0 busy 800 µs
+         * of 1000: one task running as the step ends. */
+        ck_assert_uint_eq(out.running, 1);
 
         /* Lane 1 alone on CPU 1 beside them, 512 µs busy: the machine's
          * figure weights each CPU by its busy time, 400 x 800 / 1312. */
         ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, beside, &out), 0);
         ck_assert_double_eq(out.busy_us[1], 512);
         ck_assert_double_eq_tol(out.waiting_us, 400.0 * 800 / 1312, 1e-9);
+        ck_assert_uint_eq(out.running, 2);
 
         /* A lane whose CPU a switch stalls waits through the stall (100 µs),
          * and runs alone after it (100 at OPP 0: 400 µs). */
@@ -479,6 +485,8 @@ START_TEST(test_exec_pressure)
         ck_assert(out.stalled & 1);
         ck_assert_double_eq(out.busy_us[0], 400);
         ck_assert_double_eq(out.waiting_us, 100);
+        /* 400 µs of 1000: more likely idle than running at the end. */
+        ck_assert_uint_eq(out.running, 0);
 }
 END_TEST
 

@@ -452,14 +452,18 @@ START_TEST(sample_pressure_is_waiting)
 }
 END_TEST
 
-/* The tasks runnable as a sample ends are the lanes with work left after
- * its last step, not those that had some earlier in it. */
+/* The tasks runnable as a sample ends are those of its last step (exec.c
+ * rule 8), not those that had work earlier in it. */
 START_TEST(sample_running_at_the_end)
 {
         /* two lanes on little's one CPU (at most 500 a step): lane 0 has
-         * work left after the first step, done in the second; lane 1 after
-         * the third; both after the fourth */
+         * work left after the first step, done in the second (the CPU busy
+         * early in it, idle at its end); lane 1 after the third; both after
+         * the fourth */
         static const float work[] = { 700, 0, 0, 0, 0, 600, 600, 600 };
+        /* one lane that keeps up: 300 a step at OPP 512 is 600 us busy,
+         * running more than half the step, then 100 at OPP 256, 400 us */
+        static const float keeps_up[] = { 300, 100 };
         struct sim_board b = board_two_opps();
         struct tiny_workload tw;
         struct bl_config cfg;
@@ -475,6 +479,17 @@ START_TEST(sample_running_at_the_end)
         ck_assert_uint_eq(probe_seen[1].s.running, 0);
         ck_assert_uint_eq(probe_seen[2].s.running, 1);
         ck_assert_uint_eq(probe_seen[3].s.running, 2);
+        tiny_close(&tw);
+
+        probe_reset();
+        tiny_open(&tw, 1000, 1, 2, keeps_up);
+        ck_assert_int_eq(sim_run_policy(&b, cluster_mode(&b), tw.w, &cfg, &r, NULL), 0);
+        ck_assert_uint_ge(probe_calls, 2);
+        ck_assert_float_eq_tol(probe_seen[0].cpu[0].busy, 0.6f, 1e-6f);
+        ck_assert_uint_eq(probe_seen[0].s.running, 1);
+        ck_assert_float_eq_tol(probe_seen[1].cpu[0].busy, 0.4f, 1e-6f);
+        ck_assert_uint_eq(probe_seen[1].s.running, 0);
+        ck_assert_double_eq(r.late_work_ratio, 0);
         tiny_close(&tw);
 }
 END_TEST
