@@ -42,7 +42,14 @@
  *    make a start read low for a sample more. A thread alone on its CPU
  *    shows no pressure (it runs, nothing waits), so the runnable task is
  *    then what says the start goes on: on the live board, an app launch's
- *    heavy phase went up two samples later without it.
+ *    heavy phase went up two samples later without it. A runnable task
+ *    says a start goes on, not how large it is (a kernel counts a decoder
+ *    refill at 70 % of a LITTLE CPU as it counts a launch), so an onset by
+ *    it alone is a bet, and not made where the switch up stalls at least
+ *    HEADROOM_RUN_MIN_STALL of the interval: there a bet that loses pays
+ *    two slow switches and the hold until the way down pays for itself
+ *    (seconds, at 10 ms / 50 mJ), while waiting a sample to see the size
+ *    costs little beside the stall itself.
  *    In a pair's or a CPU's view (pair and mp modes, fewer than
  *    HEADROOM_JUDGED_CPUS), an onset is judged when the quiet comes back:
  *    if nothing before it saturated the CPUs or needed more than
@@ -204,10 +211,11 @@ enum {
  * see; there the stall alone does not say that waiting pays. */
 #define HEADROOM_RUN_CPUS 3
 /* Rule 6 weighs a run only where the switch up stalls at least this share
- * of the interval. A shorter stall ends early in the sample after the
- * decision, in time for the rest of a run that goes on, and there waiting
- * on a long run (a camera's capture after its preview's frames) left a
- * sample of its work on LITTLE for the little a needless switch costs. */
+ * of the interval, and rule 2 bets on a runnable task only below it. A
+ * shorter stall ends early in the sample after the decision, in time for
+ * the rest of a run that goes on, and there waiting on a long run (a
+ * camera's capture after its preview's frames) left a sample of its work
+ * on LITTLE for the little a needless switch costs. */
 #define HEADROOM_RUN_MIN_STALL 0.5
 
 struct headroom_state {
@@ -633,6 +641,14 @@ static void count_run(struct headroom_state *h, bool smallest, bool saturated, b
  * stall, f their top against the fastest CPUs') and at r without one: going
  * up gains r(1 - f) - S. The remembered runs that lasted as long as this one
  * say what r to expect; none, or too few remembered, and it goes up. */
+/* Whether the switch up stalls the work long enough for rules 2 and 6 to
+ * weigh it: hotplug's and cpuset's tens of milliseconds, not the in-kernel
+ * switcher's or cpufreq's microseconds. */
+static bool switch_is_slow(double switch_up_us, bl_usec_t interval)
+{
+        return switch_up_us >= HEADROOM_RUN_MIN_STALL * (double)interval;
+}
+
 static bool run_waits(const struct headroom_state *h, double switch_up_us, double top, double busiest,
                       bl_usec_t interval)
 {
@@ -641,7 +657,7 @@ static bool run_waits(const struct headroom_state *h, double switch_up_us, doubl
         double gain = 0.0;
         unsigned longer = 0;
 
-        if (!(switch_up_us >= HEADROOM_RUN_MIN_STALL * (double)interval) || f >= 1.0 ||
+        if (!switch_is_slow(switch_up_us, interval) || f >= 1.0 ||
             h->nruns < HEADROOM_RUNS_MIN)
                 return false;
         for (unsigned i = HEADROOM_RUNS - h->nruns; i < HEADROOM_RUNS; i++) {
@@ -714,7 +730,8 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
          * HEADROOM_ONSET_WAITING_CPUS). */
         if (is_onset(h, saturated, peak, top, busiest,
                      pressure_known && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS ? s->pressure : 0.0,
-                     s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS,
+                     s->has_running && s->running > 0 && s->ncpus >= HEADROOM_ONSET_WAITING_CPUS &&
+                             !switch_is_slow(s->switch_up_us, s->interval),
                      s->ncpus < HEADROOM_JUDGED_CPUS))
                 saturated = true;
         /* Rule 6 judges the sample against the run so far, which it then

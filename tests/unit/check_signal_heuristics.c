@@ -1369,13 +1369,15 @@ END_TEST
 /* A sample after quiet in which CPU 0 rose to 'busy' and 'running' tasks
  * were runnable as it ended ('running' < 0: the source has no count), in
  * a view of 'ncpus' CPUs: what it scored. */
-static double start_with_running(struct run *r, struct cluster_sample *c, double busy, int running, unsigned ncpus)
+static double start_with_running(struct run *r, struct cluster_sample *c, double busy, int running, unsigned ncpus,
+                                 double stall_us)
 {
         run_start(r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 12; i++)
                 run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
         little_running(c, busy, running);
         c->s.ncpus = ncpus;
+        c->s.switch_up_us = stall_us;
         return run_feed(r, &c->s, 10 * MS);
 }
 
@@ -1384,18 +1386,22 @@ static double start_with_running(struct run *r, struct cluster_sample *c, double
  * a task still runnable as the sample ends makes it the onset, a sample
  * sooner than the rule for the sample after. Not without the task, nor
  * below quiet_busy_pct, nor in a pair's view (the count is the machine's),
- * nor without quiet before. */
+ * nor without quiet before, nor where the switch up stalls half the
+ * interval or more (a bet on the start's size that a slow switch makes
+ * dear). */
 START_TEST(test_headroom_onset_by_a_task_running_at_the_end)
 {
         struct run r;
         struct cluster_sample c;
 
-        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 4), LITTLE_OVER, TOL);
-        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 3, 4), LITTLE_OVER, TOL);
-        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 0, 4), 0.12 * LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, -1, 4), 0.12 * LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.05, 1, 4), 0.05 * LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 2), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 4, 20), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 3, 4, 20), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 0, 4, 20), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, -1, 4, 20), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.05, 1, 4, 20), 0.05 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 2, 20), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 4, 4999), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(start_with_running(&r, &c, 0.12, 1, 4, 5000), 0.12 * LITTLE_TOP, 1e-3);
 
         run_start(&r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 5; i++)
@@ -1408,8 +1414,8 @@ END_TEST
  * task is runnable as it ends: a launch's light start read 15 % (no task
  * left) and then 25 %, under onset_pct, with its thread still running,
  * alone on its CPU, so with no pressure. Not without the task, nor one
- * sample later. */
-static double second_start(struct run *r, struct cluster_sample *c, int running, unsigned after)
+ * sample later, nor with a slow switch up. */
+static double second_start(struct run *r, struct cluster_sample *c, int running, unsigned after, double stall_us)
 {
         run_start(r, &heuristic_headroom, NULL);
         for (unsigned i = 0; i < 12; i++)
@@ -1417,7 +1423,9 @@ static double second_start(struct run *r, struct cluster_sample *c, int running,
         run_feed(r, little_running(c, 0.15, 0), 10 * MS);
         for (unsigned i = 0; i < after; i++)
                 run_feed(r, little_running(c, 0.25, 0), 10 * MS);
-        return run_feed(r, little_running(c, 0.25, running), 10 * MS);
+        little_running(c, 0.25, running);
+        c->s.switch_up_us = stall_us;
+        return run_feed(r, &c->s, 10 * MS);
 }
 
 START_TEST(test_headroom_onset_by_a_task_running_after_the_start)
@@ -1425,9 +1433,11 @@ START_TEST(test_headroom_onset_by_a_task_running_after_the_start)
         struct run r;
         struct cluster_sample c;
 
-        ck_assert_double_eq_tol(second_start(&r, &c, 1, 0), LITTLE_OVER, TOL);
-        ck_assert_double_eq_tol(second_start(&r, &c, 0, 0), 0.25 * LITTLE_TOP, 1e-3);
-        ck_assert_double_eq_tol(second_start(&r, &c, 1, 1), 0.25 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(second_start(&r, &c, 1, 0, 20), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(second_start(&r, &c, 0, 0, 20), 0.25 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(second_start(&r, &c, 1, 1, 20), 0.25 * LITTLE_TOP, 1e-3);
+        /* A slow switch up (hotplug's 10 ms): no bet. */
+        ck_assert_double_eq_tol(second_start(&r, &c, 1, 0, 10000), 0.25 * LITTLE_TOP, 1e-3);
 }
 END_TEST
 
