@@ -49,7 +49,13 @@
  *    HEADROOM_RUN_MIN_STALL of the interval: there a bet that loses pays
  *    two slow switches and the hold until the way down pays for itself
  *    (seconds, at 10 ms / 50 mJ), while waiting a sample to see the size
- *    costs little beside the stall itself.
+ *    costs little beside the stall itself. Nor is it made once the latest
+ *    HEADROOM_STARTS_MIN or more judged starts after quiet (up to
+ *    HEADROOM_STARTS) all fitted the smallest CPUs: on screen-off audio a
+ *    decoder's refill, then a mixer tick running as the sample ended, took
+ *    the machine up 146 times in two minutes, and no refill ever needed
+ *    it. A start of more (one that saturated, or needed more than
+ *    HEADROOM_FIT_MARGIN of the smallest CPUs' top) brings the bets back.
  *    In a pair's or a CPU's view (pair and mp modes, fewer than
  *    HEADROOM_JUDGED_CPUS), an onset is judged when the quiet comes back:
  *    if nothing before it saturated the CPUs or needed more than
@@ -200,6 +206,11 @@ enum {
 #define HEADROOM_SPELLS 8
 #define HEADROOM_CADENCE_US (100 * 1000)
 #define HEADROOM_CADENCE_MIN 2
+/* Rule 2's bets on a runnable task: the latest starts after quiet that
+ * were judged, one bit each (set: the start of more), and how many must
+ * have been before they answer. */
+#define HEADROOM_STARTS 8
+#define HEADROOM_STARTS_MIN 2
 /* Rule 6: saturation runs on the smallest CPUs remembered, the latest
  * ones, and how many before they answer. */
 #define HEADROOM_RUNS 32
@@ -253,6 +264,8 @@ struct headroom_state {
         unsigned ngaps;
         bool onset_open;                /* an onset not yet judged */
         bool onset_false;               /* one led to nothing since the last saturation */
+        uint8_t starts;                 /* the latest HEADROOM_STARTS judged, the latest in bit 0 */
+        unsigned nstarts;
         bool starting;                  /* the last sample ended a quiet spell below onset_pct */
         bl_usec_t spell;                /* quiet so far, up to HEADROOM_CADENCE_US + 1 */
         bl_usec_t spells[HEADROOM_SPELLS]; /* those that ended in a burst, the latest last */
@@ -582,10 +595,28 @@ static double carried_below(struct headroom_state *h, bool saturated, bool stall
         return window_mean(h);
 }
 
+static void start_judged(struct headroom_state *h, bool of_more)
+{
+        h->starts = (uint8_t)(h->starts << 1 | of_more);
+        if (h->nstarts < HEADROOM_STARTS)
+                h->nstarts++;
+}
+
+/* Whether to bet on a runnable task (rule 2): while one of the latest
+ * starts was the start of more, or too few were judged to tell. */
+static bool bets_pay(const struct headroom_state *h)
+{
+        return h->nstarts < HEADROOM_STARTS_MIN || h->starts != 0;
+}
+
 /* Whether the last onset was the start of more: a saturation, or a load
  * the smallest CPUs could not carry, before the quiet came back. */
 static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 {
+        const bool of_more = saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top;
+
+        if (h->onset_open && (of_more || h->quiet >= h->quiet_for))
+                start_judged(h, of_more);
         if (saturated || (h->onset_open && peak > HEADROOM_FIT_MARGIN * h->smallest_top)) {
                 h->onset_open = false;
                 h->onset_false = false;
@@ -604,9 +635,12 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
         const bool was_quiet = h->quiet >= h->quiet_for && !spell_recurs(h, h->spell);
 
         if (h->onset > 0 && !(judged && h->onset_false) &&
-            (((was_quiet || h->starting) && (peak > h->onset * top || (running && busiest >= h->quiet_busy))) ||
+            (((was_quiet || h->starting) &&
+              (peak > h->onset * top || (running && busiest >= h->quiet_busy && bets_pay(h)))) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
+                if (saturated)
+                        start_judged(h, true);
                 h->starting = false;
                 return true;
         }

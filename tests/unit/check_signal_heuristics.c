@@ -1441,6 +1441,38 @@ START_TEST(test_headroom_onset_by_a_task_running_after_the_start)
 }
 END_TEST
 
+/* 120 ms of nothing on LITTLE: quiet, and longer than a frame's gap. */
+static void quiet_on_little(struct run *r, struct cluster_sample *c)
+{
+        for (unsigned i = 0; i < 12; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+}
+
+/* Bets on a runnable task stop once the latest starts after quiet all
+ * fitted LITTLE (a screen-off audio decoder's refills, which took the
+ * machine up 146 times in two minutes), and come back after a start of
+ * more. Two such starts are needed before the bets stop. */
+START_TEST(test_headroom_bets_that_keep_losing)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 2; i++) {
+                quiet_on_little(&r, &c);
+                ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
+                run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        }
+        quiet_on_little(&r, &c);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), 0.12 * LITTLE_TOP, 1e-3);
+        /* The start goes on and saturates LITTLE: a start of more. */
+        ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
+                                LITTLE_OVER, TOL);
+        quiet_on_little(&r, &c);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
+}
+END_TEST
+
 /* Quiet on big counts on LITTLE after the switch down when nothing in it
  * would have been load on LITTLE: a key press 10 ms after the way down
  * followed 50 ms of nothing, and went up one sample later than at any
@@ -1864,6 +1896,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_no_onset_at_a_cadence);
         tcase_add_test(headroom, test_headroom_onset_by_a_task_running_at_the_end);
         tcase_add_test(headroom, test_headroom_onset_by_a_task_running_after_the_start);
+        tcase_add_test(headroom, test_headroom_bets_that_keep_losing);
         tcase_add_test(headroom, test_headroom_quiet_carried_down);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
