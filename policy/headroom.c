@@ -211,6 +211,7 @@ enum {
  * have been before they answer. */
 #define HEADROOM_STARTS 8
 #define HEADROOM_STARTS_MIN 2
+_Static_assert(HEADROOM_STARTS <= 8, "headroom_state.starts holds one bit per start in a uint8_t");
 /* Rule 6: saturation runs on the smallest CPUs remembered, the latest
  * ones, and how many before they answer. */
 #define HEADROOM_RUNS 32
@@ -606,7 +607,7 @@ static void start_judged(struct headroom_state *h, bool of_more)
  * starts was the start of more, or too few were judged to tell. */
 static bool bets_pay(const struct headroom_state *h)
 {
-        return h->nstarts < HEADROOM_STARTS_MIN || h->starts != 0;
+        return h->nstarts < HEADROOM_STARTS_MIN || (h->starts & ((1u << HEADROOM_STARTS) - 1)) != 0;
 }
 
 /* Whether the last onset was the start of more: a saturation, or a load
@@ -617,7 +618,7 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 
         if (h->onset_open && (of_more || h->quiet >= h->quiet_for))
                 start_judged(h, of_more);
-        if (saturated || (h->onset_open && peak > HEADROOM_FIT_MARGIN * h->smallest_top)) {
+        if (saturated || (h->onset_open && of_more)) {
                 h->onset_open = false;
                 h->onset_false = false;
         } else if (h->onset_open && h->quiet >= h->quiet_for) {
@@ -669,12 +670,6 @@ static void count_run(struct headroom_state *h, bool smallest, bool saturated, b
         h->run = 0;
 }
 
-/* Rule 6: whether a saturated sample on the smallest CPUs, whose busiest CPU
- * was 'busiest' busy, is better not taken up. A run with r still to go (in
- * these CPUs' time) ends at S + r x f after a move up now (S the switch's
- * stall, f their top against the fastest CPUs') and at r without one: going
- * up gains r(1 - f) - S. The remembered runs that lasted as long as this one
- * say what r to expect; none, or too few remembered, and it goes up. */
 /* Whether the switch up stalls the work long enough for rules 2 and 6 to
  * weigh it: hotplug's and cpuset's tens of milliseconds, not the in-kernel
  * switcher's or cpufreq's microseconds. */
@@ -683,6 +678,12 @@ static bool switch_is_slow(double switch_up_us, bl_usec_t interval)
         return switch_up_us >= HEADROOM_RUN_MIN_STALL * (double)interval;
 }
 
+/* Rule 6: whether a saturated sample on the smallest CPUs, whose busiest CPU
+ * was 'busiest' busy, is better not taken up. A run with r still to go (in
+ * these CPUs' time) ends at S + r x f after a move up now (S the switch's
+ * stall, f their top against the fastest CPUs') and at r without one: going
+ * up gains r(1 - f) - S. The remembered runs that lasted as long as this one
+ * say what r to expect; none, or too few remembered, and it goes up. */
 static bool run_waits(const struct headroom_state *h, double switch_up_us, double top, double busiest,
                       bl_usec_t interval)
 {
