@@ -616,12 +616,13 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 {
         const bool of_more = saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top;
 
-        if (h->onset_open && (of_more || h->quiet >= h->quiet_for))
-                start_judged(h, of_more);
         if (saturated || (h->onset_open && of_more)) {
+                if (h->onset_open)
+                        start_judged(h, true);
                 h->onset_open = false;
                 h->onset_false = false;
         } else if (h->onset_open && h->quiet >= h->quiet_for) {
+                start_judged(h, false);
                 h->onset_open = false;
                 h->onset_false = true;
         }

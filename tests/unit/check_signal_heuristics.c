@@ -1366,6 +1366,13 @@ START_TEST(test_headroom_onset_by_waiting_after_quiet)
 }
 END_TEST
 
+/* 120 ms of nothing on LITTLE: quiet, and longer than a frame's gap. */
+static void quiet_on_little(struct run *r, struct cluster_sample *c)
+{
+        for (unsigned i = 0; i < 12; i++)
+                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+}
+
 /* A sample after quiet in which CPU 0 rose to 'busy' and 'running' tasks
  * were runnable as it ended ('running' < 0: the source has no count), in
  * a view of 'ncpus' CPUs: what it scored. */
@@ -1373,8 +1380,7 @@ static double start_with_running(struct run *r, struct cluster_sample *c, double
                                  double stall_us)
 {
         run_start(r, &heuristic_headroom, NULL);
-        for (unsigned i = 0; i < 12; i++)
-                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        quiet_on_little(r, c);
         little_running(c, busy, running);
         c->s.ncpus = ncpus;
         c->s.switch_up_us = stall_us;
@@ -1418,8 +1424,7 @@ END_TEST
 static double second_start(struct run *r, struct cluster_sample *c, int running, unsigned after, double stall_us)
 {
         run_start(r, &heuristic_headroom, NULL);
-        for (unsigned i = 0; i < 12; i++)
-                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
+        quiet_on_little(r, c);
         run_feed(r, little_running(c, 0.15, 0), 10 * MS);
         for (unsigned i = 0; i < after; i++)
                 run_feed(r, little_running(c, 0.25, 0), 10 * MS);
@@ -1440,13 +1445,6 @@ START_TEST(test_headroom_onset_by_a_task_running_after_the_start)
         ck_assert_double_eq_tol(second_start(&r, &c, 1, 0, 10000), 0.25 * LITTLE_TOP, 1e-3);
 }
 END_TEST
-
-/* 120 ms of nothing on LITTLE: quiet, and longer than a frame's gap. */
-static void quiet_on_little(struct run *r, struct cluster_sample *c)
-{
-        for (unsigned i = 0; i < 12; i++)
-                run_feed(r, cluster(c, 0.0, 54, LITTLE_TOP, 0.0), 10 * MS);
-}
 
 /* Bets on a runnable task stop once the latest starts after quiet all
  * fitted LITTLE (a screen-off audio decoder's refills, which took the
