@@ -8,8 +8,17 @@
  * (DESIGN.md's cluster-mode steps 1-5, generalised; cluster mode gives
  * exactly the numbers of exec_step()):
  *
- *   1. Placement. Cluster mode: lane i runs on the cluster's (i mod cpus)-th
- *      CPU. Pair mode: lane i runs on pair i mod P, on that pair's active CPU.
+ *   1. Placement. Cluster mode: each step, lane i runs on CPU i mod cpus,
+ *      its own, unless a lower lane with work is there; then on the lowest
+ *      CPU no lane with work has, if there is one, else beside the other.
+ *      So a lane stays put while its CPU is free and waits behind another
+ *      only when every CPU has work, as the kernel wakes a task on its
+ *      previous CPU when that is idle and else on an idle one of its
+ *      cluster. (Lane i always on CPU i mod cpus, as blsim had it, queued
+ *      two of TC2's four video lanes on one big CPU beside an idle one: CPU
+ *      pressure no kernel shows.) A lane goes back to its own CPU once that
+ *      is free again, so one that moves shows its busy time on two CPUs.
+ *      Pair mode: lane i runs on pair i mod P, on that pair's active CPU.
  *      mp mode: lanes are ranked by pending work (backlog + new work),
  *      heaviest first, ties by lane index; the active CPUs are ordered fastest
  *      cluster first, then by CPU number; the lane of rank r runs on active
@@ -100,12 +109,26 @@ unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity,
         return lo;
 }
 
+/* Cluster mode's placement of this step's work (rule 1). */
+static void cluster_lanes(unsigned nlanes, const double *backlog, const double *new_work, unsigned ncpus,
+                          unsigned *lane_slot)
+{
+        double work[SIM_EXEC_MAX_LANES];
+
+        if (nlanes == 0)
+                return;
+        for (unsigned i = 0; i < nlanes; i++)
+                work[i] = backlog[i] + new_work[i];
+        exec_cluster_placement(nlanes, work, ncpus, lane_slot);
+}
+
 void exec_step(const struct sim_board *b, unsigned cluster, bool switched, double step_us, unsigned nlanes,
                double *backlog, const double *new_work, struct sim_step *out)
 {
         const struct sim_cluster *c = &b->cluster[cluster];
         const double ref = b->reference_capacity;
         double pending[SIM_MAX_CPUS];
+        unsigned slot[SIM_EXEC_MAX_LANES];
         double avail = step_us - (switched ? b->switch_latency_us : 0);
         double max_pending = 0, busy_sum = 0, left = 0, capacity, off_mw = 0;
         unsigned ncpus = c->cpus;
@@ -114,12 +137,9 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
                 avail = 0;
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
                 pending[cpu] = 0;
-        /* Lane i runs on CPU i mod ncpus. */
-        for (unsigned i = 0, cpu = 0; i < nlanes; i++) {
-                pending[cpu] += backlog[i] + new_work[i];
-                if (++cpu == ncpus)
-                        cpu = 0;
-        }
+        cluster_lanes(nlanes, backlog, new_work, ncpus, slot);
+        for (unsigned i = 0; i < nlanes; i++)
+                pending[slot[i]] += backlog[i] + new_work[i];
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
                 if (pending[cpu] > max_pending)
                         max_pending = pending[cpu];
@@ -145,13 +165,11 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
                 }
                 busy_sum += out->busy_us[cpu];
         }
-        for (unsigned i = 0, cpu = 0; i < nlanes; i++) {
-                double share = pending[cpu];
+        for (unsigned i = 0; i < nlanes; i++) {
+                double share = pending[slot[i]];
 
                 backlog[i] = share > 0 ? (backlog[i] + new_work[i]) * share : 0;
                 left += backlog[i];
-                if (++cpu == ncpus)
-                        cpu = 0;
         }
 
         for (unsigned k = 0; k < b->nclusters; k++)
@@ -220,6 +238,38 @@ void exec_rank_lanes(unsigned nlanes, const double *pending, unsigned *rank)
                 rank[order[r]] = r;
 }
 
+void exec_cluster_placement(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot)
+{
+        bool taken[SIM_MAX_CPUS] = { false };
+        unsigned free_slot = 0;
+
+        /* Every lane with work whose own CPU is still free takes it, then
+         * the others go to the CPUs left idle. */
+        for (unsigned i = 0, home = 0; i < nlanes; i++) {
+                lane_slot[i] = home;
+                if (pending[i] > 0 && !taken[home])
+                        taken[home] = true;
+                else if (pending[i] > 0)
+                        lane_slot[i] = SIM_MAX_CPUS;
+                if (++home == nslots)
+                        home = 0;
+        }
+        for (unsigned i = 0, home = 0; i < nlanes; i++) {
+                if (lane_slot[i] == SIM_MAX_CPUS) {
+                        while (free_slot < nslots && taken[free_slot])
+                                free_slot++;
+                        if (free_slot < nslots) {
+                                lane_slot[i] = free_slot;
+                                taken[free_slot] = true;
+                        } else {
+                                lane_slot[i] = home;
+                        }
+                }
+                if (++home == nslots)
+                        home = 0;
+        }
+}
+
 void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned nlanes, const double *pending,
                           unsigned *lane_cpu)
 {
@@ -229,6 +279,10 @@ void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned 
                 exec_rank_lanes(nlanes, pending, lane_cpu);
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_cpu[i] = l->slot_cpu[lane_cpu[i] % l->nslots];
+        } else if (lv->mode == BL_MODE_CLUSTER) {
+                exec_cluster_placement(nlanes, pending, l->nslots, lane_cpu);
+                for (unsigned i = 0; i < nlanes; i++)
+                        lane_cpu[i] = l->slot_cpu[lane_cpu[i]];
         } else {
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_cpu[i] = l->slot_cpu[i % l->nslots];
@@ -358,6 +412,8 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 exec_rank_lanes(nlanes, work, lane_slot);
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_slot[i] %= n;
+        } else if (lv->mode == BL_MODE_CLUSTER) {
+                cluster_lanes(nlanes, backlog, new_work, n, lane_slot);
         } else {
                 for (unsigned i = 0, r = 0; i < nlanes; i++) {
                         lane_slot[i] = r;

@@ -26,10 +26,11 @@
  * programme depend on history (the backlog), and "the least energy" of a
  * schedule that is late anyway has no single meaning. Why the lexicographic
  * order rather than "infeasible steps on the top cluster": with clusters of
- * different sizes lanes pile up differently (TC2 puts lanes 0, 2, 4 on one
- * big CPU but on three LITTLE ones), so a step can be possible on the LITTLE
- * cluster only, and a rule naming one cluster could leave the programme
- * without any feasible sequence.
+ * different sizes lanes pile up differently (TC2's three LITTLE CPUs run
+ * three heavy lanes side by side, its two big ones queue one behind
+ * another), so a step can be possible on the LITTLE cluster only, and a rule
+ * naming one cluster could leave the programme without any feasible
+ * sequence.
  *
  * State: (step, cluster), value: (dropped, energy) compared lexicographically.
  * Moving to cluster k from k' costs step s on k with the switch when k' != k,
@@ -86,6 +87,7 @@ struct solver {
         double total;                           /* the step's work */
         double *work;                           /* one step's new work, per lane */
         double *scratch;                        /* per lane, backlog for the replay */
+        unsigned *slot;                         /* per lane, its CPU in this step */
 };
 
 /* The current step on cluster 'k', entered with or without a switch, from
@@ -148,7 +150,8 @@ static void solver_setup(struct solver *sv)
         }
 }
 
-/* Lane i runs on CPU i mod cpus, summed in lane order as exec_step does. */
+/* Lanes placed by exec.c rule 1 (with no backlog, a lane has work when the
+ * step brings it some), summed in lane order as exec_step does. */
 static void solver_load_step(struct solver *sv, size_t s)
 {
         const unsigned nlanes = sv->t->nlanes;
@@ -161,15 +164,13 @@ static void solver_load_step(struct solver *sv, size_t s)
         }
         for (unsigned g = 0; g < sv->ngroups; g++) {
                 double *pending = sv->pending[g], max = 0;
-                unsigned cpus = sv->group_cpus[g], cpu = 0;
+                unsigned cpus = sv->group_cpus[g];
 
                 for (unsigned c = 0; c < cpus; c++)
                         pending[c] = 0;
-                for (unsigned i = 0; i < nlanes; i++) {
-                        pending[cpu] += sv->work[i];
-                        if (++cpu == cpus)
-                                cpu = 0;
-                }
+                exec_cluster_placement(nlanes, sv->work, cpus, sv->slot);
+                for (unsigned i = 0; i < nlanes; i++)
+                        pending[sv->slot[i]] += sv->work[i];
                 for (unsigned c = 0; c < cpus; c++)
                         if (pending[c] > max)
                                 max = pending[c];
@@ -268,6 +269,7 @@ int oracle_solve_from(const struct sim_board *b, const struct sim_trace *t, unsi
 {
         _cleanup_free_ unsigned char *pred = NULL, *seq = NULL;
         _cleanup_free_ double *work = NULL, *scratch = NULL;
+        _cleanup_free_ unsigned *slot = NULL;
         struct solver sv = { .b = b, .t = t, .step_us = (double)t->step_us, .start = start };
         const unsigned n = b->nclusters;
         unsigned k;
@@ -283,10 +285,12 @@ int oracle_solve_from(const struct sim_board *b, const struct sim_trace *t, unsi
         seq = malloc(t->nsteps);
         work = malloc(t->nlanes * sizeof(double));
         scratch = malloc(t->nlanes * sizeof(double));
-        if (!pred || !seq || !work || !scratch)
+        slot = malloc(t->nlanes * sizeof(unsigned));
+        if (!pred || !seq || !work || !scratch || !slot)
                 return -ENOMEM;
         sv.work = work;
         sv.scratch = scratch;
+        sv.slot = slot;
         solver_setup(&sv);
 
         k = solve_forward(&sv, pred);
@@ -350,10 +354,11 @@ void oracle_free(struct sim_oracle *o)
  * again (idle stretches, steady load).
  *
  * Levels with the same number of active CPUs share the lanes' placement
- * (lane i, or the lane of rank i in mp mode, on slot i mod n), so the work
- * per slot is summed once per distinct count; when many levels share it (pair
- * mode: all of them), the OPP each slot asks for on each cluster is looked up
- * once per step too, and a level's OPP is the largest its slots ask for
+ * (exec.c rule 1 in cluster mode, lane i or the lane of rank i in pair and
+ * mp mode on slot i mod n), so the work per slot is summed once per
+ * distinct count; when many levels share it (pair mode: all of them), the
+ * OPP each slot asks for on each cluster is looked up once per step too,
+ * and a level's OPP is the largest its slots ask for
  * (the rule asks for more with more work, so that is what its busiest CPU
  * asks for).
  *
@@ -397,7 +402,7 @@ struct level_solver {
         uint64_t memo_valid;
         struct cost memo[1U << MEMO_BITS];              /* its repriced steps, by new non-neutral CPUs */
         double *work;
-        unsigned *rank;
+        unsigned *rank;                         /* per lane: its rank in mp mode, its CPU in cluster mode */
         double *scratch;
 };
 
@@ -465,6 +470,10 @@ static bool level_solver_load_step(struct level_solver *sv, size_t s)
                                 r = r < n ? r : r < 2 * n ? r - n : r % n;
                                 pending[r] += sv->work[i];
                         }
+                } else if (sv->lv->mode == BL_MODE_CLUSTER) {
+                        exec_cluster_placement(nlanes, sv->work, n, sv->rank);
+                        for (unsigned i = 0; i < nlanes; i++)
+                                pending[sv->rank[i]] += sv->work[i];
                 } else {
                         for (unsigned i = 0, r = 0; i < nlanes; i++) {
                                 pending[r] += sv->work[i];

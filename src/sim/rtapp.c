@@ -77,9 +77,10 @@
  * |                        | parent instance, from fork time + its delay (its timers too); a    |
  * |                        | fork while that lane's previous child still runs is dropped; forks |
  * |                        | made by forked children are ignored                                |
- * | policy, priority, cpus,| ignored: lane i runs on CPU i mod cpus of the active cluster and   |
- * | util_min/max, dl-*,    | the running tasks of one CPU share it evenly (see the coupling),   |
- * | taskgroup, nodes       | not by priority or CFS weight; no migration between CPUs           |
+ * | policy, priority, cpus,| ignored: lanes are placed by the mode's rule (sim/exec.c rule 1:   |
+ * | util_min/max, dl-*,    | cluster mode moves a lane to an idle CPU when its own is taken),   |
+ * | taskgroup, nodes       | and the running tasks of one CPU share it evenly (see the          |
+ * |                        | coupling), not by priority or CFS weight; no affinity              |
  * | calibration, logs, ... | ignored ("run" is reference work; only "duration" is read)         |
  * | wake-up latency        | 0                                                                  |
  * | run completion         | seen at the end of a step (quantised to the step)                  |
@@ -544,8 +545,8 @@ unsigned rtapp_workload_approximations(const struct sim_workload *w, const char 
         if (!ra)
                 return 0;
         if (n < max)
-                out[n++] = "scheduling properties are ignored: lane i runs on CPU i mod cpus and the "
-                           "running tasks of one CPU share it evenly";
+                out[n++] = "scheduling properties are ignored: lanes go to CPUs by the mode's placement and "
+                           "the running tasks of one CPU share it evenly";
         if (n < max)
                 out[n++] = "wake-up latency is 0; a run ends at the end of its step";
         for (size_t i = 0; i < sizeof(by_event) / sizeof(by_event[0]) && n < max; i++) {

@@ -653,10 +653,12 @@ START_TEST(instances_share_cpus)
         ck_assert_str_eq(rtapp_workload_lane_task(w, 3, &instance), "b");
         ck_assert_uint_eq(instance, 0);
         ck_assert_ptr_null(rtapp_workload_lane_task(w, 4, NULL));
-        /* Lanes 0 and 2 share CPU 0 of the big cluster: 2000 µs of work. */
+        /* Lanes 0 and 2 share CPU 0 of the big cluster while lane 1 keeps
+         * CPU 1 busy; once its 1000 µs are done, lane 2 moves to the idle
+         * CPU: 16 steps of 100 µs (20 had it stayed). */
         drive(w, BIG, 1000, &o);
         ck_assert(o.ended);
-        ck_assert_uint_eq(o.steps, 20);
+        ck_assert_uint_eq(o.steps, 16);
         for (unsigned i = 0; i < 3; i++)
                 ck_assert_double_eq(o.lane_work[i], 1000.0);
         workload_free(w);
@@ -667,17 +669,20 @@ START_TEST(shared_cpu_does_not_starve)
 {
         struct outcome o;
 
-        /* "short" shares CPU 0 with "long" and resumes "next" (CPU 1) when
-         * its 100 reference-µs are done. Each running lane is topped up to
-         * one step of work, and exec shares a CPU in proportion to pending
-         * work: 50/50 in the first step, then the short lane's remainder
+        /* "short" (lane 3) shares CPU 1 with "long2" (lane 1): "long" keeps
+         * the other CPU busy, so none is idle for it to move to. It resumes
+         * "next" when its 100 reference-µs are done. Each running lane is
+         * topped up to one step of work, and exec shares a CPU in
+         * proportion to pending work: 50/50 in the first step, then the
+         * short lane's remainder
          * shrinks as 50 -> 16.7 -> 2.4 -> 0.055 -> 3e-5 -> 9e-12 and is
          * done at the end of step 5: "next" starts in step 6. */
         run_text("{\"tasks\": {\"long\": {\"loop\": 1, \"run\": 3000},"
+                 " \"long2\": {\"loop\": 1, \"run\": 3000},"
                  " \"next\": {\"loop\": 1, \"suspend\", \"run\": 100},"
                  " \"short\": {\"loop\": 1, \"run\": 100, \"resume\": \"next\"}}}", BIG, &o);
-        ck_assert_uint_eq(o.first_step[1], 6);
-        ck_assert_double_eq(o.lane_work[2], 100.0);
+        ck_assert_uint_eq(o.first_step[2], 6);
+        ck_assert_double_eq(o.lane_work[3], 100.0);
         ck_assert_uint_eq(o.steps, 31);
 }
 END_TEST

@@ -820,29 +820,34 @@ START_TEST(test_exec_idle)
 }
 END_TEST
 
-START_TEST(test_exec_lane_wrapping)
+START_TEST(test_exec_lanes_spread)
 {
-        double backlog[5] = { 0 }, work[5] = { 10, 20, 30, 40, 50 };
+        double backlog[5] = { 0 }, work[5] = { 10, 20, 0, 40, 50 };
         struct sim_step out;
 
-        /* 3 LITTLE CPUs: lanes 0+3, 1+4, 2 = 50, 70, 30. The busiest needs
-         * 1.25 x 1024 x 70 = 89600 <= 256 x 1000: OPP 0, busy = 4 x pending. */
+        /* 3 LITTLE CPUs: lanes 0 and 1 on CPUs 0 and 1 as their own; lane 3
+         * (on CPU 0 by its number) moves to CPU 2, idle without lane 2's
+         * work; lane 4 finds no idle CPU and shares CPU 1: 10, 70, 40 (by
+         * number alone 50, 70, 0). The busiest needs 1.25 x 1024 x 70 =
+         * 89600 <= 256 x 1000: OPP 0, busy = 4 x pending. */
         exec_step(&board2, 0, false, 1000, 5, backlog, work, &out);
         ck_assert_uint_eq(out.opp, 0);
-        ck_assert_double_eq(out.busy_us[0], 200);
+        ck_assert_double_eq(out.busy_us[0], 40);
         ck_assert_double_eq(out.busy_us[1], 280);
-        ck_assert_double_eq(out.busy_us[2], 120);
-        /* 600 µs x 10 mW + 4 mW idle + 5 mW big off, over 1000 µs. */
-        ck_assert_double_eq(out.energy_nj, 15000);
+        ck_assert_double_eq(out.busy_us[2], 160);
+        /* 480 µs x 10 mW + 4 mW idle + 5 mW big off, over 1000 µs. */
+        ck_assert_double_eq(out.energy_nj, 13800);
         ck_assert_double_eq(out.backlog, 0);
 
-        /* 2 big CPUs: lanes 0+2+4, 1+3 = 90, 60. OPP 0 (512), busy = 2 x pending. */
+        /* 2 big CPUs, both with a lane of their own: the others stay where
+         * their numbers put them, 0 + 4 and 1 + 3: 60, 60. OPP 0 (512), busy
+         * = 2 x pending. */
         exec_step(&board2, 1, false, 1000, 5, backlog, work, &out);
         ck_assert_uint_eq(out.opp, 0);
-        ck_assert_double_eq(out.busy_us[0], 180);
+        ck_assert_double_eq(out.busy_us[0], 120);
         ck_assert_double_eq(out.busy_us[1], 120);
-        /* 300 µs x 100 mW + 20 mW idle + 2 mW LITTLE off. */
-        ck_assert_double_eq(out.energy_nj, 52000);
+        /* 240 µs x 100 mW + 20 mW idle + 2 mW LITTLE off. */
+        ck_assert_double_eq(out.energy_nj, 46000);
 
         /* One lane on three CPUs: the others stay idle. */
         exec_step(&board2, 0, false, 1000, 1, backlog, work, &out);
@@ -854,34 +859,40 @@ END_TEST
 
 START_TEST(test_exec_backlog_shared)
 {
-        double backlog[4] = { 150, 0, 0, 0 }, work[4] = { 600, 0, 0, 250 }, none[4] = { 0 };
+        double backlog[4] = { 150, 0, 0, 0 }, work[4] = { 350, 600, 600, 500 }, none[4] = { 0 };
         struct sim_step out;
 
-        /* LITTLE CPU 0 runs lanes 0 and 3: 150 + 600 + 250 = 1000 pending, more
-         * than its top OPP (768) does in 1000 µs: 1333 µs needed, busy capped
-         * at 1000, 750 done, a quarter left, shared 750 : 250 as the lanes
-         * brought it. */
+        /* Four lanes with work on three LITTLE CPUs: lane 3 has no idle CPU
+         * to go to and shares CPU 0 with lane 0 (its backlog first): 1000
+         * pending, more than the top OPP (768) does in 1000 µs. Busy capped
+         * at 1000, 750 done, a quarter left, shared as the lanes brought it;
+         * CPUs 1 and 2 finish their 600 in 800 µs. */
         exec_step(&board2, 0, false, 1000, 4, backlog, work, &out);
         ck_assert_uint_eq(out.opp, 2);
         ck_assert_double_eq(out.busy_us[0], 1000);
-        ck_assert_double_eq(out.busy_us[1], 0);
-        ck_assert_double_eq(backlog[0], 187.5);
+        ck_assert_double_eq(out.busy_us[1], 800);
+        ck_assert_double_eq(out.busy_us[2], 800);
+        ck_assert_double_eq(backlog[0], 125);
         ck_assert_double_eq(backlog[1], 0);
-        ck_assert_double_eq(backlog[3], 62.5);
+        ck_assert_double_eq(backlog[2], 0);
+        ck_assert_double_eq(backlog[3], 125);
         ck_assert_double_eq(out.backlog, 250);
-        /* 1000 µs x 60 mW + 12 mW idle + 5 mW off. */
-        ck_assert_double_eq(out.energy_nj, 77000);
+        /* 2600 µs x 60 mW + 12 mW idle + 5 mW off. */
+        ck_assert_double_eq(out.energy_nj, 173000);
 
-        /* The next step carries it: 250 pending needs 320000 > 256000, so OPP 1
-         * (512), busy 500 µs, all done. */
+        /* The next step carries it, lane 3 on CPU 1, idle now: 125 pending
+         * each fits OPP 0 (256), busy 500 µs each, all done (together on
+         * CPU 0, 250 would need OPP 1 and 500 µs of one CPU). */
         exec_step(&board2, 0, false, 1000, 4, backlog, none, &out);
-        ck_assert_uint_eq(out.opp, 1);
+        ck_assert_uint_eq(out.opp, 0);
         ck_assert_double_eq(out.busy_us[0], 500);
+        ck_assert_double_eq(out.busy_us[1], 500);
+        ck_assert_double_eq(out.busy_us[2], 0);
         ck_assert_double_eq(out.backlog, 0);
         ck_assert_double_eq(backlog[0], 0);
         ck_assert_double_eq(backlog[3], 0);
-        /* 500 x 30 + 8 x 1000 + 5 x 1000. */
-        ck_assert_double_eq(out.energy_nj, 28000);
+        /* 1000 x 10 + 4 x 1000 + 5 x 1000. */
+        ck_assert_double_eq(out.energy_nj, 19000);
 }
 END_TEST
 
@@ -993,6 +1004,28 @@ START_TEST(test_oracle_infeasible)
         ck_assert_uint_eq(o.infeasible_steps, 1);
         ck_assert_uint_eq(o.sequence[0], 1);
         ck_assert_uint_eq(o.switches, 0);
+        oracle_free(&o);
+        trace_free(&t);
+}
+END_TEST
+
+/* The programme places a step's lanes as exec_step does: lane 3's 600,
+ * on CPU 0 by its number beside lane 0's, runs on idle CPU 1, so LITTLE
+ * finishes the step (each 800 µs at 768) and is the cheaper cluster. Priced
+ * with both lanes on CPU 0, LITTLE would drop 450 and big (its two CPUs one
+ * lane each) would be chosen. */
+START_TEST(test_oracle_places_as_exec)
+{
+        static const float work[] = { 600, 0, 0, 600 };
+        struct sim_trace t;
+        struct sim_oracle o;
+
+        make_trace(&t, 4, 1, work);
+        ck_assert_int_eq(oracle_solve(&board2, &t, true, &o), 0);
+        ck_assert_uint_eq(o.infeasible_steps, 0);
+        ck_assert_uint_eq(o.sequence[0], 0);
+        /* 1600 µs x 60 mW + 12 mW idle + 5 mW big off. */
+        ck_assert_double_eq_tol(o.energy_uj, 113, 1e-9);
         oracle_free(&o);
         trace_free(&t);
 }
@@ -1249,7 +1282,7 @@ static Suite *sim_suite(void)
         tcase_add_checked_fixture(tc, exec_setup, NULL);
         tcase_add_test(tc, test_dvfs_boundaries);
         tcase_add_test(tc, test_exec_idle);
-        tcase_add_test(tc, test_exec_lane_wrapping);
+        tcase_add_test(tc, test_exec_lanes_spread);
         tcase_add_test(tc, test_exec_backlog_shared);
         tcase_add_test(tc, test_exec_switch_stall);
         tcase_add_test(tc, test_exec_no_time);
@@ -1260,6 +1293,7 @@ static Suite *sim_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_oracle_hand);
         tcase_add_test(tc, test_oracle_infeasible);
+        tcase_add_test(tc, test_oracle_places_as_exec);
         tcase_add_test(tc, test_oracle_trivial);
         tcase_add_test(tc, test_oracle_switch_cost);
         tcase_add_test(tc, test_oracle_brute_force_2);

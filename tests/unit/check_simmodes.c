@@ -285,6 +285,7 @@ START_TEST(test_placement)
 {
         static const double none[6] = { 0 };
         static const double mixed[6] = { 10, 50, 50, 5, 30, 20 };
+        static const double gap[6] = { 10, 50, 0, 5, 30, 20 };
         struct sim_levels lv;
         unsigned cpu[6];
 
@@ -302,11 +303,21 @@ START_TEST(test_placement)
         ck_assert_uint_eq(cpu[1], 1);
         ck_assert_uint_eq(cpu[4], 3);
 
+        /* Cluster mode, big (CPUs 4-7): with work on every CPU, lane i stays
+         * on CPU 4 + i mod 4; with lane 2's CPU idle, lane 4 (on CPU 4 by
+         * its number, beside lane 0) moves there, and lane 5 finds no other
+         * idle CPU. */
         build(&lv, &exynos, BL_MODE_CLUSTER);
         exec_level_lane_cpus(&lv, 1, 6, mixed, cpu);
         ck_assert_uint_eq(cpu[0], 4);
         ck_assert_uint_eq(cpu[3], 7);
         ck_assert_uint_eq(cpu[4], 4);
+        ck_assert_uint_eq(cpu[5], 5);
+        exec_level_lane_cpus(&lv, 1, 6, gap, cpu);
+        ck_assert_uint_eq(cpu[0], 4);
+        ck_assert_uint_eq(cpu[1], 5);
+        ck_assert_uint_eq(cpu[3], 7);
+        ck_assert_uint_eq(cpu[4], 6);
         ck_assert_uint_eq(cpu[5], 5);
 
         /* mp, level all (CPUs 3, 4, 0, 1, 2): ranks by work 50 (lane 1),
@@ -449,7 +460,7 @@ START_TEST(test_exec_pressure)
 {
         struct sim_levels lv;
         double backlog[4] = { 0, 0, 0, 0 };
-        double alone[4] = { 900, 0, 0, 0 }, shared[4] = { 300, 0, 0, 100 }, beside[4] = { 300, 256, 0, 100 };
+        double alone[4] = { 900, 0, 0, 0 }, apart[4] = { 300, 0, 0, 100 }, shared[4] = { 300, 100, 100, 100 };
         double light[4] = { 100, 0, 0, 0 };
         struct sim_level_step out;
 
@@ -460,24 +471,30 @@ START_TEST(test_exec_pressure)
         ck_assert_double_eq(out.waiting_us, 0);
         ck_assert_uint_eq(out.running, 1);
 
-        /* Lanes 0 and 3 share CPU 0: 400 at OPP 1 (512, the lowest with
-         * 1.25 x 400), 800 µs busy; both run until lane 3's 100 is done,
-         * then lane 0's other 200 alone (400 µs): 400 µs of waiting. */
+        /* Lane 3 runs on a CPU of its own, not beside lane 0 (lane i on CPU
+         * i mod 3 would put it there): nothing waits. 300 at OPP 1 (512, the
+         * lowest with 1.25 x 300), 600 µs; 100, 200 µs. */
         memset(backlog, 0, sizeof(backlog));
-        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, shared, &out), 0);
-        ck_assert_double_eq(out.busy_us[0], 800);
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, apart, &out), 0);
+        ck_assert_double_eq(out.busy_us[0], 600);
+        ck_assert_double_eq(out.busy_us[1], 200);
         ck_assert_double_eq(out.backlog, 0);
-        ck_assert_double_eq(out.waiting_us, 400);
-        /* Rule 8: nothing left, but what arrived kept CPU 0 busy 800 µs
-         * of 1000: one task running as the step ends. */
+        ck_assert_double_eq(out.waiting_us, 0);
+        /* Rule 8: nothing left, but what arrived kept CPU 0 busy 600 µs
+         * of 1000: one task running as the step ends; CPU 1's 200 µs, none. */
         ck_assert_uint_eq(out.running, 1);
 
-        /* Lane 1 alone on CPU 1 beside them, 512 µs busy: the machine's
-         * figure weights each CPU by its busy time, 400 x 800 / 1312. */
-        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, beside, &out), 0);
-        ck_assert_double_eq(out.busy_us[1], 512);
-        ck_assert_double_eq_tol(out.waiting_us, 400.0 * 800 / 1312, 1e-9);
-        ck_assert_uint_eq(out.running, 2);
+        /* Four lanes with work on three CPUs: lane 3 has no idle CPU to go
+         * to and stays beside lane 0, 400 at OPP 1, 800 µs busy; both run
+         * until lane 3's 100 is done, then lane 0's other 200 alone (400
+         * µs): 400 µs of waiting, weighted by each CPU's busy time against
+         * the others' 200 µs: 400 x 800 / 1200. */
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 4, backlog, shared, &out), 0);
+        ck_assert_double_eq(out.busy_us[0], 800);
+        ck_assert_double_eq(out.busy_us[1], 200);
+        ck_assert_double_eq(out.busy_us[2], 200);
+        ck_assert_double_eq_tol(out.waiting_us, 400.0 * 800 / 1200, 1e-9);
+        ck_assert_uint_eq(out.running, 1);
 
         /* A lane whose CPU a switch stalls waits through the stall (100 µs),
          * and runs alone after it (100 at OPP 0: 400 µs). */
@@ -789,6 +806,29 @@ START_TEST(test_fixed_modes)
 END_TEST
 
 /* Oracle */
+
+/* Cluster levels (the programme a backend's cost model uses) place a
+ * step's lanes as exec does: lane 3 moves to CPU 1, idle, and LITTLE
+ * finishes 600 + 600 at 768 (800 µs each: 1600 x 60 + 12 idle + 5 big off
+ * = 113000). Priced beside lane 0 on CPU 0, LITTLE would drop work and big
+ * be chosen. */
+START_TEST(test_oracle_cluster_levels_place_as_exec)
+{
+        static const float work[] = { 600, 0, 0, 600 };
+        struct sim_levels lv;
+        struct sim_trace t;
+        struct sim_level_oracle o;
+
+        build(&lv, &tb, BL_MODE_CLUSTER);
+        make_trace(&t, 4, 1, work);
+        ck_assert_int_eq(oracle_solve_levels(&tb, &lv, &t, true, &o), 0);
+        ck_assert_uint_eq(o.infeasible_steps, 0);
+        ck_assert_uint_eq(o.sequence[0], 0);
+        ck_assert_double_eq_tol(o.energy_uj, 113, 1e-9);
+        oracle_level_free(&o);
+        trace_free(&t);
+}
+END_TEST
 
 /* Two lanes, light then heavy on lane 0. Costs by hand (pair mode, tb):
  *   LL, [50, 50]: two LITTLE CPUs at OPP 0, busy 200 each: 400 x 10 + 4
@@ -1194,6 +1234,7 @@ static Suite *simmodes_suite(void)
         tcase_add_checked_fixture(tc, setup, NULL);
         tcase_set_timeout(tc, 120);
         tcase_add_test(tc, test_oracle_pair_one_heavy);
+        tcase_add_test(tc, test_oracle_cluster_levels_place_as_exec);
         tcase_add_test(tc, test_oracle_mp_one_heavy);
         tcase_add_test(tc, test_oracle_exynos_one_heavy);
         tcase_add_test(tc, test_oracle_refused);
