@@ -458,7 +458,13 @@ scenario_mp() {
         if [ "$(level)" = "$(lowest)" ] && [ "$n" = 0 ]; then
                 ok "no switch in $idle_s s idle at $(lowest)"
         else
-                fail "${n:-?} switches in $idle_s s idle, at $(level): $(grep '^switch ' /tmp/idle.out | cut -c1-160 | tr '\n' ';')"
+                # what the daemon read before the first switch (its debug
+                # log) and what each CPU ran in the window say which load it
+                # answered
+                first=$(grep -m 1 '^switch ' /tmp/idle.out)
+                read_before=$([ -n "$first" ] && grep -B 6 -F -x "$first" "$log" |
+                        grep '^sample \|^idle wake' | cut -c1-220 | tr '\n' ';')
+                fail "${n:-?} switches in $idle_s s idle, at $(level): $(grep '^switch ' /tmp/idle.out | cut -c1-160 | tr '\n' ';') read before the first: ${read_before:-?} $(grep '^busy ' /tmp/idle.out) $(grep '^top since start' /tmp/idle.out)"
         fi
 
         name=$base-one-thread
