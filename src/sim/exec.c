@@ -8,9 +8,10 @@
  * (DESIGN.md's cluster-mode steps 1-5, generalised; cluster mode gives
  * exactly the numbers of exec_step()):
  *
- *   1. Placement. Cluster mode: each step, lane i runs on CPU i mod cpus,
- *      its own, unless a lower lane with work is there; then on the lowest
- *      CPU no lane with work has, if there is one, else beside the other.
+ *   1. Placement. Cluster and pair mode: each step, lane i runs on slot i
+ *      mod n (the cluster's CPU, or pair), its own, unless a lower lane with
+ *      work is there; then on the lowest slot no lane with work has, if
+ *      there is one, else beside the other.
  *      So a lane stays put while its CPU is free and waits behind another
  *      only when every CPU has work, as the kernel wakes a task on its
  *      previous CPU when that is idle and else on an idle one of its
@@ -18,7 +19,8 @@
  *      two of TC2's four video lanes on one big CPU beside an idle one: CPU
  *      pressure no kernel shows.) A lane goes back to its own CPU once that
  *      is free again, so one that moves shows its busy time on two CPUs.
- *      Pair mode: lane i runs on pair i mod P, on that pair's active CPU.
+ *      In pair mode the slots are the pairs, each on its active CPU: the
+ *      in-kernel switcher's logical CPUs, which the kernel balances alike.
  *      mp mode: lanes are ranked by pending work (backlog + new work),
  *      heaviest first, ties by lane index; the active CPUs are ordered fastest
  *      cluster first, then by CPU number; the lane of rank r runs on active
@@ -109,8 +111,8 @@ unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity,
         return lo;
 }
 
-/* Cluster mode's placement of this step's work (rule 1). */
-static void cluster_lanes(unsigned nlanes, const double *backlog, const double *new_work, unsigned ncpus,
+/* Rule 1's placement of this step's work outside mp mode. */
+static void place_lanes(unsigned nlanes, const double *backlog, const double *new_work, unsigned ncpus,
                           unsigned *lane_slot)
 {
         double work[SIM_EXEC_MAX_LANES];
@@ -119,7 +121,7 @@ static void cluster_lanes(unsigned nlanes, const double *backlog, const double *
                 return;
         for (unsigned i = 0; i < nlanes; i++)
                 work[i] = backlog[i] + new_work[i];
-        exec_cluster_placement(nlanes, work, ncpus, lane_slot);
+        exec_place_lanes(nlanes, work, ncpus, lane_slot);
 }
 
 void exec_step(const struct sim_board *b, unsigned cluster, bool switched, double step_us, unsigned nlanes,
@@ -137,7 +139,7 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
                 avail = 0;
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
                 pending[cpu] = 0;
-        cluster_lanes(nlanes, backlog, new_work, ncpus, slot);
+        place_lanes(nlanes, backlog, new_work, ncpus, slot);
         for (unsigned i = 0; i < nlanes; i++)
                 pending[slot[i]] += backlog[i] + new_work[i];
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
@@ -238,7 +240,7 @@ void exec_rank_lanes(unsigned nlanes, const double *pending, unsigned *rank)
                 rank[order[r]] = r;
 }
 
-void exec_cluster_placement(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot)
+void exec_place_lanes(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot)
 {
         bool taken[SIM_MAX_CPUS] = { false };
         unsigned free_slot = 0;
@@ -279,13 +281,10 @@ void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned 
                 exec_rank_lanes(nlanes, pending, lane_cpu);
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_cpu[i] = l->slot_cpu[lane_cpu[i] % l->nslots];
-        } else if (lv->mode == BL_MODE_CLUSTER) {
-                exec_cluster_placement(nlanes, pending, l->nslots, lane_cpu);
+        } else {
+                exec_place_lanes(nlanes, pending, l->nslots, lane_cpu);
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_cpu[i] = l->slot_cpu[lane_cpu[i]];
-        } else {
-                for (unsigned i = 0; i < nlanes; i++)
-                        lane_cpu[i] = l->slot_cpu[i % l->nslots];
         }
 }
 
@@ -412,14 +411,8 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 exec_rank_lanes(nlanes, work, lane_slot);
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_slot[i] %= n;
-        } else if (lv->mode == BL_MODE_CLUSTER) {
-                cluster_lanes(nlanes, backlog, new_work, n, lane_slot);
         } else {
-                for (unsigned i = 0, r = 0; i < nlanes; i++) {
-                        lane_slot[i] = r;
-                        if (++r == n)
-                                r = 0;
-                }
+                place_lanes(nlanes, backlog, new_work, n, lane_slot);
         }
         for (unsigned i = 0; i < nlanes; i++) {
                 const unsigned r = lane_slot[i];

@@ -85,17 +85,17 @@ uint64_t exec_switch_stalls(const struct sim_board *b, const struct sim_levels *
                             unsigned to);
 
 /* The board CPU each lane runs on at 'level' when 'pending' (per lane) is
- * its pending work (in pair mode it is not used: lane i is on pair i mod P).
- * nlanes <= SIM_EXEC_MAX_LANES. */
+ * its pending work. nlanes <= SIM_EXEC_MAX_LANES. */
 void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned nlanes, const double *pending,
                           unsigned *lane_cpu);
 
-/* Cluster mode's placement (exec.c rule 1): lane_slot[i] = the CPU (0 ..
- * nslots - 1) lane i runs on with 'pending' work per lane: its own (i mod
- * nslots) unless a lower lane with work has it, then the lowest CPU still
- * without work, else its own. Depends on which lanes have work only, so the
- * oracle places a step as a run does. nslots <= SIM_MAX_CPUS. */
-void exec_cluster_placement(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot);
+/* Cluster and pair mode's placement (exec.c rule 1): lane_slot[i] = the
+ * slot (0 .. nslots - 1: a CPU of the cluster, or a pair) lane i runs on
+ * with 'pending' work per lane: its own (i mod nslots) unless a lower lane
+ * with work has it, then the lowest slot still without work, else its own.
+ * Depends on which lanes have work only, so the oracles place a step as a
+ * run does. nslots <= SIM_MAX_CPUS. */
+void exec_place_lanes(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot);
 
 /* mp mode's ranking: rank[i] = the position of lane i when lanes are sorted
  * by 'pending' descending, ties by lane index. nlanes <= SIM_EXEC_MAX_LANES. */

@@ -168,7 +168,7 @@ static void solver_load_step(struct solver *sv, size_t s)
 
                 for (unsigned c = 0; c < cpus; c++)
                         pending[c] = 0;
-                exec_cluster_placement(nlanes, sv->work, cpus, sv->slot);
+                exec_place_lanes(nlanes, sv->work, cpus, sv->slot);
                 for (unsigned i = 0; i < nlanes; i++)
                         pending[sv->slot[i]] += sv->work[i];
                 for (unsigned c = 0; c < cpus; c++)
@@ -402,7 +402,7 @@ struct level_solver {
         uint64_t memo_valid;
         struct cost memo[1U << MEMO_BITS];              /* its repriced steps, by new non-neutral CPUs */
         double *work;
-        unsigned *rank;                         /* per lane: its rank in mp mode, its CPU in cluster mode */
+        unsigned *rank;                         /* per lane: its rank in mp mode, else its slot */
         double *scratch;
 };
 
@@ -470,16 +470,10 @@ static bool level_solver_load_step(struct level_solver *sv, size_t s)
                                 r = r < n ? r : r < 2 * n ? r - n : r % n;
                                 pending[r] += sv->work[i];
                         }
-                } else if (sv->lv->mode == BL_MODE_CLUSTER) {
-                        exec_cluster_placement(nlanes, sv->work, n, sv->rank);
+                } else {
+                        exec_place_lanes(nlanes, sv->work, n, sv->rank);
                         for (unsigned i = 0; i < nlanes; i++)
                                 pending[sv->rank[i]] += sv->work[i];
-                } else {
-                        for (unsigned i = 0, r = 0; i < nlanes; i++) {
-                                pending[r] += sv->work[i];
-                                if (++r == n)
-                                        r = 0;
-                        }
                 }
                 if (sv->group_levels[g] < SLOT_PICKS_MIN_LEVELS)
                         continue;

@@ -78,7 +78,7 @@
  * |                        | fork while that lane's previous child still runs is dropped; forks |
  * |                        | made by forked children are ignored                                |
  * | policy, priority, cpus,| ignored: lanes are placed by the mode's rule (sim/exec.c rule 1:   |
- * | util_min/max, dl-*,    | cluster mode moves a lane to an idle CPU when its own is taken),   |
+ * | util_min/max, dl-*,    | a lane moves to an idle CPU or pair when its own is taken),        |
  * | taskgroup, nodes       | and the running tasks of one CPU share it evenly (see the          |
  * |                        | coupling), not by priority or CFS weight; no affinity              |
  * | calibration, logs, ... | ignored ("run" is reference work; only "duration" is read)         |

@@ -286,6 +286,7 @@ START_TEST(test_placement)
         static const double none[6] = { 0 };
         static const double mixed[6] = { 10, 50, 50, 5, 30, 20 };
         static const double gap[6] = { 10, 50, 0, 5, 30, 20 };
+        static const double pair1_idle[6] = { 10, 0, 30, 0, 0, 0 };
         struct sim_levels lv;
         unsigned cpu[6];
 
@@ -297,10 +298,15 @@ START_TEST(test_placement)
         ck_assert_uint_eq(cpu[2], 0);
         ck_assert_uint_eq(cpu[3], 4);
         ck_assert_uint_eq(cpu[4], 0);
-        /* Work does not move lanes outside mp mode. */
+        /* With work on both pairs, each lane stays on its own (pair 0 on big
+         * at BL); with pair 1 idle, lane 2 moves there from pair 0. */
         exec_level_lane_cpus(&lv, 1, 5, mixed, cpu);
         ck_assert_uint_eq(cpu[0], 3);
         ck_assert_uint_eq(cpu[1], 1);
+        ck_assert_uint_eq(cpu[4], 3);
+        exec_level_lane_cpus(&lv, 1, 5, pair1_idle, cpu);
+        ck_assert_uint_eq(cpu[0], 3);
+        ck_assert_uint_eq(cpu[2], 1);
         ck_assert_uint_eq(cpu[4], 3);
 
         /* Cluster mode, big (CPUs 4-7): with work on every CPU, lane i stays
@@ -419,41 +425,43 @@ START_TEST(test_exec_partly_active)
 }
 END_TEST
 
-/* Lanes 0 and 2 share pair 0 (CPU 0 on LL): 900 + 300 = 1200 pending, more
- * than the top OPP (768) does in 1000 µs (750): busy 1000 µs, 450 left,
- * shared 3 : 1 as the lanes brought it. 1000 x 60 + 12 x 1000 + 5 x 1000 off. */
+/* Lanes 0 and 2 share pair 0 (CPU 0 on LL), lane 1 keeping pair 1 busy:
+ * 900 + 300 = 1200 pending, more than the top OPP (768) does in 1000 µs
+ * (750): busy 1000 µs, 450 left, shared 3 : 1 as the lanes brought it.
+ * Lane 1's 200 takes CPU 1 266.7 µs. 1266.7 x 60 + 12 x 1000 + 5 x 1000 off. */
 START_TEST(test_exec_backlog_shared)
 {
         struct sim_levels lv;
-        double backlog[3] = { 0, 0, 0 }, work[3] = { 900, 0, 300 }, none[3] = { 0, 0, 0 };
+        double backlog[3] = { 0, 0, 0 }, work[3] = { 900, 200, 300 }, light[3] = { 0, 100, 0 };
         struct sim_level_step out;
 
         build(&lv, &tb, BL_MODE_PAIR);
         ck_assert_int_eq(exec_level_step(&tb, &lv, 0, SIM_LEVEL_NONE, 1000, 3, backlog, work, &out), 0);
         ck_assert_uint_eq(out.opp[0], 2);
         ck_assert_double_eq(out.busy_us[0], 1000);
-        ck_assert_double_eq(out.busy_us[1], 0);
+        ck_assert_double_eq_tol(out.busy_us[1], 200.0 * 1024 / 768, 1e-9);
         ck_assert_double_eq(backlog[0], 337.5);
         ck_assert_double_eq(backlog[1], 0);
         ck_assert_double_eq(backlog[2], 112.5);
         ck_assert_double_eq(out.backlog, 450);
-        ck_assert_double_eq(out.energy_nj, 77000);
+        ck_assert_double_eq_tol(out.energy_nj, 93000, 1e-6);
 
         /* Pair 0 moves to big (BL): CPU 3 is new, 900 µs for the 450 left:
          * 576000 > 512 x 900, OPP 1 (1024), busy 450 x 400 + 40 idle. LITTLE
-         * stays up for pair 1 (CPU 1, idle at OPP 0: 4 mW). Half the switch
-         * (one pair of two): 25 µJ. 180000 + 40000 + 4000 + 25000. */
-        ck_assert_int_eq(exec_level_step(&tb, &lv, 1, 0, 1000, 3, backlog, none, &out), 0);
+         * stays up for pair 1, whose lane 1 (100 at OPP 0: 400 µs x 10 + 4
+         * idle) leaves lane 2 no idle pair to move to. Half the switch (one
+         * pair of two): 25 µJ. 180000 + 40000 + 8000 + 25000. */
+        ck_assert_int_eq(exec_level_step(&tb, &lv, 1, 0, 1000, 3, backlog, light, &out), 0);
         ck_assert(out.stalled == 0x08);
         ck_assert_uint_eq(out.opp[1], 1);
         ck_assert_double_eq(out.busy_us[3], 450);
         ck_assert_double_eq(out.backlog, 0);
-        ck_assert_double_eq(out.energy_nj, 249000);
+        ck_assert_double_eq(out.energy_nj, 253000);
 }
 END_TEST
 
 /* CPU pressure (exec.c rule 7) and the tasks runnable at the step's end
- * (rule 8), cluster mode on LITTLE (lane i on CPU i mod 3). A lane alone on
+ * (rule 8), cluster mode on LITTLE (exec.c rule 1). A lane alone on
  * its CPU with more than it can do (900 against 750 at the top OPP) is
  * running, not waiting: no pressure, work left. */
 START_TEST(test_exec_pressure)
