@@ -1009,28 +1009,6 @@ START_TEST(test_oracle_infeasible)
 }
 END_TEST
 
-/* The programme places a step's lanes as exec_step does: lane 3's 600,
- * on CPU 0 by its number beside lane 0's, runs on idle CPU 1, so LITTLE
- * finishes the step (each 800 µs at 768) and is the cheaper cluster. Priced
- * with both lanes on CPU 0, LITTLE would drop 450 and big (its two CPUs one
- * lane each) would be chosen. */
-START_TEST(test_oracle_places_as_exec)
-{
-        static const float work[] = { 600, 0, 0, 600 };
-        struct sim_trace t;
-        struct sim_oracle o;
-
-        make_trace(&t, 4, 1, work);
-        ck_assert_int_eq(oracle_solve(&board2, &t, true, &o), 0);
-        ck_assert_uint_eq(o.infeasible_steps, 0);
-        ck_assert_uint_eq(o.sequence[0], 0);
-        /* 1600 µs x 60 mW + 12 mW idle + 5 mW big off. */
-        ck_assert_double_eq_tol(o.energy_uj, 113, 1e-9);
-        oracle_free(&o);
-        trace_free(&t);
-}
-END_TEST
-
 /* A single-cluster board has one sequence; an empty trace costs nothing. */
 START_TEST(test_oracle_trivial)
 {
@@ -1293,7 +1271,6 @@ static Suite *sim_suite(void)
         tcase_set_timeout(tc, 60);
         tcase_add_test(tc, test_oracle_hand);
         tcase_add_test(tc, test_oracle_infeasible);
-        tcase_add_test(tc, test_oracle_places_as_exec);
         tcase_add_test(tc, test_oracle_trivial);
         tcase_add_test(tc, test_oracle_switch_cost);
         tcase_add_test(tc, test_oracle_brute_force_2);

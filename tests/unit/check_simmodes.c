@@ -815,17 +815,18 @@ END_TEST
 
 /* Oracle */
 
-/* Cluster levels (the programme a backend's cost model uses) place a
- * step's lanes as exec does: lane 3 moves to CPU 1, idle, and LITTLE
- * finishes 600 + 600 at 768 (800 µs each: 1600 x 60 + 12 idle + 5 big off
- * = 113000). Priced beside lane 0 on CPU 0, LITTLE would drop work and big
- * be chosen. */
-START_TEST(test_oracle_cluster_levels_place_as_exec)
+/* Both programmes (the cluster oracle, and the levels a backend's cost
+ * model uses) place a step's lanes as exec does: lane 3 moves to CPU 1,
+ * idle, and LITTLE finishes 600 + 600 at 768 (800 µs each: 1600 x 60 + 12
+ * idle + 5 big off = 113000). Priced beside lane 0 on CPU 0, LITTLE would
+ * drop work and big be chosen. */
+START_TEST(test_oracles_place_as_exec)
 {
         static const float work[] = { 600, 0, 0, 600 };
         struct sim_levels lv;
         struct sim_trace t;
         struct sim_level_oracle o;
+        struct sim_oracle c;
 
         build(&lv, &tb, BL_MODE_CLUSTER);
         make_trace(&t, 4, 1, work);
@@ -834,6 +835,11 @@ START_TEST(test_oracle_cluster_levels_place_as_exec)
         ck_assert_uint_eq(o.sequence[0], 0);
         ck_assert_double_eq_tol(o.energy_uj, 113, 1e-9);
         oracle_level_free(&o);
+        ck_assert_int_eq(oracle_solve(&tb, &t, true, &c), 0);
+        ck_assert_uint_eq(c.infeasible_steps, 0);
+        ck_assert_uint_eq(c.sequence[0], 0);
+        ck_assert_double_eq_tol(c.energy_uj, 113, 1e-9);
+        oracle_free(&c);
         trace_free(&t);
 }
 END_TEST
@@ -1242,7 +1248,7 @@ static Suite *simmodes_suite(void)
         tcase_add_checked_fixture(tc, setup, NULL);
         tcase_set_timeout(tc, 120);
         tcase_add_test(tc, test_oracle_pair_one_heavy);
-        tcase_add_test(tc, test_oracle_cluster_levels_place_as_exec);
+        tcase_add_test(tc, test_oracles_place_as_exec);
         tcase_add_test(tc, test_oracle_mp_one_heavy);
         tcase_add_test(tc, test_oracle_exynos_one_heavy);
         tcase_add_test(tc, test_oracle_refused);
