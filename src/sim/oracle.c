@@ -354,9 +354,9 @@ void oracle_free(struct sim_oracle *o)
  * again (idle stretches, steady load).
  *
  * Levels with the same number of active CPUs share the lanes' placement
- * (exec.c rule 1 in cluster mode, lane i or the lane of rank i in pair and
- * mp mode on slot i mod n), so the work per slot is summed once per
- * distinct count; when many levels share it (pair mode: all of them), the
+ * (exec.c rule 1 in cluster and pair mode, the lane of rank i on slot i
+ * mod n in mp mode), so the work per slot is summed once per distinct
+ * count; when many levels share it (pair mode: all of them), the
  * OPP each slot asks for on each cluster is looked up once per step too,
  * and a level's OPP is the largest its slots ask for
  * (the rule asks for more with more work, so that is what its busiest CPU
