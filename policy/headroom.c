@@ -833,6 +833,8 @@ static void headroom_reset(void *state)
         h->stall_known = false;
         h->onset_open = false;
         h->onset_false = false;
+        h->starts = 0;
+        h->nstarts = 0;
         h->starting = false;
         h->spell = 0;
         h->nspells = 0;

@@ -1468,6 +1468,18 @@ START_TEST(test_headroom_bets_that_keep_losing)
                                 LITTLE_OVER, TOL);
         quiet_on_little(&r, &c);
         ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
+
+        /* reset() forgets the record with the rest of the history. */
+        run_start(&r, &heuristic_headroom, NULL);
+        for (unsigned i = 0; i < 2; i++) {
+                quiet_on_little(&r, &c);
+                run_feed(&r, little_running(&c, 0.12, 1), 10 * MS);
+                run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        }
+        quiet_on_little(&r, &c);
+        r.ops->reset(r.state);
+        quiet_on_little(&r, &c);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
 }
 END_TEST
 
