@@ -111,19 +111,6 @@ unsigned exec_pick_opp(const struct sim_cluster *c, unsigned reference_capacity,
         return lo;
 }
 
-/* Rule 1's placement of this step's work outside mp mode. */
-static void place_lanes(unsigned nlanes, const double *backlog, const double *new_work, unsigned ncpus,
-                          unsigned *lane_slot)
-{
-        double work[SIM_EXEC_MAX_LANES];
-
-        if (nlanes == 0)
-                return;
-        for (unsigned i = 0; i < nlanes; i++)
-                work[i] = backlog[i] + new_work[i];
-        exec_place_lanes(nlanes, work, ncpus, lane_slot);
-}
-
 void exec_step(const struct sim_board *b, unsigned cluster, bool switched, double step_us, unsigned nlanes,
                double *backlog, const double *new_work, struct sim_step *out)
 {
@@ -139,7 +126,7 @@ void exec_step(const struct sim_board *b, unsigned cluster, bool switched, doubl
                 avail = 0;
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
                 pending[cpu] = 0;
-        place_lanes(nlanes, backlog, new_work, ncpus, slot);
+        exec_place_lanes(nlanes, backlog, new_work, ncpus, slot);
         for (unsigned i = 0; i < nlanes; i++)
                 pending[slot[i]] += backlog[i] + new_work[i];
         for (unsigned cpu = 0; cpu < ncpus; cpu++)
@@ -240,7 +227,8 @@ void exec_rank_lanes(unsigned nlanes, const double *pending, unsigned *rank)
                 rank[order[r]] = r;
 }
 
-void exec_place_lanes(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot)
+void exec_place_lanes(unsigned nlanes, const double *backlog, const double *work, unsigned nslots,
+                      unsigned *lane_slot)
 {
         bool taken[SIM_MAX_CPUS] = { false };
         unsigned free_slot = 0;
@@ -248,10 +236,12 @@ void exec_place_lanes(unsigned nlanes, const double *pending, unsigned nslots, u
         /* Every lane with work whose own CPU is still free takes it, then
          * the others go to the CPUs left idle. */
         for (unsigned i = 0, home = 0; i < nlanes; i++) {
+                const bool has_work = work[i] > 0 || (backlog && backlog[i] > 0);
+
                 lane_slot[i] = home;
-                if (pending[i] > 0 && !taken[home])
+                if (has_work && !taken[home])
                         taken[home] = true;
-                else if (pending[i] > 0)
+                else if (has_work)
                         lane_slot[i] = SIM_MAX_CPUS;
                 if (++home == nslots)
                         home = 0;
@@ -282,7 +272,7 @@ void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned 
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_cpu[i] = l->slot_cpu[lane_cpu[i] % l->nslots];
         } else {
-                exec_place_lanes(nlanes, pending, l->nslots, lane_cpu);
+                exec_place_lanes(nlanes, NULL, pending, l->nslots, lane_cpu);
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_cpu[i] = l->slot_cpu[lane_cpu[i]];
         }
@@ -412,7 +402,7 @@ int exec_level_step_stalled(const struct sim_board *b, const struct sim_levels *
                 for (unsigned i = 0; i < nlanes; i++)
                         lane_slot[i] %= n;
         } else {
-                place_lanes(nlanes, backlog, new_work, n, lane_slot);
+                exec_place_lanes(nlanes, backlog, new_work, n, lane_slot);
         }
         for (unsigned i = 0; i < nlanes; i++) {
                 const unsigned r = lane_slot[i];

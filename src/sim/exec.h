@@ -90,12 +90,14 @@ void exec_level_lane_cpus(const struct sim_levels *lv, unsigned level, unsigned 
                           unsigned *lane_cpu);
 
 /* Cluster and pair mode's placement (exec.c rule 1): lane_slot[i] = the
- * slot (0 .. nslots - 1: a CPU of the cluster, or a pair) lane i runs on
- * with 'pending' work per lane: its own (i mod nslots) unless a lower lane
- * with work has it, then the lowest slot still without work, else its own.
- * Depends on which lanes have work only, so the oracles place a step as a
- * run does. nslots <= SIM_MAX_CPUS. */
-void exec_place_lanes(unsigned nlanes, const double *pending, unsigned nslots, unsigned *lane_slot);
+ * slot (0 .. nslots - 1: a CPU of the cluster, or a pair) lane i runs on,
+ * a lane having work when its 'backlog' (per lane; NULL: none) or 'work'
+ * is above 0: its own (i mod nslots) unless a lower lane with work has it,
+ * then the lowest slot still without work, else its own. Depends on which
+ * lanes have work only, so the oracles place a step as a run does.
+ * nslots <= SIM_MAX_CPUS. */
+void exec_place_lanes(unsigned nlanes, const double *backlog, const double *work, unsigned nslots,
+                      unsigned *lane_slot);
 
 /* mp mode's ranking: rank[i] = the position of lane i when lanes are sorted
  * by 'pending' descending, ties by lane index. nlanes <= SIM_EXEC_MAX_LANES. */

@@ -168,7 +168,7 @@ static void solver_load_step(struct solver *sv, size_t s)
 
                 for (unsigned c = 0; c < cpus; c++)
                         pending[c] = 0;
-                exec_place_lanes(nlanes, sv->work, cpus, sv->slot);
+                exec_place_lanes(nlanes, NULL, sv->work, cpus, sv->slot);
                 for (unsigned i = 0; i < nlanes; i++)
                         pending[sv->slot[i]] += sv->work[i];
                 for (unsigned c = 0; c < cpus; c++)
@@ -471,7 +471,7 @@ static bool level_solver_load_step(struct level_solver *sv, size_t s)
                                 pending[r] += sv->work[i];
                         }
                 } else {
-                        exec_place_lanes(nlanes, sv->work, n, sv->rank);
+                        exec_place_lanes(nlanes, NULL, sv->work, n, sv->rank);
                         for (unsigned i = 0; i < nlanes; i++)
                                 pending[sv->rank[i]] += sv->work[i];
                 }
