@@ -117,10 +117,17 @@
  *    - after a way down it took that did not pay: a saturation within
  *      HEADROOM_FIT_PROBATION_US of arriving, 4 s and doubling, or a first
  *      sample that waited (the switch stalled the work), 60 s;
- *    - for good where the first sample after a switch up showed the switch
- *      stalling the work for over HEADROOM_FIT_MAX_STALL_US (idle CPUs with
- *      work waiting): there every way down and back costs frames their
- *      deadline, and the hold of 3. stays (hotplug, cpuset moves).
+ *    - for good where the switch up from the smallest CPUs stalls the work
+ *      for over HEADROOM_FIT_MAX_STALL_US (switch_up_us, as last told
+ *      there: on the top level there is no switch up to tell of): there
+ *      every way down and back costs frames their deadline, and the hold of
+ *      3. stays (hotplug, cpuset moves). Not in mp mode's view of one CPU
+ *      (HEADROOM_HOLD_CPUS). The stall was once read from the
+ *      first sample after a switch up (idle CPUs with work waiting), but
+ *      that sample reaches the heuristics through the settle filter
+ *      (core/settle.h), which caps its busy time and pressure at what the
+ *      CPUs below showed before the switch: it read LITTLE's pressure as
+ *      the stall, and a stall as none.
  *    half_life_ms = 0 (hold) turns this rule off.
  *
  * 6. Runs that a switch would not pay for. Where the switch up stalls the
@@ -222,6 +229,13 @@ _Static_assert(HEADROOM_STARTS <= 8, "headroom_state.starts holds one bit per st
  * move up can let the LITTLE cluster sleep), which one instance does not
  * see; there the stall alone does not say that waiting pays. */
 #define HEADROOM_RUN_CPUS 3
+/* Rule 5 holds for good in a sample of this many CPUs or more: a cluster's
+ * or a pair's, whose way down gives up big CPUs that a frame loop's bursts
+ * need back. Not in mp mode's view of one CPU: the engine gives up the
+ * least loaded fast CPU, and the others still carry the bursts. On the
+ * tuning traces (RESULTS.md, 2026-12-07) the hold in mp's views missed the
+ * targets 14 times more, and without it in pairs' views, 55 more. */
+#define HEADROOM_HOLD_CPUS 2
 /* Rule 6 weighs a run only where the switch up stalls at least this share
  * of the interval, and rule 2 bets on a runnable task only below it. A
  * shorter stall ends early in the sample after the decision, in time for
@@ -258,8 +272,7 @@ struct headroom_state {
         bl_usec_t waited;               /* above the smallest CPUs since the last saturation, up to the wait */
         bool probation;                 /* on the smallest CPUs since rule 5 brought the load there */
         bl_usec_t probation_for;        /* so far */
-        double stall_us;                /* what a switch up stalls the work, estimated */
-        bool stall_known;
+        double up_stall_us;             /* switch_up_us on the smallest CPUs, the latest told */
         bl_usec_t since_saturated;      /* up to HEADROOM_GAP_CAP_US */
         bl_usec_t gap[HEADROOM_GAPS];   /* between saturations, the latest last */
         unsigned ngaps;
@@ -577,7 +590,7 @@ static double carried_below(struct headroom_state *h, bool saturated, bool stall
         if (top > 0 && (h->smallest_top == 0 || top < h->smallest_top))
                 h->smallest_top = top;
         if (saturated || h->half_life_us <= 0 || top <= h->smallest_top ||
-            (h->stall_known && h->stall_us > HEADROOM_FIT_MAX_STALL_US)) {
+            h->up_stall_us > HEADROOM_FIT_MAX_STALL_US) {
                 if (top <= h->smallest_top)
                         judge_way_down(h, saturated, stalled, interval);
                 window_clear(h);
@@ -735,21 +748,13 @@ static double headroom_score(void *state, const struct bl_sample *s, bl_usec_t n
         if (pressure_known && s->pressure > h->min_pressure && busy_sum >= HEADROOM_LOADED_BUSY)
                 saturated = true;
 
+        if (s->ncpus >= HEADROOM_HOLD_CPUS && top > 0 && (h->smallest_top == 0 || top <= h->smallest_top) &&
+            isfinite(s->switch_up_us))
+                h->up_stall_us = s->switch_up_us;
         /* Quiet counts on the CPUs it was seen on: a load under
          * quiet_busy_pct of a big CPU can be a fifth of a LITTLE one, and
          * onset would take a switch down straight back up (seen live: the
          * daemon went up and down every 80 ms on 7 % of a big CPU). */
-        /* The first sample on larger CPUs after a saturation has them busy
-         * catching up, except while the switch stalled them: idle time with
-         * work waiting. The least of the recent estimates is kept (a gap in
-         * the load can only add idle time). */
-        if (h->initialised && top > h->quiet_top && pressure_known) {
-                double idle_waiting = s->pressure < 1.0 - busiest ? s->pressure : 1.0 - busiest;
-                double stall = idle_waiting > 0 ? idle_waiting * (double)s->interval : 0.0;
-
-                h->stall_us = !h->stall_known || stall < h->stall_us ? stall : (h->stall_us + stall) / 2;
-                h->stall_known = true;
-        }
         /* Quiet on larger CPUs is quiet on these too when nothing in it
          * would have been load here: a key press 10 ms after a way down
          * that followed 50 ms of nothing is the start of something. */
@@ -829,8 +834,7 @@ static void headroom_reset(void *state)
         h->probation = false;
         h->since_saturated = 0;
         h->ngaps = 0;
-        h->stall_us = 0.0;
-        h->stall_known = false;
+        h->up_stall_us = 0.0;
         h->onset_open = false;
         h->onset_false = false;
         h->starts = 0;
