@@ -1708,10 +1708,9 @@ static unsigned frames_until_down(struct run *r, struct cluster_sample *c, const
 }
 
 /* Frames on LITTLE, then a sample there with CPU 0 saturated and
- * 'pressure', each of 'ncpus' CPUs (4: a cluster's view, 2: a pair's, 1:
- * an mp CPU's) and
- * telling that the switch up stalls 'up_us'; then the
- * first sample on big as the settle filter passes it on: CPU 0 at LITTLE's
+ * 'pressure', each of 'ncpus' CPUs (4: a cluster's view, 2: a pair's, 1: an
+ * mp CPU's) and telling that the switch up stalls 'up_us'; then the first
+ * sample on big as the settle filter passes it on: CPU 0 at LITTLE's
  * demand, the pressure at most LITTLE's (on top, no switch up is told of). */
 static void frames_then_up(struct run *r, struct cluster_sample *c, const struct frames *f, double up_us,
                            double pressure, unsigned ncpus)
@@ -1735,12 +1734,12 @@ static void frames_then_up(struct run *r, struct cluster_sample *c, const struct
  * off and the hold of rule 3 stays, in a cluster's view and in a pair's;
  * with the in-kernel switcher's 20 us the loop comes down, as it does in
  * mp mode's view of one CPU after a slow one. The first sample on big
- * does not decide it: it
- * reaches the heuristic through the settle filter, which caps its busy
- * time and pressure at LITTLE's before the switch. Reading the stall from
- * that sample (idle time with work waiting) let a loop whose main thread
- * saturated LITTLE alone on its CPU (no pressure) down after a 10 ms
- * stall, and held one that saturated with pressure after a 20 us one. */
+ * does not decide it: it reaches the heuristic through the settle filter,
+ * which caps its busy time and pressure at LITTLE's before the switch.
+ * Reading the stall from that sample (idle time with work waiting) let a
+ * loop whose main thread saturated LITTLE alone on its CPU (no pressure)
+ * down after a 10 ms stall, and held one that saturated with pressure
+ * after a 20 us one. */
 START_TEST(test_headroom_frames_held_where_switches_stall)
 {
         const struct frames f = { .period_us = 16667, .active_us = 11000, .rate = 330 };
