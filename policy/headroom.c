@@ -122,12 +122,12 @@
  *      there: on the top level there is no switch up to tell of): there
  *      every way down and back costs frames their deadline, and the hold of
  *      3. stays (hotplug, cpuset moves). Not in mp mode's view of one CPU
- *      (HEADROOM_HOLD_CPUS). The stall was once read from the
- *      first sample after a switch up (idle CPUs with work waiting), but
- *      that sample reaches the heuristics through the settle filter
- *      (core/settle.h), which caps its busy time and pressure at what the
- *      CPUs below showed before the switch: it read LITTLE's pressure as
- *      the stall, and a stall as none.
+ *      (HEADROOM_HOLD_CPUS). The stall was once read from the first sample
+ *      after a switch up (idle CPUs with work waiting), but that sample
+ *      reaches the heuristics through the settle filter (core/settle.h),
+ *      which caps its busy time and pressure at what the CPUs below showed
+ *      before the switch: it read LITTLE's pressure as the stall, and a
+ *      stall as none.
  *    half_life_ms = 0 (hold) turns this rule off.
  *
  * 6. Runs that a switch would not pay for. Where the switch up stalls the
@@ -230,11 +230,11 @@ _Static_assert(HEADROOM_STARTS <= 8, "headroom_state.starts holds one bit per st
  * see; there the stall alone does not say that waiting pays. */
 #define HEADROOM_RUN_CPUS 3
 /* Rule 5 holds for good in a sample of this many CPUs or more: a cluster's
- * or a pair's, whose way down gives up big CPUs that a frame loop's bursts
- * need back. Not in mp mode's view of one CPU: the engine gives up the
- * least loaded fast CPU, and the others still carry the bursts. On the
- * tuning traces (RESULTS.md, 2026-12-07) the hold in mp's views missed the
- * targets 14 times more, and without it in pairs' views, 55 more. */
+ * or a pair's, whose way down gives up the fast CPUs a frame loop's next
+ * burst needs back. Not in mp mode's view of one CPU, where a way down
+ * gives up one fast CPU of those the load has. On the tuning traces
+ * (RESULTS.md, 2026-12-07) the hold in mp's views missed the targets 14
+ * times more, and without it in pairs' views, 55 more. */
 #define HEADROOM_HOLD_CPUS 2
 /* Rule 6 weighs a run only where the switch up stalls at least this share
  * of the interval, and rule 2 bets on a runnable task only below it. A
