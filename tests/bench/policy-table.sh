@@ -116,19 +116,24 @@ judge() { # BOARD MODE COST
                 nmiss[t]++; total++
                 misses[++nm] = sprintf("- %s %s: %s %s", set, name, t, what)
         }
+        # T1: policy q uses over 0.5 % less energy than pe at a
+        # late_work_ratio no higher than max(pl, 0.01).
+        function dominates(q, pe, pl) {
+                return (q "_e") in v && v[q "_e"] < 0.995 * pe && v[q "_late"] <= (pl > 0.01 ? pl : 0.01)
+        }
+        # T3 and T5 missed by a policy with eta peta and energy pe.
+        function t3_missed(peta) {
+                return ro_eta != "null" && ro_eta >= 0.95 && ro_late <= 0.01 && (peta == "null" || peta < 0.85)
+        }
+        function t5_missed(pe) { return near && pe > 1.01 * oracle }
         # Whether policy p meets every per-trace target (T1, T2, T3, T5) on
         # this trace, judged as the default is.
-        function meets(p,    pe, pl, peta, c) {
-                pe = v[p "_e"]; pl = v[p "_late"]; peta = v[p "_eta"]
+        function meets(p,    pe, pl, c) {
+                pe = v[p "_e"]; pl = v[p "_late"]
                 for (c = 1; c <= ncl; c++)
-                        if (classic[c] != p && (classic[c] "_e") in v && v[classic[c] "_e"] < 0.995 * pe &&
-                            v[classic[c] "_late"] <= (pl > 0.01 ? pl : 0.01))
+                        if (classic[c] != p && dominates(classic[c], pe, pl))
                                 return 0
-                if (pl > late_bound(ro_late))
-                        return 0
-                if (ro_eta != "null" && ro_eta >= 0.95 && ro_late <= 0.01 && (peta == "null" || peta < 0.85))
-                        return 0
-                return !(near && pe > 1.01 * oracle)
+                return pl <= late_bound(ro_late) && !t3_missed(v[p "_eta"]) && !t5_missed(pe)
         }
         BEGIN {
                 ncl = split("ondemand conservative interactive hmp exynos5410 always-big always-little",
@@ -162,17 +167,15 @@ judge() { # BOARD MODE COST
                                fmt(ro_late, "%.3g"), v["reactive-oracle_sw"], v["oracle_sw"]
                 lr_late = v["load-reactive-oracle_late"]
                 ro_e = v["reactive-oracle_e"]
-                bound = late > 0.01 ? late : 0.01
-                ro_bound = ro_late > 0.01 ? ro_late : 0.01
                 dominated = 0
                 for (c = 1; c <= ncl; c++) {
                         p = classic[c]
-                        if ((p "_e") in v && v[p "_e"] < 0.995 * e && v[p "_late"] <= bound) {
+                        if (dominates(p, e, late)) {
                                 miss("T1", sprintf("%s uses %.1f %% less energy at late %.3g (default %.3g)",
                                                    p, 100 * (1 - v[p "_e"] / e), v[p "_late"], late))
                                 if (p == "always-big" && big < 0.995 * oracle)
                                         t1_below_oracle++
-                                if (ro_e != "" && v[p "_e"] < 0.995 * ro_e && v[p "_late"] <= ro_bound)
+                                if (ro_e != "" && dominates(p, ro_e, ro_late))
                                         t1_reactive++
                                 dominated = 1
                         }
@@ -184,11 +187,11 @@ judge() { # BOARD MODE COST
                         if (lr_late != "" && late > late_bound(lr_late))
                                 t2_beyond_load++
                 }
-                if (ro_eta != "null" && ro_eta >= 0.95 && ro_late <= 0.01 && (eta == "null" || eta < 0.85))
+                if (t3_missed(eta))
                         miss("T3", sprintf("eta %s where the reactive oracle has %.2f at late %.3g",
                                            num(eta), ro_eta, ro_late))
                 near = big <= 1.02 * oracle
-                if (near && e > 1.01 * oracle)
+                if (t5_missed(e))
                         miss("T5", sprintf("energy %.4f x the oracle'"'"'s (always-big %.4f x)", e / oracle,
                                            big / oracle))
                 if (total > total_before) {
