@@ -285,9 +285,12 @@ struct moves {
         const char *want;
         char from[64];
         char all[1024];
-        char others[1024];
+        char others[4096];
         unsigned unexplained;
         double recent[RECENT_SAMPLES];
+        /* the samples themselves, from the time they were read at, for
+         * the moves that fail: CI's log has no daemon log to look them up */
+        char recent_text[RECENT_SAMPLES][320];
         unsigned nrecent;
 };
 
@@ -318,8 +321,10 @@ static bool is_level(const char *target, const char *level)
 static void moves_add(struct moves *m, const char *line, const char *target)
 {
         double most = 0;
-        bool down;
-        char extra[64];
+        bool down, explained;
+        char extra[1200];
+        size_t used;
+        unsigned n = m->nrecent < RECENT_SAMPLES ? m->nrecent : RECENT_SAMPLES;
 
         add_move(m->all, sizeof(m->all), line, "");
         if (is_level(target, m->want))
@@ -328,10 +333,22 @@ static void moves_add(struct moves *m, const char *line, const char *target)
                 if (m->recent[i] > most)
                         most = m->recent[i];
         down = is_level(target, m->from);
-        snprintf(extra, sizeof(extra), " (CPUs busy at most %.2f in the last %u samples)", most,
-                 m->nrecent < RECENT_SAMPLES ? m->nrecent : RECENT_SAMPLES);
+        explained = m->nrecent > 0 && (down ? most < OTHER_LOAD : most > 1 + OTHER_LOAD);
+        used = (size_t)snprintf(extra, sizeof(extra), " (CPUs busy at most %.2f in the last %u samples)", most, n);
+        /* for a move the samples do not explain, the daemon's reason and
+         * the samples themselves, oldest first */
+        if (!explained) {
+                const char *why = strstr(target, ": ") ? strstr(target, ": ") + 2 : "?";
+                const int len = (int)strcspn(why, "\n");
+
+                used += (size_t)snprintf(extra + used, sizeof(extra) - used, " [why: %.*s]", len < 200 ? len : 200,
+                                         why);
+        }
+        for (unsigned i = 0; !explained && i < n && used < sizeof(extra); i++)
+                used += (size_t)snprintf(extra + used, sizeof(extra) - used, " [sample at %s]",
+                                         m->recent_text[(m->nrecent - n + i) % RECENT_SAMPLES]);
         add_move(m->others, sizeof(m->others), line, extra);
-        if (m->nrecent == 0 || (down ? most >= OTHER_LOAD : most <= 1 + OTHER_LOAD))
+        if (!explained)
                 m->unexplained++;
 }
 
@@ -353,8 +370,13 @@ static void log_level_scan(FILE *f, char *level, size_t size, struct moves *m)
                         p += 8;
                         n = strcspn(p, " ");
                 } else {
-                        if (m && strncmp(line, "sample read at ", 15) == 0)
-                                m->recent[m->nrecent++ % RECENT_SAMPLES] = sample_busy(line);
+                        if (m && strncmp(line, "sample read at ", 15) == 0) {
+                                const unsigned i = m->nrecent++ % RECENT_SAMPLES;
+
+                                m->recent[i] = sample_busy(line);
+                                snprintf(m->recent_text[i], sizeof(m->recent_text[i]), "%.*s",
+                                         (int)strcspn(line + 15, "\n"), line + 15);
+                        }
                         continue;
                 }
                 if (n < size) {
