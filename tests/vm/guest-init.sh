@@ -488,8 +488,10 @@ scenario_mp() {
         # CI: a vCPU the host held up with a task on it reads as a second
         # busy CPU with work waiting, and a cpuset write stalled the thread
         # for over 100 ms. A move to another level passes where the samples
-        # before it showed such a second load, or no thread at all; one they
-        # do not explain (the thread read on two CPUs, say) fails.
+        # the daemon decided it on (not those read while it was applied: a
+        # hotplug stalled the thread, then took 137 ms) showed such a second
+        # load, or no thread at all; one they do not explain (the thread
+        # read on two CPUs, say) fails.
         load_start 1 /tmp/go
         vm-tool one-thread "$log" "$one" 20 10 /tmp/watch >/tmp/wait.out &
         wpid=$!

@@ -275,12 +275,17 @@ static void add_move(char *moves, size_t size, const char *line, const char *ext
 
 /* The switches one_thread() sees, and what the daemon's debug log showed
  * before those that went to another level than 'want': the sum of the
- * CPUs' busy fractions in each of its latest samples. One thread adds 1 to
- * it, wherever the scheduler moves it within a sample. A move up from
- * 'want' is the daemon's answer to a second load only with more than that
- * (under TCG a vCPU the host held up with a task on it reads as a busy
- * CPU); a move back to 'from', to the thread's absence only with less (a
- * cpuset write stalled a spinning thread there for 130 ms). */
+ * CPUs' busy fractions in each of the latest samples it decided on. A
+ * sample after which it logs no "tick:" line wanted a move; the samples
+ * read after that one, up to the switch's line, came while the move waited
+ * or was applied (a hotplug took 137 ms under TCG, and a thread it had
+ * stalled ran again in them), so they are not what it answered. One
+ * thread adds 1 to the sum, wherever the scheduler moves it within a
+ * sample. A move up from 'want' is the daemon's answer to a second load
+ * only with more than that (under TCG a vCPU the host held up with a task
+ * on it reads as a busy CPU); a move back to 'from', to the thread's
+ * absence only with less (a cpuset write stalled a spinning thread there
+ * for 130 ms). */
 struct moves {
         const char *want;
         char from[64];
@@ -292,6 +297,8 @@ struct moves {
          * the moves that fail: CI's log has no daemon log to look them up */
         char recent_text[RECENT_SAMPLES][320];
         unsigned nrecent;
+        bool untold;                    /* the latest sample has no "tick:" line yet */
+        bool moving;                    /* a move was wanted: samples no longer count */
 };
 
 /* The CPUs' busy fractions summed, from "... busy@capacity 0:0.37@358/358
@@ -352,6 +359,27 @@ static void moves_add(struct moves *m, const char *line, const char *target)
                 m->unexplained++;
 }
 
+/* A line of the log other than a switch's: a sample, or a tick that
+ * decided to stay. */
+static void moves_read(struct moves *m, const char *line)
+{
+        unsigned i;
+
+        if (strncmp(line, "tick: ", 6) == 0) {
+                m->untold = m->moving = false;
+                return;
+        }
+        if (strncmp(line, "sample read at ", 15) != 0)
+                return;
+        m->moving = m->moving || m->untold;
+        m->untold = true;
+        if (m->moving)
+                return;
+        i = m->nrecent++ % RECENT_SAMPLES;
+        m->recent[i] = sample_busy(line);
+        snprintf(m->recent_text[i], sizeof(m->recent_text[i]), "%.*s", (int)strcspn(line + 15, "\n"), line + 15);
+}
+
 /* The level the log last named: "started: ...; level L [..." at the start,
  * "switch A -> B: ..." after each switch; with 'm', those switches are
  * added to it. */
@@ -364,19 +392,16 @@ static void log_level_scan(FILE *f, char *level, size_t size, struct moves *m)
         while (fgets(line, sizeof(line), f)) {
                 if ((p = switch_target(line)) != NULL) {
                         n = strcspn(p, ":");
-                        if (m)
+                        if (m) {
                                 moves_add(m, line, p);
+                                m->untold = m->moving = false;
+                        }
                 } else if (strncmp(line, "started: ", 9) == 0 && (p = strstr(line, "; level ")) != NULL) {
                         p += 8;
                         n = strcspn(p, " ");
                 } else {
-                        if (m && strncmp(line, "sample read at ", 15) == 0) {
-                                const unsigned i = m->nrecent++ % RECENT_SAMPLES;
-
-                                m->recent[i] = sample_busy(line);
-                                snprintf(m->recent_text[i], sizeof(m->recent_text[i]), "%.*s",
-                                         (int)strcspn(line + 15, "\n"), line + 15);
-                        }
+                        if (m)
+                                moves_read(m, line);
                         continue;
                 }
                 if (n < size) {
