@@ -47,11 +47,12 @@
 # in no gap, so the oracle moves before the first load LITTLE cannot clear,
 # and a policy that goes up at that first need has its late work by then
 # (RESULTS.md, 2026-12-07 late: a default that never comes down once up
-# still misses T2 on nearly all of them). "A preset meets every per-trace target": of the traces where the
-# default misses T1, T2, T3 or T5, those where one of blsim's presets (the
-# classic policies, always-big, always-little, util, pelt, psi, trend:
-# policies that read only the samples) meets all four, judged as the
-# default is; the misses list names them. Those targets are within reach
+# still misses T2 on nearly all of them). "A preset meets every per-trace
+# target": of the traces where the default misses T1, T2, T3 or T5, those
+# where one of blsim's presets (the classic policies, always-big,
+# always-little, util, pelt, psi, trend: policies that read only the
+# samples) meets all four, judged as the default is; the misses list names
+# them. Those targets are within reach
 # of a causal policy on that trace (not of one policy on every trace); on
 # the others no preset shows it either way. always-big leaves no work
 # late, so it meets T2 everywhere, and the rest wherever no policy saves
