@@ -336,7 +336,7 @@ static void moves_add(struct moves *m, const char *line, const char *target)
         add_move(m->all, sizeof(m->all), line, "");
         if (is_level(target, m->want))
                 return;
-        for (unsigned i = 0; i < m->nrecent && i < RECENT_SAMPLES; i++)
+        for (unsigned i = 0; i < n; i++)
                 if (m->recent[i] > most)
                         most = m->recent[i];
         down = is_level(target, m->from);
@@ -345,7 +345,8 @@ static void moves_add(struct moves *m, const char *line, const char *target)
         /* for a move the samples do not explain, the daemon's reason and
          * the samples themselves, oldest first */
         if (!explained) {
-                const char *why = strstr(target, ": ") ? strstr(target, ": ") + 2 : "?";
+                const char *colon = strstr(target, ": ");
+                const char *why = colon ? colon + 2 : "?";
                 const int len = (int)strcspn(why, "\n");
 
                 used += (size_t)snprintf(extra + used, sizeof(extra) - used, " [why: %.*s]", len < 200 ? len : 200,
