@@ -1595,13 +1595,19 @@ static double frames_work(const struct frames *f, bl_usec_t from, bl_usec_t to)
 }
 
 /* The next 10 ms of the loop on a cluster at 'capacity' of 'top'. */
+/* The next 10 ms of the loop 'f' on a cluster at 'capacity', not fed yet. */
+static struct bl_sample *frames_sample(const struct run *r, struct cluster_sample *c, const struct frames *f,
+                                       uint16_t capacity, uint16_t top)
+{
+        double busy = frames_work(f, r->now, r->now + 10 * MS) / ((double)capacity * (double)(10 * MS));
+
+        return cluster(c, busy, capacity, top, 0.0);
+}
+
 static double feed_frames(struct run *r, struct cluster_sample *c, const struct frames *f, uint16_t capacity,
                           uint16_t top)
 {
-        const bl_usec_t interval = 10 * MS;
-        double busy = frames_work(f, r->now, r->now + interval) / ((double)capacity * (double)interval);
-
-        return run_feed(r, cluster(c, busy, capacity, top, 0.0), interval);
+        return run_feed(r, frames_sample(r, c, f, capacity, top), 10 * MS);
 }
 
 /* Rule 5: a 60 fps loop whose frames LITTLE carries (330 of its 377 while a
@@ -1707,6 +1713,15 @@ static unsigned frames_until_down(struct run *r, struct cluster_sample *c, const
         return 0;
 }
 
+/* 10 ms of 's' seen by 'ncpus' of its CPUs, telling that the switch up
+ * stalls 'up_us'. */
+static void feed_viewed(struct run *r, struct bl_sample *s, double up_us, unsigned ncpus)
+{
+        s->switch_up_us = up_us;
+        s->ncpus = ncpus;
+        run_feed(r, s, 10 * MS);
+}
+
 /* Frames on LITTLE, then a sample there with CPU 0 saturated and
  * 'pressure', each of 'ncpus' CPUs (4: a cluster's view, 2: a pair's, 1: an
  * mp CPU's) and telling that the switch up stalls 'up_us'; then the first
@@ -1715,17 +1730,9 @@ static unsigned frames_until_down(struct run *r, struct cluster_sample *c, const
 static void frames_then_up(struct run *r, struct cluster_sample *c, const struct frames *f, double up_us,
                            double pressure, unsigned ncpus)
 {
-        for (unsigned i = 0; i < 5; i++) {
-                const bl_usec_t interval = 10 * MS;
-                double b = frames_work(f, r->now, r->now + interval) / ((double)LITTLE_TOP * (double)interval);
-
-                cluster(c, b, LITTLE_TOP, LITTLE_TOP, 0.0)->switch_up_us = up_us;
-                c->s.ncpus = ncpus;
-                run_feed(r, &c->s, interval);
-        }
-        cluster(c, 1.0, LITTLE_TOP, LITTLE_TOP, pressure)->switch_up_us = up_us;
-        c->s.ncpus = ncpus;
-        run_feed(r, &c->s, 10 * MS);
+        for (unsigned i = 0; i < 5; i++)
+                feed_viewed(r, frames_sample(r, c, f, LITTLE_TOP, LITTLE_TOP), up_us, ncpus);
+        feed_viewed(r, cluster(c, 1.0, LITTLE_TOP, LITTLE_TOP, pressure), up_us, ncpus);
         run_feed(r, cluster(c, (double)LITTLE_TOP / BIG_TOP, 410, BIG_TOP, pressure), 10 * MS);
 }
 
