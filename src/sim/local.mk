@@ -9,6 +9,7 @@ src_sim_libblsim_a_SOURCES = \
 	src/sim/modes.h src/sim/modes.c \
 	src/sim/oracle.h src/sim/oracle.c \
 	src/sim/reactive.h src/sim/reactive.c \
+	src/sim/bound.h src/sim/bound.c \
 	src/sim/policy-inputs.h src/sim/policy-inputs.c \
 	src/sim/run.h src/sim/run.c \
 	src/sim/presets.h src/sim/presets.c \

@@ -27,6 +27,13 @@ tests_bench_bench_sim_CPPFLAGS = $(AM_CPPFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)
 tests_bench_bench_sim_LDADD = src/sim/libblsim.a src/loaders/libblloaders.a src/common/libblcommon.a policy/libblpolicy.a \
 	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(LIBM)
 
+# What no causal policy can do: the twin argument of src/sim/bound.c, one
+# row per trace.
+noinst_PROGRAMS += tests/bench/twin_bound
+tests_bench_twin_bound_SOURCES = tests/bench/twin_bound.c
+tests_bench_twin_bound_LDADD = src/sim/libblsim.a src/loaders/libblloaders.a src/common/libblcommon.a policy/libblpolicy.a \
+	src/core/libblcore.a $(SYSTEMD_LIBS) $(INIH_LIBS) $(LIBM)
+
 # Status load on the bus service: tests/bench/bus-load.sh records the
 # daemon's tick lateness with and without it.
 noinst_PROGRAMS += tests/bench/bench_bus

@@ -33,6 +33,7 @@ unit_tests = \
 	tests/unit/check_simrun \
 	tests/unit/check_simmodes \
 	tests/unit/check_reactive \
+	tests/unit/check_bound \
 	tests/unit/check_live \
 	tests/unit/check_rtapp \
 	tests/unit/check_baselines \
@@ -203,6 +204,9 @@ tests_unit_check_simmodes_LDADD = $(SIM_LDADD)
 tests_unit_check_reactive_SOURCES = tests/unit/check_reactive.c
 tests_unit_check_reactive_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_reactive_LDADD = $(SIM_LDADD)
+tests_unit_check_bound_SOURCES = tests/unit/check_bound.c
+tests_unit_check_bound_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_bound_LDADD = $(SIM_LDADD)
 tests_unit_check_live_SOURCES = tests/unit/check_live.c
 tests_unit_check_live_CFLAGS = $(UNIT_CFLAGS) -DBOARDS_DIR='"$(abs_top_srcdir)/conf/boards"'
 tests_unit_check_live_LDADD = $(SIM_LDADD)

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Issue 16's T2 against T3 and T4 for every causal policy: the twin
+ * argument of src/sim/bound.c on each trace, in cluster mode, one markdown
+ * row per trace and a summary line.
+ *
+ *   twin_bound --board FILE [--switch-cost US,UJ] [--interval-ms N] TRACE...
+ *
+ * Columns: the trace's T2 bound (max(0.01, the reactive oracle's late +
+ * 0.005) at the interval, 10 ms by default as the shipped configuration
+ * samples), its forced steps (every schedule on LITTLE there leaves more
+ * late), their runs, the runs that twins could be built for and the twins
+ * built, the steps on big that the twins add, the reactive oracle's eta,
+ * and two upper bounds of eta: of every schedule ("free") and of every
+ * schedule on big at the forced steps and those the twins add ("bound").
+ * "T3" marks a trace where the reactive oracle reaches eta >= 0.95 at late
+ * <= 0.01 and the bound is below 0.85: no causal policy meets T2 on the
+ * trace's twins and T3 on it. "start" marks a trace whose first step is
+ * forced: no run that starts on LITTLE meets T2 there. The summary gives
+ * the mean of the bound over the traces T4 averages (eta defined, always-big
+ * not within 2 % of the oracle). Recorded in tests/bench/RESULTS.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/board.h"
+#include "core/diag.h"
+#include "loaders/board-file.h"
+#include "sim/bound.h"
+#include "sim/modes.h"
+#include "sim/trace.h"
+
+static void print_diag(const struct bl_diag *diag)
+{
+        for (size_t i = 0; i < diag->n; i++)
+                fprintf(stderr, "%s\n", diag->msg[i]);
+}
+
+static const char *name_of(const char *path)
+{
+        const char *slash = strrchr(path, '/');
+
+        return slash ? slash + 1 : path;
+}
+
+static int one_trace(const struct sim_board *b, const struct sim_levels *lv, const char *path,
+                     const struct bound_twins_options *o, double *eta_sum, unsigned *eta_n, unsigned *t3)
+{
+        struct sim_trace t;
+        struct bound_twins_result r;
+        struct bl_diag diag;
+        bool counted, missed;
+        int err;
+
+        diag_init(&diag);
+        err = trace_load(&t, path, &diag);
+        if (err != 0) {
+                print_diag(&diag);
+                return err < 0 ? err : -EINVAL;
+        }
+        err = bound_twins(b, lv, &t, o, &r);
+        trace_free(&t);
+        if (err < 0) {
+                fprintf(stderr, "%s: %s\n", path, strerror(-err));
+                return err;
+        }
+        counted = !isnan(r.eta_bound) && r.big_uj > 1.02 * r.oracle_uj;
+        missed = r.reactive_eta >= 0.95 && r.reactive_late <= 0.01 && r.eta_bound < 0.85;
+        if (counted) {
+                *eta_sum += r.eta_bound;
+                (*eta_n)++;
+        }
+        *t3 += missed;
+        printf("| %s | %.4f | %zu | %u | %u | %u | %zu | %.3f | %.3f | %.3f | %s%s |\n", name_of(path), r.max_late,
+               r.forced, r.runs, r.runs_twinned, r.twins, r.forced_by_twins, r.reactive_eta, r.eta_free,
+               r.eta_bound, missed ? "T3" : "", r.start_forced ? " start" : "");
+        fflush(stdout);
+        return 0;
+}
+
+int main(int argc, char **argv)
+{
+        static const struct option longopts[] = {
+                { "board", required_argument, NULL, 'b' },
+                { "switch-cost", required_argument, NULL, 's' },
+                { "interval-ms", required_argument, NULL, 'i' },
+                { NULL, 0, NULL, 0 },
+        };
+        struct bound_twins_options o = { .interval_us = 10000, .max_mismatch = 0.35, .max_twins = 40 };
+        const char *board_path = NULL;
+        double latency_us = -1, energy_uj = -1, eta_sum = 0;
+        unsigned eta_n = 0, t3 = 0, traces = 0;
+        struct sim_board board;
+        struct sim_levels levels;
+        struct bl_diag diag;
+        int c, status = 0;
+
+        while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+                switch (c) {
+                case 'b':
+                        board_path = optarg;
+                        break;
+                case 's':
+                        if (sscanf(optarg, "%lf,%lf", &latency_us, &energy_uj) != 2 || latency_us < 0 ||
+                            energy_uj < 0) {
+                                fprintf(stderr, "--switch-cost: expected US,UJ, got \"%s\"\n", optarg);
+                                return 64;
+                        }
+                        break;
+                case 'i': {
+                        char *end;
+                        const unsigned long ms = strtoul(optarg, &end, 10);
+
+                        if (*end || ms == 0 || ms > 10000) {
+                                fprintf(stderr, "--interval-ms: expected 1-10000, got \"%s\"\n", optarg);
+                                return 64;
+                        }
+                        o.interval_us = (bl_usec_t)ms * 1000;
+                        break;
+                }
+                default:
+                        return 64;
+                }
+        }
+        if (!board_path || optind >= argc) {
+                fprintf(stderr, "usage: %s --board FILE [--switch-cost US,UJ] [--interval-ms N] TRACE...\n", argv[0]);
+                return 64;
+        }
+        diag_init(&diag);
+        if (board_load(&board, board_path, &diag) != 0) {
+                print_diag(&diag);
+                return 66;
+        }
+        if (latency_us >= 0)
+                board_override_switch(&board, latency_us, energy_uj);
+        if (sim_levels_build(&levels, &board, BL_MODE_CLUSTER, &diag) < 0) {
+                print_diag(&diag);
+                return 65;
+        }
+        printf("| trace | T2 bound | forced | runs | twinned | twins | by twins | reactive eta | eta free | "
+               "eta bound | |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (int i = optind; i < argc; i++) {
+                traces++;
+                if (one_trace(&board, &levels, argv[i], &o, &eta_sum, &eta_n, &t3) < 0)
+                        status = 1;
+        }
+        printf("\nSUMMARY %u traces, T3 out of reach %u, mean eta bound %.3f over %u\n", traces, t3,
+               eta_n ? eta_sum / eta_n : NAN, eta_n);
+        return status;
+}
