@@ -7,17 +7,21 @@
  *
  * Columns: the trace's T2 bound (max(0.01, the reactive oracle's late +
  * 0.005) at the interval, 10 ms by default as the shipped configuration
- * samples), its forced steps (every schedule on LITTLE there leaves more
- * late), their runs, the runs that twins could be built for and the twins
- * built, the steps on big that the twins add, the reactive oracle's eta,
- * and two upper bounds of eta: of every schedule ("free") and of every
- * schedule on big at the forced steps and those the twins add ("bound").
+ * samples), the shipped default's late_work_ratio, the forced steps (every
+ * schedule on LITTLE there leaves more late than the T2 bound) and how many
+ * of them the default ran on LITTLE, their runs, the runs that twins could
+ * be built for and the twins built, the steps on big that the twins add,
+ * the reactive oracle's eta, and two upper bounds of eta: of every schedule
+ * that meets T2 ("free") and of those on big at the forced steps and the
+ * steps the twins add ("bound").
  * "T3" marks a trace where the reactive oracle reaches eta >= 0.95 at late
  * <= 0.01 and the bound is below 0.85: no causal policy meets T2 on the
  * trace's twins and T3 on it. "start" marks a trace whose first step is
  * forced: no run that starts on LITTLE meets T2 there. The summary gives
  * the mean of the bound over the traces T4 averages (eta defined, always-big
- * not within 2 % of the oracle). Recorded in tests/bench/RESULTS.md. */
+ * not within 2 % of the oracle), and how many of the default's T2 misses
+ * ran a forced step on LITTLE: a miss decided at one step, rather than
+ * late work gathered over many. Recorded in tests/bench/RESULTS.md. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -30,7 +34,10 @@
 #include "loaders/board-file.h"
 #include "sim/bound.h"
 #include "sim/modes.h"
+#include "sim/presets.h"
+#include "sim/run.h"
 #include "sim/trace.h"
+#include "sim/workload.h"
 
 static void print_diag(const struct bl_diag *diag)
 {
@@ -45,12 +52,58 @@ static const char *name_of(const char *path)
         return slash ? slash + 1 : path;
 }
 
-static int one_trace(const struct sim_board *b, const struct sim_levels *lv, const char *path,
-                     const struct bound_twins_options *o, double *eta_sum, unsigned *eta_n, unsigned *t3)
+/* The shipped default's level at each step of 't' (a decision at time d
+ * sets the steps that start at d or later) and its late_work_ratio. */
+static int default_levels(const struct sim_board *b, const struct sim_mode *m, const struct sim_trace *t,
+                          unsigned char *level, double *late)
 {
+        struct sim_timeline tl = { 0 };
+        struct sim_workload *w = NULL;
+        struct sim_result res;
+        struct bl_config cfg;
+        struct bl_diag diag;
+        unsigned current = 0;
+        size_t k = 0;
+        int err;
+
+        diag_init(&diag);
+        if (preset_config(preset_find("default"), &cfg, &diag) != 0) {
+                print_diag(&diag);
+                return -EINVAL;
+        }
+        err = workload_from_trace(&w, "trace", t);
+        if (err < 0)
+                return err;
+        err = sim_run_policy(b, m, w, &cfg, &res, &tl);
+        workload_free(w);
+        if (err == 0) {
+                for (size_t s = 0; s < t->nsteps; s++) {
+                        while (k < tl.n && tl.p[k].t <= (bl_usec_t)s * t->step_us)
+                                current = tl.p[k++].level;
+                        level[s] = (unsigned char)current;
+                }
+                *late = res.late_work_ratio;
+        }
+        sim_timeline_free(&tl);
+        return err;
+}
+
+/* Summed over the traces. */
+struct totals {
+        double eta_sum;
+        unsigned eta_n, t3, t2, t2_forced;
+};
+
+static int one_trace(const struct sim_board *b, const struct sim_mode *m, const char *path,
+                     const struct bound_twins_options *o, struct totals *sum)
+{
+        const struct sim_levels *lv = &m->levels;
+        unsigned char *forced = NULL, *level = NULL;
         struct sim_trace t;
         struct bound_twins_result r;
         struct bl_diag diag;
+        size_t on_little = 0;
+        double late = 0;
         bool counted, missed;
         int err;
 
@@ -60,22 +113,36 @@ static int one_trace(const struct sim_board *b, const struct sim_levels *lv, con
                 print_diag(&diag);
                 return err < 0 ? err : -EINVAL;
         }
-        err = bound_twins(b, lv, &t, o, &r);
+        forced = calloc(t.nsteps + 1, 1);
+        level = calloc(t.nsteps + 1, 1);
+        err = forced && level ? bound_twins(b, lv, &t, o, &r) : -ENOMEM;
+        if (err == 0)
+                err = bound_forced_steps(b, lv, &t, r.max_late, 0, t.nsteps, forced);
+        if (err == 0)
+                err = default_levels(b, m, &t, level, &late);
+        for (size_t s = 0; err == 0 && s < t.nsteps; s++)
+                on_little += forced[s] && level[s] == 0;
+        free(forced);
+        free(level);
         trace_free(&t);
         if (err < 0) {
                 fprintf(stderr, "%s: %s\n", path, strerror(-err));
                 return err;
         }
+        if (late > r.max_late) {
+                sum->t2++;
+                sum->t2_forced += on_little > 0;
+        }
         counted = !isnan(r.eta_bound) && r.big_uj > 1.02 * r.oracle_uj;
         missed = r.reactive_eta >= 0.95 && r.reactive_late <= 0.01 && r.eta_bound < 0.85;
         if (counted) {
-                *eta_sum += r.eta_bound;
-                (*eta_n)++;
+                sum->eta_sum += r.eta_bound;
+                sum->eta_n++;
         }
-        *t3 += missed;
-        printf("| %s | %.4f | %zu | %u | %u | %u | %zu | %.3f | %.3f | %.3f | %s%s |\n", name_of(path), r.max_late,
-               r.forced, r.runs, r.runs_twinned, r.twins, r.forced_by_twins, r.reactive_eta, r.eta_free,
-               r.eta_bound, missed ? "T3" : "", r.start_forced ? " start" : "");
+        sum->t3 += missed;
+        printf("| %s | %.4f | %.4f | %zu | %zu | %u | %u | %u | %zu | %.3f | %.3f | %.3f | %s%s |\n", name_of(path),
+               r.max_late, late, r.forced, on_little, r.runs, r.runs_twinned, r.twins, r.forced_by_twins,
+               r.reactive_eta, r.eta_free, r.eta_bound, missed ? "T3" : "", r.start_forced ? " start" : "");
         fflush(stdout);
         return 0;
 }
@@ -90,10 +157,11 @@ int main(int argc, char **argv)
         };
         struct bound_twins_options o = { .interval_us = 10000, .max_mismatch = 0.35, .max_twins = 40 };
         const char *board_path = NULL;
-        double latency_us = -1, energy_uj = -1, eta_sum = 0;
-        unsigned eta_n = 0, t3 = 0, traces = 0;
-        struct sim_board board;
-        struct sim_levels levels;
+        double latency_us = -1, energy_uj = -1;
+        unsigned traces = 0;
+        struct totals sum = { 0 };
+        static struct sim_board board;
+        static struct sim_mode mode;
         struct bl_diag diag;
         int c, status = 0;
 
@@ -135,18 +203,20 @@ int main(int argc, char **argv)
         }
         if (latency_us >= 0)
                 board_override_switch(&board, latency_us, energy_uj);
-        if (sim_levels_build(&levels, &board, BL_MODE_CLUSTER, &diag) < 0) {
+        if (sim_mode_build(&mode, &board, BL_MODE_CLUSTER, &diag) < 0) {
                 print_diag(&diag);
                 return 65;
         }
-        printf("| trace | T2 bound | forced | runs | twinned | twins | by twins | reactive eta | eta free | "
-               "eta bound | |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        printf("| trace | T2 bound | default late | forced | default on LITTLE there | runs | twinned | twins | "
+               "by twins | reactive eta | eta free | eta bound | |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (int i = optind; i < argc; i++) {
                 traces++;
-                if (one_trace(&board, &levels, argv[i], &o, &eta_sum, &eta_n, &t3) < 0)
+                if (one_trace(&board, &mode, argv[i], &o, &sum) < 0)
                         status = 1;
         }
-        printf("\nSUMMARY %u traces, T3 out of reach %u, mean eta bound %.3f over %u\n", traces, t3,
-               eta_n ? eta_sum / eta_n : NAN, eta_n);
+        printf("\nSUMMARY %u traces, T3 out of reach %u, mean eta bound %.3f over %u; default T2 misses %u, "
+               "%u of them with a forced step on LITTLE\n",
+               traces, sum.t3, sum.eta_n ? sum.eta_sum / sum.eta_n : NAN, sum.eta_n, sum.t2, sum.t2_forced);
         return status;
 }
