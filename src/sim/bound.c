@@ -54,6 +54,9 @@
 
 #define LITTLE 0U
 #define BIG 1U
+/* The switches up forced_at() tries after a step on LITTLE, at least (and
+ * four switch stalls' worth). */
+#define BOUND_REACH_STEPS 512U
 
 static int check_levels(const struct sim_levels *lv, const struct sim_trace *t)
 {
@@ -134,7 +137,8 @@ static bool same_backlog(const double *a, const double *b, unsigned n)
  * 'up' (switching there) with backlog 'bl' (per lane, consumed), plus
  * 'late', or a value above 'budget' once it passes it. */
 static double late_from_switch(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                               const struct big_run *br, size_t up, double *bl, double late, double budget)
+                               const struct big_run *br, size_t up, size_t reach, double *bl, double late,
+                               double budget)
 {
         const unsigned nl = t->nlanes;
         struct sim_stall stall = { 0, 0 };
@@ -150,23 +154,31 @@ static double late_from_switch(const struct sim_board *b, const struct sim_level
                 late += st.backlog;
                 if (late > budget)
                         return late;
-                if (stall.left_us <= 0 && same_backlog(bl, br->backlog + s * nl, nl))
+                /* Once its backlog is always-big's, the rest is always-big's;
+                 * before that, at least always-big's (the least backlog any
+                 * run has at every step), which is all that is counted past
+                 * 'reach' steps: a load big too falls behind on would
+                 * otherwise be followed to its end. */
+                if ((stall.left_us <= 0 && same_backlog(bl, br->backlog + s * nl, nl)) || s + 1 >= up + reach)
                         return late + (br->before[t->nsteps] - br->before[s + 1]);
         }
         return late;
 }
 
 /* Whether every schedule on LITTLE at step s leaves more than 'budget'
- * late (the first paragraph of this file). */
+ * late (the first paragraph of this file). Switches up are tried up to
+ * 'reach' steps after s: LITTLE must have left more than the budget by
+ * then, or nothing is claimed (a load that LITTLE nearly carries, a ramp,
+ * would otherwise try every later step, each to its end). */
 static bool forced_at(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                      const struct big_run *br, size_t s, double budget, double *bl, double *branch)
+                      const struct big_run *br, size_t s, size_t reach, double budget, double *bl, double *branch)
 {
         const unsigned nl = t->nlanes;
         struct sim_stall stall = { 0, 0 };
         double late = br->before[s], work[SIM_EXEC_MAX_LANES];
 
         memset(bl, 0, nl * sizeof(double));
-        for (size_t up = s + 1;; up++) {
+        for (size_t up = s + 1; up <= s + reach; up++) {
                 struct sim_level_step st;
 
                 step_work(t, up - 1, work);
@@ -178,9 +190,10 @@ static bool forced_at(const struct sim_board *b, const struct sim_levels *lv, co
                 if (up == t->nsteps)
                         return false;   /* staying on LITTLE meets it */
                 memcpy(branch, bl, nl * sizeof(double));
-                if (late_from_switch(b, lv, t, br, up, branch, late, budget) <= budget)
+                if (late_from_switch(b, lv, t, br, up, reach, branch, late, budget) <= budget)
                         return false;
         }
+        return false;
 }
 
 static int forced_steps(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
@@ -189,12 +202,14 @@ static int forced_steps(const struct sim_board *b, const struct sim_levels *lv, 
         /* Claimed only beyond rounding: a bound set at a run's own late
          * work must not force that run's steps. */
         const double budget = max_late * br->total_work * (1 + 1e-9) + 1e-9;
+        const size_t window = (size_t)ceil(exec_switch_latency_us(b, lv, LITTLE, BIG) / (double)t->step_us);
+        const size_t reach = 4 * window > BOUND_REACH_STEPS ? 4 * window : BOUND_REACH_STEPS;
         _cleanup_free_ double *bl = calloc(2 * (size_t)t->nlanes, sizeof(double));
 
         if (!bl)
                 return -ENOMEM;
         for (size_t s = from; s < to; s++)
-                forced[s - from] = forced_at(b, lv, t, br, s, budget, bl, bl + t->nlanes);
+                forced[s - from] = forced_at(b, lv, t, br, s, reach, budget, bl, bl + t->nlanes);
         return 0;
 }
 
