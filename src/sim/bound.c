@@ -12,19 +12,30 @@
  * above the bound for every s' (or staying on LITTLE), s is forced: every
  * schedule that meets the bound runs s on big. The search over s' stops as
  * soon as one s' meets the bound, or when LITTLE alone has left more late
- * than the bound allows; a run on big from s' stops once its backlog equals
- * always-big's (then the rest is always-big's).
+ * than the bound allows, and claims nothing past BOUND_REACH_STEPS; a run on
+ * big from s' stops once its backlog equals always-big's (then the rest is
+ * always-big's), or past the reach, counting always-big's late for the
+ * rest, the least any run has.
  *
  * Energy. A schedule pays at least, per step, what its level costs to run
- * that step's own work from no backlog: work it carries costs it more where
- * it is run (a higher operating point, and on big if it moves up), and what
- * it leaves undone costs nothing in this price. The exception is a switch
- * up's stall: the work of those steps may be run later on LITTLE, so they
- * are priced at the cheaper of the two levels. Switch energy is charged as
- * a run pays it. The least sum over schedules that start on LITTLE and are
- * on big at the given steps is a dynamic programme over (step, level, steps
- * into a stall). tests/unit/check_bound.c checks both bounds against every
- * schedule of short traces.
+ * that step's own work from no backlog: work it carries costs it no less
+ * where it is run (at a raised operating point, or on big); what the
+ * level cannot finish in the step is priced at the cheapest rate any CPU
+ * runs work at, since a schedule within a late bound runs nearly all of it
+ * somewhere, and what it may leave undone at its end (at most the bound) is
+ * taken off the total. Each is priced at the cheapest operating point at or
+ * above the one the step would run at, as backlog only raises it. In a
+ * switch's stall the work may be run later on either level, so those steps
+ * are priced at the cheaper level's power with no work, and their work at
+ * the cheapest rate. Switch energy is charged as a run
+ * pays it. Late work is bounded the same way: a step's own backlog from
+ * none, and over a stall what piles up from none while it lasts. The least
+ * energy over schedules that start on LITTLE, are on big at the given steps
+ * and stay within the late bound is bounded by weak duality: for every
+ * multiplier mu >= 0, the least energy + mu x late over all of them (a
+ * dynamic programme over step, level and stall left) less mu x the bound.
+ * tests/unit/check_bound.c checks both bounds against every schedule of
+ * short traces.
  *
  * Twins. A causal policy's level at step s depends only on the work of the
  * steps before s. Take a trace A whose run of forced steps starts at f,
@@ -272,9 +283,39 @@ static void prices_free(struct prices *p)
         *p = (struct prices){ 0 };
 }
 
-/* Step s on 'level' from no backlog, switched from 'prev' with 'stall':
- * its energy, with what it leaves undone priced at 'left_nj' a unit (a run
- * that meets a late bound runs nearly all of it, somewhere), and its backlog. */
+/* The least a step's run can cost with its operating points raised by
+ * backlog: the energy of 'st' (a step's outcome from no backlog) with each
+ * busy CPU's work and each cluster's idle power priced at the cheapest
+ * operating point at or above the one it ran at. A higher one never costs
+ * less than that; on the shipped boards the cost of a unit of work dips at
+ * a few low operating points, so the one that ran is not a floor. */
+static double energy_floor(const struct sim_board *b, const struct sim_level_step *st, double step_us)
+{
+        double e = 0;
+
+        for (unsigned k = 0; k < b->nclusters; k++) {
+                const struct sim_cluster *c = &b->cluster[k];
+                double rate = INFINITY, idle = INFINITY;
+
+                if (!((st->clusters >> k) & 1)) {
+                        e += c->off_mw * step_us;
+                        continue;
+                }
+                for (unsigned i = st->opp[k]; i < c->nopps; i++) {
+                        if (c->opp[i].capacity > 0)
+                                rate = fmin(rate, c->opp[i].core_mw / c->opp[i].capacity);
+                        idle = fmin(idle, c->opp[i].idle_mw);
+                }
+                e += idle * step_us;
+                for (unsigned cpu = c->first_cpu; cpu < c->first_cpu + c->cpus; cpu++)
+                        e += st->busy_us[cpu] * c->opp[st->opp[k]].capacity * rate;
+        }
+        return e;
+}
+
+/* Step s on 'level' from no backlog and no switch: the floor of its
+ * energy, with what it leaves undone priced at 'left_nj' a unit (a run that
+ * meets a late bound runs nearly all of it, somewhere), and its backlog. */
 static double step_price(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
                          size_t s, unsigned level, double left_nj, double *late)
 {
@@ -286,7 +327,7 @@ static double step_price(const struct sim_board *b, const struct sim_levels *lv,
         for (unsigned l = 0; l < t->nlanes; l++)
                 left += bl[l];
         *late = left;
-        return st.energy_nj + left * left_nj;
+        return energy_floor(b, &st, (double)t->step_us) + left * left_nj;
 }
 
 /* The backlog summed over the steps of a switch to 'level' at step s
@@ -341,7 +382,7 @@ static int prices_build(const struct sim_board *b, const struct sim_levels *lv, 
                         p->run[2 * s + l] = step_price(b, lv, t, s, l, left_nj, &p->late[2 * s + l]);
                         p->switch_late[2 * s + l] = stall_late(b, lv, t, s, l, p->window[l]);
                         (void)exec_level_step(b, lv, l, l, (double)t->step_us, t->nlanes, bl, none, &st);
-                        idle[l] = st.energy_nj;
+                        idle[l] = energy_floor(b, &st, (double)t->step_us);
                 }
                 for (unsigned l = 0; l < t->nlanes; l++)
                         work_left += t->work[s * t->nlanes + l];
