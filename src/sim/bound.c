@@ -422,10 +422,19 @@ static double programme(const struct prices *p, const unsigned char *on_big, dou
                                         double v = c;
 
                                         if (to != from) {
+                                                const size_t extra = s + left;
+
                                                 rr = left + p->window[to];
+                                                v += p->switch_nj[to];
+                                                /* A switch in a stall lengthens it: the
+                                                 * backlog piling up in what it adds, past
+                                                 * the steps the stall before it counted
+                                                 * (none where the programme stops
+                                                 * following it). */
                                                 if (rr > p->longest)
                                                         rr = p->longest;
-                                                v += p->switch_nj[to] + mu * p->switch_late[2 * s + to];
+                                                else if (extra < p->nsteps)
+                                                        v += mu * p->switch_late[2 * extra + to];
                                         }
                                         if (to == LITTLE && on_big && on_big[s])
                                                 continue;
