@@ -78,6 +78,13 @@ static int check_levels(const struct sim_levels *lv, const struct sim_trace *t)
         return 0;
 }
 
+/* The steps a switch from 'from' to 'to' stalls (some of). */
+static size_t stall_steps(const struct sim_board *b, const struct sim_levels *lv, unsigned from, unsigned to,
+                          bl_usec_t step_us)
+{
+        return (size_t)ceil(exec_switch_latency_us(b, lv, from, to) / (double)step_us);
+}
+
 static void step_work(const struct sim_trace *t, size_t s, double *work)
 {
         for (unsigned l = 0; l < t->nlanes; l++)
@@ -213,7 +220,7 @@ static int forced_steps(const struct sim_board *b, const struct sim_levels *lv, 
         /* Claimed only beyond rounding: a bound set at a run's own late
          * work must not force that run's steps. */
         const double budget = max_late * br->total_work * (1 + 1e-9) + 1e-9;
-        const size_t window = (size_t)ceil(exec_switch_latency_us(b, lv, LITTLE, BIG) / (double)t->step_us);
+        const size_t window = stall_steps(b, lv, LITTLE, BIG, t->step_us);
         const size_t reach = 4 * window > BOUND_REACH_STEPS ? 4 * window : BOUND_REACH_STEPS;
         _cleanup_free_ double *bl = calloc(2 * (size_t)t->nlanes, sizeof(double));
 
@@ -267,6 +274,8 @@ struct prices {
         size_t nsteps;
         size_t window[2];       /* steps a switch to level L stalls (some of) */
         size_t longest;         /* the longest stall the programme follows */
+        double left_nj;         /* a unit of work at the cheapest rate */
+        double total_work;      /* what arrives over the trace, reference-µs */
         double switch_nj[2];    /* a switch to level L */
         double *run;            /* [s][L]: step s on L, no stall */
         double *late;           /* [s][L]: its backlog at the step's end from none */
@@ -355,8 +364,9 @@ static int prices_build(const struct sim_board *b, const struct sim_levels *lv, 
                         double left_nj, struct prices *p)
 {
         const size_t n = t->nsteps;
+        double idle[2];
 
-        *p = (struct prices){ .nsteps = n };
+        *p = (struct prices){ .nsteps = n, .left_nj = left_nj };
         p->run = calloc(2 * n + 1, sizeof(double));
         p->late = calloc(2 * n + 1, sizeof(double));
         p->stalled = calloc(n + 1, sizeof(double));
@@ -367,25 +377,25 @@ static int prices_build(const struct sim_board *b, const struct sim_levels *lv, 
         }
         for (unsigned l = 0; l < 2; l++) {
                 const unsigned from = l == BIG ? LITTLE : BIG;
+                double bl[SIM_EXEC_MAX_LANES] = { 0 }, none[SIM_EXEC_MAX_LANES] = { 0 };
+                struct sim_level_step st;
 
-                p->window[l] = (size_t)ceil(exec_switch_latency_us(b, lv, from, l) / (double)t->step_us);
+                p->window[l] = stall_steps(b, lv, from, l, t->step_us);
                 p->switch_nj[l] = exec_switch_energy_nj(b, lv, from, l);
+                (void)exec_level_step(b, lv, l, l, (double)t->step_us, t->nlanes, bl, none, &st);
+                idle[l] = energy_floor(b, &st, (double)t->step_us);
         }
         p->longest = 8 * (p->window[0] > p->window[1] ? p->window[0] : p->window[1]);
         for (size_t s = 0; s < n; s++) {
-                double idle[2], work_left = 0;
+                double work_left = 0;
 
                 for (unsigned l = 0; l < 2; l++) {
-                        double bl[SIM_EXEC_MAX_LANES] = { 0 }, none[SIM_EXEC_MAX_LANES] = { 0 };
-                        struct sim_level_step st;
-
                         p->run[2 * s + l] = step_price(b, lv, t, s, l, left_nj, &p->late[2 * s + l]);
                         p->switch_late[2 * s + l] = stall_late(b, lv, t, s, l, p->window[l]);
-                        (void)exec_level_step(b, lv, l, l, (double)t->step_us, t->nlanes, bl, none, &st);
-                        idle[l] = energy_floor(b, &st, (double)t->step_us);
                 }
                 for (unsigned l = 0; l < t->nlanes; l++)
                         work_left += t->work[s * t->nlanes + l];
+                p->total_work += work_left;
                 /* In a stall the work may be run later, on either level. */
                 p->stalled[s] = fmin(idle[0], idle[1]) + work_left * left_nj;
         }
@@ -453,43 +463,47 @@ static double programme(const struct prices *p, const unsigned char *on_big, dou
         return best;
 }
 
-int bound_energy(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                 const unsigned char *on_big, double max_late, double *energy_uj)
+/* *energy_uj = bound_energy()'s bound from prices 'p'. Returns 0 or
+ * -ENOMEM. */
+static int energy_from_prices(const struct prices *p, const unsigned char *on_big, double max_late,
+                              double *energy_uj)
 {
-        const double left_nj = cheapest_work_nj(b);
-        _cleanup_free_ double *cost = NULL;
-        struct prices p;
-        double total = 0, budget, best = -INFINITY;
-        int err = check_levels(lv, t);
+        _cleanup_free_ double *cost = malloc(4 * (p->longest + 1) * sizeof(double));
+        const double budget = max_late * p->total_work;
+        double best = -INFINITY;
 
-        if (err < 0)
-                return err;
-        err = prices_build(b, lv, t, left_nj, &p);
-        if (err < 0)
-                return err;
-        cost = malloc(4 * (p.longest + 1) * sizeof(double));
-        if (!cost) {
-                prices_free(&p);
+        if (!cost)
                 return -ENOMEM;
-        }
-        for (size_t i = 0; i < t->nsteps * t->nlanes; i++)
-                total += t->work[i];
-        budget = max_late * total;
         /* Weak duality: for every mu >= 0, min(E + mu x late) - mu x budget
          * is below the least E of a run with late <= budget. The multiplier
          * is searched on a grid around the price of a unit of work. */
         for (int k = -1; k <= 40; k++) {
-                const double mu = k < 0 ? 0 : left_nj * pow(10, -4 + k * 0.2);
-                const double v = programme(&p, on_big, mu, cost) - mu * budget;
+                const double mu = k < 0 ? 0 : p->left_nj * pow(10, -4 + k * 0.2);
+                const double v = programme(p, on_big, mu, cost) - mu * budget;
 
                 if (v > best)
                         best = v;
         }
-        prices_free(&p);
         /* What a run may leave undone at its end (at most the late bound)
          * was priced above. */
-        *energy_uj = (best - left_nj * budget) / 1000.0;
+        *energy_uj = (best - p->left_nj * budget) / 1000.0;
         return 0;
+}
+
+int bound_energy(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
+                 const unsigned char *on_big, double max_late, double *energy_uj)
+{
+        struct prices p;
+        int err = check_levels(lv, t);
+
+        if (err < 0)
+                return err;
+        err = prices_build(b, lv, t, cheapest_work_nj(b), &p);
+        if (err < 0)
+                return err;
+        err = energy_from_prices(&p, on_big, max_late, energy_uj);
+        prices_free(&p);
+        return err;
 }
 
 /* sum |x[s] - x[s - lag]| / sum x[s] over lanes and steps s in [from, to). */
@@ -624,11 +638,12 @@ static double eta(double big, double policy, double oracle)
 }
 
 int bound_twins(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                const struct bound_twins_options *o, struct bound_twins_result *r)
+                const struct bound_twins_options *o, struct bound_twins_result *r, unsigned char *forced_out)
 {
         _cleanup_free_ unsigned char *forced = NULL, *on_big = NULL;
         struct sim_result reactive;
         struct big_run br;
+        struct prices p;
         size_t lo = 0;
         int err = check_levels(lv, t);
 
@@ -665,9 +680,15 @@ int bound_twins(const struct sim_board *b, const struct sim_levels *lv, const st
                 }
                 lo = s + 1;
         }
-        err = bound_energy(b, lv, t, NULL, r->max_late, &r->free_uj);
+        if (forced_out)
+                memcpy(forced_out, forced, t->nsteps);
+        err = prices_build(b, lv, t, cheapest_work_nj(b), &p);
+        if (err < 0)
+                return err;
+        err = energy_from_prices(&p, NULL, r->max_late, &r->free_uj);
         if (err == 0)
-                err = bound_energy(b, lv, t, on_big, r->max_late, &r->bound_uj);
+                err = energy_from_prices(&p, on_big, r->max_late, &r->bound_uj);
+        prices_free(&p);
         if (err < 0)
                 return err;
         r->reactive_eta = eta(r->big_uj, reactive.energy_uj, r->oracle_uj);

@@ -58,7 +58,9 @@ struct bound_twins_result {
         double eta_free, eta_bound;     /* (big - bound) / (big - oracle); NAN where big = oracle */
 };
 
-/* Runs the argument of bound.c on 't'. Returns 0, or an error of the
- * functions above, of the oracle or of the reactive oracle. */
+/* Runs the argument of bound.c on 't', and with 'forced' (t->nsteps bytes)
+ * gives the trace's own forced steps there, as bound_forced_steps() at
+ * r->max_late. Returns 0, or an error of the functions above, of the
+ * oracle or of the reactive oracle. */
 int bound_twins(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                const struct bound_twins_options *o, struct bound_twins_result *r);
+                const struct bound_twins_options *o, struct bound_twins_result *r, unsigned char *forced);

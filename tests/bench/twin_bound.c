@@ -115,9 +115,7 @@ static int one_trace(const struct sim_board *b, const struct sim_mode *m, const 
         }
         forced = calloc(t.nsteps + 1, 1);
         level = calloc(t.nsteps + 1, 1);
-        err = forced && level ? bound_twins(b, lv, &t, o, &r) : -ENOMEM;
-        if (err == 0)
-                err = bound_forced_steps(b, lv, &t, r.max_late, 0, t.nsteps, forced);
+        err = forced && level ? bound_twins(b, lv, &t, o, &r, forced) : -ENOMEM;
         if (err == 0)
                 err = default_levels(b, m, &t, level, &late);
         for (size_t s = 0; err == 0 && s < t.nsteps; s++)

@@ -276,7 +276,7 @@ START_TEST(test_twins_force_earlier_steps)
         for (unsigned s = 0; s < N; s++)
                 work[s] = s >= BURST && s < BURST + 20 ? 1000 : (s % 4 == 0 ? 200 : 60);
         t = (struct sim_trace){ .step_us = 1000, .nlanes = 1, .nsteps = N, .work = work };
-        ck_assert_int_eq(bound_twins(&slow, &lv, &t, &o, &r), 0);
+        ck_assert_int_eq(bound_twins(&slow, &lv, &t, &o, &r, NULL), 0);
         ck_assert_uint_ge(r.runs, 1);
         ck_assert_uint_ge(r.runs_twinned, 1);
         ck_assert_uint_ge(r.twins, 1);
