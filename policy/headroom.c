@@ -49,13 +49,21 @@
  *    HEADROOM_RUN_MIN_STALL of the interval: there a bet that loses pays
  *    two slow switches and the hold until the way down pays for itself
  *    (seconds, at 10 ms / 50 mJ), while waiting a sample to see the size
- *    costs little beside the stall itself. Nor is it made once the latest
- *    HEADROOM_STARTS_MIN or more judged starts after quiet (up to
- *    HEADROOM_STARTS) all fitted the smallest CPUs: on screen-off audio a
+ *    costs little beside the stall itself. Nor is it made once a start
+ *    after quiet has been judged and none of the latest HEADROOM_STARTS
+ *    was the start of more (one that saturated, or needed more than
+ *    HEADROOM_FIT_MARGIN of the smallest CPUs' top): on screen-off audio a
  *    decoder's refill, then a mixer tick running as the sample ended, took
  *    the machine up 146 times in two minutes, and no refill ever needed
- *    it. A start of more (one that saturated, or needed more than
- *    HEADROOM_FIT_MARGIN of the smallest CPUs' top) brings the bets back.
+ *    it. Every start after quiet is judged, the ones no onset took too (a
+ *    refill at the decoder's cadence, a start under onset_pct with no task
+ *    left): they are what says whether the next one is worth a bet. When
+ *    only the starts bet on were judged, and two were needed before the
+ *    bets stopped, every generated audio trace went up twice in its first
+ *    seconds for refills LITTLE carried (T1 and T3 misses at every switch
+ *    cost). Before any start has been judged the first one is a bet: the
+ *    daemon may start just before an app launch (the demo's), which would
+ *    otherwise wait a sample or two on LITTLE.
  *    In a pair's or a CPU's view (pair and mp modes, fewer than
  *    HEADROOM_JUDGED_CPUS), an onset is judged when the quiet comes back:
  *    if nothing before it saturated the CPUs or needed more than
@@ -214,10 +222,8 @@ enum {
 #define HEADROOM_CADENCE_US (100 * 1000)
 #define HEADROOM_CADENCE_MIN 2
 /* Rule 2's bets on a runnable task: the latest starts after quiet that
- * were judged, one bit each (set: the start of more), and how many must
- * have been before they answer. */
+ * were judged, one bit each (set: the start of more). */
 #define HEADROOM_STARTS 8
-#define HEADROOM_STARTS_MIN 2
 _Static_assert(HEADROOM_STARTS <= 8, "headroom_state.starts holds one bit per start in a uint8_t");
 /* Rule 6: saturation runs on the smallest CPUs remembered, the latest
  * ones, and how many before they answer. */
@@ -278,8 +284,9 @@ struct headroom_state {
         unsigned ngaps;
         bool onset_open;                /* an onset not yet judged */
         bool onset_false;               /* one led to nothing since the last saturation */
+        bool start_open;                /* a start after quiet that was no onset, not yet judged */
         uint8_t starts;                 /* the latest HEADROOM_STARTS judged, the latest in bit 0 */
-        unsigned nstarts;
+        bool started;                   /* one was judged */
         bool starting;                  /* the last sample ended a quiet spell below onset_pct */
         bl_usec_t spell;                /* quiet so far, up to HEADROOM_CADENCE_US + 1 */
         bl_usec_t spells[HEADROOM_SPELLS]; /* those that ended in a burst, the latest last */
@@ -612,23 +619,27 @@ static double carried_below(struct headroom_state *h, bool saturated, bool stall
 static void start_judged(struct headroom_state *h, bool of_more)
 {
         h->starts = (uint8_t)(h->starts << 1 | of_more);
-        if (h->nstarts < HEADROOM_STARTS)
-                h->nstarts++;
+        h->started = true;
 }
 
 /* Whether to bet on a runnable task (rule 2): while one of the latest
- * starts was the start of more, or too few were judged to tell. */
+ * starts was the start of more, or before any was judged. */
 static bool bets_pay(const struct headroom_state *h)
 {
-        return h->nstarts < HEADROOM_STARTS_MIN || (h->starts & ((1u << HEADROOM_STARTS) - 1)) != 0;
+        return !h->started || (h->starts & ((1u << HEADROOM_STARTS) - 1)) != 0;
 }
 
-/* Whether the last onset was the start of more: a saturation, or a load
- * the smallest CPUs could not carry, before the quiet came back. */
+/* Whether the last onset, or start after quiet that was none, was the
+ * start of more: a saturation, or a load the smallest CPUs could not
+ * carry, before the quiet came back. */
 static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 {
         const bool of_more = saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top;
 
+        if (h->start_open && (of_more || h->quiet >= h->quiet_for)) {
+                start_judged(h, of_more);
+                h->start_open = false;
+        }
         if (saturated || (h->onset_open && of_more)) {
                 if (h->onset_open)
                         start_judged(h, true);
@@ -642,8 +653,9 @@ static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 }
 
 /* Rule 2: whether this sample is an onset (one not already saturated is
- * then judged by judge_onset()), and whether it ended a quiet spell below
- * onset_pct, so that the next one may still be. */
+ * then judged by judge_onset(), as is a start after quiet that is none),
+ * and whether it ended a quiet spell below onset_pct, so that the next one
+ * may still be. */
 static bool is_onset(struct headroom_state *h, bool saturated, double peak, double top, double busiest,
                      double waiting, bool running, bool judged)
 {
@@ -654,12 +666,19 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
               (peak > h->onset * top || (running && busiest >= h->quiet_busy && bets_pay(h)))) ||
              (h->starting && waiting >= HEADROOM_ONSET_WAITING))) {
                 h->onset_open = !saturated;
+                h->start_open = false;
                 if (saturated)
                         start_judged(h, true);
                 h->starting = false;
                 return true;
         }
         h->starting = was_quiet && busiest >= h->quiet_busy;
+        if (h->quiet >= h->quiet_for && busiest >= h->quiet_busy) {
+                if (saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top)
+                        start_judged(h, true);
+                else
+                        h->start_open = true;
+        }
         return false;
 }
 
@@ -837,8 +856,9 @@ static void headroom_reset(void *state)
         h->up_stall_us = 0.0;
         h->onset_open = false;
         h->onset_false = false;
+        h->start_open = false;
         h->starts = 0;
-        h->nstarts = 0;
+        h->started = false;
         h->starting = false;
         h->spell = 0;
         h->nspells = 0;

@@ -1449,21 +1449,26 @@ END_TEST
 /* Bets on a runnable task stop once the latest starts after quiet all
  * fitted LITTLE (a screen-off audio decoder's refills, which took the
  * machine up 146 times in two minutes), and come back after a start of
- * more. Two such starts are needed before the bets stop. */
+ * more. The first start is a bet; one that fitted is enough to stop them. */
 START_TEST(test_headroom_bets_that_keep_losing)
 {
         struct run r;
         struct cluster_sample c;
 
         run_start(&r, &heuristic_headroom, NULL);
+        quiet_on_little(&r, &c);
+        ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
+        run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
         for (unsigned i = 0; i < 2; i++) {
                 quiet_on_little(&r, &c);
-                ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
+                ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), 0.12 * LITTLE_TOP,
+                                        1e-3);
                 run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
         }
         quiet_on_little(&r, &c);
         ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), 0.12 * LITTLE_TOP, 1e-3);
-        /* The start goes on and saturates LITTLE: a start of more. */
+        /* The start goes on and saturates LITTLE: a start of more, although
+         * no onset took it. */
         ck_assert_double_eq_tol(run_feed(&r, cluster(&c, 1.0, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS),
                                 LITTLE_OVER, TOL);
         quiet_on_little(&r, &c);
@@ -1471,15 +1476,38 @@ START_TEST(test_headroom_bets_that_keep_losing)
 
         /* reset() forgets the record with the rest of the history. */
         run_start(&r, &heuristic_headroom, NULL);
-        for (unsigned i = 0; i < 2; i++) {
-                quiet_on_little(&r, &c);
-                run_feed(&r, little_running(&c, 0.12, 1), 10 * MS);
-                run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
-        }
+        quiet_on_little(&r, &c);
+        run_feed(&r, little_running(&c, 0.12, 1), 10 * MS);
+        run_feed(&r, cluster(&c, 0.3, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
         quiet_on_little(&r, &c);
         r.ops->reset(r.state);
         quiet_on_little(&r, &c);
         ck_assert_double_eq_tol(run_feed(&r, little_running(&c, 0.12, 1), 10 * MS), LITTLE_OVER, TOL);
+}
+END_TEST
+
+/* A start after quiet that no onset took (under onset_pct, no task left
+ * runnable: a decoder's refill) is judged all the same: once it fitted
+ * LITTLE, the first runnable start after it is no bet. Without it, or
+ * where it went on to saturate LITTLE, that start is one. */
+static double runnable_start_after(struct run *r, struct cluster_sample *c, double first_busy, double then_busy)
+{
+        run_start(r, &heuristic_headroom, NULL);
+        quiet_on_little(r, c);
+        run_feed(r, little_running(c, first_busy, 0), 10 * MS);
+        run_feed(r, cluster(c, then_busy, LITTLE_TOP, LITTLE_TOP, 0.0), 10 * MS);
+        quiet_on_little(r, c);
+        return run_feed(r, little_running(c, 0.12, 1), 10 * MS);
+}
+
+START_TEST(test_headroom_starts_no_onset_took)
+{
+        struct run r;
+        struct cluster_sample c;
+
+        ck_assert_double_eq_tol(runnable_start_after(&r, &c, 0.2, 0.2), 0.12 * LITTLE_TOP, 1e-3);
+        ck_assert_double_eq_tol(runnable_start_after(&r, &c, 0.2, 1.0), LITTLE_OVER, TOL);
+        ck_assert_double_eq_tol(runnable_start_after(&r, &c, 0.05, 0.05), LITTLE_OVER, TOL);
 }
 END_TEST
 
@@ -1948,6 +1976,7 @@ static Suite *policy_new_suite(void)
         tcase_add_test(headroom, test_headroom_onset_by_a_task_running_at_the_end);
         tcase_add_test(headroom, test_headroom_onset_by_a_task_running_after_the_start);
         tcase_add_test(headroom, test_headroom_bets_that_keep_losing);
+        tcase_add_test(headroom, test_headroom_starts_no_onset_took);
         tcase_add_test(headroom, test_headroom_quiet_carried_down);
         tcase_add_test(headroom, test_headroom_reset);
         tcase_add_test(headroom, test_headroom_validate);
