@@ -17,6 +17,16 @@
  * always-big's), or past the reach, counting always-big's late for the
  * rest, the least any run has.
  *
+ * Sample times. A policy that decides only at its samples (the daemon's
+ * controller, every sample_interval_ms or a multiple of it while idle; the
+ * reactive oracle) switches only at multiples of the interval, so one on
+ * LITTLE at s stays there up to the next sample time after s at least. For
+ * such schedules s' runs over those times alone, and more steps are
+ * forced: LITTLE carries the start of a burst that begins between two
+ * samples until the next one, and where that alone leaves more late work
+ * than the bound allows, the policy had to be on big at the sample before
+ * the burst, when nothing of it had shown.
+ *
  * Energy. A schedule pays at least, per step, what its level costs to run
  * that step's own work from no backlog: work it carries costs it no less
  * where it is run (at a raised operating point, or on big); what the
@@ -184,12 +194,14 @@ static double late_from_switch(const struct sim_board *b, const struct sim_level
 }
 
 /* Whether every schedule on LITTLE at step s leaves more than 'budget'
- * late (the first paragraph of this file). Switches up are tried up to
- * 'reach' steps after s: LITTLE must have left more than the budget by
- * then, or nothing is claimed (a load that LITTLE nearly carries, a ramp,
- * would otherwise try every later step, each to its end). */
+ * late (the first paragraph of this file), among those that switch only at
+ * multiples of 'grid' steps. Switches up are tried up to 'reach' steps
+ * after s: LITTLE must have left more than the budget by then, or nothing
+ * is claimed (a load that LITTLE nearly carries, a ramp, would otherwise
+ * try every later step, each to its end). */
 static bool forced_at(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                      const struct big_run *br, size_t s, size_t reach, double budget, double *bl, double *branch)
+                      const struct big_run *br, size_t s, size_t reach, size_t grid, double budget, double *bl,
+                      double *branch)
 {
         const unsigned nl = t->nlanes;
         struct sim_stall stall = { 0, 0 };
@@ -207,6 +219,8 @@ static bool forced_at(const struct sim_board *b, const struct sim_levels *lv, co
                         return true;
                 if (up == t->nsteps)
                         return false;   /* staying on LITTLE meets it */
+                if (up % grid != 0)
+                        continue;
                 memcpy(branch, bl, nl * sizeof(double));
                 if (late_from_switch(b, lv, t, br, up, reach, branch, late, budget) <= budget)
                         return false;
@@ -215,36 +229,37 @@ static bool forced_at(const struct sim_board *b, const struct sim_levels *lv, co
 }
 
 static int forced_steps(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                        const struct big_run *br, double max_late, size_t from, size_t to, unsigned char *forced)
+                        const struct big_run *br, double max_late, size_t grid, size_t from, size_t to,
+                        unsigned char *forced)
 {
         /* Claimed only beyond rounding: a bound set at a run's own late
          * work must not force that run's steps. */
         const double budget = max_late * br->total_work * (1 + 1e-9) + 1e-9;
         const size_t window = stall_steps(b, lv, LITTLE, BIG, t->step_us);
-        const size_t reach = 4 * window > BOUND_REACH_STEPS ? 4 * window : BOUND_REACH_STEPS;
+        const size_t reach = (4 * window > BOUND_REACH_STEPS ? 4 * window : BOUND_REACH_STEPS) + grid;
         _cleanup_free_ double *bl = calloc(2 * (size_t)t->nlanes, sizeof(double));
 
         if (!bl)
                 return -ENOMEM;
         for (size_t s = from; s < to; s++)
-                forced[s - from] = forced_at(b, lv, t, br, s, reach, budget, bl, bl + t->nlanes);
+                forced[s - from] = forced_at(b, lv, t, br, s, reach, grid, budget, bl, bl + t->nlanes);
         return 0;
 }
 
 int bound_forced_steps(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                       double max_late, size_t from, size_t to, unsigned char *forced)
+                       double max_late, size_t grid, size_t from, size_t to, unsigned char *forced)
 {
         struct big_run br;
         int err = check_levels(lv, t);
 
         if (err < 0)
                 return err;
-        if (from > to || to > t->nsteps)
+        if (from > to || to > t->nsteps || grid == 0)
                 return -EINVAL;
         err = big_run(b, lv, t, &br);
         if (err < 0)
                 return err;
-        err = forced_steps(b, lv, t, &br, max_late, from, to, forced);
+        err = forced_steps(b, lv, t, &br, max_late, grid, from, to, forced);
         big_run_free(&br);
         return err;
 }
@@ -579,6 +594,14 @@ static int t2_bound(const struct sim_board *b, const struct sim_levels *lv, cons
         return 0;
 }
 
+/* The steps between switches the options allow: the interval's where they
+ * ask for sample times (bound_twins() checks that it is a whole number of
+ * steps), else 1. */
+static size_t grid_of(const struct bound_twins_options *o, const struct sim_trace *t)
+{
+        return o->aligned ? (size_t)(o->interval_us / t->step_us) : 1;
+}
+
 /* Twins of the run of forced steps that starts at f, after the previous
  * one ended before lo: the steps they force on A go into on_big. */
 static int twin_run(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *a,
@@ -613,7 +636,7 @@ static int twin_run(const struct sim_board *b, const struct sim_levels *lv, cons
                 if (err == 0)
                         err = big_run(b, lv, &twin, &br);
                 if (err == 0) {
-                        err = forced_steps(b, lv, &twin, &br, max_late, from, cut + 1, forced);
+                        err = forced_steps(b, lv, &twin, &br, max_late, grid_of(o, a), from, cut + 1, forced);
                         big_run_free(&br);
                 }
                 trace_free(&twin);
@@ -650,6 +673,8 @@ int bound_twins(const struct sim_board *b, const struct sim_levels *lv, const st
         *r = (struct bound_twins_result){ .steps = t->nsteps };
         if (err < 0)
                 return err;
+        if (o->aligned && (o->interval_us < t->step_us || o->interval_us % t->step_us != 0))
+                return -EINVAL;
         forced = calloc(t->nsteps + 1, 1);
         on_big = calloc(t->nsteps + 1, 1);
         if (!forced || !on_big)
@@ -662,7 +687,7 @@ int bound_twins(const struct sim_board *b, const struct sim_levels *lv, const st
         if (err < 0)
                 return err;
         r->big_uj = br.energy_nj / 1000.0;
-        err = forced_steps(b, lv, t, &br, r->max_late, 0, t->nsteps, forced);
+        err = forced_steps(b, lv, t, &br, r->max_late, grid_of(o, t), 0, t->nsteps, forced);
         big_run_free(&br);
         if (err < 0)
                 return err;

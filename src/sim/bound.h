@@ -15,14 +15,15 @@
 #include "sim/trace.h"
 
 /* forced[s] = 1 for each step s in [from, to) at which every schedule of
- * 't' that runs step s on LITTLE (level 0 of 'lv') ends with a
+ * 't' that runs step s on LITTLE (level 0 of 'lv') and switches only at
+ * steps that are multiples of 'grid' (1: at any step) ends with a
  * late_work_ratio above 'max_late', else 0. A lower bound of the late work
  * proves it (bound.c), so a step left 0 may still be one. 'lv' must be
  * cluster mode with two levels. Returns 0, -EOPNOTSUPP (another mode or
- * level count), -EINVAL (no lane, no step, from > to or to > t->nsteps) or
- * -ENOMEM. */
+ * level count), -EINVAL (no lane, no step, grid 0, from > to or
+ * to > t->nsteps) or -ENOMEM. */
 int bound_forced_steps(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
-                       double max_late, size_t from, size_t to, unsigned char *forced);
+                       double max_late, size_t grid, size_t from, size_t to, unsigned char *forced);
 
 /* *energy_uj = a lower bound of the energy of every schedule of 't' that
  * starts on LITTLE, as every run does, runs each step s with on_big[s] set
@@ -40,6 +41,7 @@ struct bound_twins_options {
         bl_usec_t interval_us;          /* the reactive oracle's sampling interval */
         double max_mismatch;            /* how far a removed block may differ from the period before it */
         unsigned max_twins;             /* per forced run */
+        bool aligned;                   /* only schedules that switch at multiples of interval_us */
 };
 
 struct bound_twins_result {
@@ -60,7 +62,11 @@ struct bound_twins_result {
 
 /* Runs the argument of bound.c on 't', and with 'forced' (t->nsteps bytes)
  * gives the trace's own forced steps there, as bound_forced_steps() at
- * r->max_late. Returns 0, or an error of the functions above, of the
- * oracle or of the reactive oracle. */
+ * r->max_late. With o->aligned the claims hold for the policies that
+ * switch only at multiples of o->interval_us from the start (as the
+ * daemon's controller and the reactive oracle do), which must then be a
+ * whole number of steps. Returns 0, -EINVAL (an interval that is not), or
+ * an error of the functions above, of the oracle or of the reactive
+ * oracle. */
 int bound_twins(const struct sim_board *b, const struct sim_levels *lv, const struct sim_trace *t,
                 const struct bound_twins_options *o, struct bound_twins_result *r, unsigned char *forced);

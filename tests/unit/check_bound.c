@@ -5,6 +5,7 @@
  * schedule it covers. The board has two OPPs per cluster and a switch whose
  * stall spans two steps, so backlog, DVFS and stalls all play. */
 #include <check.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -161,7 +162,7 @@ static void check_forced(const struct sim_trace *t, const struct schedule *all, 
         unsigned *forced_total = ctx;
         unsigned char forced[NSTEPS];
 
-        ck_assert_int_eq(bound_forced_steps(&board, &levels, t, max_late, 0, NSTEPS, forced), 0);
+        ck_assert_int_eq(bound_forced_steps(&board, &levels, t, max_late, 1, 0, NSTEPS, forced), 0);
         for (unsigned s = 0; s < NSTEPS; s++)
                 *forced_total += forced[s];
         for (unsigned m = 0; m < NSCHEDULES; m++)
@@ -183,6 +184,60 @@ START_TEST(test_forced_steps_hold_for_every_schedule)
 }
 END_TEST
 
+/* Switches only at multiples of GRID steps: a policy that decides at its
+ * samples, one every GRID steps. */
+#define GRID 3
+
+static bool switches_on_grid(const struct schedule *sc)
+{
+        for (unsigned s = 1; s < NSTEPS; s++)
+                if (sc->seq[s] != sc->seq[s - 1] && s % GRID != 0)
+                        return false;
+        return true;
+}
+
+struct grid_count {
+        unsigned schedules;     /* on the grid and within the bound, over all bounds */
+        unsigned more;          /* steps forced on the grid and not at every step */
+};
+
+static void check_forced_on_grid(const struct sim_trace *t, const struct schedule *all, double max_late,
+                                 unsigned trace, void *ctx)
+{
+        struct grid_count *n = ctx;
+        unsigned char forced[NSTEPS], anywhere[NSTEPS];
+
+        ck_assert_int_eq(bound_forced_steps(&board, &levels, t, max_late, GRID, 0, NSTEPS, forced), 0);
+        ck_assert_int_eq(bound_forced_steps(&board, &levels, t, max_late, 1, 0, NSTEPS, anywhere), 0);
+        for (unsigned s = 0; s < NSTEPS; s++) {
+                /* Fewer schedules, so at least the same steps. */
+                ck_assert_msg(forced[s] || !anywhere[s], "trace %u, bound %g: step %u forced only off the grid",
+                              trace, max_late, s);
+                n->more += forced[s] && !anywhere[s];
+        }
+        for (unsigned m = 0; m < NSCHEDULES; m++) {
+                if (all[m].late > max_late || !switches_on_grid(&all[m]))
+                        continue;
+                n->schedules++;
+                ck_assert_msg(on_big_where(&all[m], forced),
+                              "trace %u, bound %g: schedule %u on the grid meets it on LITTLE at a forced step",
+                              trace, max_late, m);
+        }
+}
+
+/* Among the schedules that switch at sample times only, every one that
+ * meets the bound is on big at every step forced for them, and that forces
+ * more steps than at any step (or the grid changes nothing). */
+START_TEST(test_forced_steps_on_sample_times)
+{
+        struct grid_count n = { 0, 0 };
+
+        each_bound(0xd1b54a32d192ed03ULL, check_forced_on_grid, &n);
+        ck_assert_uint_gt(n.schedules, NTRACES);
+        ck_assert_uint_gt(n.more, 10);
+}
+END_TEST
+
 struct tightness {
         double sum;
         unsigned n;
@@ -196,7 +251,7 @@ static void check_energy(const struct sim_trace *t, const struct schedule *all, 
         const unsigned char *masks[] = { NULL, forced, some };
         const bool least = max_late == all_least_late(all);
 
-        ck_assert_int_eq(bound_forced_steps(&board, &levels, t, max_late, 0, NSTEPS, forced), 0);
+        ck_assert_int_eq(bound_forced_steps(&board, &levels, t, max_late, 1, 0, NSTEPS, forced), 0);
         /* Also a set that is not the forced steps: every third one. */
         for (unsigned s = 0; s < NSTEPS; s++)
                 some[s] = forced[s] || (s > 0 && s % 3 == 0);
@@ -248,7 +303,7 @@ START_TEST(test_unreachable_bound)
         for (unsigned i = 0; i < NSTEPS * NLANES; i++)
                 work[i] = 900;
         t = (struct sim_trace){ .step_us = 1000, .nlanes = NLANES, .nsteps = NSTEPS, .work = work };
-        ck_assert_int_eq(bound_forced_steps(&board, &levels, &t, 0, 0, NSTEPS, forced), 0);
+        ck_assert_int_eq(bound_forced_steps(&board, &levels, &t, 0, 1, 0, NSTEPS, forced), 0);
         ck_assert_uint_eq(forced[0], 1);
         ck_assert_int_eq(bound_energy(&board, &levels, &t, forced, 0, &bound), 0);
         ck_assert(isinf(bound));
@@ -283,6 +338,19 @@ START_TEST(test_twins_force_earlier_steps)
         ck_assert_uint_gt(r.forced_by_twins, 0);
         ck_assert_double_ge(r.bound_uj, r.free_uj);
         ck_assert(!r.start_forced);
+
+        /* Switching at the 4 ms samples only: the same steps forced and
+         * more (the twins may differ: their runs start elsewhere). */
+        {
+                struct bound_twins_result on_grid;
+
+                o.aligned = true;
+                ck_assert_int_eq(bound_twins(&slow, &lv, &t, &o, &on_grid, NULL), 0);
+                ck_assert_uint_ge(on_grid.forced, r.forced);
+                ck_assert_double_ge(on_grid.bound_uj, on_grid.free_uj);
+                o.interval_us = 2500;
+                ck_assert_int_eq(bound_twins(&slow, &lv, &t, &o, &on_grid, NULL), -EINVAL);
+        }
 }
 END_TEST
 
@@ -294,6 +362,7 @@ static Suite *bound_suite(void)
         tcase_add_checked_fixture(tc, setup, NULL);
         tcase_set_timeout(tc, 120);
         tcase_add_test(tc, test_forced_steps_hold_for_every_schedule);
+        tcase_add_test(tc, test_forced_steps_on_sample_times);
         tcase_add_test(tc, test_energy_bound_below_every_schedule);
         tcase_add_test(tc, test_unreachable_bound);
         tcase_add_test(tc, test_twins_force_earlier_steps);
