@@ -24,7 +24,8 @@
  * late work gathered over many.
  * With --sample-times every claim is for the policies that switch only at
  * the interval's sample times, as the daemon and the reactive oracle do
- * (bound.c, "Sample times"), and the forced steps are theirs. Recorded in tests/bench/RESULTS.md. */
+ * (bound.c, "Sample times"), and the forced steps are theirs.
+ * Recorded in tests/bench/RESULTS.md. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
