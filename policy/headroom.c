@@ -629,12 +629,18 @@ static bool bets_pay(const struct headroom_state *h)
         return !h->started || (h->starts & ((1u << HEADROOM_STARTS) - 1)) != 0;
 }
 
+/* Whether a sample shows a start to be the start of more: a saturation, or
+ * a load the smallest CPUs could not carry. */
+static bool start_of_more(const struct headroom_state *h, bool saturated, double peak)
+{
+        return saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top;
+}
+
 /* Whether the last onset, or start after quiet that was none, was the
- * start of more: a saturation, or a load the smallest CPUs could not
- * carry, before the quiet came back. */
+ * start of more (start_of_more()) before the quiet came back. */
 static void judge_onset(struct headroom_state *h, bool saturated, double peak)
 {
-        const bool of_more = saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top;
+        const bool of_more = start_of_more(h, saturated, peak);
 
         if (h->start_open && (of_more || h->quiet >= h->quiet_for)) {
                 start_judged(h, of_more);
@@ -674,7 +680,7 @@ static bool is_onset(struct headroom_state *h, bool saturated, double peak, doub
         }
         h->starting = was_quiet && busiest >= h->quiet_busy;
         if (h->quiet >= h->quiet_for && busiest >= h->quiet_busy) {
-                if (saturated || peak > HEADROOM_FIT_MARGIN * h->smallest_top)
+                if (start_of_more(h, saturated, peak))
                         start_judged(h, true);
                 else
                         h->start_open = true;
